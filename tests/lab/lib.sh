@@ -1,0 +1,145 @@
+# Shared by the lab's host-side scripts (sourced, not run).
+# LAB_DIR holds downloads, images and the running lab's state; it is
+# outside git (build/ is ignored) and safe to delete.
+LAB_REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+LAB_DIR=${LAB_DIR:-$LAB_REPO/build/lab}
+LAB_RUN=$LAB_DIR/run            # state of the lab that is up
+LAB_SHARE=$LAB_RUN/share        # 9p share, /lab inside dom0
+LAB_SERIAL=$LAB_RUN/serial.log  # Xen + dom0 console
+LAB_PIDFILE=$LAB_RUN/qemu.pid
+LAB_MEM_MB=${LAB_MEM_MB:-4096}
+LAB_DOM0_MEM_MB=${LAB_DOM0_MEM_MB:-1024}
+LAB_BOOT_TIMEOUT=${LAB_BOOT_TIMEOUT:-240}
+
+log() { printf 'lab: %s\n' "$*" >&2; }
+die() { printf 'lab: error: %s\n' "$*" >&2; exit 1; }
+
+lab_images() {
+	local d=$LAB_DIR/images/current
+	[ -f "$d/stamp" ] || die "no lab images: run 'make lab' (or tests/lab/build-images)"
+	echo "$d"
+}
+
+# The QEMU pid, only if it is really our QEMU (pid files outlive processes).
+lab_pid() {
+	local pid
+	[ -f "$LAB_PIDFILE" ] || return 1
+	pid=$(cat "$LAB_PIDFILE")
+	[ -n "$pid" ] && [ -d "/proc/$pid" ] &&
+		tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q "xvbd-lab" || return 1
+	echo "$pid"
+}
+
+serial_tail() {
+	local n=${1:-40}
+	[ -f "$LAB_SERIAL" ] || return 0
+	echo "---- last $n lines of $LAB_SERIAL ----" >&2
+	tail -n "$n" "$LAB_SERIAL" | tr -d '\r' >&2
+	echo "----" >&2
+}
+
+# qemu_args MODE: the QEMU command line of the lab. MODE is "agent"
+# (background, serial to a file) or "shell" (serial on this terminal).
+qemu_args() {
+	local mode=$1 img dom0_args
+	img=$(lab_images)
+	dom0_args="console=hvc0 earlyprintk=xen loglevel=4"
+	[ "$mode" = shell ] && dom0_args="$dom0_args lab.shell=1"
+	QEMU_ARGS=(qemu-system-x86_64 -name xvbd-lab
+		-machine pc -accel tcg,thread=multi
+		# SMAP/SMEP make dom0 crash at once under TCG (lab notes).
+		-cpu max,-smap,-smep -smp 2 -m "$LAB_MEM_MB"
+		-kernel "$img/xen"
+		-append "console=com1 com1=115200,8n1 dom0_mem=${LAB_DOM0_MEM_MB}M,max:${LAB_DOM0_MEM_MB}M dom0_max_vcpus=2 loglvl=all guest_loglvl=all"
+		-initrd "${LAB_KERNEL:-$img/vmlinuz} $dom0_args,$img/dom0.cpio.gz"
+		-display none -no-reboot
+		-virtfs "local,path=$LAB_SHARE,mount_tag=lab,security_model=none,id=lab"
+		-drive "file=$LAB_RUN/scratch.img,if=virtio,format=raw,cache=unsafe"
+		-drive "file=$LAB_RUN/spare.img,if=virtio,format=raw,cache=unsafe")
+	if [ "$mode" = shell ]; then
+		QEMU_ARGS+=(-serial mon:stdio)
+	else
+		QEMU_ARGS+=(-monitor none -serial "file:$LAB_SERIAL"
+			-pidfile "$LAB_PIDFILE" -daemonize)
+	fi
+}
+
+# Fresh state for a boot: the share (tools, guest images, jobs), a scratch
+# ext4 disk for image files and a spare partitioned disk for phy VBDs.
+prepare_run() {
+	local img
+	img=$(lab_images)
+	rm -rf "$LAB_RUN"
+	mkdir -p "$LAB_SHARE"/{bin,lib,images,jobs}
+	for f in vmlinuz guest.cpio.gz fio.cpio.gz versions; do
+		ln "$img/$f" "$LAB_SHARE/images/$f" 2>/dev/null ||
+			cp "$img/$f" "$LAB_SHARE/images/$f"
+	done
+	truncate -s 4G "$LAB_RUN/scratch.img"
+	mkfs.ext4 -q -F -L scratch "$LAB_RUN/scratch.img"
+	truncate -s 1G "$LAB_RUN/spare.img"
+	printf 'label: dos\n,512M,L\n,,L\n' |
+		sfdisk -q "$LAB_RUN/spare.img" >/dev/null
+	sync_tools
+}
+
+# Tools that change more often than the images: copied on every run.
+sync_tools() {
+	local bin=${XVBD_BIN:-$LAB_REPO/xvbd}
+	cp "$LAB_REPO"/tests/lab/share/bin/* "$LAB_SHARE/bin/"
+	cp "$LAB_REPO"/tests/lab/share/lib/* "$LAB_SHARE/lib/"
+	if [ -x "$bin" ]; then
+		cp "$bin" "$LAB_SHARE/bin/xvbd.new"
+		mv "$LAB_SHARE/bin/xvbd.new" "$LAB_SHARE/bin/xvbd"
+	fi
+}
+
+lab_up() {
+	local pid t0 i
+	if pid=$(lab_pid); then
+		log "lab already up (qemu pid $pid)"
+		return 0
+	fi
+	prepare_run
+	qemu_args agent
+	t0=$(date +%s)
+	"${QEMU_ARGS[@]}" || die "qemu did not start"
+	for ((i = 0; i < LAB_BOOT_TIMEOUT * 5; i++)); do
+		if grep -q '^LAB-READY' "$LAB_SERIAL" 2>/dev/null; then
+			log "lab up in $(( $(date +%s) - t0 ))s (qemu pid $(lab_pid))"
+			return 0
+		fi
+		if grep -q '^LAB-FAILED' "$LAB_SERIAL" 2>/dev/null ||
+			! lab_pid >/dev/null; then
+			serial_tail 40
+			lab_down
+			die "dom0 did not come up: $(grep -a -m1 '^LAB-FAILED' "$LAB_SERIAL" | tr -d '\r' || echo 'qemu exited')"
+		fi
+		sleep 0.2
+	done
+	serial_tail 40
+	lab_down
+	die "dom0 not ready after ${LAB_BOOT_TIMEOUT}s (see the serial log above)"
+}
+
+lab_down() {
+	local pid i
+	pid=$(lab_pid) || return 0
+	# Ask dom0 to destroy guests and reboot (QEMU exits: -no-reboot).
+	touch "$LAB_SHARE/jobs/.shutdown" 2>/dev/null
+	for ((i = 0; i < 100; i++)); do
+		[ -d "/proc/$pid" ] || break
+		sleep 0.2
+	done
+	if [ -d "/proc/$pid" ]; then
+		kill -TERM "$pid" 2>/dev/null
+		sleep 1
+		kill -KILL "$pid" 2>/dev/null
+	fi
+	for ((i = 0; i < 50; i++)); do
+		[ -d "/proc/$pid" ] || break
+		sleep 0.1
+	done
+	rm -f "$LAB_PIDFILE"
+	log "lab down"
+}

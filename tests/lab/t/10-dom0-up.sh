@@ -1,0 +1,11 @@
+# dom0 is up: Xen 4.17 answers through xl, xenstored answers.
+. /lab/lib/testlib.sh
+info=$(xl info)
+expect_eq "xl info: xen_major" 4 "$(echo "$info" | awk -F': ' '/^xen_major/ {print $2}')"
+expect_eq "xl info: xen_minor" 17 "$(echo "$info" | awk -F': ' '/^xen_minor/ {print $2}')"
+expect_eq "xenstored answers: dom0's name" Domain-0 "$(xenstore-read /local/domain/0/name)"
+check "xl list shows Domain-0" sh -c 'xl list | grep -q "^Domain-0 *0 "'
+check "blkback loaded" test -d /sys/module/xen_blkback
+check "scratch disk mounted" sh -c 'grep -q " /scratch " /proc/mounts'
+check "spare disk partitions" test -b /dev/vdb1 -a -b /dev/vdb2
+finish
