@@ -3,7 +3,7 @@
 # outside git (build/ is ignored) and safe to delete.
 LAB_REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 LAB_DIR=${LAB_DIR:-$LAB_REPO/build/lab}
-LAB_RUN=$LAB_DIR/run            # state of the lab that is up
+LAB_RUN=${LAB_RUN:-$LAB_DIR/run}  # state of the lab that is up
 LAB_SHARE=$LAB_RUN/share        # 9p share, /lab inside dom0
 LAB_SERIAL=$LAB_RUN/serial.log  # Xen + dom0 console
 LAB_PIDFILE=$LAB_RUN/qemu.pid
@@ -125,12 +125,15 @@ lab_up() {
 lab_down() {
 	local pid i
 	pid=$(lab_pid) || return 0
-	# Ask dom0 to destroy guests and reboot (QEMU exits: -no-reboot).
-	touch "$LAB_SHARE/jobs/.shutdown" 2>/dev/null
-	for ((i = 0; i < 100; i++)); do
-		[ -d "/proc/$pid" ] || break
-		sleep 0.2
-	done
+	# Ask dom0's agent (if it got that far) to destroy guests and reboot:
+	# QEMU exits on reboot (-no-reboot).
+	if grep -q '^LAB-READY' "$LAB_SERIAL" 2>/dev/null; then
+		touch "$LAB_SHARE/jobs/.shutdown" 2>/dev/null
+		for ((i = 0; i < 100; i++)); do
+			[ -d "/proc/$pid" ] || break
+			sleep 0.2
+		done
+	fi
 	if [ -d "/proc/$pid" ]; then
 		kill -TERM "$pid" 2>/dev/null
 		sleep 1

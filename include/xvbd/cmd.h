@@ -1,0 +1,73 @@
+/*
+ * cmd.h - the command table and what main() hands to a command.
+ *
+ * Flags state each command's preconditions; main() checks them once:
+ * argument counts, -N support, root, then opens xenstore (writable only
+ * with CMD_WRITES_XS) and libxl only when asked.
+ */
+#ifndef XVBD_CMD_H
+#define XVBD_CMD_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "xvbd/out.h"
+#include "xvbd/tstack.h"
+#include "xvbd/xs.h"
+
+#define CMD_NEEDS_ROOT		(1u << 0)
+#define CMD_NEEDS_XS		(1u << 1)
+#define CMD_NEEDS_LIBXL		(1u << 2)
+#define CMD_WRITES_XS		(1u << 3)
+#define CMD_CAN_DRY_RUN		(1u << 4)
+
+#define CMD_ARGS_ANY		(-1)
+
+/* The parsed global options: the only program-wide state. */
+struct xvbd_opts {
+	int verbose;
+	bool quiet;
+	bool json;
+	bool dry_run;
+};
+
+struct xvbd_ctx;
+
+struct xvbd_cmd {
+	const char *name;
+	int (*fn)(struct xvbd_ctx *ctx, int argc, char **argv);
+	unsigned flags;
+	int min_args, max_args;		/* max CMD_ARGS_ANY: no limit */
+	const char *summary;
+	const char *usage;		/* after "xvbd <name> " */
+};
+
+struct xvbd_ctx {
+	const struct xvbd_opts *opts;
+	const struct xvbd_cmd *cmd;
+	const struct xvbd_cmd *cmds;	/* the table, for help */
+	size_t ncmds;
+	struct xvbd_xs *xs;		/* NULL unless CMD_NEEDS_XS */
+	struct xvbd_tstack *ts;		/* NULL unless CMD_NEEDS_LIBXL */
+	struct xvbd_out *out;
+};
+
+/* Exact name, else a unique prefix.  *ambiguous set on several hits. */
+const struct xvbd_cmd *xvbd_cmd_find(const struct xvbd_cmd *cmds,
+				     size_t ncmds, const char *name,
+				     bool *ambiguous);
+void xvbd_cmd_usage(const struct xvbd_cmd *cmd, FILE *stream);
+void xvbd_global_usage(const struct xvbd_cmd *cmds, size_t ncmds,
+		       FILE *stream);
+/* "xvbd: <cmd>: <msg>" + usage on stderr; returns XVBD_EXIT_USAGE. */
+int xvbd_usage_error(const struct xvbd_cmd *cmd, const char *fmt, ...)
+	XVBD_PRINTF(2, 3);
+/* Run the command: the central checks, then cmd->fn.  Exit code. */
+int xvbd_cmd_run(struct xvbd_ctx *ctx, int argc, char **argv);
+
+/* Handlers, one file each. */
+int cmd_help(struct xvbd_ctx *ctx, int argc, char **argv);
+int cmd_list(struct xvbd_ctx *ctx, int argc, char **argv);
+int cmd_show(struct xvbd_ctx *ctx, int argc, char **argv);
+
+#endif /* XVBD_CMD_H */

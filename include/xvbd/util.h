@@ -1,0 +1,66 @@
+/*
+ * util.h - error reporting, strict number parsing, key/value maps.
+ *
+ * Errors follow one shape everywhere:
+ *	xvbd: <command>: <what>: <why>
+ *	xvbd: hint: <obvious fix>		(optional)
+ * Exit codes: XVBD_EXIT_OK 0, XVBD_EXIT_FAIL 1, XVBD_EXIT_USAGE 2.
+ *
+ * Parsers return 0 on success, -EINVAL for garbage and -ERANGE for a
+ * value above the caller's bound; they never accept signs, blanks or
+ * trailing bytes, because most values we parse are written by guests.
+ */
+#ifndef XVBD_UTIL_H
+#define XVBD_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define XVBD_EXIT_OK	0
+#define XVBD_EXIT_FAIL	1
+#define XVBD_EXIT_USAGE	2
+
+#define XVBD_PRINTF(a, b) __attribute__((format(printf, a, b)))
+
+/* "xvbd: <cmd>: <what>: <why>"; cmd may be NULL (global errors). */
+void xvbd_err(const char *cmd, const char *what, const char *why_fmt, ...)
+	XVBD_PRINTF(3, 4);
+/* "xvbd: hint: ..." */
+void xvbd_hint(const char *fmt, ...) XVBD_PRINTF(1, 2);
+
+/* Strict decimal: "0" or [1-9][0-9]*, value <= max. */
+int xvbd_parse_uint(const char *s, uint64_t max, uint64_t *out);
+/* Strict boolean as xenstore spells it: "0" or "1". */
+int xvbd_parse_bool(const char *s, bool *out);
+/*
+ * Size with optional binary suffix K, M, G, T (also KiB/k..., "B" alone
+ * for bytes): "512", "4K", "1G". Overflow of uint64_t -> -ERANGE.
+ */
+int xvbd_parse_size(const char *s, uint64_t *out_bytes);
+/* Human readable binary size: "0B", "512B", "1.0M", "20G". */
+void xvbd_fmt_size(uint64_t bytes, char *buf, size_t len);
+
+/* A small owned key -> value map (xenstore directory snapshot). */
+struct xvbd_kv {
+	char *key;
+	char *value;
+};
+
+struct xvbd_kvmap {
+	struct xvbd_kv *items;
+	size_t len;
+	size_t cap;
+};
+
+int xvbd_kvmap_set(struct xvbd_kvmap *map, const char *key,
+		   const char *value);
+/* NULL when absent. */
+const char *xvbd_kvmap_get(const struct xvbd_kvmap *map, const char *key);
+/* Natural order, so ring-ref2 sorts before ring-ref10. */
+void xvbd_kvmap_sort(struct xvbd_kvmap *map);
+void xvbd_kvmap_free(struct xvbd_kvmap *map);
+/* strcmp() that compares digit runs by value. */
+int xvbd_natcmp(const char *a, const char *b);
+
+#endif /* XVBD_UTIL_H */

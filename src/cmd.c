@@ -1,0 +1,180 @@
+/*
+ * cmd.c - command lookup, usage text, and the central precondition
+ * checks every command goes through (flags of the command table).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "xvbd/cmd.h"
+#include "xvbd/util.h"
+
+const struct xvbd_cmd *xvbd_cmd_find(const struct xvbd_cmd *cmds,
+				     size_t ncmds, const char *name,
+				     bool *ambiguous)
+{
+	const struct xvbd_cmd *hit = NULL;
+	size_t i, len = strlen(name);
+
+	*ambiguous = false;
+	if (!len)
+		return NULL;
+	for (i = 0; i < ncmds; i++)
+		if (!strcmp(cmds[i].name, name))
+			return &cmds[i];
+	for (i = 0; i < ncmds; i++) {
+		if (strncmp(cmds[i].name, name, len))
+			continue;
+		if (hit) {
+			*ambiguous = true;
+			return NULL;
+		}
+		hit = &cmds[i];
+	}
+	return hit;
+}
+
+void xvbd_cmd_usage(const struct xvbd_cmd *cmd, FILE *stream)
+{
+	fprintf(stream, "Usage: xvbd [-v] [-q] [-j] %s%s %s\n\n%s\n",
+		cmd->flags & CMD_CAN_DRY_RUN ? "[-N] " : "", cmd->name,
+		cmd->usage, cmd->summary);
+}
+
+void xvbd_global_usage(const struct xvbd_cmd *cmds, size_t ncmds,
+		       FILE *stream)
+{
+	size_t i;
+
+	fprintf(stream,
+		"Usage: xvbd [options] <command> [args]\n\n"
+		"Options:\n"
+		"  -v, --verbose   more libxl logging (repeatable)\n"
+		"  -q, --quiet     no hints or notices on stderr\n"
+		"  -j, --json      JSON output\n"
+		"  -N, --dry-run   show what would be written, write nothing\n"
+		"  -h, --help      this help\n"
+		"      --version   print the version\n\n"
+		"Commands:\n");
+	for (i = 0; i < ncmds; i++)
+		fprintf(stream, "  %-8s %s\n", cmds[i].name, cmds[i].summary);
+	fprintf(stream, "\nSee \"xvbd help <command>\" and xvbd(1).\n");
+}
+
+int xvbd_usage_error(const struct xvbd_cmd *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "xvbd: %s: ", cmd->name);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	xvbd_cmd_usage(cmd, stderr);
+	return XVBD_EXIT_USAGE;
+}
+
+static bool wants_help(int argc, char **argv)
+{
+	int i;
+
+	for (i = 0; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
+			return true;
+	return false;
+}
+
+static int check_args(const struct xvbd_cmd *cmd, int argc, char **argv)
+{
+	int i;
+
+	/* No command takes options yet; anything dash-led is a mistake. */
+	for (i = 0; i < argc; i++)
+		if (argv[i][0] == '-' && argv[i][1])
+			return xvbd_usage_error(cmd, "unknown option \"%s\"",
+						argv[i]);
+	if (argc < cmd->min_args)
+		return xvbd_usage_error(cmd, "missing arguments");
+	if (cmd->max_args != CMD_ARGS_ANY && argc > cmd->max_args)
+		return xvbd_usage_error(cmd, "too many arguments");
+	return XVBD_EXIT_OK;
+}
+
+static void needs(const struct xvbd_cmd *cmd, char *buf, size_t len)
+{
+	bool xs = cmd->flags & CMD_NEEDS_XS;
+	bool xl = cmd->flags & CMD_NEEDS_LIBXL;
+
+	snprintf(buf, len, "%s%s%s", xs ? "xenstore" : "",
+		 xs && xl ? " and " : "", xl ? "libxl" : "");
+}
+
+int xvbd_cmd_run(struct xvbd_ctx *ctx, int argc, char **argv)
+{
+	const struct xvbd_cmd *cmd = ctx->cmd;
+	char what[32];
+	int rc;
+
+	if (wants_help(argc, argv)) {
+		xvbd_cmd_usage(cmd, stdout);
+		return XVBD_EXIT_OK;
+	}
+	rc = check_args(cmd, argc, argv);
+	if (rc)
+		return rc;
+	if (ctx->opts->dry_run && !(cmd->flags & CMD_CAN_DRY_RUN))
+		return xvbd_usage_error(cmd, "-N (dry run) is not supported "
+					"by this command");
+	if ((cmd->flags & CMD_NEEDS_ROOT) && geteuid() != 0) {
+		needs(cmd, what, sizeof(what));
+		xvbd_err(cmd->name, NULL, "must run as root in dom0 (needs %s)",
+			 what);
+		return XVBD_EXIT_FAIL;
+	}
+	ctx->out = xvbd_out_new(stdout, ctx->opts->json);
+	if (!ctx->out) {
+		xvbd_err(cmd->name, "output", "%s", strerror(ENOMEM));
+		return XVBD_EXIT_FAIL;
+	}
+	if (cmd->flags & CMD_NEEDS_XS) {
+		/* Read-only commands get a handle that refuses writes. */
+		ctx->xs = xvbd_xs_open(cmd->flags & CMD_WRITES_XS);
+		if (!ctx->xs) {
+			xvbd_err(cmd->name, "cannot open xenstore", "%s",
+				 strerror(errno));
+			if (!ctx->opts->quiet)
+				xvbd_hint("run this in dom0 with xenstored "
+					  "running");
+			rc = XVBD_EXIT_FAIL;
+			goto out;
+		}
+	}
+	if (cmd->flags & CMD_NEEDS_LIBXL) {
+		ctx->ts = xvbd_tstack_open(ctx->opts->verbose);
+		if (!ctx->ts) {
+			xvbd_err(cmd->name, "cannot initialise libxl",
+				 "see the messages above");
+			if (!ctx->opts->quiet)
+				xvbd_hint("is this dom0 with /dev/xen "
+					  "(xenfs, privcmd) available?");
+			rc = XVBD_EXIT_FAIL;
+			goto out;
+		}
+	}
+	rc = cmd->fn(ctx, argc, argv);
+	/* A command that rendered nothing (help) has no document to end. */
+	if (rc == XVBD_EXIT_OK && xvbd_out_finish(ctx->out)) {
+		xvbd_err(cmd->name, "stdout", "write failed");
+		rc = XVBD_EXIT_FAIL;
+	}
+out:
+	xvbd_tstack_close(ctx->ts);
+	xvbd_xs_close(ctx->xs);
+	xvbd_out_free(ctx->out);
+	ctx->ts = NULL;
+	ctx->xs = NULL;
+	ctx->out = NULL;
+	return rc;
+}

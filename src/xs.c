@@ -1,0 +1,333 @@
+/*
+ * xs.c - libxenstore wrapper; the only place xenstore paths are spelled.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <xenstore.h>
+
+#include "xvbd/xs.h"
+
+/* Commits that lose a race with another writer are retried this often. */
+#define XS_TXN_RETRIES	16
+#define XS_KEY_MAX	256
+
+struct xvbd_xs {
+	struct xs_handle *h;
+	bool writable;
+};
+
+struct xvbd_xs_txn {
+	struct xvbd_xs *xs;
+	xs_transaction_t t;
+};
+
+struct xvbd_xs *xvbd_xs_open(bool writable)
+{
+	struct xvbd_xs *xs = calloc(1, sizeof(*xs));
+
+	if (!xs)
+		return NULL;
+	xs->h = xs_open(0);
+	if (!xs->h) {
+		int saved = errno;
+
+		free(xs);
+		errno = saved;
+		return NULL;
+	}
+	xs->writable = writable;
+	return xs;
+}
+
+void xvbd_xs_close(struct xvbd_xs *xs)
+{
+	if (!xs)
+		return;
+	xs_close(xs->h);
+	free(xs);
+}
+
+static char *path_printf(const char *fmt, ...) XVBD_PRINTF(1, 2);
+
+static char *path_printf(const char *fmt, ...)
+{
+	va_list ap;
+	char *path;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&path, fmt, ap);
+	va_end(ap);
+	return n < 0 ? NULL : path;
+}
+
+static char *read_in(struct xvbd_xs *xs, xs_transaction_t t,
+		     const char *path)
+{
+	unsigned int len;
+	char *value = xs_read(xs->h, t, path, &len);
+
+	/* xs_read NUL-terminates; a value with embedded NULs is cut there */
+	return value;
+}
+
+char *xvbd_xs_read(struct xvbd_xs *xs, const char *path)
+{
+	return read_in(xs, XBT_NULL, path);
+}
+
+int xvbd_xs_read_uint(struct xvbd_xs *xs, const char *path, uint64_t max,
+		      uint64_t *out)
+{
+	char *value = xvbd_xs_read(xs, path);
+	int rc;
+
+	if (!value)
+		return errno ? -errno : -ENOENT;
+	rc = xvbd_parse_uint(value, max, out);
+	free(value);
+	return rc;
+}
+
+/* Reject names a sane xenstore would never list back to us. */
+static bool name_ok(const char *name)
+{
+	return *name && strlen(name) < XS_KEY_MAX && !strchr(name, '/') &&
+	       strcmp(name, ".") && strcmp(name, "..");
+}
+
+static int read_tree_at(struct xvbd_xs *xs, const char *dir,
+			const char *prefix, unsigned depth, size_t max_keys,
+			struct xvbd_kvmap *map)
+{
+	unsigned int n = 0, i;
+	char **names = xs_directory(xs->h, XBT_NULL, dir, &n);
+	char *path = NULL, *key = NULL, *value = NULL;
+	int rc = 0, sub;
+
+	if (!names)
+		return -(errno ? errno : ENOENT);
+	for (i = 0; i < n; i++) {
+		unsigned int nkids = 0;
+		char **kids = NULL;
+
+		if (!name_ok(names[i]))
+			continue;
+		if (map->len >= max_keys) {
+			rc = 1;
+			goto out;
+		}
+		path = path_printf("%s/%s", dir, names[i]);
+		key = path_printf("%s%s", prefix, names[i]);
+		if (!path || !key) {
+			rc = -ENOMEM;
+			goto out;
+		}
+		value = read_in(xs, XBT_NULL, path);
+		if (depth > 0)
+			kids = xs_directory(xs->h, XBT_NULL, path, &nkids);
+		free(kids);
+		/* A directory node (e.g. queue-0) has an empty value. */
+		if (value && (*value || nkids == 0)) {
+			rc = xvbd_kvmap_set(map, key, value);
+			if (rc)
+				goto out;
+		}
+		if (nkids > 0) {
+			char *sub_prefix = path_printf("%s/", key);
+
+			if (!sub_prefix) {
+				rc = -ENOMEM;
+				goto out;
+			}
+			sub = read_tree_at(xs, path, sub_prefix, depth - 1,
+					   max_keys, map);
+			free(sub_prefix);
+			if (sub == 1 || (sub < 0 && sub != -ENOENT)) {
+				rc = sub;
+				goto out;
+			}
+		}
+		free(path);
+		free(key);
+		free(value);
+		path = key = value = NULL;
+	}
+out:
+	free(path);
+	free(key);
+	free(value);
+	free(names);
+	return rc;
+}
+
+int xvbd_xs_read_tree(struct xvbd_xs *xs, const char *dir, unsigned depth,
+		      size_t max_keys, struct xvbd_kvmap *map)
+{
+	int rc = read_tree_at(xs, dir, "", depth, max_keys, map);
+
+	xvbd_kvmap_sort(map);
+	return rc;
+}
+
+int xvbd_xs_write(struct xvbd_xs *xs, const char *path, const char *value)
+{
+	if (!xs->writable)
+		return -EROFS;
+	if (!xs_write(xs->h, XBT_NULL, path, value, strlen(value)))
+		return -(errno ? errno : EIO);
+	return 0;
+}
+
+char *xvbd_xs_txn_read(struct xvbd_xs_txn *txn, const char *path)
+{
+	return read_in(txn->xs, txn->t, path);
+}
+
+int xvbd_xs_txn_write(struct xvbd_xs_txn *txn, const char *path,
+		      const char *value)
+{
+	if (!xs_write(txn->xs->h, txn->t, path, value, strlen(value)))
+		return -(errno ? errno : EIO);
+	return 0;
+}
+
+int xvbd_xs_txn_run(struct xvbd_xs *xs, xvbd_xs_txn_fn fn, void *arg)
+{
+	struct xvbd_xs_txn txn = { .xs = xs };
+	unsigned attempt;
+	int rc;
+
+	if (!xs->writable)
+		return -EROFS;
+	for (attempt = 0; attempt < XS_TXN_RETRIES; attempt++) {
+		txn.t = xs_transaction_start(xs->h);
+		if (txn.t == XBT_NULL)
+			return -(errno ? errno : EIO);
+		rc = fn(&txn, arg);
+		if (rc) {
+			xs_transaction_end(xs->h, txn.t, true);
+			return rc;
+		}
+		if (xs_transaction_end(xs->h, txn.t, false))
+			return 0;
+		if (errno != EAGAIN)
+			return -(errno ? errno : EIO);
+		/* Someone else committed first: back off a little, retry. */
+		usleep(1000u << (attempt < 6 ? attempt : 6));
+	}
+	return -EAGAIN;
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int xvbd_xs_watch_wait(struct xvbd_xs *xs, const char *path, int timeout_ms,
+		       bool (*done)(struct xvbd_xs *xs, void *arg), void *arg)
+{
+	static const char token[] = "xvbd";
+	int64_t deadline = now_ms() + timeout_ms;
+	struct pollfd pfd;
+	int rc;
+
+	if (!xs_watch(xs->h, path, token))
+		return -(errno ? errno : EIO);
+	pfd.fd = xs_fileno(xs->h);
+	pfd.events = POLLIN;
+	for (;;) {
+		int64_t left;
+		char **event;
+
+		if (done(xs, arg)) {
+			rc = 0;
+			break;
+		}
+		left = deadline - now_ms();
+		if (left <= 0) {
+			rc = -ETIMEDOUT;
+			break;
+		}
+		rc = poll(&pfd, 1, (int)left);
+		if (rc < 0 && errno != EINTR) {
+			rc = -errno;
+			break;
+		}
+		while ((event = xs_check_watch(xs->h)))
+			free(event);
+	}
+	xs_unwatch(xs->h, path, token);
+	return rc;
+}
+
+/* ---- paths ---- */
+
+#define BACKEND_FMT	"/local/domain/%u/backend/%s/%u/%u"
+#define BACKEND_ERR_FMT	"/local/domain/%u/error/backend/%s/%u/%u/error"
+#define FRONTEND_FMT	"/local/domain/%u/device/vbd/%u"
+#define LIBXL_VBD_FMT	"/libxl/%u/device/vbd/%u"
+
+int xvbd_xs_parse_backend_path(const char *path, struct xvbd_xs_be_path *p)
+{
+	static const char *const kinds[] = { "vbd", "qdisk", "vbd3" };
+	unsigned be, fe, devid;
+	char kind[16], *canonical;
+	int consumed = 0;
+	size_t i;
+
+	if (sscanf(path, "/local/domain/%u/backend/%15[a-z0-9]/%u/%u%n",
+		   &be, kind, &fe, &devid, &consumed) != 4 ||
+	    path[consumed])
+		return -EINVAL;
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (!strcmp(kind, kinds[i]))
+			break;
+	if (i == sizeof(kinds) / sizeof(kinds[0]))
+		return -EINVAL;
+	/* Round trip: no signs, blanks or leading zeros slipped through. */
+	canonical = path_printf(BACKEND_FMT, be, kind, fe, devid);
+	if (!canonical)
+		return -ENOMEM;
+	i = strcmp(canonical, path);
+	free(canonical);
+	if (i)
+		return -EINVAL;
+	p->be_domid = be;
+	snprintf(p->kind, sizeof(p->kind), "%s", kind);
+	p->fe_domid = fe;
+	p->devid = devid;
+	return 0;
+}
+
+char *xvbd_xs_path_backend(const struct xvbd_xs_be_path *p)
+{
+	return path_printf(BACKEND_FMT, p->be_domid, p->kind, p->fe_domid,
+			   p->devid);
+}
+
+char *xvbd_xs_path_backend_error(const struct xvbd_xs_be_path *p)
+{
+	return path_printf(BACKEND_ERR_FMT, p->be_domid, p->kind,
+			   p->fe_domid, p->devid);
+}
+
+char *xvbd_xs_path_frontend_vbd(uint32_t fe_domid, uint32_t devid)
+{
+	return path_printf(FRONTEND_FMT, fe_domid, devid);
+}
+
+char *xvbd_xs_path_libxl_vbd(uint32_t domid, uint32_t devid)
+{
+	return path_printf(LIBXL_VBD_FMT, domid, devid);
+}

@@ -1,0 +1,29 @@
+# Lab, system tests and demo (included by the top-level Makefile).
+# The lab is an emulated Xen 4.17 host: see tests/lab/README.md.
+
+.PHONY: deps lab lab-up lab-down lab-shell check-lab check demo
+
+# Host build tools only: nothing here installs Xen or a kernel on the host.
+deps:
+	tests/lab/install-deps
+
+lab: deps
+	tests/lab/build-images
+
+lab-up: all lab
+	tests/lab/lab up
+
+lab-down:
+	tests/lab/lab down
+
+lab-shell: all lab
+	tests/lab/lab shell
+
+check-lab: all
+	tests/lab/check
+
+check: deps
+	tests/check
+
+demo: deps all lab
+	tests/lab/run --timeout 900 tests/lab/demo.sh

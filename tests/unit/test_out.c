@@ -1,0 +1,229 @@
+/*
+ * Unit tests: one set of out_* calls renders text and JSON; the JSON
+ * parses back (yajl_tree) to the same values.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <yajl/yajl_tree.h>
+
+#include "xvbd/out.h"
+
+static const struct xvbd_out_label labels[] = {
+	{ "domid", "ID" },
+	{ NULL, NULL },
+};
+
+/* The same description, as a command would emit it. */
+static void describe(struct xvbd_out *o)
+{
+	xvbd_out_labels(o, labels);
+	xvbd_out_obj_begin(o, NULL);
+	xvbd_out_uint(o, "domid", 7);
+	xvbd_out_str(o, "domain", "guest\x01\"q\"");
+	xvbd_out_size_opt(o, "size_bytes", true, 3ull << 30);
+	xvbd_out_uint(o, "big", UINT64_MAX);
+	xvbd_out_bool(o, "persistent", true);
+	xvbd_out_uint_opt(o, "queues", false, 0);
+	xvbd_out_obj_begin(o, "backend");
+	xvbd_out_str(o, "state", "4");
+	xvbd_out_note(o, "Connected");
+	xvbd_out_obj_end(o);
+	xvbd_out_arr_begin(o, "negotiated");
+	xvbd_out_obj_begin(o, NULL);
+	xvbd_out_str(o, "key", "ring-page-order");
+	xvbd_out_uint(o, "offer", 4);
+	xvbd_out_null(o, "choice");
+	xvbd_out_obj_end(o);
+	xvbd_out_obj_begin(o, NULL);
+	xvbd_out_str(o, "key", "feature-persistent");
+	xvbd_out_uint(o, "offer", 1);
+	xvbd_out_uint(o, "choice", 1);
+	xvbd_out_obj_end(o);
+	xvbd_out_arr_end(o);
+	xvbd_out_arr_begin(o, "warnings");
+	xvbd_out_str(o, NULL, "one");
+	xvbd_out_arr_end(o);
+	xvbd_out_obj_end(o);
+}
+
+static char *render(bool json, int *rc)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct xvbd_out *o;
+
+	assert_non_null(f);
+	o = xvbd_out_new(f, json);
+	assert_non_null(o);
+	describe(o);
+	*rc = xvbd_out_finish(o);
+	xvbd_out_free(o);
+	fclose(f);
+	return buf;
+}
+
+static void test_json_roundtrip(void **state)
+{
+	static const char *p_domid[] = { "domid", NULL };
+	static const char *p_domain[] = { "domain", NULL };
+	static const char *p_size[] = { "size_bytes", NULL };
+	static const char *p_big[] = { "big", NULL };
+	static const char *p_pers[] = { "persistent", NULL };
+	static const char *p_queues[] = { "queues", NULL };
+	static const char *p_state[] = { "backend", "state", NULL };
+	static const char *p_neg[] = { "negotiated", NULL };
+	static const char *p_warn[] = { "warnings", NULL };
+	char err[256];
+	yajl_val root, v, row;
+	int rc;
+	char *json = render(true, &rc);
+
+	(void)state;
+	assert_int_equal(rc, 0);
+	/* one document, one line, no beautify */
+	assert_non_null(strchr(json, '\n'));
+	assert_int_equal(strchr(json, '\n')[1], '\0');
+	root = yajl_tree_parse(json, err, sizeof(err));
+	if (!root)
+		fail_msg("invalid JSON: %s: %s", err, json);
+	v = yajl_tree_get(root, p_domid, yajl_t_number);
+	assert_non_null(v);
+	assert_int_equal(YAJL_GET_INTEGER(v), 7);
+	v = yajl_tree_get(root, p_domain, yajl_t_string);
+	assert_string_equal(YAJL_GET_STRING(v), "guest\\x01\"q\"");
+	v = yajl_tree_get(root, p_size, yajl_t_number);
+	assert_true(YAJL_GET_INTEGER(v) == 3ll << 30);
+	v = yajl_tree_get(root, p_big, yajl_t_number);
+	assert_string_equal(YAJL_GET_NUMBER(v), "18446744073709551615");
+	assert_true(YAJL_IS_TRUE(yajl_tree_get(root, p_pers, yajl_t_any)));
+	assert_true(YAJL_IS_NULL(yajl_tree_get(root, p_queues, yajl_t_any)));
+	v = yajl_tree_get(root, p_state, yajl_t_string);
+	assert_string_equal(YAJL_GET_STRING(v), "4");
+	v = yajl_tree_get(root, p_neg, yajl_t_array);
+	assert_int_equal(YAJL_GET_ARRAY(v)->len, 2);
+	row = YAJL_GET_ARRAY(v)->values[0];
+	assert_true(YAJL_IS_OBJECT(row));
+	assert_int_equal(YAJL_GET_OBJECT(row)->len, 3);
+	assert_true(YAJL_IS_NULL(YAJL_GET_OBJECT(row)->values[2]));
+	v = yajl_tree_get(root, p_warn, yajl_t_array);
+	assert_string_equal(YAJL_GET_STRING(YAJL_GET_ARRAY(v)->values[0]),
+			    "one");
+	yajl_tree_free(root);
+	free(json);
+}
+
+static void test_text(void **state)
+{
+	int rc;
+	char *text = render(false, &rc);
+
+	(void)state;
+	assert_int_equal(rc, 0);
+	/* the same values, the text way */
+	assert_non_null(strstr(text, "ID:         7\n"));
+	assert_non_null(strstr(text, "domain:     guest\\x01\"q\"\n"));
+	assert_non_null(strstr(text, "size_bytes: 3G\n"));
+	assert_non_null(strstr(text, "persistent: yes\n"));
+	assert_non_null(strstr(text, "queues:     -\n"));
+	assert_non_null(strstr(text, "backend:\n  state: 4  # Connected\n"));
+	assert_non_null(strstr(text,
+		"negotiated:\n"
+		"  KEY                 OFFER  CHOICE\n"
+		"  ring-page-order     4      -\n"
+		"  feature-persistent  1      1\n"));
+	assert_non_null(strstr(text, "warnings:\n  - one\n"));
+	assert_null(strchr(text, '\x01'));
+	free(text);
+}
+
+static void test_table_and_empty(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct xvbd_out *o = xvbd_out_new(f, false);
+
+	(void)state;
+	xvbd_out_arr_begin(o, NULL);
+	xvbd_out_arr_end(o);
+	assert_int_equal(xvbd_out_finish(o), 0);
+	xvbd_out_free(o);
+	fclose(f);
+	assert_int_equal(len, 0);	/* empty list: no rows, no header */
+	free(buf);
+
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	o = xvbd_out_new(f, true);
+	xvbd_out_arr_begin(o, NULL);
+	xvbd_out_arr_end(o);
+	assert_int_equal(xvbd_out_finish(o), 0);
+	xvbd_out_free(o);
+	fclose(f);
+	assert_string_equal(buf, "[]\n");
+	free(buf);
+}
+
+static void test_misuse_and_write_error(void **state)
+{
+	FILE *f = fopen("/dev/null", "w");
+	struct xvbd_out *o;
+
+	(void)state;
+	assert_non_null(f);
+	/* unbalanced */
+	o = xvbd_out_new(f, true);
+	xvbd_out_obj_begin(o, NULL);
+	assert_int_equal(xvbd_out_finish(o), -1);
+	xvbd_out_free(o);
+	/* scalar outside a container, text */
+	o = xvbd_out_new(f, false);
+	xvbd_out_uint(o, "x", 1);
+	assert_int_equal(xvbd_out_finish(o), -1);
+	xvbd_out_free(o);
+	/* two documents */
+	o = xvbd_out_new(f, false);
+	xvbd_out_arr_begin(o, NULL);
+	xvbd_out_arr_end(o);
+	xvbd_out_arr_begin(o, NULL);
+	xvbd_out_arr_end(o);
+	assert_int_equal(xvbd_out_finish(o), -1);
+	xvbd_out_free(o);
+	/* nothing emitted is fine */
+	o = xvbd_out_new(f, true);
+	assert_int_equal(xvbd_out_finish(o), 0);
+	xvbd_out_free(o);
+	fclose(f);
+
+	/* a full disk: the write error is reported */
+	f = fopen("/dev/full", "w");
+	if (!f)
+		skip();
+	o = xvbd_out_new(f, true);
+	xvbd_out_arr_begin(o, NULL);
+	xvbd_out_str(o, NULL, "x");
+	xvbd_out_arr_end(o);
+	assert_int_equal(xvbd_out_finish(o), -1);
+	xvbd_out_free(o);
+	fclose(f);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_json_roundtrip),
+		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_table_and_empty),
+		cmocka_unit_test(test_misuse_and_write_error),
+	};
+
+	return cmocka_run_group_tests_name("out", tests, NULL, NULL);
+}
