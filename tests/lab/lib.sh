@@ -20,13 +20,21 @@ lab_images() {
 	echo "$d"
 }
 
-# The QEMU pid, only if it is really our QEMU (pid files outlive processes).
+# The QEMU pid of this LAB_RUN's lab, only if it is really running. The
+# share path in QEMU's command line is unique per LAB_RUN, so a QEMU whose
+# pid file was lost is still found (and never booted twice).
 lab_pid() {
 	local pid
-	[ -f "$LAB_PIDFILE" ] || return 1
-	pid=$(cat "$LAB_PIDFILE")
-	[ -n "$pid" ] && [ -d "/proc/$pid" ] &&
-		tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q "xvbd-lab" || return 1
+	if [ -f "$LAB_PIDFILE" ]; then
+		pid=$(cat "$LAB_PIDFILE")
+		if [ -n "$pid" ] && [ -r "/proc/$pid/cmdline" ] &&
+			tr '\0' ' ' <"/proc/$pid/cmdline" | grep -q "path=$LAB_SHARE,"; then
+			echo "$pid"
+			return 0
+		fi
+	fi
+	pid=$(pgrep -f "qemu-system.*path=$LAB_SHARE," | head -n1)
+	[ -n "$pid" ] || return 1
 	echo "$pid"
 }
 
@@ -71,7 +79,7 @@ prepare_run() {
 	img=$(lab_images)
 	rm -rf "$LAB_RUN"
 	mkdir -p "$LAB_SHARE"/{bin,lib,images,jobs}
-	for f in vmlinuz guest.cpio.gz fio.cpio.gz versions; do
+	for f in vmlinuz guest.cpio.gz fio.cpio.gz nfs.cpio.gz samba.cpio.gz versions; do
 		ln "$img/$f" "$LAB_SHARE/images/$f" 2>/dev/null ||
 			cp "$img/$f" "$LAB_SHARE/images/$f"
 	done
