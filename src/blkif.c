@@ -688,7 +688,8 @@ static void eval_states(const struct xvbd_blkif_input *in,
 				"driver bound (xen-blkback loaded?)");
 	if (be.known && fe.known && be.v == XVBD_STATE_INITWAIT &&
 	    fe.v == XVBD_STATE_INITIALISING)
-		xvbd_blkif_warn(ev, "waiting for frontend "
+		xvbd_blkif_warn(ev, "backend InitWait, frontend "
+				"Initialising: waiting for the frontend "
 				"(guest paused or no blkfront?)");
 	if (be.known && be.v == XVBD_STATE_CONNECTED && fe.known &&
 	    fe.v < XVBD_STATE_CONNECTED)

@@ -323,7 +323,7 @@ static void test_model_waiting(void **state)
 	fill(&f->be, be);
 	fill(&f->fe, fe);
 	eval(f, NULL);
-	assert_true(has_warning(f, "waiting for frontend (guest paused or "
+	assert_true(has_warning(f, "waiting for the frontend (guest paused or "
 				   "no blkfront?)"));
 	assert_true(has_warning(f, "hotplug script failed / still running"));
 	assert_false(f->ev.ring_pages.known);
