@@ -13,7 +13,7 @@ BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 VERSION  := 0.1.0
 
 CC       ?= cc
-PKGS     := xenlight xlutil xenstore yajl xentoollog
+PKGS     := xenlight xlutil xenstore yajl xentoollog xencontrol
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
 
@@ -36,9 +36,19 @@ PROG     := xvbd
 endif
 
 # Layers (pure ones first: they are what the unit tests link).
-PURE_SRCS := src/util.c src/blkif.c src/blkif_table.c src/out.c
+PURE_SRCS := src/util.c src/blkif.c src/blkif_table.c src/out.c \
+	     src/share.c src/image.c
 SYS_SRCS  := src/xs.c src/tstack.c src/vbd.c
-CMD_SRCS  := src/cmd.c src/cmd_help.c src/cmd_list.c src/cmd_show.c
+CMD_SRCS  := src/cmd.c src/cmd_help.c src/cmd_list.c src/cmd_show.c \
+	     src/cmd_attach.c src/cmd_detach.c
+# start, tune, defaults: per-VBD overrides and blkback module parameters
+PURE_SRCS += src/override.c src/modparam.c src/spawn.c
+SYS_SRCS  += src/override_xs.c src/tstack_create.c
+CMD_SRCS  += src/cmd_start.c src/cmd_tune.c src/cmd_defaults.c
+# stats: the sampler (sysfs, stats: pure enough for unit tests) and its source
+PURE_SRCS += src/sysfs.c src/stats.c src/stats_render.c
+SYS_SRCS  += src/stats_sys.c src/tstack_stats.c
+CMD_SRCS  += src/cmd_stats.c
 SRCS      := $(PURE_SRCS) $(SYS_SRCS) $(CMD_SRCS) src/main.c
 
 OBJS      := $(SRCS:%.c=$(BUILD)/%.o)

@@ -90,8 +90,8 @@ static int check_args(const struct xvbd_cmd *cmd, int argc, char **argv)
 {
 	int i;
 
-	/* No command takes options yet; anything dash-led is a mistake. */
-	for (i = 0; i < argc; i++)
+	/* Unless the command parses options itself, dash-led is a mistake. */
+	for (i = 0; i < argc && !(cmd->flags & CMD_OWN_OPTIONS); i++)
 		if (argv[i][0] == '-' && argv[i][1])
 			return xvbd_usage_error(cmd, "unknown option \"%s\"",
 						argv[i]);

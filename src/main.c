@@ -22,6 +22,41 @@ static const struct xvbd_cmd commands[] = {
 	  CMD_NEEDS_ROOT | CMD_NEEDS_XS | CMD_NEEDS_LIBXL, 2, 2,
 	  "show one VBD's blkif keys, negotiation and warnings",
 	  "<Domain> <VDev>" },
+	{ "start", cmd_start,
+	  CMD_NEEDS_ROOT | CMD_NEEDS_XS | CMD_NEEDS_LIBXL | CMD_WRITES_XS |
+	  CMD_CAN_DRY_RUN | CMD_OWN_OPTIONS, 1, CMD_ARGS_ANY,
+	  "create a guest paused, override blkif keys per VBD, verify",
+	  "<xl.cfg> [--vbd VDEV:key=value[,key=value]...]... "
+	  "[--guest-limits] [--timeout S]" },
+	{ "tune", cmd_tune,
+	  CMD_NEEDS_ROOT | CMD_NEEDS_XS | CMD_NEEDS_LIBXL | CMD_WRITES_XS |
+	  CMD_CAN_DRY_RUN, 3, CMD_ARGS_ANY,
+	  "set per-device blkif keys of an existing VBD",
+	  "<Domain> <VDev> key=value..." },
+	{ "defaults", cmd_defaults,
+	  CMD_NEEDS_ROOT | CMD_NEEDS_LIBXL | CMD_CAN_DRY_RUN |
+	  CMD_OWN_OPTIONS, 0, CMD_ARGS_ANY,
+	  "show or change dom0's xen_blkback module parameters",
+	  "[--reload] [--persist] [param=value...]" },
+	{ "attach", cmd_attach,
+	  CMD_NEEDS_ROOT | CMD_NEEDS_XS | CMD_NEEDS_LIBXL | CMD_OWN_OPTIONS,
+	  1, CMD_ARGS_ANY,
+	  "add disks to a running guest and wait until they are connected",
+	  "<Domain> [<DiskSpec>] [--spec S]... | --file PATH [--size N] "
+	  "[--prealloc] | --phy DEV | --share URL [--credentials FILE] "
+	  "[--share-opts O]  [--vdev V|auto] [--access rw|ro] "
+	  "[--no-wait] [--timeout S] [--jobs N]" },
+	{ "detach", cmd_detach,
+	  CMD_NEEDS_ROOT | CMD_NEEDS_XS | CMD_NEEDS_LIBXL | CMD_OWN_OPTIONS,
+	  2, CMD_ARGS_ANY,
+	  "remove a disk from a guest (and unmount its unused share)",
+	  "<Domain> <VDev> [--force]" },
+	{ "stats", cmd_stats,
+	  CMD_NEEDS_ROOT | CMD_NEEDS_XS | CMD_NEEDS_LIBXL | CMD_OWN_OPTIONS,
+	  0, CMD_ARGS_ANY,
+	  "sample CPU% per domain and I/O rates per VBD (xentop for disks)",
+	  "[Domain...] [-d SECONDS] [-n COUNT] [--vcpus] "
+	  "[--json|--csv|--prometheus FILE]" },
 	{ "help", cmd_help, 0, 0, 1,
 	  "show help for all commands or one",
 	  "[command]" },

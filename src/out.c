@@ -343,6 +343,33 @@ void xvbd_out_size_opt(struct xvbd_out *o, const char *key, bool known,
 	text_add(o, N_SCALAR, key, buf);
 }
 
+void xvbd_out_fixed_opt(struct xvbd_out *o, const char *key, bool known,
+			double value, int decimals)
+{
+	char buf[64];
+	int n;
+
+	/* NaN, infinities and absurd magnitudes: no value to show. */
+	if (!known || value != value || value > 1e18 || value < -1e18) {
+		xvbd_out_null(o, key);
+		return;
+	}
+	if (!field_ok(o))
+		return;
+	n = snprintf(buf, sizeof(buf), "%.*f", decimals < 0 ? 0 :
+		     decimals > 9 ? 9 : decimals, value);
+	if (n < 0 || (size_t)n >= sizeof(buf)) {
+		o->failed = true;
+		return;
+	}
+	if (!o->json) {
+		text_add(o, N_SCALAR, key, buf);
+		return;
+	}
+	json_key(o, key);
+	json_check(o, yajl_gen_number(o->gen, buf, strlen(buf)));
+}
+
 void xvbd_out_note(struct xvbd_out *o, const char *note)
 {
 	if (o->json || !note || !o->last)

@@ -8,10 +8,12 @@
 
 #include <libxl.h>
 #include <libxl_utils.h>
+#include <libxlutil.h>
 #include <xentoollog.h>
 
 #include "xvbd/blkif.h"
 #include "xvbd/tstack.h"
+#include "xvbd/tstack_impl.h"
 #include "xvbd/util.h"
 
 /* DOMID_FIRST_RESERVED - 1 */
@@ -52,6 +54,12 @@ void xvbd_tstack_close(struct xvbd_tstack *ts)
 	if (ts->logger)
 		xtl_logger_destroy((xentoollog_logger *)ts->logger);
 	free(ts);
+}
+
+/* For the layer's other files (include/xvbd/tstack_impl.h). */
+libxl_ctx *xvbd_tstack_libxl(struct xvbd_tstack *ts)
+{
+	return ts->ctx;
 }
 
 int xvbd_tstack_domain_lookup(struct xvbd_tstack *ts, const char *spec,
@@ -188,4 +196,211 @@ out:
 	if (list)
 		libxl_device_disk_list_free(list, num);
 	return rc;
+}
+
+/* ---- disk add/remove ---- */
+
+struct xvbd_tstack_disk {
+	libxl_device_disk disk;
+};
+
+int xvbd_tstack_disk_parse(const char *spec, struct xvbd_tstack_disk **out,
+			   char *why, size_t why_len)
+{
+	struct xvbd_tstack_disk *d = calloc(1, sizeof(*d));
+	char *report = NULL;
+	size_t report_len = 0;
+	FILE *rf = NULL;
+	XLU_Config *cfg = NULL;
+	int rc;
+
+	why[0] = '\0';
+	if (!d)
+		return -ENOMEM;
+	libxl_device_disk_init(&d->disk);
+	/* libxlutil reports to a stream; keep it for a one-line error. */
+	rf = open_memstream(&report, &report_len);
+	if (!rf) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	cfg = xlu_cfg_init(rf, "disk spec");
+	if (!cfg) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	rc = xlu_disk_parse(cfg, 1, &spec, &d->disk);
+	if (!rc && !d->disk.vdev) {
+		snprintf(why, why_len, "no vdev in the disk spec");
+		rc = EINVAL;
+	}
+	rc = -rc;
+out:
+	if (cfg)
+		xlu_cfg_destroy(cfg);
+	if (rf)
+		fclose(rf);
+	if (rc && !why[0] && report) {
+		char *nl = strchr(report, '\n');
+		const char *msg = report;
+
+		if (nl)
+			*nl = '\0';
+		/* "disk spec: config parsing error in disk specification..." */
+		if (!strncmp(msg, "disk spec: ", 11))
+			msg += 11;
+		snprintf(why, why_len, "%s", *msg ? msg : "invalid disk spec");
+	}
+	if (rc && !why[0])
+		snprintf(why, why_len, "%s", strerror(-rc));
+	free(report);
+	if (rc) {
+		xvbd_tstack_disk_free(d);
+		return rc;
+	}
+	*out = d;
+	return 0;
+}
+
+void xvbd_tstack_disk_free(struct xvbd_tstack_disk *disk)
+{
+	if (!disk)
+		return;
+	libxl_device_disk_dispose(&disk->disk);
+	free(disk);
+}
+
+void xvbd_tstack_disk_describe(const struct xvbd_tstack_disk *disk,
+			       struct xvbd_tstack_disk_info *info)
+{
+	const libxl_device_disk *d = &disk->disk;
+
+	info->vdev = d->vdev;
+	info->target = d->pdev_path;
+	info->script = d->script;
+	info->format = libxl_disk_format_to_string(d->format);
+	info->backend = libxl_disk_backend_to_string(d->backend);
+	info->readwrite = d->readwrite;
+	info->is_cdrom = d->is_cdrom;
+}
+
+int xvbd_tstack_disk_set_vdev(struct xvbd_tstack_disk *disk, const char *vdev)
+{
+	char *copy = strdup(vdev);
+
+	if (!copy)
+		return -ENOMEM;
+	free(disk->disk.vdev);
+	disk->disk.vdev = copy;
+	return 0;
+}
+
+static int is_op_complete(const libxl_event *ev, void *user)
+{
+	(void)user;
+	return ev->type == LIBXL_EVENT_TYPE_OPERATION_COMPLETE;
+}
+
+/* Start disk i's add; its completion is an event tagged i + 1. */
+static int start_add(struct xvbd_tstack *ts, uint32_t domid,
+		     struct xvbd_tstack_disk *disk, size_t i)
+{
+	libxl_asyncop_how how = { .callback = NULL };
+
+	how.u.for_event = i + 1;
+	return libxl_device_disk_add(ts->ctx, domid, &disk->disk, &how) ?
+		-EIO : -EINPROGRESS;
+}
+
+int xvbd_tstack_disks_add(struct xvbd_tstack *ts, uint32_t domid,
+			  struct xvbd_tstack_disk *const *disks, size_t n,
+			  size_t max_inflight, int *errs)
+{
+	size_t i, next = 0, inflight = 0;
+	int rc = 0;
+
+	if (!max_inflight)
+		max_inflight = 1;
+	for (;;) {
+		libxl_event *ev = NULL;
+
+		/*
+		 * A window, not all at once: each hotplug script must finish
+		 * within libxl's fixed hotplug timeout, and they share dom0's
+		 * CPUs (and the block script's lock).
+		 */
+		while (next < n && inflight < max_inflight) {
+			errs[next] = start_add(ts, domid, disks[next], next);
+			if (errs[next] == -EINPROGRESS)
+				inflight++;
+			next++;
+		}
+		if (!inflight)
+			break;
+		if (libxl_event_wait(ts->ctx, &ev, LIBXL_EVENTMASK_ALL,
+				     is_op_complete, NULL)) {
+			/* The event loop broke: nothing more will report. */
+			for (i = 0; i < n; i++)
+				if (errs[i] == -EINPROGRESS || i >= next)
+					errs[i] = -EIO;
+			break;
+		}
+		i = (size_t)ev->for_user - 1;
+		if (i < next && errs[i] == -EINPROGRESS) {
+			errs[i] = ev->u.operation_complete.rc ? -EIO : 0;
+			inflight--;
+		}
+		libxl_event_free(ts->ctx, ev);
+	}
+	for (i = 0; i < n; i++)
+		if (errs[i])
+			rc = -EIO;
+	return rc;
+}
+
+int xvbd_tstack_disk_remove(struct xvbd_tstack *ts, uint32_t domid,
+			    const char *vdev, bool force)
+{
+	libxl_device_disk disk;
+	int rc;
+
+	libxl_device_disk_init(&disk);
+	if (libxl_vdev_to_device_disk(ts->ctx, domid, vdev, &disk)) {
+		libxl_device_disk_dispose(&disk);
+		return -ENOENT;
+	}
+	rc = force ? libxl_device_disk_destroy(ts->ctx, domid, &disk, NULL) :
+		libxl_device_disk_remove(ts->ctx, domid, &disk, NULL);
+	libxl_device_disk_dispose(&disk);
+	return rc ? -EIO : 0;
+}
+
+int xvbd_tstack_targets_under(struct xvbd_tstack *ts, const char *prefix,
+			      size_t *count)
+{
+	size_t len = strlen(prefix), ndom = 0, i, j;
+	uint32_t *domids = NULL;
+	int rc;
+
+	*count = 0;
+	rc = xvbd_tstack_domains(ts, &domids, &ndom);
+	if (rc)
+		return rc;
+	for (i = 0; i < ndom; i++) {
+		int num = 0;
+		libxl_device_disk *list =
+			libxl_device_disk_list(ts->ctx, domids[i], &num);
+
+		for (j = 0; list && j < (size_t)num; j++) {
+			const char *t = list[j].pdev_path;
+
+			if (t && !strncmp(t, prefix, len) &&
+			    (t[len] == '\0' || t[len] == '/'))
+				(*count)++;
+		}
+		if (list)
+			libxl_device_disk_list_free(list, num);
+	}
+	free(domids);
+	return 0;
 }

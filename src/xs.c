@@ -331,3 +331,57 @@ char *xvbd_xs_path_libxl_vbd(uint32_t domid, uint32_t devid)
 {
 	return path_printf(LIBXL_VBD_FMT, domid, devid);
 }
+
+#define BACKEND_ROOT_FMT	"/local/domain/%u/backend/%s"
+
+char *xvbd_xs_path_backend_root(uint32_t be_domid, const char *kind)
+{
+	return path_printf(BACKEND_ROOT_FMT, be_domid, kind);
+}
+
+char *xvbd_xs_path_backend_key(const struct xvbd_xs_be_path *p,
+			       const char *key)
+{
+	return path_printf(BACKEND_FMT "/%s", p->be_domid, p->kind,
+			   p->fe_domid, p->devid, key);
+}
+
+/* ---- standing watch ---- */
+
+#define STANDING_TOKEN	"xvbd-standing"
+
+/*
+ * Drain queued events.  With libxenstore's reader thread (started by
+ * xs_watch), xs_check_watch() only looks at an in-memory queue: no
+ * system call while nothing arrived.
+ */
+bool xvbd_xs_watch_pending(struct xvbd_xs *xs)
+{
+	bool any = false;
+	char **event;
+
+	while ((event = xs_check_watch(xs->h))) {
+		any = true;
+		free(event);
+	}
+	return any;
+}
+
+int xvbd_xs_watch_add(struct xvbd_xs *xs, const char *path, int timeout_ms)
+{
+	struct pollfd pfd;
+
+	if (!xs_watch(xs->h, path, STANDING_TOKEN))
+		return -(errno ? errno : EIO);
+	/* xenstored fires a new watch once at once: eat that event. */
+	pfd.fd = xs_fileno(xs->h);
+	pfd.events = POLLIN;
+	if (pfd.fd >= 0 && poll(&pfd, 1, timeout_ms) > 0)
+		xvbd_xs_watch_pending(xs);
+	return 0;
+}
+
+void xvbd_xs_watch_remove(struct xvbd_xs *xs, const char *path)
+{
+	xs_unwatch(xs->h, path, STANDING_TOKEN);
+}

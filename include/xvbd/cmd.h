@@ -20,6 +20,9 @@
 #define CMD_NEEDS_LIBXL		(1u << 2)
 #define CMD_WRITES_XS		(1u << 3)
 #define CMD_CAN_DRY_RUN		(1u << 4)
+/* The command parses its own options (getopt); argument counts still apply
+ * to what main() sees, so such commands usually declare CMD_ARGS_ANY. */
+#define CMD_OWN_OPTIONS		(1u << 5)
 
 #define CMD_ARGS_ANY		(-1)
 
@@ -69,5 +72,11 @@ int xvbd_cmd_run(struct xvbd_ctx *ctx, int argc, char **argv);
 int cmd_help(struct xvbd_ctx *ctx, int argc, char **argv);
 int cmd_list(struct xvbd_ctx *ctx, int argc, char **argv);
 int cmd_show(struct xvbd_ctx *ctx, int argc, char **argv);
+int cmd_stats(struct xvbd_ctx *ctx, int argc, char **argv);
+int cmd_attach(struct xvbd_ctx *ctx, int argc, char **argv);
+int cmd_detach(struct xvbd_ctx *ctx, int argc, char **argv);
+int cmd_start(struct xvbd_ctx *ctx, int argc, char **argv);
+int cmd_tune(struct xvbd_ctx *ctx, int argc, char **argv);
+int cmd_defaults(struct xvbd_ctx *ctx, int argc, char **argv);
 
 #endif /* XVBD_CMD_H */

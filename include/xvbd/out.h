@@ -48,6 +48,12 @@ void xvbd_out_null(struct xvbd_out *o, const char *key);
 /* Bytes: a number in JSON, "1.5G" in text. */
 void xvbd_out_size_opt(struct xvbd_out *o, const char *key, bool known,
 		       uint64_t bytes);
+/*
+ * A fractional number with a fixed count of decimals, the same digits in
+ * text and JSON ("12.50"); known == false -> null / "-".
+ */
+void xvbd_out_fixed_opt(struct xvbd_out *o, const char *key, bool known,
+			double value, int decimals);
 /* Text-only annotation of the field just emitted (JSON ignores it). */
 void xvbd_out_note(struct xvbd_out *o, const char *note);
 

@@ -48,4 +48,127 @@ int xvbd_tstack_disks(struct xvbd_tstack *ts, uint32_t domid,
 		      struct xvbd_disk **disks, size_t *n);
 void xvbd_tstack_disks_free(struct xvbd_disk *disks, size_t n);
 
+/* ---- creating a guest from an xl config (src/tstack_create.c) ---- */
+
+/* What xvbd needs of an xl config, as libxlutil parses it. */
+struct xvbd_xlcfg {
+	char *name;
+	char *type;		/* type=, NULL if absent */
+	char *builder;		/* legacy builder= */
+	char *kernel;		/* direct kernel boot */
+	char *extra, *cmdline;	/* NULL if absent */
+	uint64_t memory_mib;	/* 0: not set */
+	uint64_t vcpus;		/* 0: not set (one) */
+	char **vdevs;		/* vdev of each disk= entry */
+	size_t nvdevs;
+};
+
+/* Parse errors go to stderr (libxlutil, with file and line). */
+int xvbd_tstack_xlcfg_read(const char *path, struct xvbd_xlcfg *cfg);
+void xvbd_tstack_xlcfg_free(struct xvbd_xlcfg *cfg);
+/* PV or PVH with kernel=: a kernel command line xvbd can extend. */
+bool xvbd_tstack_xlcfg_is_pv_direct(const struct xvbd_xlcfg *cfg);
+int xvbd_tstack_name_to_domid(struct xvbd_tstack *ts, const char *name,
+			      uint32_t *domid);
+/*
+ * `xl create -p cfg_path` (argv, no shell), then the new domain's id by
+ * name.  -EIO when xl failed (*xl_status: its exit status).
+ */
+int xvbd_tstack_create_paused(struct xvbd_tstack *ts, const char *cfg_path,
+			      const char *name, uint32_t *domid,
+			      int *xl_status);
+int xvbd_tstack_unpause(struct xvbd_tstack *ts, uint32_t domid);
+
+struct xvbd_dominfo {
+	bool paused, shutdown, dying;
+	uint64_t memory_kib, max_memory_kib;
+	uint32_t vcpus;
+};
+/* -ENOENT: no such domain. */
+int xvbd_tstack_domain_info(struct xvbd_tstack *ts, uint32_t domid,
+			    struct xvbd_dominfo *info);
+
+/* ---- disk add/remove (attach, detach) ---- */
+
+/* One disk to add: a libxl_device_disk parsed from an xl disk spec. */
+struct xvbd_tstack_disk;
+
+/* What a parsed spec says; strings borrowed from the disk. */
+struct xvbd_tstack_disk_info {
+	const char *vdev;
+	const char *target;	/* pdev_path; NULL for an empty cdrom */
+	const char *script;	/* NULL: the default ("block") */
+	const char *format;	/* "raw", "qcow2", ... */
+	const char *backend;	/* "unknown" until libxl picks one */
+	bool readwrite;
+	bool is_cdrom;
+};
+
+/*
+ * Parse an xl disk spec with libxlutil (xlu_disk_parse).  On -EINVAL,
+ * why holds libxlutil's first message line.
+ */
+int xvbd_tstack_disk_parse(const char *spec, struct xvbd_tstack_disk **out,
+			   char *why, size_t why_len);
+void xvbd_tstack_disk_free(struct xvbd_tstack_disk *disk);	/* NULL ok */
+void xvbd_tstack_disk_describe(const struct xvbd_tstack_disk *disk,
+			       struct xvbd_tstack_disk_info *info);
+int xvbd_tstack_disk_set_vdev(struct xvbd_tstack_disk *disk, const char *vdev);
+
+/*
+ * Add n disks to domid concurrently: one libxl asynchronous operation
+ * each, at most max_inflight at a time, in this one context; completions
+ * collected with libxl_event_wait.  Returns when all have finished
+ * (backend hotplug done); errs[i] is 0 or -EIO for disk i.  0 if all
+ * succeeded, else -EIO.
+ */
+int xvbd_tstack_disks_add(struct xvbd_tstack *ts, uint32_t domid,
+			  struct xvbd_tstack_disk *const *disks, size_t n,
+			  size_t max_inflight, int *errs);
+
+/*
+ * Remove the disk vdev of domid (libxl_device_disk_remove: waits for the
+ * backend to close and the hotplug script to release it), or with force
+ * tear it down without waiting for the guest (libxl_device_disk_destroy).
+ * -ENOENT: no such disk.
+ */
+int xvbd_tstack_disk_remove(struct xvbd_tstack *ts, uint32_t domid,
+			    const char *vdev, bool force);
+
+/*
+ * Disks of all domains whose target is prefix or lies below prefix/;
+ * counted in *count.
+ */
+int xvbd_tstack_targets_under(struct xvbd_tstack *ts, const char *prefix,
+			      size_t *count);
+
+/* ---- sampling (src/tstack_stats.c) ---- */
+
+/* One domain's counters, as the stats sampler reads them. */
+struct xvbd_domstat {
+	uint32_t domid;
+	uint8_t uuid[16];
+	uint64_t cpu_ns;	/* cumulative, all vCPUs */
+	uint32_t vcpus_online;
+	uint64_t mem_bytes;
+};
+
+/*
+ * Reading every domain's counters in one hypercall (libxenctrl's
+ * getdomaininfolist; libxl_list_domain costs several system calls more
+ * per domain).  open/close once; read per sample: more than cap domains
+ * gives -ENOSPC and in *n a larger cap to retry with.
+ */
+struct xvbd_domstats;
+int xvbd_tstack_domstats_open(struct xvbd_domstats **out);
+int xvbd_tstack_domstats_read(struct xvbd_domstats *r,
+			      struct xvbd_domstat *buf, size_t cap, size_t *n);
+void xvbd_tstack_domstats_close(struct xvbd_domstats *r);	/* NULL ok */
+/* Cumulative time of each vCPU of domid, indexed by vCPU id. */
+int xvbd_tstack_vcpu_times(struct xvbd_tstack *ts, uint32_t domid,
+			   uint64_t *cpu_ns, size_t cap, size_t *n);
+/* -ENOENT: no such domain or no name. */
+int xvbd_tstack_domain_name(struct xvbd_tstack *ts, uint32_t domid,
+			    char *buf, size_t len);
+
 #endif /* XVBD_TSTACK_H */

@@ -71,5 +71,21 @@ char *xvbd_xs_path_backend(const struct xvbd_xs_be_path *p);
 char *xvbd_xs_path_backend_error(const struct xvbd_xs_be_path *p);
 char *xvbd_xs_path_frontend_vbd(uint32_t fe_domid, uint32_t devid);
 char *xvbd_xs_path_libxl_vbd(uint32_t domid, uint32_t devid);
+/* /local/domain/<be>/backend/<kind>: all backends of that kind. */
+char *xvbd_xs_path_backend_root(uint32_t be_domid, const char *kind);
+/* One key of a backend directory ("physical-device"). */
+char *xvbd_xs_path_backend_key(const struct xvbd_xs_be_path *p,
+			       const char *key);
+
+/*
+ * A standing watch on path and below (one per handle).  Events queue
+ * inside libxenstore; xvbd_xs_watch_pending() drains them and says
+ * whether any arrived since the last call, with no system call when none
+ * did.  The event xenstored sends when a watch is set is drained by
+ * xvbd_xs_watch_add() (waiting at most timeout_ms for it).
+ */
+int xvbd_xs_watch_add(struct xvbd_xs *xs, const char *path, int timeout_ms);
+bool xvbd_xs_watch_pending(struct xvbd_xs *xs);
+void xvbd_xs_watch_remove(struct xvbd_xs *xs, const char *path);
 
 #endif /* XVBD_XS_H */

@@ -1,0 +1,107 @@
+/*
+ * sysfs.h - the kernel files xvbd reads under /sys; every sysfs path of
+ * xvbd is spelled in src/sysfs.c and nowhere else.
+ *
+ *  - blkback's counters of one VBD, cumulative since the backend device
+ *    was created (xen-blkback's "statistics" group):
+ *	/sys/bus/xen-backend/devices/vbd-<domid>-<devid>/statistics/<name>
+ *  - a block device's I/O statistics (Documentation/block/stat.rst):
+ *	/sys/dev/block/<major>:<minor>/stat
+ *
+ * Sampling must not disturb what it measures: files are opened once and
+ * re-read with pread(2), one system call per file per sample.  Paths are
+ * relative to a root directory ("/sys" normally) so that unit tests can
+ * feed a fake tree.  Functions return 0 / negative errno.
+ */
+#ifndef XVBD_SYSFS_H
+#define XVBD_SYSFS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct xvbd_sysfs;
+
+/* root NULL means "/sys".  NULL + errno on error. */
+struct xvbd_sysfs *xvbd_sysfs_open(const char *root);
+void xvbd_sysfs_close(struct xvbd_sysfs *sys);		/* NULL ok */
+
+/* ---- blkback counters (64-bit in the kernel: they do not wrap) ---- */
+
+struct xvbd_blkback_counters {
+	uint64_t rd_req;	/* read requests */
+	uint64_t wr_req;	/* write requests */
+	uint64_t rd_sect;	/* 512-byte sectors read */
+	uint64_t wr_sect;	/* 512-byte sectors written */
+	uint64_t f_req;		/* flush / barrier requests */
+	uint64_t ds_req;	/* discard requests */
+	uint64_t oo_req;	/* "out of requests": ring had no free slot */
+};
+
+/* The sysfs file names, in struct order, with their offsets. */
+struct xvbd_blkback_field {
+	const char *name;
+	size_t offset;
+};
+#define XVBD_BLKBACK_NFIELDS	7
+extern const struct xvbd_blkback_field
+	xvbd_blkback_fields[XVBD_BLKBACK_NFIELDS];
+
+struct xvbd_sysfs_vbd;
+
+/* -ENOENT when blkback has no such device (yet, or any more). */
+int xvbd_sysfs_vbd_open(struct xvbd_sysfs *sys, uint32_t domid,
+			uint32_t devid, struct xvbd_sysfs_vbd **out);
+/*
+ * One pread per counter.  -ENODEV / -ENOENT when the device went away
+ * (a detached device's open files read as ENODEV).
+ */
+int xvbd_sysfs_vbd_read(struct xvbd_sysfs_vbd *v,
+			struct xvbd_blkback_counters *c);
+/* Identity of the device instance opened (inode of its directory). */
+uint64_t xvbd_sysfs_vbd_instance(const struct xvbd_sysfs_vbd *v);
+/*
+ * Identity of the instance there now (one fstatat): differs from
+ * xvbd_sysfs_vbd_instance() after a detach and re-attach.
+ */
+int xvbd_sysfs_vbd_probe(struct xvbd_sysfs *sys, uint32_t domid,
+			 uint32_t devid, uint64_t *instance);
+void xvbd_sysfs_vbd_close(struct xvbd_sysfs_vbd *v);	/* NULL ok */
+
+/* ---- block device statistics ---- */
+
+/*
+ * Fields of /sys/dev/block/M:m/stat.  The *_ms and in_flight fields are
+ * 32-bit in the kernel ("%u"): they wrap at 2^32.  Discard (Linux 4.18+)
+ * and flush (5.5+) fields are 0 when nfields says they are absent.
+ */
+struct xvbd_blkstat {
+	uint64_t rd_ios, rd_merges, rd_sectors, rd_ticks_ms;
+	uint64_t wr_ios, wr_merges, wr_sectors, wr_ticks_ms;
+	uint64_t in_flight, io_ticks_ms, time_in_queue_ms;
+	uint64_t ds_ios, ds_merges, ds_sectors, ds_ticks_ms;
+	uint64_t fl_ios, fl_ticks_ms;
+	unsigned nfields;	/* 11, 15 or 17 */
+};
+
+struct xvbd_sysfs_blk;
+
+int xvbd_sysfs_blk_open(struct xvbd_sysfs *sys, unsigned major,
+			unsigned minor, struct xvbd_sysfs_blk **out);
+int xvbd_sysfs_blk_read(struct xvbd_sysfs_blk *b, struct xvbd_blkstat *st);
+void xvbd_sysfs_blk_close(struct xvbd_sysfs_blk *b);	/* NULL ok */
+
+/* ---- parsers (pure) ---- */
+
+/* One decimal counter with an optional trailing newline. */
+int xvbd_sysfs_parse_counter(const char *buf, size_t len, uint64_t *out);
+/* A whole stat line: at least 11 fields; -EINVAL otherwise. */
+int xvbd_sysfs_parse_blkstat(const char *buf, size_t len,
+			     struct xvbd_blkstat *st);
+/*
+ * A device number as the hotplug scripts write it into the backend's
+ * physical-device key: lower-case hex "major:minor" ("7:0", "fe:11").
+ */
+int xvbd_sysfs_parse_devnum(const char *s, unsigned *major, unsigned *minor);
+
+#endif /* XVBD_SYSFS_H */

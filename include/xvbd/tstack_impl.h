@@ -1,0 +1,15 @@
+/*
+ * tstack_impl.h - for the toolstack layer's own files (src/tstack*.c)
+ * only: the libxl context behind a struct xvbd_tstack.  Commands never
+ * include this; they call the functions of tstack.h.
+ */
+#ifndef XVBD_TSTACK_IMPL_H
+#define XVBD_TSTACK_IMPL_H
+
+#include <libxl.h>
+
+#include "xvbd/tstack.h"
+
+libxl_ctx *xvbd_tstack_libxl(struct xvbd_tstack *ts);
+
+#endif /* XVBD_TSTACK_IMPL_H */

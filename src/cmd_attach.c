@@ -1,0 +1,1015 @@
+/*
+ * cmd_attach.c - xvbd attach <Domain> [<DiskSpec>] [options]: add disks
+ * to a running guest and wait until their frontends are Connected.
+ *
+ * Steps, each a function below, in this order:
+ *   1. parse_args      options -> struct attach_args (usage errors: 2)
+ *   2. plan_items      one item per disk: xl spec parsed by libxlutil, or
+ *                      a shorthand (--file, --phy, --share) turned into one;
+ *                      every path/URL/option validated; vdevs allocated
+ *   3. prepare_items   side effects before libxl: share mounts, image
+ *                      files (undone by cleanup_items on failure)
+ *   4. add_items       all disks added concurrently (libxl async ops)
+ *   5. backends_ready  hook: the backends have finished hotplug (InitWait
+ *                      or later); per-device overrides go here
+ *   6. wait_items      until backend and frontend are Connected (--wait)
+ *   7. render
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "xvbd/blkif.h"
+#include "xvbd/cmd.h"
+#include "xvbd/image.h"
+#include "xvbd/share.h"
+
+#define CMD			"attach"
+#define DEFAULT_TIMEOUT_S	120
+#define MAX_ITEMS		64
+#define SPEC_MAX		(XVBD_PATH_MAX + 128)
+#define WHY_MAX			512
+/* A share's mount helper gets this long before it is killed. */
+#define MOUNT_TIMEOUT_MS	30000
+#define TREE_KEYS		256
+
+enum item_kind { ITEM_SPEC, ITEM_FILE, ITEM_PHY, ITEM_SHARE };
+
+static const char *const kind_names[] = {
+	[ITEM_SPEC] = "spec", [ITEM_FILE] = "file", [ITEM_PHY] = "phy",
+	[ITEM_SHARE] = "share",
+};
+
+struct attach_args {
+	const char *domain;
+	const char *specs[MAX_ITEMS];
+	size_t nspecs;
+	const char *file, *phy, *share;
+	const char *credentials, *share_opts;
+	const char *vdev;		/* NULL: auto */
+	bool readwrite;
+	bool have_size;
+	uint64_t size_bytes;
+	bool prealloc;
+	bool wait;
+	unsigned timeout_s;
+	unsigned jobs;			/* adds in flight at once */
+};
+
+struct item {
+	enum item_kind kind;
+	const char *arg;		/* what the user wrote, for messages */
+	struct xvbd_tstack_disk *disk;
+	char vdev[32];
+	uint32_t devid;
+	char target[XVBD_PATH_MAX];
+	bool readwrite;
+	bool auto_vdev;
+	/* share */
+	struct xvbd_share_url url;
+	bool mounted_now;		/* this call mounted it */
+	/* image */
+	bool created;			/* this call created the file */
+	bool size_known;
+	uint64_t size_bytes;
+	/* progress */
+	bool added;
+	char *backend_path;
+	uint64_t bstate, fstate;
+};
+
+struct attach {
+	struct xvbd_ctx *ctx;
+	struct attach_args a;
+	uint32_t domid;
+	char *domain;
+	struct item items[MAX_ITEMS];
+	size_t n;
+	int lock_fd;
+};
+
+static bool quiet(const struct attach *at)
+{
+	return at->ctx->opts->quiet;
+}
+
+/* ---- 1. arguments ---- */
+
+enum {
+	OPT_FILE = 256, OPT_PHY, OPT_SHARE, OPT_CREDENTIALS, OPT_SHARE_OPTS,
+	OPT_SIZE, OPT_PREALLOC, OPT_VDEV, OPT_ACCESS, OPT_SPEC, OPT_WAIT,
+	OPT_NO_WAIT, OPT_TIMEOUT, OPT_JOBS,
+};
+
+static const struct option attach_options[] = {
+	{ "file", required_argument, NULL, OPT_FILE },
+	{ "phy", required_argument, NULL, OPT_PHY },
+	{ "share", required_argument, NULL, OPT_SHARE },
+	{ "credentials", required_argument, NULL, OPT_CREDENTIALS },
+	{ "share-opts", required_argument, NULL, OPT_SHARE_OPTS },
+	{ "size", required_argument, NULL, OPT_SIZE },
+	{ "prealloc", no_argument, NULL, OPT_PREALLOC },
+	{ "vdev", required_argument, NULL, OPT_VDEV },
+	{ "access", required_argument, NULL, OPT_ACCESS },
+	{ "spec", required_argument, NULL, OPT_SPEC },
+	{ "wait", no_argument, NULL, OPT_WAIT },
+	{ "no-wait", no_argument, NULL, OPT_NO_WAIT },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "jobs", required_argument, NULL, OPT_JOBS },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int add_spec(struct attach_args *a, const struct xvbd_cmd *cmd,
+		    const char *spec)
+{
+	if (a->nspecs == MAX_ITEMS)
+		return xvbd_usage_error(cmd, "at most %d disks per call",
+					MAX_ITEMS);
+	a->specs[a->nspecs++] = spec;
+	return 0;
+}
+
+static int parse_args(struct xvbd_ctx *ctx, int argc, char **argv,
+		      struct attach_args *a)
+{
+	const struct xvbd_cmd *cmd = ctx->cmd;
+	int c, rc, shorthands;
+	uint64_t v;
+
+	memset(a, 0, sizeof(*a));
+	a->readwrite = true;
+	a->wait = true;
+	a->timeout_s = DEFAULT_TIMEOUT_S;
+	/* Hotplug scripts are CPU-bound in dom0: one per CPU at a time. */
+	a->jobs = sysconf(_SC_NPROCESSORS_ONLN) > 0 ?
+		(unsigned)sysconf(_SC_NPROCESSORS_ONLN) : 1;
+	/* argv[-1] is the command name: getopt's argv[0]. */
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc + 1, argv - 1, ":", attach_options,
+				NULL)) != -1) {
+		switch (c) {
+		case OPT_FILE:
+			a->file = optarg;
+			break;
+		case OPT_PHY:
+			a->phy = optarg;
+			break;
+		case OPT_SHARE:
+			a->share = optarg;
+			break;
+		case OPT_CREDENTIALS:
+			a->credentials = optarg;
+			break;
+		case OPT_SHARE_OPTS:
+			a->share_opts = optarg;
+			break;
+		case OPT_SIZE:
+			if (xvbd_parse_size(optarg, &a->size_bytes))
+				return xvbd_usage_error(cmd, "--size: \"%s\": "
+					"not a size (e.g. 512M, 4G)", optarg);
+			a->have_size = true;
+			break;
+		case OPT_PREALLOC:
+			a->prealloc = true;
+			break;
+		case OPT_VDEV:
+			a->vdev = strcmp(optarg, "auto") ? optarg : NULL;
+			break;
+		case OPT_ACCESS:
+			if (!strcmp(optarg, "rw") || !strcmp(optarg, "w"))
+				a->readwrite = true;
+			else if (!strcmp(optarg, "ro") || !strcmp(optarg, "r"))
+				a->readwrite = false;
+			else
+				return xvbd_usage_error(cmd, "--access: rw or "
+							"ro, not \"%s\"",
+							optarg);
+			break;
+		case OPT_SPEC:
+			rc = add_spec(a, cmd, optarg);
+			if (rc)
+				return rc;
+			break;
+		case OPT_WAIT:
+			a->wait = true;
+			break;
+		case OPT_NO_WAIT:
+			a->wait = false;
+			break;
+		case OPT_TIMEOUT:
+			if (xvbd_parse_uint(optarg, 86400, &v) || !v)
+				return xvbd_usage_error(cmd, "--timeout: \"%s\":"
+					" seconds, 1..86400", optarg);
+			a->timeout_s = (unsigned)v;
+			break;
+		case OPT_JOBS:
+			if (xvbd_parse_uint(optarg, MAX_ITEMS, &v) || !v)
+				return xvbd_usage_error(cmd, "--jobs: \"%s\": "
+					"1..%d", optarg, MAX_ITEMS);
+			a->jobs = (unsigned)v;
+			break;
+		case ':':
+			return xvbd_usage_error(cmd, "option \"%s\" needs a "
+						"value", argv[optind - 2]);
+		default:
+			return xvbd_usage_error(cmd, "unknown option \"%s\"",
+						argv[optind - 2]);
+		}
+	}
+	optind--;	/* back to our argv's numbering */
+	if (optind >= argc)
+		return xvbd_usage_error(cmd, "missing domain");
+	a->domain = argv[optind++];
+	for (; optind < argc; optind++) {
+		rc = add_spec(a, cmd, argv[optind]);
+		if (rc)
+			return rc;
+	}
+	shorthands = !!a->file + !!a->phy + !!a->share;
+	if (shorthands > 1)
+		return xvbd_usage_error(cmd, "--file, --phy and --share are "
+					"one disk each: give one");
+	if (shorthands && a->nspecs)
+		return xvbd_usage_error(cmd, "a disk spec and --%s: give one",
+					a->file ? "file" : a->phy ? "phy" :
+					"share");
+	if (!shorthands && !a->nspecs)
+		return xvbd_usage_error(cmd, "no disk: give a disk spec, "
+					"--spec, --file, --phy or --share");
+	if (!shorthands && (a->vdev || a->have_size || a->prealloc ||
+			    !a->readwrite))
+		return xvbd_usage_error(cmd, "--vdev, --size, --prealloc and "
+					"--access go with --file, --phy or "
+					"--share (a disk spec says them "
+					"itself)");
+	if (a->phy && (a->have_size || a->prealloc))
+		return xvbd_usage_error(cmd, "--size and --prealloc are for "
+					"image files, not --phy");
+	if ((a->credentials || a->share_opts) && !a->share)
+		return xvbd_usage_error(cmd, "--credentials and --share-opts "
+					"go with --share");
+	return 0;
+}
+
+/* ---- 2. plan ---- */
+
+static void item_err(const struct item *it, const char *fmt, ...)
+	XVBD_PRINTF(2, 3);
+
+/* "xvbd: attach: <what the user wrote>: <why>" */
+static void item_err(const struct item *it, const char *fmt, ...)
+{
+	char why[WHY_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	xvbd_err(CMD, it->arg, "%s", why);
+}
+
+/* Index i -> "xvda".."xvdz", "xvdaa".. (bijective base 26). */
+static void auto_name(unsigned i, char *buf, size_t len)
+{
+	char letters[8];
+	int n = 0, k;
+	unsigned v = i + 1;
+
+	while (v && n < (int)sizeof(letters)) {
+		v--;
+		letters[n++] = (char)('a' + v % 26);
+		v /= 26;
+	}
+	k = snprintf(buf, len, "xvd");
+	while (n > 0 && k < (int)len - 1)
+		buf[k++] = letters[--n];
+	buf[k] = '\0';
+}
+
+static bool devid_taken(const struct attach *at, const struct xvbd_disk *disks,
+			size_t ndisks, uint32_t devid, size_t self)
+{
+	size_t i;
+
+	for (i = 0; i < ndisks; i++)
+		if (disks[i].devid == devid)
+			return true;
+	for (i = 0; i < at->n; i++)
+		if (i != self && at->items[i].vdev[0] &&
+		    at->items[i].devid == devid)
+			return true;
+	return false;
+}
+
+/*
+ * Fixed vdevs first (in use by the domain or twice in this call: error),
+ * then "auto" ones get the first free xvd* names.
+ */
+static int assign_vdevs(struct attach *at)
+{
+	struct xvbd_disk *disks = NULL;
+	size_t ndisks = 0, i;
+	unsigned next = 0;
+	int err, rc = 0;
+
+	err = xvbd_tstack_disks(at->ctx->ts, at->domid, &disks, &ndisks);
+	if (err) {
+		xvbd_err(CMD, "disks", "domain %s: %s", at->domain,
+			 strerror(-err));
+		return XVBD_EXIT_FAIL;
+	}
+	for (i = 0; i < at->n && !rc; i++) {
+		struct item *it = &at->items[i];
+
+		if (it->auto_vdev)
+			continue;
+		if (xvbd_vdev_parse(it->vdev, &it->devid)) {
+			item_err(it, "vdev \"%s\": not a virtual device name",
+				 it->vdev);
+			rc = XVBD_EXIT_USAGE;
+		} else if (devid_taken(at, disks, ndisks, it->devid, i)) {
+			item_err(it, "vdev %s: already in use in domain %s",
+				 it->vdev, at->domain);
+			if (!quiet(at))
+				xvbd_hint("leave --vdev out (or use vdev=auto) "
+					  "for the first free xvd* name");
+			rc = XVBD_EXIT_FAIL;
+		}
+	}
+	for (i = 0; i < at->n && !rc; i++) {
+		struct item *it = &at->items[i];
+
+		if (!it->auto_vdev)
+			continue;
+		for (;; next++) {
+			if (next >= 26 * 27) {
+				item_err(it, "no free xvd* name");
+				rc = XVBD_EXIT_FAIL;
+				break;
+			}
+			auto_name(next, it->vdev, sizeof(it->vdev));
+			if (xvbd_vdev_parse(it->vdev, &it->devid))
+				continue;
+			if (!devid_taken(at, disks, ndisks, it->devid, i))
+				break;
+		}
+	}
+	xvbd_tstack_disks_free(disks, ndisks);
+	return rc;
+}
+
+/* A disk spec from the user: parsed by libxlutil, then validated. */
+static int plan_spec(struct attach *at, struct item *it)
+{
+	struct xvbd_tstack_disk_info info;
+	char why[WHY_MAX];
+	const char *bad;
+	int err;
+
+	err = xvbd_tstack_disk_parse(it->arg, &it->disk, why, sizeof(why));
+	if (err) {
+		item_err(it, "%s", why);
+		return err == -EINVAL ? XVBD_EXIT_USAGE : XVBD_EXIT_FAIL;
+	}
+	xvbd_tstack_disk_describe(it->disk, &info);
+	if (info.script && xvbd_token_check(info.script, &bad)) {
+		item_err(it, "script \"%s\": %s", info.script, bad);
+		return XVBD_EXIT_USAGE;
+	}
+	if (info.target && *info.target) {
+		/* Without a script the target is a path the block script
+		 * resolves; a script gets its own word (iscsi:..., drbd:...). */
+		err = info.script ? xvbd_token_check(info.target, &bad) :
+			xvbd_path_check(info.target, &bad);
+		if (err) {
+			item_err(it, "target \"%s\": %s", info.target, bad);
+			return XVBD_EXIT_USAGE;
+		}
+		snprintf(it->target, sizeof(it->target), "%s", info.target);
+	}
+	it->readwrite = info.readwrite;
+	it->auto_vdev = !strcmp(info.vdev, "auto");
+	if (!it->auto_vdev)
+		snprintf(it->vdev, sizeof(it->vdev), "%s", info.vdev);
+	(void)at;
+	return 0;
+}
+
+/* A shorthand: validate what the user gave; the spec is built later. */
+static int plan_shorthand(struct attach *at, struct item *it)
+{
+	const struct attach_args *a = &at->a;
+	const char *bad;
+	int err;
+
+	it->readwrite = a->readwrite;
+	it->auto_vdev = !a->vdev;
+	if (a->vdev)
+		snprintf(it->vdev, sizeof(it->vdev), "%s", a->vdev);
+	switch (it->kind) {
+	case ITEM_FILE:
+	case ITEM_PHY:
+		if (xvbd_path_check(it->arg, &bad)) {
+			item_err(it, "%s", bad);
+			return XVBD_EXIT_USAGE;
+		}
+		snprintf(it->target, sizeof(it->target), "%s", it->arg);
+		return 0;
+	case ITEM_SHARE:
+		err = xvbd_share_parse_url(it->arg, &it->url, &bad);
+		if (!err)
+			err = xvbd_share_opts_check(it->url.proto,
+						    a->share_opts, &bad);
+		if (err) {
+			item_err(it, "%s", bad);
+			return XVBD_EXIT_USAGE;
+		}
+		if (it->url.proto == XVBD_SHARE_SMB && !a->credentials) {
+			item_err(it, "an smb:// share needs --credentials FILE");
+			if (!quiet(at))
+				xvbd_hint("a root-owned 0600 file with "
+					  "username=... and password=... lines");
+			return XVBD_EXIT_USAGE;
+		}
+		if (it->url.proto == XVBD_SHARE_NFS && a->credentials) {
+			item_err(it, "--credentials is for smb:// shares");
+			return XVBD_EXIT_USAGE;
+		}
+		return 0;
+	case ITEM_SPEC:
+		break;
+	}
+	return XVBD_EXIT_FAIL;
+}
+
+static int plan_items(struct attach *at)
+{
+	const struct attach_args *a = &at->a;
+	size_t i;
+	int rc;
+
+	if (a->nspecs) {
+		for (i = 0; i < a->nspecs; i++) {
+			at->items[i].kind = ITEM_SPEC;
+			at->items[i].arg = a->specs[i];
+		}
+		at->n = a->nspecs;
+	} else {
+		struct item *it = &at->items[0];
+
+		it->kind = a->file ? ITEM_FILE : a->phy ? ITEM_PHY :
+			ITEM_SHARE;
+		it->arg = a->file ? a->file : a->phy ? a->phy : a->share;
+		at->n = 1;
+	}
+	for (i = 0; i < at->n; i++) {
+		struct item *it = &at->items[i];
+
+		rc = it->kind == ITEM_SPEC ? plan_spec(at, it) :
+			plan_shorthand(at, it);
+		if (rc)
+			return rc;
+	}
+	return assign_vdevs(at);
+}
+
+/* ---- 3. side effects before libxl ---- */
+
+/* --credentials: a root-owned regular file nobody else can read. */
+static int check_credentials(const struct item *it, const char *path)
+{
+	const char *bad;
+	struct stat st;
+
+	if (xvbd_path_check(path, &bad)) {
+		item_err(it, "--credentials %s: %s", path, bad);
+		return XVBD_EXIT_USAGE;
+	}
+	if (stat(path, &st)) {
+		item_err(it, "--credentials %s: %s", path, strerror(errno));
+		return XVBD_EXIT_FAIL;
+	}
+	if (!S_ISREG(st.st_mode) || st.st_uid != 0 || (st.st_mode & 077)) {
+		item_err(it, "--credentials %s: must be a regular file owned "
+			 "by root with mode 0600", path);
+		return XVBD_EXIT_FAIL;
+	}
+	return 0;
+}
+
+/* A block device nobody uses: not mounted, not another guest's disk. */
+static int check_phy(struct attach *at, const struct item *it)
+{
+	uint32_t *domids = NULL;
+	size_t ndom = 0, d, k;
+	char where[XVBD_PATH_MAX];
+	struct stat st, ot;
+	int fd, rc = 0;
+
+	if (stat(it->target, &st)) {
+		item_err(it, "%s", strerror(errno));
+		return XVBD_EXIT_FAIL;
+	}
+	if (!S_ISBLK(st.st_mode)) {
+		item_err(it, "not a block device");
+		if (!quiet(at))
+			xvbd_hint("use --file for image files");
+		return XVBD_EXIT_FAIL;
+	}
+	if (xvbd_mount_find_dev(major(st.st_rdev), minor(st.st_rdev), where,
+				sizeof(where)) == 1) {
+		item_err(it, "mounted in dom0 on %s", where);
+		return XVBD_EXIT_FAIL;
+	}
+	if (xvbd_tstack_domains(at->ctx->ts, &domids, &ndom)) {
+		item_err(it, "cannot list domains");
+		return XVBD_EXIT_FAIL;
+	}
+	for (d = 0; d < ndom && !rc; d++) {
+		struct xvbd_disk *disks = NULL;
+		size_t nd = 0;
+
+		if (xvbd_tstack_disks(at->ctx->ts, domids[d], &disks, &nd))
+			continue;
+		for (k = 0; k < nd && !rc; k++) {
+			const char *t = disks[k].target;
+
+			if (!t || stat(t, &ot) || !S_ISBLK(ot.st_mode) ||
+			    ot.st_rdev != st.st_rdev)
+				continue;
+			item_err(it, "already attached to domain %u as %s",
+				 domids[d], disks[k].vdev);
+			rc = XVBD_EXIT_FAIL;
+		}
+		xvbd_tstack_disks_free(disks, nd);
+	}
+	free(domids);
+	if (rc)
+		return rc;
+	/* Held by anything else (a mounted partition of this disk, LVM,
+	 * a loop device): the kernel refuses an exclusive open. */
+	fd = open(it->target, O_RDONLY | O_EXCL | O_CLOEXEC);
+	if (fd < 0) {
+		item_err(it, "in use in dom0: %s", strerror(errno));
+		return XVBD_EXIT_FAIL;
+	}
+	close(fd);
+	return 0;
+}
+
+static int prepare_image(struct attach *at, struct item *it)
+{
+	const struct attach_args *a = &at->a;
+	char why[WHY_MAX];
+	int fd;
+
+	if (xvbd_image_prepare(it->target, a->have_size, a->size_bytes,
+			       a->prealloc, &it->created, &it->size_bytes,
+			       why, sizeof(why))) {
+		item_err(it, "%s", why);
+		return XVBD_EXIT_FAIL;
+	}
+	it->size_known = true;
+	/* A read-only share or file must not be attached writable: the
+	 * block script would quietly fall back to a read-only loop. */
+	if (it->readwrite) {
+		fd = open(it->target, O_RDWR | O_CLOEXEC);
+		if (fd < 0) {
+			item_err(it, "not writable (%s)%s", strerror(errno),
+				 it->kind == ITEM_SHARE ?
+				 ": a read-only share?" : "");
+			if (!quiet(at))
+				xvbd_hint("attach it with --access ro");
+			return XVBD_EXIT_FAIL;
+		}
+		close(fd);
+	}
+	return 0;
+}
+
+static int mount_share(struct attach *at, struct item *it)
+{
+	char opts[1024], point[XVBD_PATH_MAX], why[WHY_MAX];
+	int err, n;
+
+	if (it->url.proto == XVBD_SHARE_SMB) {
+		err = check_credentials(it, at->a.credentials);
+		if (err)
+			return err;
+	}
+	if (xvbd_share_build_opts(it->url.proto, at->a.share_opts,
+				  at->a.credentials, opts, sizeof(opts)) ||
+	    xvbd_share_mountpoint(&it->url, point, sizeof(point))) {
+		item_err(it, "mount options too long");
+		return XVBD_EXIT_USAGE;
+	}
+	if (at->lock_fd < 0) {
+		at->lock_fd = xvbd_share_lock();
+		if (at->lock_fd < 0) {
+			item_err(it, "lock %s: %s", XVBD_SHARE_DIR,
+				 strerror(-at->lock_fd));
+			return XVBD_EXIT_FAIL;
+		}
+	}
+	err = xvbd_share_mount(&it->url, opts, MOUNT_TIMEOUT_MS,
+			       &(bool){ false }, why, sizeof(why));
+	if (err) {
+		item_err(it, "mount %s: %s", it->url.source,
+			 why[0] ? why : strerror(-err));
+		return XVBD_EXIT_FAIL;
+	}
+	/* Reused or not, release_share decides by the disks using it. */
+	it->mounted_now = true;
+	n = snprintf(it->target, sizeof(it->target), "%s/%s", point,
+		     it->url.image);
+	if (n < 0 || (size_t)n >= sizeof(it->target)) {
+		item_err(it, "image path too long");
+		return XVBD_EXIT_FAIL;
+	}
+	return 0;
+}
+
+/* The xl spec of a shorthand; target= last (it takes the rest). */
+static int build_spec(struct item *it)
+{
+	char spec[SPEC_MAX], why[WHY_MAX];
+	int n, err;
+
+	n = snprintf(spec, sizeof(spec), "format=raw,vdev=%s,access=%s,"
+		     "target=%s", it->vdev, it->readwrite ? "rw" : "ro",
+		     it->target);
+	if (n < 0 || (size_t)n >= sizeof(spec)) {
+		item_err(it, "disk spec too long");
+		return XVBD_EXIT_FAIL;
+	}
+	err = xvbd_tstack_disk_parse(spec, &it->disk, why, sizeof(why));
+	if (err) {
+		item_err(it, "%s", why);
+		return XVBD_EXIT_FAIL;
+	}
+	return 0;
+}
+
+static int prepare_items(struct attach *at)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < at->n && !rc; i++) {
+		struct item *it = &at->items[i];
+
+		switch (it->kind) {
+		case ITEM_SPEC:
+			if (it->auto_vdev)
+				rc = xvbd_tstack_disk_set_vdev(it->disk,
+							       it->vdev) ?
+					XVBD_EXIT_FAIL : 0;
+			break;
+		case ITEM_FILE:
+			rc = prepare_image(at, it);
+			if (!rc)
+				rc = build_spec(it);
+			break;
+		case ITEM_PHY:
+			rc = check_phy(at, it);
+			if (!rc)
+				rc = build_spec(it);
+			break;
+		case ITEM_SHARE:
+			rc = mount_share(at, it);
+			if (!rc)
+				rc = prepare_image(at, it);
+			if (!rc)
+				rc = build_spec(it);
+			break;
+		}
+	}
+	return rc;
+}
+
+/*
+ * Undo what this call did for disks that were not added: image files it
+ * created, share mounts nobody uses.
+ */
+static void cleanup_items(struct attach *at)
+{
+	size_t i, users;
+	char name[128], why[WHY_MAX];
+
+	for (i = 0; i < at->n; i++) {
+		struct item *it = &at->items[i];
+
+		if (it->added)
+			continue;
+		if (it->created && unlink(it->target) && errno != ENOENT)
+			xvbd_err(CMD, it->target, "cannot remove the image "
+				 "this call created: %s", strerror(errno));
+		it->created = false;
+	}
+	for (i = 0; i < at->n; i++) {
+		struct item *it = &at->items[i];
+		char point[XVBD_PATH_MAX];
+
+		if (it->added || !it->mounted_now ||
+		    xvbd_share_mountpoint(&it->url, point, sizeof(point)) ||
+		    xvbd_tstack_targets_under(at->ctx->ts, point, &users) ||
+		    users)
+			continue;
+		snprintf(name, sizeof(name), "%s", it->url.name);
+		if (xvbd_share_umount(name, why, sizeof(why)))
+			xvbd_err(CMD, point, "cannot unmount: %s", why);
+	}
+}
+
+/* ---- 4. add ---- */
+
+/*
+ * A failed add can leave its device behind (libxl gives up on a hotplug
+ * script that outlives its timeout, and the script then finishes): tear
+ * such devices down so that nothing half-added stays in xenstore.
+ */
+static void remove_leftovers(struct attach *at)
+{
+	struct xvbd_disk *disks = NULL;
+	size_t nd = 0, i, k;
+
+	if (xvbd_tstack_disks(at->ctx->ts, at->domid, &disks, &nd))
+		return;
+	for (i = 0; i < at->n; i++) {
+		struct item *it = &at->items[i];
+
+		if (it->added)
+			continue;
+		for (k = 0; k < nd; k++)
+			if (disks[k].devid == it->devid &&
+			    xvbd_tstack_disk_remove(at->ctx->ts, at->domid,
+						    disks[k].vdev, true))
+				xvbd_err(CMD, it->vdev, "cannot remove the "
+					 "half-added device: %s", "see "
+					 "libxl's messages above");
+	}
+	xvbd_tstack_disks_free(disks, nd);
+}
+
+static int add_items(struct attach *at)
+{
+	struct xvbd_tstack_disk *disks[MAX_ITEMS];
+	int errs[MAX_ITEMS];
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < at->n; i++)
+		disks[i] = at->items[i].disk;
+	xvbd_tstack_disks_add(at->ctx->ts, at->domid, disks, at->n,
+			      at->a.jobs, errs);
+	for (i = 0; i < at->n; i++) {
+		struct item *it = &at->items[i];
+
+		if (!errs[i]) {
+			it->added = true;
+			continue;
+		}
+		item_err(it, "libxl could not add %s to domain %s (see "
+			 "libxl's messages above)", it->vdev, at->domain);
+		rc = XVBD_EXIT_FAIL;
+	}
+	if (rc)
+		remove_leftovers(at);
+	return rc;
+}
+
+/* ---- 5. backends ready ---- */
+
+/*
+ * Every added disk's backend has run its hotplug script (InitWait or
+ * later).  Per-device backend overrides (ring order, queues, ...) are
+ * written here, while the guest is paused.  Nothing to do yet.
+ */
+static int backends_ready(struct attach *at)
+{
+	(void)at;
+	return 0;
+}
+
+/* ---- 6. wait for Connected ---- */
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static uint64_t read_state(struct xvbd_xs *xs, const char *dir)
+{
+	struct xvbd_kvmap map = { 0 };
+	const char *v;
+	uint64_t state = XVBD_STATE_UNKNOWN;
+
+	if (dir && xvbd_xs_read_tree(xs, dir, 0, TREE_KEYS, &map) >= 0) {
+		v = xvbd_kvmap_get(&map, "state");
+		if (!v || xvbd_parse_uint(v, XVBD_STATE_MAX, &state))
+			state = XVBD_STATE_UNKNOWN;
+	}
+	xvbd_kvmap_free(&map);
+	return state;
+}
+
+struct wait_arg {
+	struct item *it;
+	const char *frontend;
+};
+
+static bool settled(struct xvbd_xs *xs, void *arg)
+{
+	struct wait_arg *w = arg;
+
+	w->it->bstate = read_state(xs, w->it->backend_path);
+	w->it->fstate = read_state(xs, w->frontend);
+	if (w->it->bstate >= XVBD_STATE_CLOSING)
+		return true;	/* failed: no point waiting */
+	return w->it->bstate == XVBD_STATE_CONNECTED &&
+	       w->it->fstate == XVBD_STATE_CONNECTED;
+}
+
+/* The backend path from libxl's record (never the frontend's key). */
+static int find_backends(struct attach *at)
+{
+	struct xvbd_disk *disks = NULL;
+	size_t nd = 0, i, k;
+	int err = xvbd_tstack_disks(at->ctx->ts, at->domid, &disks, &nd);
+
+	if (err)
+		return err;
+	for (i = 0; i < at->n; i++)
+		for (k = 0; k < nd; k++)
+			if (at->items[i].added &&
+			    disks[k].devid == at->items[i].devid &&
+			    disks[k].backend_path) {
+				free(at->items[i].backend_path);
+				at->items[i].backend_path =
+					strdup(disks[k].backend_path);
+			}
+	xvbd_tstack_disks_free(disks, nd);
+	return 0;
+}
+
+static int wait_items(struct attach *at)
+{
+	int64_t deadline = now_ms() + (int64_t)at->a.timeout_s * 1000;
+	size_t i;
+	int rc = 0;
+
+	if (find_backends(at)) {
+		xvbd_err(CMD, "disks", "domain %s: cannot list", at->domain);
+		return XVBD_EXIT_FAIL;
+	}
+	for (i = 0; i < at->n; i++) {
+		struct item *it = &at->items[i];
+		struct wait_arg w = { it, NULL };
+		int64_t left = deadline - now_ms();
+		int err;
+
+		if (!it->added)
+			continue;
+		w.frontend = xvbd_xs_path_frontend_vbd(at->domid, it->devid);
+		if (!w.frontend) {
+			rc = XVBD_EXIT_FAIL;
+			continue;
+		}
+		err = xvbd_xs_watch_wait(at->ctx->xs, w.frontend,
+					 left > 0 ? (int)left : 0, settled, &w);
+		free((char *)w.frontend);
+		if (!err && it->bstate == XVBD_STATE_CONNECTED)
+			continue;
+		rc = XVBD_EXIT_FAIL;
+		item_err(it, "%s attached but not connected%s: backend %s, "
+			 "frontend %s", it->vdev,
+			 err == -ETIMEDOUT ? " after --timeout" : "",
+			 xvbd_state_name(it->bstate),
+			 xvbd_state_name(it->fstate));
+		if (!quiet(at))
+			xvbd_hint("is blkfront loaded in the guest?  \"xvbd "
+				  "show %s %s\" shows both sides; \"xvbd "
+				  "detach\" removes it", at->domain, it->vdev);
+	}
+	return rc;
+}
+
+/* ---- 7. output ---- */
+
+static const struct xvbd_out_label labels[] = {
+	{ "domain", "DOMAIN" }, { "vdev", "VDEV" }, { "devid", "DEVID" },
+	{ "kind", "KIND" }, { "target", "TARGET" }, { "access", "ACCESS" },
+	{ "size_bytes", "SIZE" }, { "created", "CREATED" },
+	{ "share", "SHARE" }, { "backend_state", "BACKEND" },
+	{ "frontend_state", "FRONTEND" }, { NULL, NULL },
+};
+
+static void render(struct attach *at)
+{
+	struct xvbd_out *o = at->ctx->out;
+	size_t i;
+
+	xvbd_out_labels(o, labels);
+	xvbd_out_arr_begin(o, NULL);
+	for (i = 0; i < at->n; i++) {
+		const struct item *it = &at->items[i];
+
+		if (!it->added)
+			continue;
+		xvbd_out_obj_begin(o, NULL);
+		xvbd_out_str(o, "domain", at->domain);
+		xvbd_out_str(o, "vdev", it->vdev);
+		xvbd_out_uint(o, "devid", it->devid);
+		xvbd_out_str(o, "kind", kind_names[it->kind]);
+		xvbd_out_str(o, "target", it->target[0] ? it->target : NULL);
+		xvbd_out_str(o, "access", it->readwrite ? "rw" : "ro");
+		xvbd_out_size_opt(o, "size_bytes", it->size_known,
+				  it->size_bytes);
+		xvbd_out_bool(o, "created", it->created);
+		xvbd_out_str(o, "share", it->kind == ITEM_SHARE ?
+			     it->url.source : NULL);
+		xvbd_out_str(o, "backend_state", at->a.wait ?
+			     xvbd_state_name(it->bstate) : NULL);
+		xvbd_out_str(o, "frontend_state", at->a.wait ?
+			     xvbd_state_name(it->fstate) : NULL);
+		xvbd_out_obj_end(o);
+	}
+	xvbd_out_arr_end(o);
+}
+
+int cmd_attach(struct xvbd_ctx *ctx, int argc, char **argv)
+{
+	struct attach *at = calloc(1, sizeof(*at));
+	size_t i;
+	int rc, err;
+
+	if (!at) {
+		xvbd_err(CMD, NULL, "%s", strerror(ENOMEM));
+		return XVBD_EXIT_FAIL;
+	}
+	at->ctx = ctx;
+	at->lock_fd = -1;
+	rc = parse_args(ctx, argc, argv, &at->a);
+	if (rc)
+		goto out;
+	err = xvbd_tstack_domain_lookup(ctx->ts, at->a.domain, &at->domid,
+					&at->domain);
+	if (err) {
+		xvbd_err(CMD, "domain", "\"%s\": %s", at->a.domain,
+			 xvbd_tstack_lookup_why(err));
+		if (err == -ENOENT && !ctx->opts->quiet)
+			xvbd_hint("see \"xl list\"");
+		rc = xvbd_tstack_lookup_exit(err);
+		goto out;
+	}
+	if (at->domid == 0) {
+		xvbd_err(CMD, "domain", "dom0 gets no VBDs from xvbd");
+		rc = XVBD_EXIT_USAGE;
+		goto out;
+	}
+	rc = plan_items(at);
+	if (!rc)
+		rc = prepare_items(at);
+	if (!rc)
+		rc = add_items(at);
+	cleanup_items(at);	/* disks not added: images, unused mounts */
+	xvbd_share_unlock(at->lock_fd);
+	at->lock_fd = -1;
+	if (!rc)
+		rc = backends_ready(at);
+	if (at->a.wait) {
+		err = wait_items(at);
+		if (!rc)
+			rc = err;
+	}
+	/* What was added is reported even if another disk failed. */
+	for (i = 0; i < at->n && !at->items[i].added; i++)
+		;
+	if (i < at->n) {
+		render(at);
+		if (rc && xvbd_out_finish(ctx->out) < 0)
+			rc = XVBD_EXIT_FAIL;
+	}
+out:
+	xvbd_share_unlock(at->lock_fd);
+	for (i = 0; i < at->n; i++) {
+		xvbd_tstack_disk_free(at->items[i].disk);
+		free(at->items[i].backend_path);
+	}
+	free(at->domain);
+	free(at);
+	return rc;
+}

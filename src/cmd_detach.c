@@ -1,0 +1,155 @@
+/*
+ * cmd_detach.c - xvbd detach <Domain> <VDev> [--force]: remove a disk
+ * from a guest; unmount the share its image lived on when it was the
+ * last disk using it.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xvbd/blkif.h"
+#include "xvbd/cmd.h"
+#include "xvbd/share.h"
+
+#define CMD	"detach"
+
+static const struct option detach_options[] = {
+	{ "force", no_argument, NULL, 'f' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static const struct xvbd_out_label labels[] = {
+	{ "domain", "DOMAIN" }, { "vdev", "VDEV" }, { "devid", "DEVID" },
+	{ "target", "TARGET" }, { "forced", "FORCED" },
+	{ "share_unmounted", "UNMOUNTED" }, { NULL, NULL },
+};
+
+/*
+ * After the disk is gone: unmount its share if no disk of any domain
+ * uses it any more.  Called with the share lock held.  1 unmounted, 0 not,
+ * -1 failed (reported).
+ */
+static int release_share(struct xvbd_ctx *ctx, const char *name)
+{
+	char point[XVBD_PATH_MAX], why[512];
+	size_t users = 0;
+	int err;
+
+	snprintf(point, sizeof(point), "%s/%s", XVBD_SHARE_DIR, name);
+	err = xvbd_tstack_targets_under(ctx->ts, point, &users);
+	if (err) {
+		xvbd_err(CMD, point, "cannot count its users: %s",
+			 strerror(-err));
+		return -1;
+	}
+	if (users)
+		return 0;
+	err = xvbd_share_umount(name, why, sizeof(why));
+	if (err) {
+		xvbd_err(CMD, point, "cannot unmount: %s",
+			 why[0] ? why : strerror(-err));
+		return -1;
+	}
+	return 1;
+}
+
+int cmd_detach(struct xvbd_ctx *ctx, int argc, char **argv)
+{
+	struct xvbd_disk *disks = NULL, *disk = NULL;
+	size_t ndisks = 0, i;
+	const char *dom_spec, *vdev;
+	char share[128];
+	bool force = false, on_share;
+	uint32_t domid, devid;
+	char *domain = NULL;
+	int c, rc = XVBD_EXIT_OK, err, lock_fd = -1, released = 0;
+
+	optind = 0;
+	opterr = 0;
+	while ((c = getopt_long(argc + 1, argv - 1, "", detach_options,
+				NULL)) != -1) {
+		if (c != 'f')
+			return xvbd_usage_error(ctx->cmd, "unknown option "
+						"\"%s\"", argv[optind - 2]);
+		force = true;
+	}
+	optind--;
+	if (argc - optind != 2)
+		return xvbd_usage_error(ctx->cmd, argc - optind < 2 ?
+					"missing arguments" :
+					"too many arguments");
+	dom_spec = argv[optind];
+	vdev = argv[optind + 1];
+	if (xvbd_vdev_parse(vdev, &devid)) {
+		xvbd_err(CMD, "vdev", "\"%s\": not a virtual device name",
+			 vdev);
+		return XVBD_EXIT_USAGE;
+	}
+	err = xvbd_tstack_domain_lookup(ctx->ts, dom_spec, &domid, &domain);
+	if (err) {
+		xvbd_err(CMD, "domain", "\"%s\": %s", dom_spec,
+			 xvbd_tstack_lookup_why(err));
+		return xvbd_tstack_lookup_exit(err);
+	}
+	err = xvbd_tstack_disks(ctx->ts, domid, &disks, &ndisks);
+	if (err) {
+		xvbd_err(CMD, "disks", "domain %s: %s", domain,
+			 strerror(-err));
+		rc = XVBD_EXIT_FAIL;
+		goto out;
+	}
+	for (i = 0; i < ndisks && !disk; i++)
+		if (disks[i].devid == devid)
+			disk = &disks[i];
+	if (!disk) {
+		xvbd_err(CMD, "vdev", "\"%s\": domain %s has no such disk",
+			 vdev, domain);
+		if (!ctx->opts->quiet)
+			xvbd_hint("see \"xvbd list %s\"", domain);
+		rc = XVBD_EXIT_FAIL;
+		goto out;
+	}
+	on_share = xvbd_share_of_target(disk->target, share,
+					sizeof(share)) == 1;
+	if (on_share) {
+		lock_fd = xvbd_share_lock();
+		if (lock_fd < 0) {
+			xvbd_err(CMD, XVBD_SHARE_DIR, "cannot lock: %s",
+				 strerror(-lock_fd));
+			rc = XVBD_EXIT_FAIL;
+			goto out;
+		}
+	}
+	err = xvbd_tstack_disk_remove(ctx->ts, domid, disk->vdev, force);
+	if (err) {
+		xvbd_err(CMD, disk->vdev, "libxl could not remove it from "
+			 "domain %s%s", domain, err == -ENOENT ?
+			 ": no such disk" : " (see libxl's messages above)");
+		if (!force && !ctx->opts->quiet)
+			xvbd_hint("--force tears it down without the guest's "
+				  "cooperation");
+		rc = XVBD_EXIT_FAIL;
+		goto out;
+	}
+	if (on_share) {
+		released = release_share(ctx, share);
+		if (released < 0)
+			rc = XVBD_EXIT_FAIL;
+	}
+	xvbd_out_labels(ctx->out, labels);
+	xvbd_out_obj_begin(ctx->out, NULL);
+	xvbd_out_str(ctx->out, "domain", domain);
+	xvbd_out_str(ctx->out, "vdev", disk->vdev);
+	xvbd_out_uint(ctx->out, "devid", disk->devid);
+	xvbd_out_str(ctx->out, "target", disk->target);
+	xvbd_out_bool(ctx->out, "forced", force);
+	xvbd_out_bool(ctx->out, "share_unmounted", released > 0);
+	xvbd_out_obj_end(ctx->out);
+out:
+	xvbd_share_unlock(lock_fd);
+	xvbd_tstack_disks_free(disks, ndisks);
+	free(domain);
+	return rc;
+}

@@ -1,0 +1,157 @@
+# xvbd stats (issue 6, acceptance 1, 2 idle, 4): a guest reads exactly
+# 64 MiB with O_DIRECT while `xvbd stats --json -d 0.2` samples it.
+#  - the read-sector delta over the samples that saw the read is exactly
+#    131072 sectors (64 MiB);
+#  - the read rate over the samples fully inside the read agrees with the
+#    rate the guest measured for its dd (its own clock) within 10 %;
+#  - the idle guest shows < 5 % CPU;
+#  - text, --json and --csv of a frozen (paused) guest parse and carry the
+#    same numbers; --prometheus writes the same counters; bad usage exits 2.
+. /lab/lib/testlib.sh
+img=/scratch/t70.img
+truncate -s 80M $img
+json=/tmp/t70.jsonl
+
+lab-guest start t70 --disk "format=raw,vdev=xvda,access=rw,target=$img" \
+	--paused --run 'sleep 3; a=$(cut -d" " -f1 /proc/uptime)
+dd if=/dev/xvda of=/dev/null bs=1M count=64 iflag=direct 2>&1
+b=$(cut -d" " -f1 /proc/uptime); echo "DDTIME $a $b"; sleep 3'
+domid=$(xl domid t70)
+check "guest created" test -n "$domid"
+check "backend in InitWait while paused" wait_for 60 2 bstate "$domid" 51712
+
+xvbd stats t70 -d 0.2 --json >$json 2>/tmp/t70.err &
+stats=$!
+sleep 2
+xl unpause t70
+out=$(lab-guest wait t70 --timeout 300)
+rc=$?
+echo "$out" | sed 's/^/# guest: /'
+expect_eq "guest commands succeeded" 0 "$rc"
+sleep 1
+kill -INT $stats
+wait $stats
+expect_eq "stats ended cleanly on SIGINT" 0 $?
+check "no warnings from stats" test ! -s /tmp/t70.err
+cat /tmp/t70.err | sed 's/^/# stderr: /'
+check "every line is one JSON object" \
+	sh -c "jq -e -c 'type == \"object\"' $json >/dev/null"
+echo "# $(wc -l <$json) samples"
+
+# One line per sample of xvda: raw rd_sect, interval, rate, interval state.
+jq -r '. as $s | .vbds[] | select(.vdev == "xvda") |
+	"\(.rd_sect) \($s.interval_s) \(.rd_bytes_per_s) \(.interval)"' \
+	$json >/tmp/t70.rows
+check "xvda sampled" test -s /tmp/t70.rows
+
+# The dd: the counter stands still (partition scan done, guest sleeping)
+# for >= 1 s, then climbs to its final value.  Its samples: from the
+# first that moved after that plateau to the last that moved.
+read -r dd_a dd_b < <(echo "$out" | sed -n 's/^DDTIME //p')
+res=$(awk -v a="$dd_a" -v b="$dd_b" '
+	{ sect[NR] = $1; iv[NR] = $2; rate[NR] = $3; st[NR] = $4 }
+	END {
+		final = sect[NR]; run = 1; base = -1
+		for (i = 2; i <= NR; i++) {
+			run = sect[i] == sect[i - 1] ? run + 1 : 1
+			if (run == 5 && sect[i] < final) { base = sect[i]; bi = i }
+		}
+		if (base < 0) { print "none"; exit }
+		for (i = bi + 1; i <= NR && sect[i] == base; i++) ;
+		first = i
+		for (i = NR; sect[i] == sect[i - 1]; i--) ;
+		last = i
+		# Samples fully inside the read: all but the first and last.
+		t = 0; bytes = 0; bad = 0
+		for (i = first + 1; i < last; i++) {
+			if (st[i] != "ok") bad++
+			t += iv[i]; bytes += rate[i] * iv[i]
+		}
+		dd_rate = 64 * 1048576 / (b - a)
+		x_rate = t > 0 ? bytes / t : 0
+		printf "%d %d %d %.0f %.0f %.3f\n", final - base,
+			last - first - 1, bad, x_rate, dd_rate, b - a
+	}' /tmp/t70.rows)
+echo "# delta_sectors full_samples not_ok xvbd_Bps dd_Bps dd_s: $res"
+read -r delta nfull bad x_rate dd_rate dd_s <<<"$res"
+expect_eq "read-sector delta is exactly 64 MiB (131072 sectors)" 131072 "$delta"
+check "at least 2 samples fully inside the read" test "${nfull:-0}" -ge 2
+expect_eq "samples inside the read are all 'ok'" 0 "$bad"
+check "xvbd read rate within 10 % of dd's ($x_rate vs $dd_rate B/s)" \
+	awk -v x="$x_rate" -v d="$dd_rate" \
+	'BEGIN { r = x / d; exit !(r > 0.9 && r < 1.1) }'
+check "no negative number anywhere" \
+	sh -c "! grep -q -- ':-[0-9]' $json"
+
+# The guest is idle now: < 5 % CPU on average over 3 s.
+idle=$(xvbd stats t70 -d 1 -n 3 --json |
+	jq -s '[.[].domains[] | select(.domain == "t70") | .cpu_pct] | add / length')
+echo "# idle guest CPU%: $idle"
+check "idle guest < 5 % CPU" awk -v c="$idle" 'BEGIN { exit !(c < 5) }'
+
+# Paused: its counters and CPU time stand still, so three formats taken
+# one after the other describe the same state.
+xl pause t70
+xvbd stats t70 -d 0.3 -n 1 >/tmp/t70.txt
+xvbd stats t70 -d 0.3 -n 1 --json >/tmp/t70.one.json
+xvbd stats t70 -d 0.3 -n 1 --csv >/tmp/t70.csv
+sed 's/^/# text: /' /tmp/t70.txt
+check "JSON parses" sh -c "jq -e . /tmp/t70.one.json >/dev/null"
+# jq turns 0.00 into 0: compare as numbers (the digits are the unit test's).
+same_numbers() {	# "a,b,c" "a,b,c"
+	awk -v x="$1" -v y="$2" 'BEGIN { n = split(x, p, ","); m = split(y, q, ",")
+		if (n != m || n == 0) exit 1
+		for (i = 1; i <= n; i++) if (p[i] == "" || p[i] + 0 != q[i] + 0) exit 1 }'
+}
+jrow=$(jq -r '.vbds[0] | [.domid, .devid, .rd_req, .rd_sect, .wr_req,
+	.wr_sect, .f_req, .ds_req, .oo_req, .rd_req_per_s, .rd_bytes_per_s] |
+	map(tostring) | join(",")' /tmp/t70.one.json)
+crow=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	$c["type"] == "vbd" { print $c["domid"] "," $c["devid"] "," \
+		$c["rd_req"] "," $c["rd_sect"] "," $c["wr_req"] "," \
+		$c["wr_sect"] "," $c["f_req"] "," $c["ds_req"] "," \
+		$c["oo_req"] "," $c["rd_req_per_s"] "," $c["rd_bytes_per_s"] }' \
+	/tmp/t70.csv)
+echo "# json: $jrow"
+echo "# csv:  $crow"
+check "CSV row carries the JSON numbers" same_numbers "$jrow" "$crow"
+check "CSV rows have the header's column count" \
+	awk -F, 'NR == 1 { n = NF; next } NF != n { exit 1 }' /tmp/t70.csv
+jcpu=$(jq -r '.domains[] | select(.domain == "t70") | .cpu_pct' \
+	/tmp/t70.one.json)
+tcpu=$(awk '/^vbds:/ { col = 0 } / CPU% / { for (i = 1; i <= NF; i++)
+	if ($i == "CPU%") col = i; next } col && $2 == "t70" { print $col }' \
+	/tmp/t70.txt)
+check "text CPU% of the paused guest equals JSON's ($tcpu, $jcpu)" \
+	same_numbers "$jcpu" "$tcpu"
+jrd=$(jq -r '.vbds[0] | [.rd_req_per_s, .wr_req_per_s, .rd_bytes_per_s /
+	1e6, .queue_depth] | map(tostring) | join(",")' /tmp/t70.one.json)
+trd=$(awk '/ RD\/s / { for (i = 1; i <= NF; i++) c[$i] = i; next }
+	c["RD/s"] && $3 == "xvda" { print $c["RD/s"] "," $c["WR/s"] "," \
+		$c["RD-MB/s"] "," $c["QDEPTH"] }' /tmp/t70.txt)
+check "text VBD rates equal JSON's ($trd, $jrd)" same_numbers "$jrd" "$trd"
+
+# Prometheus textfile: written atomically, same counters as the JSON.
+prom=/tmp/t70-prom/xvbd.prom
+mkdir -p /tmp/t70-prom
+xvbd stats t70 -d 0.3 -n 1 --prometheus $prom
+expect_eq "--prometheus exits 0" 0 $?
+sect=$(jq -r '.vbds[0].rd_sect' /tmp/t70.one.json)
+check "prometheus read bytes = rd_sect x 512" grep -q \
+	"^xvbd_vbd_read_bytes_total{domid=\"$domid\",domain=\"t70\",vdev=\"xvda\",devid=\"51712\"} $((sect * 512))\$" $prom
+check "no temporary file left beside it" \
+	test "$(ls -A /tmp/t70-prom)" = xvbd.prom
+xl unpause t70
+
+# Usage errors: exit 2, nothing on stdout.
+for bad in "-d 0" "-d abc" "-n 0" "--json --csv" "--bogus"; do
+	o=$(xvbd stats $bad 2>/dev/null)
+	expect_eq "xvbd stats $bad exits 2" 2 $?
+	expect_eq "xvbd stats $bad prints nothing" "" "$o"
+done
+xvbd stats no-such-domain -n 1 >/dev/null 2>&1
+expect_eq "unknown domain exits 1" 1 $?
+
+lab-guest stop t70
+rm -f $img
+finish
