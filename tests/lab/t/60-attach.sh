@@ -20,9 +20,9 @@ nfs_pid=$!
 # size in sectors, writes 1 MiB of random data at 1 MiB, reads it back
 # with O_DIRECT and prints the md5 when both match.
 lab-guest start $G --run '
+i=0
 for d in xvdb xvdc xvdd; do
-	i=0
-	while [ ! -b /dev/$d ] && [ $i -lt 3000 ]; do sleep 0.2; i=$((i + 1)); done
+	while [ ! -b /dev/$d ] && [ $i -lt 900 ]; do sleep 0.2; i=$((i + 1)); done
 done
 for d in xvdb xvdc xvdd; do
 	echo "size $d $(cat /sys/block/$d/size)"
@@ -46,9 +46,9 @@ check "attach --file (created, 64 MiB)" test -f $img
 echo "$out" | sed 's/^/# /'
 expect_eq "image is 64 MiB" 67108864 "$(stat -c %s $img)"
 check "attach --phy /dev/vdb1" xvbd attach $G --phy /dev/vdb1 --vdev xvdc
-out=$(xvbd --json attach $G --share $nfs_url --size 32M)
+out=$(xvbd --json attach $G --share $nfs_url --size 32M --vdev xvdd)
 echo "# $out"
-check "attach --share nfs:// (vdev auto: xvdd)" \
+check "attach --share nfs:// (created)" \
 	sh -c "echo '$out' | jq -e '.[0].vdev == \"xvdd\" and .[0].created'"
 mnt=$(awk -v s="127.0.0.1:$share_dir" '$1 == s {print $2}' /proc/mounts)
 check "share mounted by xvbd under /run/xvbd/shares" \
