@@ -45,8 +45,11 @@ wait_until() {	# SECONDS cmd...
 images() {	# RUN: fresh images for one run
 	local i
 	rm -f /scratch/bench8-*.img
+	# (retried: dom0's busybox now and then crashes under TCG)
 	for ((i = 1; i <= N; i++)); do
-		truncate -s 64M "/scratch/bench8-$1-$i.img"
+		f=/scratch/bench8-$1-$i.img
+		truncate -s 64M "$f" || truncate -s 64M "$f"
+		[ -f "$f" ] || { echo "# cannot create $f"; exit 1; }
 	done
 }
 
@@ -59,6 +62,8 @@ detach_all() {
 	[ -z "$(losetup -a)" ] || { echo "# loop devices left:"; losetup -a; }
 }
 
+xl destroy $G >/dev/null 2>&1
+trap 'xl destroy $G >/dev/null 2>&1; rm -f /scratch/bench8-*.img' EXIT
 lab-guest start $G >/dev/null || exit 1
 lab-guest wait $G --timeout 300 >/dev/null || exit 1	# blkfront loaded
 domid=$(xl domid $G)

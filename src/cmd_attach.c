@@ -74,6 +74,7 @@ struct item {
 	char target[XVBD_PATH_MAX];
 	bool readwrite;
 	bool auto_vdev;
+	bool script;			/* a spec naming its own script */
 	/* share */
 	struct xvbd_share_url url;
 	bool mounted_now;		/* this call mounted it */
@@ -398,6 +399,7 @@ static int plan_spec(struct attach *at, struct item *it)
 		snprintf(it->target, sizeof(it->target), "%s", info.target);
 	}
 	it->readwrite = info.readwrite;
+	it->script = info.script != NULL;
 	it->auto_vdev = !strcmp(info.vdev, "auto");
 	if (!it->auto_vdev)
 		snprintf(it->vdev, sizeof(it->vdev), "%s", info.vdev);
@@ -670,6 +672,16 @@ static int prepare_items(struct attach *at)
 
 		switch (it->kind) {
 		case ITEM_SPEC:
+			/* Without a script the target must exist now; the
+			 * block script's own message would come later and
+			 * after a half-made device. */
+			if (it->target[0] && !it->script &&
+			    access(it->target, F_OK)) {
+				item_err(it, "target %s: %s", it->target,
+					 strerror(errno));
+				rc = XVBD_EXIT_FAIL;
+				break;
+			}
 			if (it->auto_vdev)
 				rc = xvbd_tstack_disk_set_vdev(it->disk,
 							       it->vdev) ?

@@ -19,5 +19,24 @@ say "One VBD in full: backend offer vs frontend choice"
 run xvbd show demo xvda
 say "The same as JSON, for scripts"
 run xvbd --json show demo xvdb | jq -c '{vdev, backend_state, frontend_state, negotiated}'
+
+say "Per-domain CPU and per-VBD I/O while the guest reads (5 samples, 1 s apart)"
 lab-guest stop demo >/dev/null
+lab-guest start demo2 --disk "format=raw,vdev=xvda,access=rw,target=/scratch/demo-a.img" \
+	--run 'sleep 2; dd if=/dev/xvda of=/dev/null bs=64k count=4096 iflag=direct' >/dev/null 2>&1
+d=$(xl domid demo2)
+for i in $(seq 300); do
+	[ "$(xenstore-read /local/domain/$d/device/vbd/51712/state 2>/dev/null)" = 4 ] && break
+	sleep 0.2
+done
+run xvbd stats demo2 -d 1 -n 5
+lab-guest wait demo2 --timeout 300 >/dev/null
+lab-guest stop demo2 >/dev/null
+
+say "Tuning: start a guest paused, lower its ring to order 1 before blkfront reads it"
+cfg=$(lab-guest prepare demo3 --extra xen_blkfront.max_ring_page_order=4 \
+	--disk "format=raw,vdev=xvda,access=rw,target=/scratch/demo-a.img" --run true)
+run xvbd start "$cfg" --vbd xvda:ring-order=1
+run xvbd list demo3
+lab-guest stop demo3 >/dev/null
 rm -f /scratch/demo-*.img

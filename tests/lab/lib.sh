@@ -56,7 +56,10 @@ qemu_args() {
 	QEMU_ARGS=(qemu-system-x86_64 -name xvbd-lab
 		-machine pc -accel tcg,thread=multi
 		# SMAP/SMEP make dom0 crash at once under TCG (lab notes).
-		-cpu max,-smap,-smep -smp 2 -m "$LAB_MEM_MB"
+		# AVX/AVX2 are new in QEMU 7.2's TCG; without them glibc's
+		# string functions take the long-tested SSE paths (dom0 tools
+		# crashed now and then with heap corruption while AVX2 was on).
+		-cpu max,-smap,-smep,-avx,-avx2 -smp 2 -m "$LAB_MEM_MB"
 		-kernel "$img/xen"
 		-append "console=com1 com1=115200,8n1 dom0_mem=${LAB_DOM0_MEM_MB}M,max:${LAB_DOM0_MEM_MB}M dom0_max_vcpus=2 loglvl=all guest_loglvl=all"
 		-initrd "${LAB_KERNEL:-$img/vmlinuz} $dom0_args,$img/dom0.cpio.gz"

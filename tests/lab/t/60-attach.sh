@@ -66,7 +66,12 @@ expect_eq "guest: xvdb is 64 MiB" "size xvdb 131072" "$(echo "$gout" | grep '^si
 expect_eq "guest: xvdc is 512 MiB" "size xvdc 1048576" "$(echo "$gout" | grep '^size xvdc')"
 expect_eq "guest: xvdd is 32 MiB" "size xvdd 65536" "$(echo "$gout" | grep '^size xvdd')"
 # dom0 reads the same MiB from each backing store.
-backing() { dd if="$1" bs=64k skip=16 count=16 iflag=direct 2>/dev/null | md5sum | cut -d' ' -f1; }
+# O_DIRECT where the file system has it (not the NFS server's tmpfs).
+backing() {
+	local flag=iflag=direct
+	case $1 in /srv/*) flag= ;; esac
+	dd if="$1" bs=64k skip=16 count=16 $flag 2>/dev/null | md5sum | cut -d' ' -f1
+}
 for pair in xvdb:$img xvdc:/dev/vdb1 xvdd:$share_dir/disk.img; do
 	d=${pair%%:*} f=${pair#*:}
 	g=$(echo "$gout" | sed -n "s/^md5 $d //p")
@@ -75,7 +80,19 @@ for pair in xvdb:$img xvdc:/dev/vdb1 xvdd:$share_dir/disk.img; do
 done
 
 # Acceptance 4 while the disks are attached (vdev in use needs one).
+# dom0's busybox now and then crashes under TCG (lab notes): take the
+# snapshot until two in a row agree.
 snapshot() {
+	local a b i
+	a=$(snapshot_once)
+	for ((i = 0; i < 4; i++)); do
+		b=$(snapshot_once)
+		[ "$a" = "$b" ] && break
+		a=$b
+	done
+	echo "$b"
+}
+snapshot_once() {
 	{
 		xenstore-ls -f /local/domain/0/backend/vbd 2>/dev/null | cut -d' ' -f1
 		xenstore-ls -f /local/domain/$domid/device/vbd 2>/dev/null | cut -d' ' -f1
