@@ -22,7 +22,7 @@ nfs_pid=$!
 lab-guest start $G --run '
 i=0
 for d in xvdb xvdc xvdd; do
-	while [ ! -b /dev/$d ] && [ $i -lt 900 ]; do sleep 0.2; i=$((i + 1)); done
+	while [ ! -b /dev/$d ] && [ $i -lt 3000 ]; do sleep 0.2; i=$((i + 1)); done
 done
 for d in xvdb xvdc xvdd; do
 	echo "size $d $(cat /sys/block/$d/size)"
@@ -47,6 +47,7 @@ echo "$out" | sed 's/^/# /'
 expect_eq "image is 64 MiB" 67108864 "$(stat -c %s $img)"
 check "attach --phy /dev/vdb1" xvbd attach $G --phy /dev/vdb1 --vdev xvdc
 out=$(xvbd --json attach $G --share $nfs_url --size 32M --vdev xvdd)
+expect_eq "attach --share nfs:// exit status" 0 $?
 echo "# $out"
 check "attach --share nfs:// (created)" \
 	sh -c "echo '$out' | jq -e '.[0].vdev == \"xvdd\" and .[0].created'"
@@ -98,7 +99,7 @@ snapshot_once() {
 		xenstore-ls -f /local/domain/$domid/device/vbd 2>/dev/null | cut -d' ' -f1
 		grep -v ' /proc/' /proc/mounts
 		losetup -a
-		ls -la /scratch $share_dir /srv/nfs/ro /run/xvbd/shares 2>&1
+		ls -lA /scratch $share_dir /srv/nfs/ro /run/xvbd/shares 2>&1
 	} | sort
 }
 mkdir -p /srv/nfs/ro/t60

@@ -12,7 +12,7 @@ smb_pid=$!
 lab-guest start $G --run '
 i=0
 for d in xvda xvdb; do
-	while [ ! -b /dev/$d ] && [ $i -lt 900 ]; do sleep 0.2; i=$((i + 1)); done
+	while [ ! -b /dev/$d ] && [ $i -lt 3000 ]; do sleep 0.2; i=$((i + 1)); done
 done
 for d in xvda xvdb; do
 	echo "size $d $(cat /sys/block/$d/size)"
