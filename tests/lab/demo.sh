@@ -2,7 +2,8 @@
 # A PV guest with two file-backed disks, then what xvbd shows about them.
 set -u
 say() { printf '\n==== %s\n' "$*"; }
-run() { printf '$ %s\n' "$*"; "$@"; }
+# The command line goes to stderr so that a pipe after run() gets only its output.
+run() { printf '$ %s\n' "$*" >&2; "$@"; }
 
 dd if=/dev/zero of=/scratch/demo-a.img bs=1M count=0 seek=256 status=none
 dd if=/dev/zero of=/scratch/demo-b.img bs=1M count=0 seek=64 status=none
