@@ -175,7 +175,8 @@ int xvbd_modparam_list_at(const char *dir, struct xvbd_modparams *out)
 		if (rc)
 			goto out;
 	}
-	qsort(got.items, got.n, sizeof(*got.items), cmp_param);
+	if (got.n)
+		qsort(got.items, got.n, sizeof(*got.items), cmp_param);
 	*out = got;
 	got.items = NULL;
 	got.n = 0;

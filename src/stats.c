@@ -327,7 +327,9 @@ static int rediscover(struct xvbd_stats *st)
 	rc = st->src.vbds(st->src.arg, &info, &n);
 	if (rc)
 		return rc;
-	qsort(info, n, sizeof(*info), cmp_vbdinfo);
+	/* No VBD left (all detached): info may be NULL, which qsort forbids. */
+	if (n)
+		qsort(info, n, sizeof(*info), cmp_vbdinfo);
 	next = calloc(n ? n : 1, sizeof(*next));
 	if (!next) {
 		free(info);

@@ -128,7 +128,8 @@ int xvbd_tstack_domains(struct xvbd_tstack *ts, uint32_t **domids,
 	for (i = 0; i < nb; i++)
 		ids[i] = info[i].domid;
 	libxl_dominfo_list_free(info, nb);
-	qsort(ids, (size_t)nb, sizeof(*ids), cmp_u32);
+	if (nb > 0)
+		qsort(ids, (size_t)nb, sizeof(*ids), cmp_u32);
 	*domids = ids;
 	*n = (size_t)nb;
 	return 0;
