@@ -9,10 +9,15 @@
  *                      every path/URL/option validated; vdevs allocated
  *   3. prepare_items   side effects before libxl: share mounts, image
  *                      files (undone by cleanup_items on failure)
- *   4. add_items       all disks added concurrently (libxl async ops)
- *   5. backends_ready  hook: the backends have finished hotplug (InitWait
- *                      or later); per-device overrides go here
- *   6. wait_items      until backend and frontend are Connected (--wait)
+ *   4. add_items       all disks added concurrently (libxl async ops);
+ *                      with overrides (--ring-order ...) the guest is
+ *                      paused first (pause_guest), so that its blkfront
+ *                      cannot read blkback's offer before xvbd lowers it
+ *   5. backends_ready  the backends have finished hotplug (InitWait): the
+ *                      overrides, one transaction; then resume_guest
+ *                      unpauses (always, also on error or Ctrl-C)
+ *   6. wait_items      until backend and frontend are Connected (--wait),
+ *                      then what the frontends chose (verify_overrides)
  *   7. render
  */
 #include <errno.h>
@@ -31,6 +36,9 @@
 #include "xvbd/blkif.h"
 #include "xvbd/cmd.h"
 #include "xvbd/image.h"
+#include "xvbd/modparam.h"
+#include "xvbd/override.h"
+#include "xvbd/override_run.h"
 #include "xvbd/share.h"
 
 #define CMD			"attach"
@@ -63,6 +71,9 @@ struct attach_args {
 	bool wait;
 	unsigned timeout_s;
 	unsigned jobs;			/* adds in flight at once */
+	/* overrides, "key=value" for xvbd_override_parse_kv; NULL: none */
+	char ovr_kv[XVBD_OVR_NKEYS][48];
+	bool have_ovr;
 };
 
 struct item {
@@ -82,6 +93,8 @@ struct item {
 	bool created;			/* this call created the file */
 	bool size_known;
 	uint64_t size_bytes;
+	/* overrides (a copy of the call's, with this disk's vdev) */
+	struct xvbd_ovr_set ovr;
 	/* progress */
 	bool added;
 	char *backend_path;
@@ -96,6 +109,14 @@ struct attach {
 	struct item items[MAX_ITEMS];
 	size_t n;
 	int lock_fd;
+	/* the guest paused around the attach (overrides only) */
+	bool paused_by_us, was_paused, interrupted;
+	bool ovr_written, ovr_verified;
+	sigset_t old_mask;
+	struct xvbd_ovr_dev devs[MAX_ITEMS];
+	struct xvbd_disk *disks;	/* records the devs point into */
+	size_t ndisks;
+	char ovr_why[256];
 };
 
 static bool quiet(const struct attach *at)
@@ -108,7 +129,8 @@ static bool quiet(const struct attach *at)
 enum {
 	OPT_FILE = 256, OPT_PHY, OPT_SHARE, OPT_CREDENTIALS, OPT_SHARE_OPTS,
 	OPT_SIZE, OPT_PREALLOC, OPT_VDEV, OPT_ACCESS, OPT_SPEC, OPT_WAIT,
-	OPT_NO_WAIT, OPT_TIMEOUT, OPT_JOBS,
+	OPT_NO_WAIT, OPT_TIMEOUT, OPT_JOBS, OPT_RING_ORDER, OPT_QUEUES,
+	OPT_INDIRECT, OPT_DISCARD, OPT_TRUSTED,
 };
 
 static const struct option attach_options[] = {
@@ -126,6 +148,11 @@ static const struct option attach_options[] = {
 	{ "no-wait", no_argument, NULL, OPT_NO_WAIT },
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "jobs", required_argument, NULL, OPT_JOBS },
+	{ "ring-order", required_argument, NULL, OPT_RING_ORDER },
+	{ "queues", required_argument, NULL, OPT_QUEUES },
+	{ "indirect-segments", required_argument, NULL, OPT_INDIRECT },
+	{ "discard", required_argument, NULL, OPT_DISCARD },
+	{ "trusted", required_argument, NULL, OPT_TRUSTED },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -136,6 +163,64 @@ static int add_spec(struct attach_args *a, const struct xvbd_cmd *cmd,
 		return xvbd_usage_error(cmd, "at most %d disks per call",
 					MAX_ITEMS);
 	a->specs[a->nspecs++] = spec;
+	return 0;
+}
+
+/*
+ * --ring-order N etc. as "key=value" of the override layer; the syntax
+ * and range are checked now (on a scratch set), the device's real caps
+ * once the disks are known.  on|off for the booleans.
+ */
+static const struct {
+	int opt;
+	enum xvbd_ovr_id id;
+	const char *name;
+} override_options[] = {
+	{ OPT_RING_ORDER, XVBD_OVR_RING_ORDER, "--ring-order" },
+	{ OPT_QUEUES, XVBD_OVR_QUEUES, "--queues" },
+	{ OPT_INDIRECT, XVBD_OVR_INDIRECT, "--indirect-segments" },
+	{ OPT_DISCARD, XVBD_OVR_DISCARD, "--discard" },
+	{ OPT_TRUSTED, XVBD_OVR_TRUSTED, "--trusted" },
+};
+
+static int add_override(struct attach_args *a, int opt, const char *value)
+{
+	const struct xvbd_ovr_key *key = NULL;
+	struct xvbd_ovr_set scratch;
+	enum xvbd_ovr_id id = XVBD_OVR_RING_ORDER;
+	const char *name = "";
+	char why[WHY_MAX];
+	size_t i;
+
+	for (i = 0; i < sizeof(override_options) /
+		    sizeof(override_options[0]); i++)
+		if (override_options[i].opt == opt) {
+			id = override_options[i].id;
+			name = override_options[i].name;
+			key = &xvbd_ovr_keys[id];
+		}
+	if (!key)
+		return XVBD_EXIT_FAIL;
+
+	if (id == XVBD_OVR_DISCARD || id == XVBD_OVR_TRUSTED) {
+		if (!strcmp(value, "on") || !strcmp(value, "1"))
+			value = "1";
+		else if (!strcmp(value, "off") || !strcmp(value, "0"))
+			value = "0";
+		else {
+			xvbd_err(CMD, name, "\"%.24s\": on or off", value);
+			return XVBD_EXIT_USAGE;
+		}
+	}
+	snprintf(a->ovr_kv[id], sizeof(a->ovr_kv[id]), "%s=%.24s", key->name,
+		 value);
+	if (xvbd_override_set_init(&scratch, "xvda", why, sizeof(why)) ||
+	    xvbd_override_parse_kv(&scratch, a->ovr_kv[id], why,
+				   sizeof(why))) {
+		xvbd_err(CMD, name, "%s", why);
+		return XVBD_EXIT_USAGE;
+	}
+	a->have_ovr = true;
 	return 0;
 }
 
@@ -218,6 +303,15 @@ static int parse_args(struct xvbd_ctx *ctx, int argc, char **argv,
 				return xvbd_usage_error(cmd, "--jobs: \"%s\": "
 					"1..%d", optarg, MAX_ITEMS);
 			a->jobs = (unsigned)v;
+			break;
+		case OPT_RING_ORDER:
+		case OPT_QUEUES:
+		case OPT_INDIRECT:
+		case OPT_DISCARD:
+		case OPT_TRUSTED:
+			rc = add_override(a, c, optarg);
+			if (rc)
+				return rc;
 			break;
 		case ':':
 			return xvbd_usage_error(cmd, "option \"%s\" needs a "
@@ -485,6 +579,61 @@ static int plan_items(struct attach *at)
 	return assign_vdevs(at);
 }
 
+/*
+ * The call's overrides for each disk, validated against what dom0's
+ * blkback can offer at all (module parameters, Linux's fixed indirect
+ * segment offer).  After the add they are checked again against what
+ * blkback wrote at probe, inside the transaction.
+ */
+static int plan_overrides(struct attach *at)
+{
+	struct xvbd_modparams mp = { 0 };
+	struct xvbd_ovr_caps caps = { 0 };
+	char why[WHY_MAX];
+	size_t i, k;
+	int err, rc = 0;
+
+	if (!at->a.have_ovr)
+		return 0;
+	err = xvbd_modparam_list(XVBD_BLKBACK_MODULE, &mp);
+	if (err) {
+		xvbd_err(CMD, XVBD_BLKBACK_MODULE, "cannot read its "
+			 "parameters: %s", err == -ENOENT ?
+			 "module not loaded" : strerror(-err));
+		return XVBD_EXIT_FAIL;
+	}
+	xvbd_override_caps_modparams(&caps, &mp);
+	xvbd_override_caps_blkback_model(&caps);
+	for (i = 0; i < at->n && !rc; i++) {
+		struct item *it = &at->items[i];
+
+		if (xvbd_override_set_init(&it->ovr, it->vdev, why,
+					   sizeof(why))) {
+			item_err(it, "%s", why);
+			rc = XVBD_EXIT_USAGE;
+			break;
+		}
+		for (k = 0; k < XVBD_OVR_NKEYS && !rc; k++)
+			if (at->a.ovr_kv[k][0] &&
+			    xvbd_override_parse_kv(&it->ovr, at->a.ovr_kv[k],
+						   why, sizeof(why))) {
+				item_err(it, "%s", why);
+				rc = XVBD_EXIT_USAGE;
+			}
+		if (!rc && xvbd_override_validate(&it->ovr, &caps, why,
+						  sizeof(why))) {
+			item_err(it, "%s", why);
+			if (!quiet(at))
+				xvbd_hint("see \"xvbd defaults\" for dom0's "
+					  "xen_blkback limits");
+			rc = XVBD_EXIT_USAGE;
+		}
+		at->devs[i].target.set = &it->ovr;
+	}
+	xvbd_modparams_free(&mp);
+	return rc;
+}
+
 /* ---- 3. side effects before libxl ---- */
 
 /* --credentials: a root-owned regular file nobody else can read. */
@@ -746,6 +895,74 @@ static void cleanup_items(struct attach *at)
 /* ---- 4. add ---- */
 
 /*
+ * With overrides the guest must not run between blkback's probe and
+ * xvbd's writes: blkfront reads the offer as soon as it sees InitWait.
+ * Ctrl-C is held from here to the unpause.  A guest paused by someone
+ * else stays paused (and nobody waits for its frontends).
+ */
+static int pause_guest(struct attach *at)
+{
+	struct xvbd_dominfo info;
+	int err;
+
+	err = xvbd_tstack_domain_info(at->ctx->ts, at->domid, &info);
+	if (err) {
+		xvbd_err(CMD, "domain", "%s: %s", at->domain,
+			 err == -ENOENT ? "gone" : strerror(-err));
+		return XVBD_EXIT_FAIL;
+	}
+	at->was_paused = info.paused;
+	if (!at->a.have_ovr || at->was_paused)
+		return 0;
+	xvbd_guard_signals(&at->old_mask);
+	err = xvbd_tstack_pause(at->ctx->ts, at->domid);
+	if (err) {
+		sigprocmask(SIG_SETMASK, &at->old_mask, NULL);
+		xvbd_err(CMD, "pause", "domain %s: %s", at->domain,
+			 strerror(-err));
+		return XVBD_EXIT_FAIL;
+	}
+	at->paused_by_us = true;
+	if (!quiet(at))
+		fprintf(stderr, "xvbd: attach: domain %s paused while its new "
+			"disks are set up\n", at->domain);
+	return 0;
+}
+
+/* Always called: undoes pause_guest, whatever happened in between. */
+static int resume_guest(struct attach *at)
+{
+	int err;
+
+	if (!at->paused_by_us)
+		return 0;
+	err = xvbd_tstack_unpause(at->ctx->ts, at->domid);
+	at->interrupted = xvbd_guard_signals_pending();
+	at->paused_by_us = false;
+	if (err) {
+		sigprocmask(SIG_SETMASK, &at->old_mask, NULL);
+		xvbd_err(CMD, "unpause", "domain %s (%u): %s", at->domain,
+			 at->domid, strerror(-err));
+		if (!quiet(at))
+			xvbd_hint("the guest is still paused: xl unpause %u",
+				  at->domid);
+		return XVBD_EXIT_FAIL;
+	}
+	if (!quiet(at))
+		fprintf(stderr, "xvbd: attach: domain %s unpaused\n",
+			at->domain);
+	if (at->interrupted) {
+		/* The held signal is acted on by the caller, not delivered. */
+		xvbd_err(CMD, "interrupted", "domain %s is running; disks "
+			 "added, overrides %s, not verified", at->domain,
+			 at->ovr_why[0] ? "not written" : "written");
+		return XVBD_EXIT_FAIL;
+	}
+	sigprocmask(SIG_SETMASK, &at->old_mask, NULL);
+	return 0;
+}
+
+/*
  * A failed add can leave its device behind (libxl gives up on a hotplug
  * script that outlives its timeout, and the script then finishes): tear
  * such devices down so that nothing half-added stays in xenstore.
@@ -804,13 +1021,34 @@ static int add_items(struct attach *at)
 
 /*
  * Every added disk's backend has run its hotplug script (InitWait or
- * later).  Per-device backend overrides (ring order, queues, ...) are
- * written here, while the guest is paused.  Nothing to do yet.
+ * later) and the guest is paused: the overrides, all disks in one
+ * transaction.
  */
 static int backends_ready(struct attach *at)
 {
-	(void)at;
-	return 0;
+	size_t i;
+	int err;
+
+	if (!at->a.have_ovr)
+		return 0;
+	err = xvbd_tstack_disks(at->ctx->ts, at->domid, &at->disks,
+				&at->ndisks);
+	if (err) {
+		snprintf(at->ovr_why, sizeof(at->ovr_why), "listing the "
+			 "disks: %s", strerror(-err));
+		for (i = 0; i < at->n; i++)
+			xvbd_ovr_run_fail(&at->devs[i], at->ovr_why);
+	} else {
+		xvbd_ovr_run_apply(at->ctx->xs, at->devs, at->n, at->disks,
+				   at->ndisks, (int)at->a.timeout_s * 1000,
+				   at->ovr_why, sizeof(at->ovr_why));
+	}
+	if (!at->ovr_why[0]) {
+		at->ovr_written = true;
+		return 0;
+	}
+	xvbd_err(CMD, "overrides", "not written: %s", at->ovr_why);
+	return XVBD_EXIT_FAIL;
 }
 
 /* ---- 6. wait for Connected ---- */
@@ -919,6 +1157,37 @@ static int wait_items(struct attach *at)
 	return rc;
 }
 
+/*
+ * Both sides Connected: what did the frontends choose?  Without --wait,
+ * or for a guest someone else keeps paused, nothing can be verified yet.
+ */
+static int verify_overrides(struct attach *at)
+{
+	char verdict[320];
+	size_t failed;
+
+	if (!at->a.have_ovr || at->ovr_why[0])
+		return 0;
+	if (!at->a.wait || at->was_paused) {
+		if (!quiet(at))
+			xvbd_hint("overrides written, not verified (%s): "
+				  "\"xvbd show %s VDEV\" shows what the "
+				  "frontend chose", at->was_paused ?
+				  "the guest is paused" : "--no-wait",
+				  at->domain);
+		return 0;
+	}
+	xvbd_ovr_run_verify(at->ctx->xs, at->domid, at->devs, at->n,
+			    (int)at->a.timeout_s * 1000);
+	at->ovr_verified = true;
+	failed = xvbd_ovr_run_verdict(at->devs, at->n, NULL, verdict,
+				      sizeof(verdict));
+	if (!failed)
+		return 0;
+	xvbd_err(CMD, at->domain, "%s", verdict);
+	return XVBD_EXIT_FAIL;
+}
+
 /* ---- 7. output ---- */
 
 static const struct xvbd_out_label labels[] = {
@@ -926,8 +1195,37 @@ static const struct xvbd_out_label labels[] = {
 	{ "kind", "KIND" }, { "target", "TARGET" }, { "access", "ACCESS" },
 	{ "size_bytes", "SIZE" }, { "created", "CREATED" },
 	{ "share", "SHARE" }, { "backend_state", "BACKEND" },
-	{ "frontend_state", "FRONTEND" }, { NULL, NULL },
+	{ "frontend_state", "FRONTEND" }, { "overrides", "OVERRIDES" },
+	{ NULL, NULL },
 };
+
+static bool waited(const struct attach *at)
+{
+	return at->a.wait && !at->was_paused;
+}
+
+/*
+ * Per disk: "applied", "not applied: why", "written, not verified",
+ * "not written" (another disk failed first), or null (no overrides).
+ */
+static void render_overrides(struct attach *at, size_t i)
+{
+	const struct xvbd_ovr_dev *d = &at->devs[i];
+	struct xvbd_out *o = at->ctx->out;
+	char verdict[320];
+
+	if (!at->a.have_ovr) {
+		xvbd_out_null(o, "overrides");
+		return;
+	}
+	if (!at->ovr_why[0] && !at->ovr_verified) {
+		xvbd_out_str(o, "overrides", at->ovr_written ?
+			     "written, not verified" : "not written");
+		return;
+	}
+	xvbd_ovr_run_verdict(at->devs, at->n, d, verdict, sizeof(verdict));
+	xvbd_out_str(o, "overrides", verdict);
+}
 
 static void render(struct attach *at)
 {
@@ -953,10 +1251,11 @@ static void render(struct attach *at)
 		xvbd_out_bool(o, "created", it->created);
 		xvbd_out_str(o, "share", it->kind == ITEM_SHARE ?
 			     it->url.source : NULL);
-		xvbd_out_str(o, "backend_state", at->a.wait ?
+		xvbd_out_str(o, "backend_state", waited(at) ?
 			     xvbd_state_name(it->bstate) : NULL);
-		xvbd_out_str(o, "frontend_state", at->a.wait ?
+		xvbd_out_str(o, "frontend_state", waited(at) ?
 			     xvbd_state_name(it->fstate) : NULL);
+		render_overrides(at, i);
 		xvbd_out_obj_end(o);
 	}
 	xvbd_out_arr_end(o);
@@ -994,7 +1293,11 @@ int cmd_attach(struct xvbd_ctx *ctx, int argc, char **argv)
 	}
 	rc = plan_items(at);
 	if (!rc)
+		rc = plan_overrides(at);
+	if (!rc)
 		rc = prepare_items(at);
+	if (!rc)
+		rc = pause_guest(at);
 	if (!rc)
 		rc = add_items(at);
 	cleanup_items(at);	/* disks not added: images, unused mounts */
@@ -1002,10 +1305,19 @@ int cmd_attach(struct xvbd_ctx *ctx, int argc, char **argv)
 	at->lock_fd = -1;
 	if (!rc)
 		rc = backends_ready(at);
-	if (at->a.wait) {
+	err = resume_guest(at);
+	if (!rc)
+		rc = err;
+	if (at->interrupted)
+		goto out;
+	if (waited(at)) {
 		err = wait_items(at);
 		if (!rc)
 			rc = err;
+		if (!rc)
+			rc = verify_overrides(at);
+	} else if (!rc) {
+		rc = verify_overrides(at);
 	}
 	/* What was added is reported even if another disk failed. */
 	for (i = 0; i < at->n && !at->items[i].added; i++)
@@ -1021,6 +1333,8 @@ out:
 		xvbd_tstack_disk_free(at->items[i].disk);
 		free(at->items[i].backend_path);
 	}
+	xvbd_ovr_run_free(at->devs, at->n);
+	xvbd_tstack_disks_free(at->disks, at->ndisks);
 	free(at->domain);
 	free(at);
 	return rc;

@@ -24,6 +24,7 @@
 #include "xvbd/cmd.h"
 #include "xvbd/modparam.h"
 #include "xvbd/override.h"
+#include "xvbd/override_run.h"
 #include "xvbd/vbd.h"
 
 #define START_MAX_DEVS		16
@@ -39,15 +40,6 @@ struct start_opts {
 	size_t nsets;
 	bool guest_limits;
 	int timeout_s;
-};
-
-/* One tuned device, from parse to verdict. */
-struct start_dev {
-	struct xvbd_ovr_target target;
-	const struct xvbd_disk *disk;	/* toolstack record, after create */
-	struct xvbd_ovr_result res[XVBD_OVR_NKEYS];
-	bool verified;
-	char why[256];			/* device-level failure */
 };
 
 static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
@@ -332,114 +324,19 @@ static void render_plan(struct xvbd_ctx *ctx, const struct start_opts *so,
 	xvbd_override_plan_free(&plan);
 }
 
-static void render_result(struct xvbd_ctx *ctx, const struct start_opts *so,
-			  uint32_t domid, const struct xvbd_xlcfg *cfg,
-			  struct start_dev *devs, struct xvbd_vbd_view *views,
+static void render_result(struct xvbd_ctx *ctx, uint32_t domid,
+			  const struct xvbd_xlcfg *cfg,
+			  const struct xvbd_ovr_dev *devs, size_t n,
 			  const char *verdict)
 {
 	struct xvbd_out *o = ctx->out;
-	size_t i, j;
 
 	xvbd_out_obj_begin(o, NULL);
 	xvbd_out_str(o, "domain", cfg->name);
 	xvbd_out_uint(o, "domid", domid);
 	xvbd_out_str(o, "result", verdict);
-	xvbd_out_arr_begin(o, "overrides");
-	for (i = 0; i < so->nsets; i++)
-		for (j = 0; j < so->sets[i].n; j++)
-			xvbd_override_result_render(o, so->sets[i].vdev,
-						    &devs[i].res[j]);
-	xvbd_out_arr_end(o);
-	xvbd_out_arr_begin(o, "negotiated");
-	for (i = 0; i < so->nsets; i++) {
-		const struct xvbd_blkif_eval *ev = &views[i].eval;
-
-		if (!devs[i].verified)
-			continue;
-		for (j = 0; j < XVBD_NEGO_COUNT; j++) {
-			const struct xvbd_nego *n = &ev->nego[j];
-
-			xvbd_out_obj_begin(o, NULL);
-			xvbd_out_str(o, "vdev", so->sets[i].vdev);
-			xvbd_out_str(o, "key", n->key);
-			xvbd_out_uint_opt(o, "offer", n->offer.known,
-					  n->offer.v);
-			xvbd_out_uint_opt(o, "choice", n->choice.known,
-					  n->choice.v);
-			xvbd_out_uint_opt(o, "effective", n->effective.known,
-					  n->effective.v);
-			xvbd_out_obj_end(o);
-		}
-	}
-	xvbd_out_arr_end(o);
+	xvbd_ovr_run_render(o, devs, n);
 	xvbd_out_obj_end(o);
-}
-
-/* Mark every override of dev as not applied, for one reason. */
-static void fail_dev(struct start_dev *dev, const char *why)
-{
-	size_t j;
-
-	snprintf(dev->why, sizeof(dev->why), "%s", why);
-	for (j = 0; j < dev->target.set->n; j++) {
-		struct xvbd_ovr_result *r = &dev->res[j];
-
-		memset(r, 0, sizeof(*r));
-		r->key = dev->target.set->items[j].key;
-		r->value = dev->target.set->items[j].value;
-		r->before = dev->target.set->items[j].before;
-		r->status = XVBD_OVR_NOT_APPLIED;
-		snprintf(r->why, sizeof(r->why), "%s", why);
-	}
-}
-
-/*
- * From the paused create to the unpause: nothing here may return early
- * without unpausing.  Returns the first failure's why (empty: none).
- */
-static void tune_paused(struct xvbd_ctx *ctx, const struct start_opts *so,
-			uint32_t domid, struct start_dev *devs,
-			struct xvbd_disk **disks, size_t *ndisks,
-			char *why, size_t len)
-{
-	struct xvbd_ovr_target targets[START_MAX_DEVS];
-	int timeout_ms = so->timeout_s * 1000;
-	size_t i, j;
-	int rc;
-
-	why[0] = '\0';
-	rc = xvbd_tstack_disks(ctx->ts, domid, disks, ndisks);
-	if (rc) {
-		snprintf(why, len, "listing the disks: %s", strerror(-rc));
-		return;
-	}
-	for (i = 0; i < so->nsets; i++) {
-		for (j = 0; j < *ndisks && !devs[i].disk; j++)
-			if ((*disks)[j].devid == so->sets[i].devid)
-				devs[i].disk = &(*disks)[j];
-		if (!devs[i].disk || !devs[i].disk->backend_path ||
-		    !devs[i].disk->frontend_path) {
-			snprintf(why, len, "%s: the toolstack has no record "
-				 "of it", so->sets[i].vdev);
-			return;
-		}
-		devs[i].target.backend_path = devs[i].disk->backend_path;
-		devs[i].target.frontend_path = devs[i].disk->frontend_path;
-	}
-	for (i = 0; i < so->nsets; i++) {
-		char w[200];
-
-		rc = xvbd_override_wait_initwait(ctx->xs,
-						 devs[i].target.backend_path,
-						 timeout_ms, w, sizeof(w));
-		if (rc) {
-			snprintf(why, len, "%s: %s", so->sets[i].vdev, w);
-			return;
-		}
-		targets[i] = devs[i].target;
-	}
-	/* Re-validated inside against what blkback wrote at probe. */
-	xvbd_override_apply_txn(ctx->xs, targets, so->nsets, why, len);
 }
 
 static double now_s(void)
@@ -450,52 +347,26 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static const int guarded_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-
-static void block_signals(sigset_t *old)
-{
-	sigset_t set;
-	size_t i;
-
-	sigemptyset(&set);
-	for (i = 0; i < sizeof(guarded_signals) / sizeof(int); i++)
-		sigaddset(&set, guarded_signals[i]);
-	sigprocmask(SIG_BLOCK, &set, old);
-}
-
-static bool signal_pending(void)
-{
-	sigset_t pending;
-	size_t i;
-
-	sigpending(&pending);
-	for (i = 0; i < sizeof(guarded_signals) / sizeof(int); i++)
-		if (sigismember(&pending, guarded_signals[i]))
-			return true;
-	return false;
-}
-
 static int run(struct xvbd_ctx *ctx, struct start_opts *so,
 	       const struct xvbd_xlcfg *cfg, const char *create_path)
 {
-	struct start_dev devs[START_MAX_DEVS];
-	struct xvbd_vbd_view views[START_MAX_DEVS];
+	struct xvbd_ovr_dev devs[START_MAX_DEVS];
 	struct xvbd_disk *disks = NULL;
-	size_t ndisks = 0, i, failed = 0;
+	size_t ndisks = 0, i, failed;
 	char why[256], verdict[320];
 	int rc = XVBD_EXIT_OK, err, xl_status;
+	int timeout_ms = so->timeout_s * 1000;
 	bool interrupted = false;
 	double t0 = now_s(), t_created, t_unpaused;
 	sigset_t old;
 	uint32_t domid;
 
 	memset(devs, 0, sizeof(devs));
-	memset(views, 0, sizeof(views));
 	for (i = 0; i < so->nsets; i++)
 		devs[i].target.set = &so->sets[i];
 
 	/* Ctrl-C must not leave a paused guest behind: held until unpause. */
-	block_signals(&old);
+	xvbd_guard_signals(&old);
 	err = xvbd_tstack_create_paused(ctx->ts, create_path, cfg->name,
 					&domid, &xl_status);
 	if (err) {
@@ -509,13 +380,20 @@ static int run(struct xvbd_ctx *ctx, struct start_opts *so,
 		return XVBD_EXIT_FAIL;
 	}
 	t_created = now_s();
-	tune_paused(ctx, so, domid, devs, &disks, &ndisks, why, sizeof(why));
-	if (why[0])
+	/* From here to the unpause nothing may return early. */
+	err = xvbd_tstack_disks(ctx->ts, domid, &disks, &ndisks);
+	if (err) {
+		snprintf(why, sizeof(why), "listing the disks: %s",
+			 strerror(-err));
 		for (i = 0; i < so->nsets; i++)
-			fail_dev(&devs[i], why);
+			xvbd_ovr_run_fail(&devs[i], why);
+	} else {
+		xvbd_ovr_run_apply(ctx->xs, devs, so->nsets, disks, ndisks,
+				   timeout_ms, why, sizeof(why));
+	}
 	err = xvbd_tstack_unpause(ctx->ts, domid);
 	t_unpaused = now_s();
-	interrupted = signal_pending();
+	interrupted = xvbd_guard_signals_pending();
 	if (err) {
 		xvbd_err("start", "unpause", "domain %s (%u): %s", cfg->name,
 			 domid, strerror(-err));
@@ -534,53 +412,16 @@ static int run(struct xvbd_ctx *ctx, struct start_opts *so,
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 
-	for (i = 0; i < so->nsets && !why[0]; i++) {
-		struct start_dev *d = &devs[i];
-		struct xvbd_xs_be_path bp;
-		char *error_path = NULL, w[220];
-
-		if (!xvbd_xs_parse_backend_path(d->target.backend_path, &bp))
-			error_path = xvbd_xs_path_backend_error(&bp);
-		err = xvbd_override_wait_connected(ctx->xs, &d->target,
-						   error_path,
-						   so->timeout_s * 1000, w,
-						   sizeof(w));
-		free(error_path);
-		if (err) {
-			fail_dev(d, w);
-			continue;
-		}
-		err = xvbd_vbd_load(ctx->xs, domid, d->disk, &views[i]);
-		if (err) {
-			fail_dev(d, strerror(-err));
-			continue;
-		}
-		d->verified = true;
-		xvbd_override_verify(d->target.set, &views[i].backend,
-				     &views[i].frontend, d->res);
-	}
+	xvbd_ovr_run_verify(ctx->xs, domid, devs, so->nsets, timeout_ms);
 	if (ctx->opts->verbose)
 		fprintf(stderr, "xvbd: start: timing: xl create -p %.1f s, "
 			"paused window %.1f s, Connected "
 			"%.1f s after unpause\n", t_created - t0,
 			t_unpaused - t_created,
 			now_s() - t_unpaused);
-	for (i = 0; i < so->nsets; i++) {
-		size_t j;
-
-		for (j = 0; j < so->sets[i].n; j++) {
-			if (devs[i].res[j].status != XVBD_OVR_NOT_APPLIED)
-				continue;
-			if (!failed++)
-				snprintf(verdict, sizeof(verdict), "not "
-					 "applied: %s %s: %s", so->sets[i].vdev,
-					 devs[i].res[j].key->name,
-					 devs[i].res[j].why);
-		}
-	}
-	if (!failed)
-		snprintf(verdict, sizeof(verdict), "applied");
-	render_result(ctx, so, domid, cfg, devs, views, verdict);
+	failed = xvbd_ovr_run_verdict(devs, so->nsets, NULL, verdict,
+				      sizeof(verdict));
+	render_result(ctx, domid, cfg, devs, so->nsets, verdict);
 	if (failed) {
 		xvbd_err("start", cfg->name, "%s", verdict);
 		if (!ctx->opts->quiet)
@@ -590,9 +431,7 @@ static int run(struct xvbd_ctx *ctx, struct start_opts *so,
 		rc = XVBD_EXIT_FAIL;
 	}
 out:
-	for (i = 0; i < so->nsets; i++)
-		if (devs[i].verified)
-			xvbd_vbd_view_free(&views[i]);
+	xvbd_ovr_run_free(devs, so->nsets);
 	xvbd_tstack_disks_free(disks, ndisks);
 	return rc;
 }

@@ -39,13 +39,16 @@ static const struct xvbd_cmd commands[] = {
 	  "show or change dom0's xen_blkback module parameters",
 	  "[--reload] [--persist] [param=value...]" },
 	{ "attach", cmd_attach,
-	  CMD_NEEDS_ROOT | CMD_NEEDS_XS | CMD_NEEDS_LIBXL | CMD_OWN_OPTIONS,
+	  CMD_NEEDS_ROOT | CMD_NEEDS_XS | CMD_NEEDS_LIBXL | CMD_WRITES_XS |
+	  CMD_OWN_OPTIONS,
 	  1, CMD_ARGS_ANY,
 	  "add disks to a running guest and wait until they are connected",
 	  "<Domain> [<DiskSpec>] [--spec S]... | --file PATH [--size N] "
 	  "[--prealloc] | --phy DEV | --share URL [--credentials FILE] "
 	  "[--share-opts O]  [--vdev V|auto] [--access rw|ro] "
-	  "[--no-wait] [--timeout S] [--jobs N]" },
+	  "[--no-wait] [--timeout S] [--jobs N]  [--ring-order N] "
+	  "[--queues N] [--indirect-segments N] [--discard on|off] "
+	  "[--trusted on|off]" },
 	{ "detach", cmd_detach,
 	  CMD_NEEDS_ROOT | CMD_NEEDS_XS | CMD_NEEDS_LIBXL | CMD_OWN_OPTIONS,
 	  2, CMD_ARGS_ANY,

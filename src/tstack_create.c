@@ -148,6 +148,11 @@ int xvbd_tstack_create_paused(struct xvbd_tstack *ts, const char *cfg_path,
 	return xvbd_tstack_name_to_domid(ts, name, domid);
 }
 
+int xvbd_tstack_pause(struct xvbd_tstack *ts, uint32_t domid)
+{
+	return libxl_domain_pause(xvbd_tstack_libxl(ts), domid, NULL) ? -EIO : 0;
+}
+
 int xvbd_tstack_unpause(struct xvbd_tstack *ts, uint32_t domid)
 {
 	return libxl_domain_unpause(xvbd_tstack_libxl(ts), domid, NULL) ? -EIO : 0;

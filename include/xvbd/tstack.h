@@ -77,6 +77,7 @@ int xvbd_tstack_name_to_domid(struct xvbd_tstack *ts, const char *name,
 int xvbd_tstack_create_paused(struct xvbd_tstack *ts, const char *cfg_path,
 			      const char *name, uint32_t *domid,
 			      int *xl_status);
+int xvbd_tstack_pause(struct xvbd_tstack *ts, uint32_t domid);
 int xvbd_tstack_unpause(struct xvbd_tstack *ts, uint32_t domid);
 
 struct xvbd_dominfo {
