@@ -1,15 +1,19 @@
 # xvbd - paravirtual block device (VBD) tool for Xen dom0.
 #
-#   make                 build ./xvbd (objects in build/)
-#   make SANITIZE=1      same with ASan+UBSan (objects in build-san/)
+#   make                 build ./xvbd and ./xvbd-block (objects in build/)
+#   make SANITIZE=1      same with ASan+UBSan (build-san/xvbd, build-san/xvbd-block)
 #   make check-unit      cmocka unit tests under ASan+UBSan
-#   make install [PREFIX=/usr/local] [DESTDIR=]
+#   make install [PREFIX=/usr/local] [DESTDIR=] [XEN_SCRIPT_DIR=/etc/xen/scripts]
 #   make clean
 
 PREFIX   ?= /usr/local
 BINDIR   ?= $(PREFIX)/sbin
 MANDIR   ?= $(PREFIX)/share/man
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+# Where libxl looks for hotplug scripts (not below PREFIX: Xen's own
+# directory); xvbd attach uses xvbd-block from there when it is installed,
+# so give the same value to make and to make install.
+XEN_SCRIPT_DIR ?= /etc/xen/scripts
 VERSION  := 0.1.0
 
 CC       ?= cc
@@ -20,7 +24,8 @@ PKG_LIBS   := $(shell pkg-config --libs $(PKGS))
 CFLAGS   ?= -O2 -g
 WARN     := -Wall -Wextra -Werror -Wshadow -Wformat=2
 XCFLAGS  := -std=gnu11 $(WARN) -D_GNU_SOURCE -Iinclude $(PKG_CFLAGS) \
-	    -DXVBD_VERSION='"$(VERSION)"' -MMD -MP
+	    -DXVBD_VERSION='"$(VERSION)"' \
+	    -DXVBD_XEN_SCRIPT_DIR='"$(XEN_SCRIPT_DIR)"' -MMD -MP
 XLDFLAGS :=
 
 ifeq ($(SANITIZE),1)
@@ -30,9 +35,11 @@ SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 XCFLAGS  += $(SANFLAGS)
 XLDFLAGS += $(SANFLAGS)
 PROG     := $(BUILD)/xvbd
+HOTPLUG_PROG := $(BUILD)/xvbd-block
 else
 BUILD    := build
 PROG     := xvbd
+HOTPLUG_PROG := xvbd-block
 endif
 
 # Layers (pure ones first: they are what the unit tests link).
@@ -50,9 +57,15 @@ PURE_SRCS += src/sysfs.c src/stats.c src/stats_render.c
 SYS_SRCS  += src/stats_sys.c src/tstack_stats.c
 CMD_SRCS  += src/cmd_stats.c
 SRCS      := $(PURE_SRCS) $(SYS_SRCS) $(CMD_SRCS) src/main.c
+# xvbd-block, the hotplug program libxl runs for raw image files: its own
+# main, the loop device layer (libc only: unit-tested too), xenstore.
+LOOP_SRCS    := src/loop.c
+HOTPLUG_SRCS := src/hotplug/xvbd_block.c $(LOOP_SRCS) src/xs.c src/util.c
 
 OBJS      := $(SRCS:%.c=$(BUILD)/%.o)
 PURE_OBJS := $(PURE_SRCS:%.c=$(BUILD)/%.o)
+LOOP_OBJS := $(LOOP_SRCS:%.c=$(BUILD)/%.o)
+HOTPLUG_OBJS := $(HOTPLUG_SRCS:%.c=$(BUILD)/%.o)
 
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:%.c=$(BUILD)/%)
@@ -60,16 +73,19 @@ UNIT_BINS := $(UNIT_SRCS:%.c=$(BUILD)/%)
 .PHONY: all clean install check-unit unit-bins
 .SECONDARY:
 
-all: $(PROG)
+all: $(PROG) $(HOTPLUG_PROG)
 
 $(PROG): $(OBJS)
 	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+$(HOTPLUG_PROG): $(HOTPLUG_OBJS)
+	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ $(shell pkg-config --libs xenstore)
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(XCFLAGS) $(CFLAGS) $(CPPFLAGS) -c -o $@ $<
 
-$(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(PURE_OBJS)
+$(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(PURE_OBJS) $(LOOP_OBJS)
 	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ -lcmocka $(shell pkg-config --libs yajl)
 
 unit-bins: $(UNIT_BINS)
@@ -92,16 +108,17 @@ check-unit:
 	echo "unit: $$pass passed, $$fail failed"; \
 	[ $$fail -eq 0 ] && [ $$pass -gt 0 ]
 
-install: $(PROG)
+install: $(PROG) $(HOTPLUG_PROG)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
-		$(DESTDIR)$(BASHCOMPDIR)
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(XEN_SCRIPT_DIR)
 	install -m 0755 $(PROG) $(DESTDIR)$(BINDIR)/xvbd
+	install -m 0755 $(HOTPLUG_PROG) $(DESTDIR)$(XEN_SCRIPT_DIR)/xvbd-block
 	install -m 0644 man/xvbd.1 $(DESTDIR)$(MANDIR)/man1/xvbd.1
 	install -m 0644 completions/xvbd $(DESTDIR)$(BASHCOMPDIR)/xvbd
 
 clean:
-	rm -rf build build-san xvbd
+	rm -rf build build-san xvbd xvbd-block
 
--include $(OBJS:.o=.d) $(UNIT_BINS:%=%.d)
+-include $(OBJS:.o=.d) $(HOTPLUG_OBJS:.o=.d) $(UNIT_BINS:%=%.d)
 
 -include tests/lab/lab.mk

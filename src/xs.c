@@ -278,36 +278,73 @@ int xvbd_xs_watch_wait(struct xvbd_xs *xs, const char *path, int timeout_ms,
 #define FRONTEND_FMT	"/local/domain/%u/device/vbd/%u"
 #define LIBXL_VBD_FMT	"/libxl/%u/device/vbd/%u"
 
-int xvbd_xs_parse_backend_path(const char *path, struct xvbd_xs_be_path *p)
+static bool kind_ok(const char *kind)
 {
 	static const char *const kinds[] = { "vbd", "qdisk", "vbd3" };
+	size_t i;
+
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (!strcmp(kind, kinds[i]))
+			return true;
+	return false;
+}
+
+int xvbd_xs_parse_backend_path(const char *path, struct xvbd_xs_be_path *p)
+{
 	unsigned be, fe, devid;
 	char kind[16], *canonical;
-	int consumed = 0;
-	size_t i;
+	int consumed = 0, differ;
 
 	if (sscanf(path, "/local/domain/%u/backend/%15[a-z0-9]/%u/%u%n",
 		   &be, kind, &fe, &devid, &consumed) != 4 ||
-	    path[consumed])
-		return -EINVAL;
-	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
-		if (!strcmp(kind, kinds[i]))
-			break;
-	if (i == sizeof(kinds) / sizeof(kinds[0]))
+	    path[consumed] || !kind_ok(kind))
 		return -EINVAL;
 	/* Round trip: no signs, blanks or leading zeros slipped through. */
 	canonical = path_printf(BACKEND_FMT, be, kind, fe, devid);
 	if (!canonical)
 		return -ENOMEM;
-	i = strcmp(canonical, path);
+	differ = strcmp(canonical, path);
 	free(canonical);
-	if (i)
+	if (differ)
 		return -EINVAL;
 	p->be_domid = be;
 	snprintf(p->kind, sizeof(p->kind), "%s", kind);
 	p->fe_domid = fe;
 	p->devid = devid;
 	return 0;
+}
+
+/* XENBUS_PATH of a hotplug script (libxl's get_hotplug_env). */
+#define HOTPLUG_FMT	"backend/%s/%u/%u"
+
+int xvbd_xs_parse_hotplug_path(const char *path, struct xvbd_xs_be_path *p)
+{
+	unsigned fe, devid;
+	char kind[16], *canonical;
+	int consumed = 0, differ;
+
+	if (sscanf(path, "backend/%15[a-z0-9]/%u/%u%n", kind, &fe, &devid,
+		   &consumed) != 3 || path[consumed] || !kind_ok(kind))
+		return -EINVAL;
+	canonical = path_printf(HOTPLUG_FMT, kind, fe, devid);
+	if (!canonical)
+		return -ENOMEM;
+	differ = strcmp(canonical, path);
+	free(canonical);
+	if (differ)
+		return -EINVAL;
+	p->be_domid = 0;
+	snprintf(p->kind, sizeof(p->kind), "%s", kind);
+	p->fe_domid = fe;
+	p->devid = devid;
+	return 0;
+}
+
+char *xvbd_xs_path_hotplug_key(const struct xvbd_xs_be_path *p,
+			       const char *key)
+{
+	return path_printf(HOTPLUG_FMT "/%s", p->kind, p->fe_domid, p->devid,
+			   key);
 }
 
 char *xvbd_xs_path_backend(const struct xvbd_xs_be_path *p)

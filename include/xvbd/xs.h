@@ -78,6 +78,17 @@ char *xvbd_xs_path_backend_key(const struct xvbd_xs_be_path *p,
 			       const char *key);
 
 /*
+ * The backend directory libxl hands a hotplug script in XENBUS_PATH:
+ * "backend/<kind>/<fe>/<devid>", relative to the home of the domain the
+ * script runs in (xenstored resolves it, as for xenstore-read in Xen's
+ * scripts).  be_domid is not part of it and is set to 0.
+ */
+int xvbd_xs_parse_hotplug_path(const char *path, struct xvbd_xs_be_path *p);
+/* One key below it, in the same relative form. */
+char *xvbd_xs_path_hotplug_key(const struct xvbd_xs_be_path *p,
+			       const char *key);
+
+/*
  * A standing watch on path and below (one per handle).  Events queue
  * inside libxenstore; xvbd_xs_watch_pending() drains them and says
  * whether any arrived since the last call, with no system call when none

@@ -1,0 +1,468 @@
+/*
+ * xvbd_block.c - xvbd-block, a Xen hotplug script in C for raw image
+ * files: what Xen's bash "block" script does for a regular file, without
+ * forking losetup, stat, sed and a dozen xenstore-* per disk (under TCG
+ * that was most of a hot-attach: bench/README.md, attach-8).
+ *
+ * libxl runs it as "xvbd-block add|remove" for disks whose backend key
+ * "script" names it (xvbd attach sets that for raw image files), with
+ * XENBUS_PATH=backend/vbd/<domid>/<devid> (relative to this domain's home
+ * in xenstore), XENBUS_TYPE=vbd and XENBUS_BASE_PATH=backend.
+ *
+ *   add     the backend's params must be an absolute path to a regular
+ *           file, its state InitWait.  The block script's sharing rule: a
+ *           file may back several loop devices only if every use is
+ *           read-only.  Binds a free loop device (read-only for mode "r")
+ *           and publishes it in one transaction: node,
+ *           physical-device-path, physical-device (what blkback waits
+ *           for) and hotplug-status=connected.
+ *   remove  unbinds the loop device in node if it is still backed by
+ *           params (a refused add left no node: nothing to do).
+ *
+ * Errors as the block script reports them: hotplug-error and
+ * hotplug-status ("error"; "busy" for a sharing conflict or a read-only
+ * file, like its ebusy) in the backend directory, a line in syslog and on
+ * stderr (the hotplug log), exit 1.  The check and the bind run under the
+ * block script's own lock, so that the two never race each other.
+ * Nothing goes through a shell.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <syslog.h>
+#include <unistd.h>
+
+#include "xvbd/loop.h"
+#include "xvbd/xs.h"
+
+#define PROG		"xvbd-block"
+/* Where Xen's hotplug scripts send stderr (xen-hotplug-common.sh). */
+#define HOTPLUG_LOG	"/var/log/xen/xen-hotplug.log"
+/* The block script's lock (locking.sh, claim_lock "block"). */
+#define LOCK_DIR	"/var/run/xen-hotplug"
+#define LOCK_FILE	LOCK_DIR "/block"
+#define MSG_MAX		1024
+/* blkif.h XenbusStateInitWait, as the backend writes it */
+#define STATE_INITWAIT	"2"
+
+struct hotplug {
+	const char *xenbus_path;	/* for messages */
+	struct xvbd_xs_be_path be;
+	struct xvbd_xs *xs;
+};
+
+static void say(const struct hotplug *h, int prio, const char *fmt, ...)
+	XVBD_PRINTF(3, 4);
+
+static void say(const struct hotplug *h, int prio, const char *fmt, ...)
+{
+	char msg[MSG_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	syslog(prio, "%s: %s", h->xenbus_path, msg);
+	fprintf(stderr, PROG ": %s: %s\n", h->xenbus_path, msg);
+}
+
+static char *read_key(const struct hotplug *h, const char *key)
+{
+	char *path = xvbd_xs_path_hotplug_key(&h->be, key), *value;
+
+	if (!path)
+		return NULL;
+	value = xvbd_xs_read(h->xs, path);
+	free(path);
+	return value;
+}
+
+static void write_key(const struct hotplug *h, const char *key,
+		      const char *value)
+{
+	char *path = xvbd_xs_path_hotplug_key(&h->be, key);
+
+	if (path && xvbd_xs_write(h->xs, path, value))
+		say(h, LOG_ERR, "cannot write %s", path);
+	free(path);
+}
+
+/*
+ * The block script's fatal() (status "error") and ebusy() ("busy"):
+ * libxl logs hotplug-error, then runs "remove" and tears the device
+ * down.  Returns the exit code.
+ */
+static int refuse(const struct hotplug *h, const char *status,
+		  const char *fmt, ...) XVBD_PRINTF(3, 4);
+
+static int refuse(const struct hotplug *h, const char *status,
+		  const char *fmt, ...)
+{
+	char msg[MSG_MAX];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	write_key(h, "hotplug-error", msg);
+	write_key(h, "hotplug-status", status);
+	say(h, LOG_ERR, "%s", msg);
+	return 1;
+}
+
+/*
+ * locking.sh's protocol, so that the block script and xvbd-block
+ * exclude each other: open (creating), flock, and hold the lock only if
+ * the path still names the locked file (a releaser unlinks it).
+ */
+static int lock_hotplug(void)
+{
+	struct stat held, named;
+	int fd;
+
+	if (mkdir(LOCK_DIR, 0755) && errno != EEXIST)
+		return -errno;
+	for (;;) {
+		fd = open(LOCK_FILE, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+		if (fd < 0)
+			return -errno;
+		while (flock(fd, LOCK_EX) && errno == EINTR)
+			;
+		if (!fstat(fd, &held) && !stat(LOCK_FILE, &named) &&
+		    held.st_dev == named.st_dev && held.st_ino == named.st_ino)
+			return fd;
+		close(fd);
+	}
+}
+
+/* release_lock: unlink while still holding it, then let go. */
+static void unlock_hotplug(int fd)
+{
+	if (fd < 0)
+		return;
+	unlink(LOCK_FILE);
+	close(fd);
+}
+
+/* ---- add ---- */
+
+struct share_check {
+	const struct stat *st;
+	bool want_write;
+	struct xvbd_loop other;		/* the conflicting use */
+};
+
+static int share_conflict(const struct xvbd_loop *lo, void *arg)
+{
+	struct share_check *sc = arg;
+
+	if (!xvbd_loop_backs(lo, sc->st))
+		return 0;
+	if (!sc->want_write && lo->read_only)
+		return 0;
+	sc->other = *lo;
+	return 1;
+}
+
+struct publish {
+	const struct hotplug *h;
+	const char *node;
+	const char *physical;		/* "%x:%x" */
+	char why[128];
+};
+
+static int txn_write_key(struct xvbd_xs_txn *txn, const struct hotplug *h,
+			 const char *key, const char *value)
+{
+	char *path = xvbd_xs_path_hotplug_key(&h->be, key);
+	int err;
+
+	if (!path)
+		return -ENOMEM;
+	err = xvbd_xs_txn_write(txn, path, value);
+	free(path);
+	return err;
+}
+
+static char *txn_read_key(struct xvbd_xs_txn *txn, const struct hotplug *h,
+			  const char *key)
+{
+	char *path = xvbd_xs_path_hotplug_key(&h->be, key), *value;
+
+	if (!path)
+		return NULL;
+	value = xvbd_xs_txn_read(txn, path);
+	free(path);
+	return value;
+}
+
+/*
+ * All keys at once, and only while the backend still waits for them: a
+ * device removed (or timed out by libxl) meanwhile gets nothing.
+ */
+static int publish_txn(struct xvbd_xs_txn *txn, void *arg)
+{
+	struct publish *p = arg;
+	char *state = txn_read_key(txn, p->h, "state");
+	int err = 0;
+
+	if (!state || strcmp(state, STATE_INITWAIT)) {
+		snprintf(p->why, sizeof(p->why), "backend state %s",
+			 state ? state : "gone");
+		free(state);
+		return -ECANCELED;
+	}
+	free(state);
+	err = txn_write_key(txn, p->h, "node", p->node);
+	if (!err)
+		err = txn_write_key(txn, p->h, "physical-device-path",
+				    p->node);
+	if (!err)
+		err = txn_write_key(txn, p->h, "physical-device", p->physical);
+	if (!err)
+		err = txn_write_key(txn, p->h, "hotplug-status", "connected");
+	if (err)
+		snprintf(p->why, sizeof(p->why), "%s", strerror(-err));
+	return err;
+}
+
+/* Locked: InitWait, the sharing rule, the bind, the keys. */
+static int add_locked(const struct hotplug *h, const char *params,
+		      int file_fd, const struct stat *st, bool want_write,
+		      bool check_sharing)
+{
+	struct share_check sc = { .st = st, .want_write = want_write };
+	struct publish pub = { .h = h };
+	struct xvbd_loop lo;
+	char node[32], physical[32];
+	char *state;
+	int err;
+
+	/* The block script's guard against a remove racing this add. */
+	state = read_key(h, "state");
+	if (!state || strcmp(state, STATE_INITWAIT)) {
+		err = refuse(h, "error", "Path closed or removed during hotplug "
+			     "add: %s state: %s", h->xenbus_path,
+			     state ? state : "unknown");
+		free(state);
+		return err;
+	}
+	free(state);
+	if (check_sharing) {
+		err = xvbd_loop_each(share_conflict, &sc);
+		if (err < 0)
+			return refuse(h, "error", "Cannot list the loop "
+				      "devices: %s", strerror(-err));
+		if (err > 0) {
+			xvbd_loop_node(sc.other.nr, node, sizeof(node));
+			return refuse(h, "busy", "File %s is loopback-mounted "
+				      "%sthrough %s, and so cannot be mounted "
+				      "%s now.", params,
+				      sc.other.read_only ? "read-only " :
+				      "read-write ", node, want_write ?
+				      "read-write" : "read-only");
+		}
+	}
+	err = xvbd_loop_bind(file_fd, !want_write, params, &lo);
+	if (err)
+		return refuse(h, "error", "Failed to find an unused loop "
+			      "device for %s: %s", params, strerror(-err));
+	xvbd_loop_node(lo.nr, node, sizeof(node));
+	/* Lower-case hex, as the block script's stat %t:%T writes it. */
+	snprintf(physical, sizeof(physical), "%x:%x", lo.major, lo.minor);
+	pub.node = node;
+	pub.physical = physical;
+	err = xvbd_xs_txn_run(h->xs, publish_txn, &pub);
+	if (err) {
+		xvbd_loop_unbind(lo.nr);
+		return refuse(h, "error", "Cannot publish %s for %s: %s", node,
+			      params, pub.why[0] ? pub.why : strerror(-err));
+	}
+	return 0;
+}
+
+static int do_add(const struct hotplug *h)
+{
+	char *phys = NULL, *params = NULL, *mode = NULL;
+	bool want_write, check_sharing;
+	struct stat st, fst;
+	int rc, fd = -1, lock_fd = -1;
+
+	/* Run twice (the block script's comment: depending on the hotplug
+	 * configuration): the first run did it all. */
+	phys = read_key(h, "physical-device");
+	if (phys) {
+		rc = 0;
+		goto out;
+	}
+	params = read_key(h, "params");
+	mode = read_key(h, "mode");
+	if (!params || !*params || !mode) {
+		rc = refuse(h, "error", "xenstore-read %s/%s failed.",
+			    h->xenbus_path, !params || !*params ? "params" :
+			    "mode");
+		goto out;
+	}
+	/* The block script's canonicalise_mode: no "w" is read-only, "w!"
+	 * skips the sharing check. */
+	want_write = strchr(mode, 'w') != NULL;
+	check_sharing = !(want_write && strchr(mode, '!'));
+	if (params[0] != '/') {
+		rc = refuse(h, "error", "%s is not an absolute path.", params);
+		goto out;
+	}
+	if (stat(params, &st)) {
+		rc = refuse(h, "error", "%s does not exist.", params);
+		goto out;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		rc = refuse(h, "error", "%s is not a regular file.", params);
+		goto out;
+	}
+	fd = open(params, (want_write ? O_RDWR : O_RDONLY) | O_CLOEXEC |
+		  O_NOCTTY);
+	if (fd < 0 && want_write && (errno == EACCES || errno == EROFS ||
+				     errno == EPERM || errno == ETXTBSY)) {
+		rc = refuse(h, "busy", "File %s is read-only, and so I will "
+			    "not mount it read-write in a guest domain.",
+			    params);
+		goto out;
+	}
+	if (fd < 0) {
+		rc = refuse(h, "error", "Cannot open %s: %s", params,
+			    strerror(errno));
+		goto out;
+	}
+	/* What is bound is what was opened: its identity, not the path's. */
+	if (fstat(fd, &fst) || !S_ISREG(fst.st_mode)) {
+		rc = refuse(h, "error", "%s is not a regular file.", params);
+		goto out;
+	}
+	lock_fd = lock_hotplug();
+	if (lock_fd < 0) {
+		rc = refuse(h, "error", "Cannot lock %s: %s", LOCK_FILE,
+			    strerror(-lock_fd));
+		goto out;
+	}
+	rc = add_locked(h, params, fd, &fst, want_write, check_sharing);
+out:
+	unlock_hotplug(lock_fd);
+	if (fd >= 0)
+		close(fd);
+	free(phys);
+	free(params);
+	free(mode);
+	return rc;
+}
+
+/* ---- remove ---- */
+
+/*
+ * Still the image of this VBD: the same file, or (deleted or on an
+ * unmounted share, so stat fails or finds another file) the same path
+ * in sysfs' backing_file.
+ */
+static bool still_backs(const struct xvbd_loop *lo, const char *params)
+{
+	size_t n = strlen(params);
+	struct stat st;
+
+	if (!stat(params, &st) && xvbd_loop_backs(lo, &st))
+		return true;
+	return !strncmp(lo->backing, params, n) &&
+	       (!lo->backing[n] || !strcmp(lo->backing + n, " (deleted)"));
+}
+
+static int do_remove(const struct hotplug *h)
+{
+	char *node = NULL, *params = NULL;
+	struct xvbd_loop lo;
+	unsigned nr;
+	int rc = 0, err, lock_fd = -1;
+
+	/* No node: the add was refused or never ran; nothing is bound. */
+	node = read_key(h, "node");
+	if (!node)
+		goto out;
+	params = read_key(h, "params");
+	if (xvbd_loop_parse_node(node, &nr)) {
+		say(h, LOG_WARNING, "node %s is not a loop device: left alone",
+		    node);
+		goto out;
+	}
+	lock_fd = lock_hotplug();
+	if (lock_fd < 0) {
+		say(h, LOG_ERR, "cannot lock %s: %s", LOCK_FILE,
+		    strerror(-lock_fd));
+		rc = 1;
+		goto out;
+	}
+	err = xvbd_loop_status(nr, &lo);
+	if (err == -ENXIO)
+		goto out;		/* already free */
+	if (err) {
+		say(h, LOG_ERR, "%s: %s", node, strerror(-err));
+		rc = 1;
+		goto out;
+	}
+	if (!params || !still_backs(&lo, params)) {
+		say(h, LOG_WARNING, "%s is backed by %s, not %s: left alone",
+		    node, lo.backing, params ? params : "(no params)");
+		goto out;
+	}
+	err = xvbd_loop_unbind(nr);
+	if (err) {
+		say(h, LOG_ERR, "cannot free %s: %s", node, strerror(-err));
+		rc = 1;
+	}
+out:
+	unlock_hotplug(lock_fd);
+	free(node);
+	free(params);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	struct hotplug h = { .xenbus_path = getenv("XENBUS_PATH") };
+	const char *type = getenv("XENBUS_TYPE");
+	int rc, fd;
+
+	openlog(PROG, LOG_PID, LOG_DAEMON);
+	/* libxl hands over its own stderr (xl's or xvbd's terminal); the
+	 * block script appends to the hotplug log instead, and so do we. */
+	fd = open(HOTPLUG_LOG, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
+		  0644);
+	if (fd > STDERR_FILENO) {
+		dup2(fd, STDERR_FILENO);
+		close(fd);
+	}
+	if (!h.xenbus_path)
+		h.xenbus_path = "(no XENBUS_PATH)";
+	if (argc != 2 || (strcmp(argv[1], "add") &&
+			  strcmp(argv[1], "remove"))) {
+		say(&h, LOG_ERR, "Invalid command: %s (usage: " PROG
+		    " add|remove, run by libxl)", argc > 1 ? argv[1] : "none");
+		return 1;
+	}
+	if (xvbd_xs_parse_hotplug_path(h.xenbus_path, &h.be) ||
+	    strcmp(h.be.kind, "vbd") || (type && strcmp(type, "vbd"))) {
+		say(&h, LOG_ERR, "not a vbd backend (XENBUS_PATH %s, "
+		    "XENBUS_TYPE %s)", h.xenbus_path, type ? type : "unset");
+		return 1;
+	}
+	h.xs = xvbd_xs_open(true);
+	if (!h.xs) {
+		say(&h, LOG_ERR, "cannot open xenstore: %s", strerror(errno));
+		return 1;
+	}
+	rc = strcmp(argv[1], "add") ? do_remove(&h) : do_add(&h);
+	xvbd_xs_close(h.xs);
+	closelog();
+	return rc;
+}
