@@ -8,7 +8,9 @@
  *                      a shorthand (--file, --phy, --share) turned into one;
  *                      every path/URL/option validated; vdevs allocated
  *   3. prepare_items   side effects before libxl: share mounts, image
- *                      files (undone by cleanup_items on failure)
+ *                      files (undone by cleanup_items on failure); the
+ *                      hotplug script (choose_script: xvbd-block for
+ *                      raw image files when it is installed)
  *   4. add_items       all disks added concurrently (libxl async ops);
  *                      with overrides (--ring-order ...) the guest is
  *                      paused first (pause_guest), so that its blkfront
@@ -46,6 +48,8 @@
 #define MAX_ITEMS		64
 #define SPEC_MAX		(XVBD_PATH_MAX + 128)
 #define WHY_MAX			512
+/* xvbd's hotplug program for raw image files (make install puts it there) */
+#define XVBD_BLOCK		XVBD_XEN_SCRIPT_DIR "/xvbd-block"
 /* A share's mount helper gets this long before it is killed. */
 #define MOUNT_TIMEOUT_MS	30000
 #define TREE_KEYS		256
@@ -109,6 +113,7 @@ struct attach {
 	struct item items[MAX_ITEMS];
 	size_t n;
 	int lock_fd;
+	int xvbd_block;			/* installed: 1, not: 0, not known: -1 */
 	/* the guest paused around the attach (overrides only) */
 	bool paused_by_us, was_paused, interrupted;
 	bool ovr_written, ovr_verified;
@@ -811,6 +816,50 @@ static int build_spec(struct item *it)
 	return 0;
 }
 
+static bool xvbd_block_installed(struct attach *at)
+{
+	struct stat st;
+
+	if (at->xvbd_block < 0)
+		at->xvbd_block = !stat(XVBD_BLOCK, &st) &&
+			S_ISREG(st.st_mode) && !access(XVBD_BLOCK, X_OK);
+	return at->xvbd_block;
+}
+
+/*
+ * Raw image files get xvbd-block, xvbd's hotplug program, instead of
+ * Xen's bash "block" script when it is installed: the same checks and
+ * loop device, without a dozen forked tools per disk and their time
+ * under the script's global lock (bench/README.md, attach-8).  Named by
+ * its absolute path: XEN_SCRIPT_DIR may differ from the directory libxl
+ * resolves relative names in.  A script the user named, cdroms (media
+ * changes are libxl's business), other formats and backends, and driver
+ * domains (the script runs there) keep what libxl would run.
+ */
+static int choose_script(struct attach *at, struct item *it)
+{
+	struct xvbd_tstack_disk_info info;
+	struct stat st;
+	bool ours;
+
+	xvbd_tstack_disk_describe(it->disk, &info);
+	ours = !info.script && !info.is_cdrom && info.backend_dom0 &&
+	       !strcmp(info.format, "raw") &&
+	       (!strcmp(info.backend, "unknown") ||
+		!strcmp(info.backend, "phy")) &&
+	       info.target && !stat(info.target, &st) &&
+	       S_ISREG(st.st_mode) && xvbd_block_installed(at);
+	if (ours && xvbd_tstack_disk_set_script(it->disk, XVBD_BLOCK)) {
+		item_err(it, "%s", strerror(ENOMEM));
+		return XVBD_EXIT_FAIL;
+	}
+	if (at->ctx->opts->verbose)
+		fprintf(stderr, "xvbd: attach: %s: hotplug script %s\n",
+			it->vdev, ours ? XVBD_BLOCK : info.script ?
+			info.script : "libxl's default (block)");
+	return 0;
+}
+
 static int prepare_items(struct attach *at)
 {
 	size_t i;
@@ -854,6 +903,8 @@ static int prepare_items(struct attach *at)
 				rc = build_spec(it);
 			break;
 		}
+		if (!rc)
+			rc = choose_script(at, it);
 	}
 	return rc;
 }
@@ -1273,6 +1324,7 @@ int cmd_attach(struct xvbd_ctx *ctx, int argc, char **argv)
 	}
 	at->ctx = ctx;
 	at->lock_fd = -1;
+	at->xvbd_block = -1;
 	rc = parse_args(ctx, argc, argv, &at->a);
 	if (rc)
 		goto out;

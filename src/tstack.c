@@ -281,6 +281,7 @@ void xvbd_tstack_disk_describe(const struct xvbd_tstack_disk *disk,
 	info->script = d->script;
 	info->format = libxl_disk_format_to_string(d->format);
 	info->backend = libxl_disk_backend_to_string(d->backend);
+	info->backend_dom0 = !d->backend_domname && !d->backend_domid;
 	info->readwrite = d->readwrite;
 	info->is_cdrom = d->is_cdrom;
 }
@@ -293,6 +294,18 @@ int xvbd_tstack_disk_set_vdev(struct xvbd_tstack_disk *disk, const char *vdev)
 		return -ENOMEM;
 	free(disk->disk.vdev);
 	disk->disk.vdev = copy;
+	return 0;
+}
+
+int xvbd_tstack_disk_set_script(struct xvbd_tstack_disk *disk,
+				const char *script)
+{
+	char *copy = strdup(script);
+
+	if (!copy)
+		return -ENOMEM;
+	free(disk->disk.script);
+	disk->disk.script = copy;
 	return 0;
 }
 

@@ -101,6 +101,7 @@ struct xvbd_tstack_disk_info {
 	const char *script;	/* NULL: the default ("block") */
 	const char *format;	/* "raw", "qcow2", ... */
 	const char *backend;	/* "unknown" until libxl picks one */
+	bool backend_dom0;	/* no backend= driver domain */
 	bool readwrite;
 	bool is_cdrom;
 };
@@ -115,6 +116,12 @@ void xvbd_tstack_disk_free(struct xvbd_tstack_disk *disk);	/* NULL ok */
 void xvbd_tstack_disk_describe(const struct xvbd_tstack_disk *disk,
 			       struct xvbd_tstack_disk_info *info);
 int xvbd_tstack_disk_set_vdev(struct xvbd_tstack_disk *disk, const char *vdev);
+/*
+ * The hotplug script libxl runs for the disk (backend key "script"); a
+ * relative name is resolved in Xen's script directory by libxl.
+ */
+int xvbd_tstack_disk_set_script(struct xvbd_tstack_disk *disk,
+				const char *script);
 
 /*
  * Add n disks to domid concurrently: one libxl asynchronous operation
