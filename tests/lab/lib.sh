@@ -95,13 +95,23 @@ prepare_run() {
 }
 
 # Tools that change more often than the images: copied on every run.
+# xvbd-block comes from the same build directory as XVBD_BIN; a build
+# without one removes the last run's, and xvbd then falls back to Xen's
+# block script (tests/lab/share/lib/lab-job installs it in dom0).
 sync_tools() {
-	local bin=${XVBD_BIN:-$LAB_REPO/xvbd}
+	local bin=${XVBD_BIN:-$LAB_REPO/xvbd} hotplug
+	hotplug=$(dirname "$bin")/xvbd-block
 	cp "$LAB_REPO"/tests/lab/share/bin/* "$LAB_SHARE/bin/"
 	cp "$LAB_REPO"/tests/lab/share/lib/* "$LAB_SHARE/lib/"
 	if [ -x "$bin" ]; then
 		cp "$bin" "$LAB_SHARE/bin/xvbd.new"
 		mv "$LAB_SHARE/bin/xvbd.new" "$LAB_SHARE/bin/xvbd"
+	fi
+	if [ -x "$hotplug" ]; then
+		cp "$hotplug" "$LAB_SHARE/bin/xvbd-block.new"
+		mv "$LAB_SHARE/bin/xvbd-block.new" "$LAB_SHARE/bin/xvbd-block"
+	else
+		rm -f "$LAB_SHARE/bin/xvbd-block"
 	fi
 }
 
