@@ -52,7 +52,6 @@
 #define XVBD_BLOCK		XVBD_XEN_SCRIPT_DIR "/xvbd-block"
 /* A share's mount helper gets this long before it is killed. */
 #define MOUNT_TIMEOUT_MS	30000
-#define TREE_KEYS		256
 
 enum item_kind { ITEM_SPEC, ITEM_FILE, ITEM_PHY, ITEM_SHARE };
 
@@ -122,7 +121,17 @@ struct attach {
 	struct xvbd_disk *disks;	/* records the devs point into */
 	size_t ndisks;
 	char ovr_why[256];
+	/* -v timing (CLOCK_MONOTONIC ms): planned, added, Connected */
+	int64_t t_start, t_planned, t_added, t_connected;
 };
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
 
 static bool quiet(const struct attach *at)
 {
@@ -1104,26 +1113,17 @@ static int backends_ready(struct attach *at)
 
 /* ---- 6. wait for Connected ---- */
 
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
+/*
+ * Only the state key: this runs on every watch event of every disk, and
+ * under TCG each xenstore round trip counts (a whole directory was ~30).
+ */
 static uint64_t read_state(struct xvbd_xs *xs, const char *dir)
 {
-	struct xvbd_kvmap map = { 0 };
-	const char *v;
-	uint64_t state = XVBD_STATE_UNKNOWN;
+	uint64_t state;
 
-	if (dir && xvbd_xs_read_tree(xs, dir, 0, TREE_KEYS, &map) >= 0) {
-		v = xvbd_kvmap_get(&map, "state");
-		if (!v || xvbd_parse_uint(v, XVBD_STATE_MAX, &state))
-			state = XVBD_STATE_UNKNOWN;
-	}
-	xvbd_kvmap_free(&map);
+	if (!dir || xvbd_xs_read_dir_uint(xs, dir, "state", XVBD_STATE_MAX,
+					  &state))
+		return XVBD_STATE_UNKNOWN;
 	return state;
 }
 
@@ -1144,25 +1144,36 @@ static bool settled(struct xvbd_xs *xs, void *arg)
 	       w->it->fstate == XVBD_STATE_CONNECTED;
 }
 
-/* The backend path from libxl's record (never the frontend's key). */
+/*
+ * The backend path from libxl's record (never the frontend's key), the
+ * key libxl_device_disk_getinfo reads too, checked for shape; one read
+ * per disk instead of listing every disk through libxl.
+ */
 static int find_backends(struct attach *at)
 {
-	struct xvbd_disk *disks = NULL;
-	size_t nd = 0, i, k;
-	int err = xvbd_tstack_disks(at->ctx->ts, at->domid, &disks, &nd);
+	struct xvbd_xs_be_path be;
+	size_t i;
 
-	if (err)
-		return err;
-	for (i = 0; i < at->n; i++)
-		for (k = 0; k < nd; k++)
-			if (at->items[i].added &&
-			    disks[k].devid == at->items[i].devid &&
-			    disks[k].backend_path) {
-				free(at->items[i].backend_path);
-				at->items[i].backend_path =
-					strdup(disks[k].backend_path);
-			}
-	xvbd_tstack_disks_free(disks, nd);
+	for (i = 0; i < at->n; i++) {
+		struct item *it = &at->items[i];
+		char *record, *path;
+
+		if (!it->added)
+			continue;
+		record = xvbd_xs_path_libxl_vbd(at->domid, it->devid);
+		if (!record)
+			return -ENOMEM;
+		path = xvbd_xs_read_dir_key(at->ctx->xs, record, "backend");
+		free(record);
+		if (path && (xvbd_xs_parse_backend_path(path, &be) ||
+			     be.fe_domid != at->domid ||
+			     be.devid != it->devid)) {
+			free(path);
+			path = NULL;
+		}
+		free(it->backend_path);
+		it->backend_path = path;
+	}
 	return 0;
 }
 
@@ -1240,6 +1251,19 @@ static int verify_overrides(struct attach *at)
 }
 
 /* ---- 7. output ---- */
+
+/* -v: where the time went (hot-attach speed is what xvbd is for). */
+static void print_timing(const struct attach *at)
+{
+	fprintf(stderr, "xvbd: attach: timing: plan %.1f s, add (libxl and "
+		"hotplug scripts, %zu disks, --jobs %u) %.1f s",
+		(at->t_planned - at->t_start) / 1000.0, at->n, at->a.jobs,
+		(at->t_added - at->t_planned) / 1000.0);
+	if (at->t_connected)
+		fprintf(stderr, ", Connected %.1f s later",
+			(at->t_connected - at->t_added) / 1000.0);
+	fputc('\n', stderr);
+}
 
 static const struct xvbd_out_label labels[] = {
 	{ "domain", "DOMAIN" }, { "vdev", "VDEV" }, { "devid", "DEVID" },
@@ -1343,6 +1367,7 @@ int cmd_attach(struct xvbd_ctx *ctx, int argc, char **argv)
 		rc = XVBD_EXIT_USAGE;
 		goto out;
 	}
+	at->t_start = now_ms();
 	rc = plan_items(at);
 	if (!rc)
 		rc = plan_overrides(at);
@@ -1350,8 +1375,10 @@ int cmd_attach(struct xvbd_ctx *ctx, int argc, char **argv)
 		rc = prepare_items(at);
 	if (!rc)
 		rc = pause_guest(at);
+	at->t_planned = now_ms();
 	if (!rc)
 		rc = add_items(at);
+	at->t_added = now_ms();
 	cleanup_items(at);	/* disks not added: images, unused mounts */
 	xvbd_share_unlock(at->lock_fd);
 	at->lock_fd = -1;
@@ -1364,6 +1391,7 @@ int cmd_attach(struct xvbd_ctx *ctx, int argc, char **argv)
 		goto out;
 	if (waited(at)) {
 		err = wait_items(at);
+		at->t_connected = now_ms();
 		if (!rc)
 			rc = err;
 		if (!rc)
@@ -1371,6 +1399,8 @@ int cmd_attach(struct xvbd_ctx *ctx, int argc, char **argv)
 	} else if (!rc) {
 		rc = verify_overrides(at);
 	}
+	if (ctx->opts->verbose)
+		print_timing(at);
 	/* What was added is reported even if another disk failed. */
 	for (i = 0; i < at->n && !at->items[i].added; i++)
 		;

@@ -96,6 +96,34 @@ int xvbd_xs_read_uint(struct xvbd_xs *xs, const char *path, uint64_t max,
 	return rc;
 }
 
+char *xvbd_xs_read_dir_key(struct xvbd_xs *xs, const char *dir,
+			   const char *key)
+{
+	char *path = path_printf("%s/%s", dir, key), *value;
+	int saved;
+
+	if (!path)
+		return NULL;
+	value = xvbd_xs_read(xs, path);
+	saved = errno;
+	free(path);
+	errno = saved;
+	return value;
+}
+
+int xvbd_xs_read_dir_uint(struct xvbd_xs *xs, const char *dir,
+			  const char *key, uint64_t max, uint64_t *out)
+{
+	char *path = path_printf("%s/%s", dir, key);
+	int rc;
+
+	if (!path)
+		return -ENOMEM;
+	rc = xvbd_xs_read_uint(xs, path, max, out);
+	free(path);
+	return rc;
+}
+
 /* Reject names a sane xenstore would never list back to us. */
 static bool name_ok(const char *name)
 {

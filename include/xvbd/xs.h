@@ -34,6 +34,15 @@ int xvbd_xs_read_uint(struct xvbd_xs *xs, const char *path, uint64_t max,
 int xvbd_xs_read_tree(struct xvbd_xs *xs, const char *dir, unsigned depth,
 		      size_t max_keys, struct xvbd_kvmap *map);
 
+/*
+ * One key of a directory (dir "/" key): the value, malloc'd, or NULL +
+ * errno; or a strict decimal <= max (0, -ENOENT, -EINVAL, -ERANGE).
+ */
+char *xvbd_xs_read_dir_key(struct xvbd_xs *xs, const char *dir,
+			   const char *key);
+int xvbd_xs_read_dir_uint(struct xvbd_xs *xs, const char *dir,
+			  const char *key, uint64_t max, uint64_t *out);
+
 /* One key, outside any transaction. */
 int xvbd_xs_write(struct xvbd_xs *xs, const char *path, const char *value);
 

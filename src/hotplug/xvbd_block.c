@@ -47,6 +47,8 @@
 #define LOCK_DIR	"/var/run/xen-hotplug"
 #define LOCK_FILE	LOCK_DIR "/block"
 #define MSG_MAX		1024
+/* Transactions that fail for another reason than a lost race */
+#define PUBLISH_TRIES	3
 /* blkif.h XenbusStateInitWait, as the backend writes it */
 #define STATE_INITWAIT	"2"
 
@@ -208,7 +210,16 @@ static char *txn_read_key(struct xvbd_xs_txn *txn, const struct hotplug *h,
 static int publish_txn(struct xvbd_xs_txn *txn, void *arg)
 {
 	struct publish *p = arg;
+	const struct {
+		const char *key, *value;
+	} keys[] = {
+		{ "node", p->node },
+		{ "physical-device-path", p->node },
+		{ "physical-device", p->physical },
+		{ "hotplug-status", "connected" },
+	};
 	char *state = txn_read_key(txn, p->h, "state");
+	size_t i;
 	int err = 0;
 
 	if (!state || strcmp(state, STATE_INITWAIT)) {
@@ -218,17 +229,19 @@ static int publish_txn(struct xvbd_xs_txn *txn, void *arg)
 		return -ECANCELED;
 	}
 	free(state);
-	err = txn_write_key(txn, p->h, "node", p->node);
-	if (!err)
-		err = txn_write_key(txn, p->h, "physical-device-path",
-				    p->node);
-	if (!err)
-		err = txn_write_key(txn, p->h, "physical-device", p->physical);
-	if (!err)
-		err = txn_write_key(txn, p->h, "hotplug-status", "connected");
-	if (err)
-		snprintf(p->why, sizeof(p->why), "%s", strerror(-err));
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]) && !err; i++) {
+		err = txn_write_key(txn, p->h, keys[i].key, keys[i].value);
+		if (err)
+			snprintf(p->why, sizeof(p->why), "writing %s: %s",
+				 keys[i].key, strerror(-err));
+	}
 	return err;
+}
+
+static const char *xs_why(int err, char *buf, size_t len)
+{
+	snprintf(buf, len, "transaction: %s", strerror(-err));
+	return buf;
 }
 
 /* Locked: InitWait, the sharing rule, the bind, the keys. */
@@ -239,9 +252,9 @@ static int add_locked(const struct hotplug *h, const char *params,
 	struct share_check sc = { .st = st, .want_write = want_write };
 	struct publish pub = { .h = h };
 	struct xvbd_loop lo;
-	char node[32], physical[32];
+	char node[32], physical[32], why[64];
 	char *state;
-	int err;
+	int err, attempt;
 
 	/* The block script's guard against a remove racing this add. */
 	state = read_key(h, "state");
@@ -277,11 +290,27 @@ static int add_locked(const struct hotplug *h, const char *params,
 	snprintf(physical, sizeof(physical), "%x:%x", lo.major, lo.minor);
 	pub.node = node;
 	pub.physical = physical;
-	err = xvbd_xs_txn_run(h->xs, publish_txn, &pub);
+	/*
+	 * The layer retries lost races (EAGAIN).  Anything else but a
+	 * backend that stopped waiting gets a few more tries: a commit
+	 * failed once with EIO in the lab (loaded TCG host), and giving up
+	 * fails the whole attach.
+	 */
+	for (attempt = 0; attempt < PUBLISH_TRIES; attempt++) {
+		pub.why[0] = '\0';
+		err = xvbd_xs_txn_run(h->xs, publish_txn, &pub);
+		if (!err || err == -ECANCELED)
+			break;
+		say(h, LOG_WARNING, "publishing %s: %s%s", node, pub.why[0] ?
+		    pub.why : xs_why(err, why, sizeof(why)),
+		    attempt + 1 < PUBLISH_TRIES ? ", trying again" : "");
+		usleep(100000);
+	}
 	if (err) {
 		xvbd_loop_unbind(lo.nr);
 		return refuse(h, "error", "Cannot publish %s for %s: %s", node,
-			      params, pub.why[0] ? pub.why : strerror(-err));
+			      params, pub.why[0] ? pub.why :
+			      xs_why(err, why, sizeof(why)));
 	}
 	return 0;
 }
