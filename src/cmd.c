@@ -76,6 +76,22 @@ int xvbd_usage_error(const struct xvbd_cmd *cmd, const char *fmt, ...)
 	return XVBD_EXIT_USAGE;
 }
 
+int xvbd_cmd_disk_error(const struct xvbd_ctx *ctx, int err, const char *vdev,
+			const char *domain)
+{
+	const char *name = ctx->cmd->name;
+
+	if (err != -ENOENT) {
+		xvbd_err(name, "disks", "domain %s: %s", domain, strerror(-err));
+		return XVBD_EXIT_FAIL;
+	}
+	xvbd_err(name, "vdev", "\"%s\": domain %s has no such disk", vdev,
+		 domain);
+	if (!ctx->opts->quiet)
+		xvbd_hint("see \"xvbd list %s\"", domain);
+	return XVBD_EXIT_FAIL;
+}
+
 static bool wants_help(int argc, char **argv)
 {
 	int i;

@@ -58,7 +58,7 @@ static int release_share(struct xvbd_ctx *ctx, const char *name)
 int cmd_detach(struct xvbd_ctx *ctx, int argc, char **argv)
 {
 	struct xvbd_disk *disks = NULL, *disk = NULL;
-	size_t ndisks = 0, i;
+	size_t ndisks = 0;
 	const char *dom_spec, *vdev;
 	char share[128];
 	bool force = false, on_share;
@@ -93,22 +93,10 @@ int cmd_detach(struct xvbd_ctx *ctx, int argc, char **argv)
 			 xvbd_tstack_lookup_why(err));
 		return xvbd_tstack_lookup_exit(err);
 	}
-	err = xvbd_tstack_disks(ctx->ts, domid, &disks, &ndisks);
+	err = xvbd_tstack_disk_find(ctx->ts, domid, devid, &disks, &ndisks,
+				    &disk);
 	if (err) {
-		xvbd_err(CMD, "disks", "domain %s: %s", domain,
-			 strerror(-err));
-		rc = XVBD_EXIT_FAIL;
-		goto out;
-	}
-	for (i = 0; i < ndisks && !disk; i++)
-		if (disks[i].devid == devid)
-			disk = &disks[i];
-	if (!disk) {
-		xvbd_err(CMD, "vdev", "\"%s\": domain %s has no such disk",
-			 vdev, domain);
-		if (!ctx->opts->quiet)
-			xvbd_hint("see \"xvbd list %s\"", domain);
-		rc = XVBD_EXIT_FAIL;
+		rc = xvbd_cmd_disk_error(ctx, err, vdev, domain);
 		goto out;
 	}
 	on_share = xvbd_share_of_target(disk->target, share,

@@ -97,7 +97,7 @@ int cmd_show(struct xvbd_ctx *ctx, int argc, char **argv)
 	struct xvbd_disk *disks = NULL, *disk = NULL;
 	struct xvbd_vbd_view view;
 	bool have_view = false;
-	size_t ndisks = 0, i;
+	size_t ndisks = 0;
 	uint32_t domid, devid;
 	char *domain = NULL;
 	int rc = XVBD_EXIT_OK, err;
@@ -119,22 +119,10 @@ int cmd_show(struct xvbd_ctx *ctx, int argc, char **argv)
 			xvbd_hint("see \"xl list\"");
 		return xvbd_tstack_lookup_exit(err);
 	}
-	err = xvbd_tstack_disks(ctx->ts, domid, &disks, &ndisks);
+	err = xvbd_tstack_disk_find(ctx->ts, domid, devid, &disks, &ndisks,
+				    &disk);
 	if (err) {
-		xvbd_err("show", "disks", "domain %s: %s", domain,
-			 strerror(-err));
-		rc = XVBD_EXIT_FAIL;
-		goto out;
-	}
-	for (i = 0; i < ndisks && !disk; i++)
-		if (disks[i].devid == devid)
-			disk = &disks[i];
-	if (!disk) {
-		xvbd_err("show", "vdev", "\"%s\": domain %s has no such disk",
-			 vdev, domain);
-		if (!ctx->opts->quiet)
-			xvbd_hint("see \"xvbd list %s\"", domain);
-		rc = XVBD_EXIT_FAIL;
+		rc = xvbd_cmd_disk_error(ctx, err, vdev, domain);
 		goto out;
 	}
 	err = xvbd_vbd_load(ctx->xs, domid, disk, &view);

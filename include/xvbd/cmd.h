@@ -65,6 +65,13 @@ void xvbd_global_usage(const struct xvbd_cmd *cmds, size_t ncmds,
 /* "xvbd: <cmd>: <msg>" + usage on stderr; returns XVBD_EXIT_USAGE. */
 int xvbd_usage_error(const struct xvbd_cmd *cmd, const char *fmt, ...)
 	XVBD_PRINTF(2, 3);
+/*
+ * Report an xvbd_tstack_disk_find() error for the disk vdev of domain:
+ * "xvbd: <cmd>: vdev: ... has no such disk" and a hint for -ENOENT, else
+ * "xvbd: <cmd>: disks: ...".  Returns XVBD_EXIT_FAIL.
+ */
+int xvbd_cmd_disk_error(const struct xvbd_ctx *ctx, int err, const char *vdev,
+			const char *domain);
 /* Run the command: the central checks, then cmd->fn.  Exit code. */
 int xvbd_cmd_run(struct xvbd_ctx *ctx, int argc, char **argv);
 
