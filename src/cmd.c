@@ -76,6 +76,33 @@ int xvbd_usage_error(const struct xvbd_cmd *cmd, const char *fmt, ...)
 	return XVBD_EXIT_USAGE;
 }
 
+void xvbd_getopt_begin(void)
+{
+	optind = 0;	/* GNU: reinitialise (main() parsed with "+") */
+	opterr = 0;
+}
+
+int xvbd_getopt(int argc, char **argv, const char *shortopts,
+		const struct option *longopts)
+{
+	return getopt_long(argc + 1, argv - 1, shortopts, longopts, NULL);
+}
+
+int xvbd_getopt_error(const struct xvbd_cmd *cmd, char **argv, int c)
+{
+	/* getopt's optind counts argv[-1]: the option is argv[optind - 2]. */
+	if (c == ':')
+		return xvbd_usage_error(cmd, "%s needs a value",
+					argv[optind - 2]);
+	return xvbd_usage_error(cmd, "unknown option \"%s\"",
+				argv[optind - 2]);
+}
+
+int xvbd_getopt_index(void)
+{
+	return optind - 1;
+}
+
 int xvbd_cmd_disk_error(const struct xvbd_ctx *ctx, int err, const char *vdev,
 			const char *domain)
 {

@@ -4,7 +4,6 @@
  * last disk using it.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,24 +63,21 @@ int cmd_detach(struct xvbd_ctx *ctx, int argc, char **argv)
 	bool force = false, on_share;
 	uint32_t domid, devid;
 	char *domain = NULL;
-	int c, rc = XVBD_EXIT_OK, err, lock_fd = -1, released = 0;
+	int c, first, rc = XVBD_EXIT_OK, err, lock_fd = -1, released = 0;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc + 1, argv - 1, "", detach_options,
-				NULL)) != -1) {
+	xvbd_getopt_begin();
+	while ((c = xvbd_getopt(argc, argv, "", detach_options)) != -1) {
 		if (c != 'f')
-			return xvbd_usage_error(ctx->cmd, "unknown option "
-						"\"%s\"", argv[optind - 2]);
+			return xvbd_getopt_error(ctx->cmd, argv, c);
 		force = true;
 	}
-	optind--;
-	if (argc - optind != 2)
-		return xvbd_usage_error(ctx->cmd, argc - optind < 2 ?
+	first = xvbd_getopt_index();
+	if (argc - first != 2)
+		return xvbd_usage_error(ctx->cmd, argc - first < 2 ?
 					"missing arguments" :
 					"too many arguments");
-	dom_spec = argv[optind];
-	vdev = argv[optind + 1];
+	dom_spec = argv[first];
+	vdev = argv[first + 1];
 	if (xvbd_vdev_parse(vdev, &devid)) {
 		xvbd_err(CMD, "vdev", "\"%s\": not a virtual device name",
 			 vdev);
