@@ -103,6 +103,20 @@ int xvbd_getopt_index(void)
 	return optind - 1;
 }
 
+int xvbd_cmd_domain_lookup(const struct xvbd_ctx *ctx, const char *spec,
+			   uint32_t *domid, char **name)
+{
+	int err = xvbd_tstack_domain_lookup(ctx->ts, spec, domid, name);
+
+	if (!err)
+		return XVBD_EXIT_OK;
+	xvbd_err(ctx->cmd->name, "domain", "\"%s\": %s", spec,
+		 xvbd_tstack_lookup_why(err));
+	if (err == -ENOENT && !ctx->opts->quiet)
+		xvbd_hint("see \"xl list\"");
+	return xvbd_tstack_lookup_exit(err);
+}
+
 int xvbd_cmd_disk_error(const struct xvbd_ctx *ctx, int err, const char *vdev,
 			const char *domain)
 {

@@ -111,14 +111,9 @@ int cmd_show(struct xvbd_ctx *ctx, int argc, char **argv)
 				  "numeric devid (see xen-vbd-interface(7))");
 		return XVBD_EXIT_USAGE;
 	}
-	err = xvbd_tstack_domain_lookup(ctx->ts, dom_spec, &domid, &domain);
-	if (err) {
-		xvbd_err("show", "domain", "\"%s\": %s", dom_spec,
-			 xvbd_tstack_lookup_why(err));
-		if (err == -ENOENT && !ctx->opts->quiet)
-			xvbd_hint("see \"xl list\"");
-		return xvbd_tstack_lookup_exit(err);
-	}
+	rc = xvbd_cmd_domain_lookup(ctx, dom_spec, &domid, &domain);
+	if (rc)
+		return rc;
 	err = xvbd_tstack_disk_find(ctx->ts, domid, devid, &disks, &ndisks,
 				    &disk);
 	if (err) {

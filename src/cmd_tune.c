@@ -124,14 +124,9 @@ int cmd_tune(struct xvbd_ctx *ctx, int argc, char **argv)
 		}
 	}
 
-	err = xvbd_tstack_domain_lookup(ctx->ts, dom_spec, &domid, &domain);
-	if (err) {
-		xvbd_err("tune", "domain", "\"%s\": %s", dom_spec,
-			 xvbd_tstack_lookup_why(err));
-		if (err == -ENOENT && !ctx->opts->quiet)
-			xvbd_hint("see \"xl list\"");
-		return xvbd_tstack_lookup_exit(err);
-	}
+	err = xvbd_cmd_domain_lookup(ctx, dom_spec, &domid, &domain);
+	if (err)
+		return err;
 	err = xvbd_tstack_domain_info(ctx->ts, domid, &info);
 	if (err || info.dying || info.shutdown) {
 		xvbd_err("tune", "domain", "%s: not running (%s)", domain,

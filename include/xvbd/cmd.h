@@ -95,6 +95,13 @@ int xvbd_getopt(int argc, char **argv, const char *shortopts,
 int xvbd_getopt_error(const struct xvbd_cmd *cmd, char **argv, int c);
 int xvbd_getopt_index(void);
 /*
+ * xvbd_tstack_domain_lookup() of the <Domain> argument spec.  On failure
+ * "xvbd: <cmd>: domain: \"<spec>\": <why>" and, for an unknown domain, a
+ * hint; returns the exit code (XVBD_EXIT_OK when found).
+ */
+int xvbd_cmd_domain_lookup(const struct xvbd_ctx *ctx, const char *spec,
+			   uint32_t *domid, char **name);
+/*
  * Report an xvbd_tstack_disk_find() error for the disk vdev of domain:
  * "xvbd: <cmd>: vdev: ... has no such disk" and a hint for -ENOENT, else
  * "xvbd: <cmd>: disks: ...".  Returns XVBD_EXIT_FAIL.
