@@ -10,7 +10,7 @@
 # does continuous O_DIRECT dd I/O (plus a small busybox pipeline check of
 # its own) to keep the hypervisor busy. Counted: runs, wrong outputs (or a
 # non-zero exit status below 128),
-# crashes (exit status >= 128, or "corrupted"/"Segmentation fault"/
+# crashes (exit status >= 128, a pipeline hanging for 120 s, or "corrupted"/"Segmentation fault"/
 # "Aborted"/"core dumped"/"double free" on stderr) and the dom0 kernel's
 # "segfault at" lines. Last line:
 #   stress: N runs, C crashes, W wrong
@@ -38,7 +38,8 @@ EOF
 volatile="xs xl"
 
 run_case() {	# run_case NAME CMD OUTFILE ERRFILE -> exit status
-	bash -o pipefail -c "$2" >"$3" 2>"$4"
+	# A corrupted process may also spin forever: 124 = hang.
+	timeout -k 5 120 bash -o pipefail -c "$2" >"$3" 2>"$4"
 }
 
 # Expected values: two agreeing runs each (process start alone takes
@@ -91,7 +92,9 @@ stress_loop() {	# stress_loop N: one line per run in $work/loop.N
 			run_case "$name" "$cmd" "$work/o.$n" "$work/r.$n"
 			rc=$?
 			got=$(md5sum <"$work/o.$n" | cut -c1-32)
-			if [ $rc -ge 128 ] ||
+			if [ $rc = 124 ]; then
+				echo "crash $name hang (killed after 120s)" >>"$log"
+			elif [ $rc -ge 128 ] ||
 				grep -qiE 'corrupt|segmentation|aborted|core dumped|double free|free\(\)|malloc' "$work/r.$n"; then
 				echo "crash $name rc=$rc $(head -c 300 "$work/r.$n" | tr '\n' ' ')" >>"$log"
 			elif [ $rc -ne 0 ]; then
