@@ -118,7 +118,7 @@ done
 # Progress every minute.
 while [ "$(date +%s)" -lt $end ]; do
 	sleep 60
-	echo "# $(date +%T) runs so far: $(cat "$work"/loop.* | grep -c '^ok\|^wrong\|^crash\|^fail'), load $(cut -d' ' -f1-3 /proc/loadavg)"
+	echo "# $(date +%T) so far: $(cat "$work"/loop.* | grep -c '^ok\|^wrong\|^crash\|^fail') runs, $(cat "$work"/loop.* | grep -c '^crash') crashes, $(cat "$work"/loop.* | grep -c '^wrong\|^fail') wrong, load $(cut -d' ' -f1-3 /proc/loadavg)"
 done
 wait $pids
 load1=$(cut -d' ' -f1-3 /proc/loadavg)
