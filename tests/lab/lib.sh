@@ -15,9 +15,11 @@ LAB_BOOT_TIMEOUT=${LAB_BOOT_TIMEOUT:-240}
 LAB_QEMU_ACCEL=${LAB_QEMU_ACCEL:-tcg,thread=multi}
 # SMAP/SMEP make dom0 crash at once under TCG (lab notes).
 # AVX/AVX2 are new in QEMU 7.2's TCG; without them glibc's string
-# functions take the long-tested SSE paths (dom0 tools crashed now and
-# then with heap corruption while AVX2 was on).
+# functions take the long-tested SSE paths. (Turning them off did not
+# stop the random user-space crashes: spec-ctrl=eager-fpu below did.)
 LAB_QEMU_CPU=${LAB_QEMU_CPU:-max,-smap,-smep,-avx,-avx2}
+# Appended after the fixed Xen options, so it can also undo them (e.g.
+# spec-ctrl=no-eager-fpu to reproduce the crashes).
 LAB_XEN_EXTRA=${LAB_XEN_EXTRA:-}
 
 log() { printf 'lab: %s\n' "$*" >&2; }
@@ -66,7 +68,12 @@ qemu_args() {
 		-machine pc -accel "$LAB_QEMU_ACCEL"
 		-cpu "$LAB_QEMU_CPU" -smp 2 -m "$LAB_MEM_MB"
 		-kernel "$img/xen"
-		-append "console=com1 com1=115200,8n1 dom0_mem=${LAB_DOM0_MEM_MB}M,max:${LAB_DOM0_MEM_MB}M dom0_max_vcpus=2 loglvl=all guest_loglvl=all${LAB_XEN_EXTRA:+ $LAB_XEN_EXTRA}"
+		# spec-ctrl=eager-fpu: on the AMD "max" CPU Xen switches PV
+		# vCPUs' FPU/SSE state lazily (CR0.TS + #NM), and under QEMU 7.2
+		# TCG that corrupts user-space registers now and then: random
+		# segfaults and glibc heap aborts in dom0 and guests, worse on
+		# a loaded host (README, tests/lab/stress-userspace.sh).
+		-append "console=com1 com1=115200,8n1 spec-ctrl=eager-fpu dom0_mem=${LAB_DOM0_MEM_MB}M,max:${LAB_DOM0_MEM_MB}M dom0_max_vcpus=2 loglvl=all guest_loglvl=all${LAB_XEN_EXTRA:+ $LAB_XEN_EXTRA}"
 		-initrd "${LAB_KERNEL:-$img/vmlinuz} $dom0_args,$img/dom0.cpio.gz"
 		-display none -no-reboot
 		-virtfs "local,path=$LAB_SHARE,mount_tag=lab,security_model=none,id=lab"
