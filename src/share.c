@@ -575,7 +575,9 @@ static int64_t now_ms(void)
 
 /*
  * Run argv (no shell) with stdin /dev/null and stdout+stderr into a pipe;
- * keep the last non-empty output line in why.  Killed after timeout_ms.
+ * keep the last non-empty output line in why.  Killed after timeout_ms,
+ * with its whole process group: mount(8) runs mount.nfs or mount.cifs as
+ * a child, which would otherwise go on (and maybe mount) after we gave up.
  * Returns the exit status, or -ETIMEDOUT / -errno.
  */
 static int run_helper(char *const argv[], int timeout_ms, char *why,
@@ -603,12 +605,14 @@ static int run_helper(char *const argv[], int timeout_ms, char *why,
 	if (!pid) {
 		int null = open("/dev/null", O_RDONLY);
 
-		if (null < 0 || dup2(null, 0) < 0 || dup2(pfd[1], 1) < 0 ||
-		    dup2(pfd[1], 2) < 0)
+		if (setpgid(0, 0) || null < 0 || dup2(null, 0) < 0 ||
+		    dup2(pfd[1], 1) < 0 || dup2(pfd[1], 2) < 0)
 			_exit(127);
 		execve(argv[0], argv, envp);
 		_exit(127);
 	}
+	/* Also here, so that the group exists before any kill below. */
+	setpgid(pid, pid);
 	close(pfd[1]);
 	for (;;) {
 		struct pollfd p = { .fd = pfd[0], .events = POLLIN };
@@ -616,7 +620,7 @@ static int run_helper(char *const argv[], int timeout_ms, char *why,
 		ssize_t n;
 
 		if (left <= 0) {
-			kill(pid, SIGKILL);
+			kill(-pid, SIGKILL);
 			break;
 		}
 		rc = poll(&p, 1, (int)left);
