@@ -14,13 +14,21 @@
 
 #include "xvbd/spawn.h"
 
-/* In the child: stdin /dev/null, out_fd (if any) as stdout and stderr. */
+/*
+ * In the child: stdin /dev/null, out_fd (if any) as stdout and stderr;
+ * with out_fd also its own process group, so that a timeout kills the
+ * helpers it runs too (mount(8) runs mount.nfs or mount.cifs, which
+ * could otherwise still mount after xvbd gave up).
+ */
 static void __attribute__((noreturn))
 child(char *const argv[], char *const envp[], int out_fd, int err_fd)
 {
 	int fd = open("/dev/null", O_RDONLY), child_errno;
 	sigset_t none;
 	ssize_t n;
+
+	if (out_fd >= 0 && setpgid(0, 0))
+		goto fail;
 
 	if (fd >= 0) {
 		dup2(fd, STDIN_FILENO);
@@ -77,6 +85,9 @@ static int start(char *const argv[], char *const envp[], int out_fd,
 		close(pipefd[0]);
 		child(argv, envp, out_fd, pipefd[1]);
 	}
+	/* Also here, so that the group exists before any kill(-pid). */
+	if (out_fd >= 0)
+		setpgid(*pid, *pid);
 	close(pipefd[1]);
 	do {
 		n = read(pipefd[0], &child_errno, sizeof(child_errno));
@@ -145,7 +156,7 @@ int xvbd_spawn_capture(char *const argv[], char *const envp[],
 		ssize_t n;
 
 		if (left <= 0) {
-			kill(pid, SIGKILL);
+			kill(-pid, SIGKILL);	/* the whole group */
 			killed = true;
 			break;
 		}

@@ -24,8 +24,9 @@ int xvbd_spawn(char *const argv[], int *exit_status);
  *   (execve, no PATH search); NULL: the caller's, as xvbd_spawn();
  * - stdout and stderr both go into out, NUL-terminated; when the program
  *   writes more than out_len - 1 bytes, out keeps the last part of it;
- * - killed (SIGKILL) if its output has not ended after timeout_ms, and
- *   then -ETIMEDOUT (out holds what it wrote).
+ * - it runs in its own process group, and the whole group is killed
+ *   (SIGKILL) if its output has not ended after timeout_ms: then
+ *   -ETIMEDOUT (out holds what it wrote).
  */
 int xvbd_spawn_capture(char *const argv[], char *const envp[],
 		       int timeout_ms, char *out, size_t out_len,
