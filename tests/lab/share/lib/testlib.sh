@@ -48,15 +48,16 @@ phase() { echo "# [${SECONDS}s] $*"; }
 # ---- guest write-then-read (attach tests) ----
 
 # guest_rw_script VDEV...: commands for `lab-guest start --run`: wait for
-# the disks (hot-attached later), then per disk print "size VDEV SECTORS",
-# write 1 MiB of random data at 1 MiB with O_DIRECT, read it back and
-# print "md5 VDEV SUM" when both match.
+# the disks (hot-attached later; up to 10 minutes in all, polling once a
+# second: the guest's vCPU competes with dom0's for the host), then per
+# disk print "size VDEV SECTORS", write 1 MiB of random data at 1 MiB with
+# O_DIRECT, read it back and print "md5 VDEV SUM" when both match.
 guest_rw_script() {
 	echo "disks='$*'"
 	cat <<'EOS'
 i=0
 for d in $disks; do
-	while [ ! -b /dev/$d ] && [ $i -lt 3000 ]; do sleep 0.2; i=$((i + 1)); done
+	while [ ! -b /dev/$d ] && [ $i -lt 600 ]; do sleep 1; i=$((i + 1)); done
 done
 for d in $disks; do
 	echo "size $d $(cat /sys/block/$d/size)"
@@ -142,6 +143,21 @@ loop_devices() {
 	done
 }
 
+# crash_retry CMD...: CMD's output; CMD runs again (up to three times)
+# when a signal killed it: dom0 tools under TCG die now and then (once
+# "malloc(): unsorted double linked list corrupted" in xenstore-list).
+crash_retry() {
+	local out rc try
+	for try in 1 2 3; do
+		out=$("$@" 2>&1)
+		rc=$?
+		[ $rc -lt 128 ] && break
+		echo "# $1 died (status $rc), running it again" >&2
+	done
+	printf '%s' "$out"
+	return $rc
+}
+
 # dom0_state DOMID DIR...: into T_STATE, everything a failed attach to
 # DOMID must leave as it was: its VBD directories in xenstore (backend,
 # frontend, libxl's record), dom0's mounts and loop devices, and each file
@@ -151,8 +167,8 @@ dom0_state() {
 	shift
 	# (xenstore-list stops at the first missing directory: fine for a
 	# before/after comparison)
-	T_STATE=$(xenstore-list -p "/local/domain/0/backend/vbd/$domid" \
-		"/local/domain/$domid/device/vbd" "/libxl/$domid/device/vbd" 2>&1)$'\n'
+	T_STATE=$(crash_retry xenstore-list -p "/local/domain/0/backend/vbd/$domid" \
+		"/local/domain/$domid/device/vbd" "/libxl/$domid/device/vbd")$'\n'
 	while read -r line; do
 		[[ $line == *" /proc/"* ]] || T_STATE+="mount $line"$'\n'
 	done </proc/mounts
@@ -162,7 +178,7 @@ dom0_state() {
 	done
 	[ ${#files[@]} = 0 ] && return
 	# A directory's size may change by itself (and means nothing here).
-	out=$(stat -c '%F|%n|%s' "${files[@]}" 2>&1)
+	out=$(crash_retry stat -c '%F|%n|%s' "${files[@]}")
 	while IFS='|' read -r type name size; do
 		case $type in
 		regular*) T_STATE+="file $name $size"$'\n' ;;
