@@ -574,8 +574,27 @@ static int64_t now_ms(void)
 }
 
 /*
+ * The first non-empty line of a mount helper's output, control characters
+ * blanked: the error itself.  What follows is a pointer to documentation
+ * (mount.cifs: "Refer to the mount.cifs(8) manual page ...", mount(8):
+ * "dmesg(1) may have more information ...").
+ */
+static void first_line(const char *out, char *why, size_t why_len)
+{
+	size_t len, i;
+
+	while (*out == '\n' || *out == ' ')
+		out++;
+	len = strcspn(out, "\n");
+	snprintf(why, why_len, "%.*s", (int)len, out);
+	for (i = 0; why[i]; i++)
+		if ((unsigned char)why[i] < 0x20)
+			why[i] = ' ';
+}
+
+/*
  * Run argv (no shell) with stdin /dev/null and stdout+stderr into a pipe;
- * keep the last non-empty output line in why.  Killed after timeout_ms,
+ * keep the first non-empty output line in why.  Killed after timeout_ms,
  * with its whole process group: mount(8) runs mount.nfs or mount.cifs as
  * a child, which would otherwise go on (and maybe mount) after we gave up.
  * Returns the exit status, or -ETIMEDOUT / -errno.
@@ -628,32 +647,26 @@ static int run_helper(char *const argv[], int timeout_ms, char *why,
 			continue;
 		if (rc <= 0)
 			continue;
-		if (used == sizeof(out) - 1)
-			used = 0;	/* keep the tail */
-		n = read(pfd[0], out + used, sizeof(out) - 1 - used);
+		if (used == sizeof(out) - 1) {
+			/* Full: the first line is kept, the rest drained. */
+			char drain[512];
+
+			n = read(pfd[0], drain, sizeof(drain));
+		} else {
+			n = read(pfd[0], out + used, sizeof(out) - 1 - used);
+			if (n > 0)
+				used += (size_t)n;
+		}
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
 			break;
-		used += (size_t)n;
 	}
 	close(pfd[0]);
 	out[used] = '\0';
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	/* Last non-empty line, for a one-line error. */
-	while (used && (out[used - 1] == '\n' || out[used - 1] == ' '))
-		out[--used] = '\0';
-	{
-		char *nl = strrchr(out, '\n');
-		const char *last = nl ? nl + 1 : out;
-		size_t i;
-
-		snprintf(why, why_len, "%s", last);
-		for (i = 0; why[i]; i++)
-			if ((unsigned char)why[i] < 0x20)
-				why[i] = ' ';
-	}
+	first_line(out, why, why_len);
 	if (now_ms() >= deadline && WIFSIGNALED(status))
 		return -ETIMEDOUT;
 	if (WIFEXITED(status))
