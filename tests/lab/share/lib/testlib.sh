@@ -48,15 +48,16 @@ phase() { echo "# [${SECONDS}s] $*"; }
 # ---- guest write-then-read (attach tests) ----
 
 # guest_rw_script VDEV...: commands for `lab-guest start --run`: wait for
-# the disks (hot-attached later), then per disk print "size VDEV SECTORS",
-# write 1 MiB of random data at 1 MiB with O_DIRECT, read it back and
-# print "md5 VDEV SUM" when both match.
+# the disks (hot-attached later; up to 10 minutes in all, polling once a
+# second: the guest's vCPU competes with dom0's for the host), then per
+# disk print "size VDEV SECTORS", write 1 MiB of random data at 1 MiB with
+# O_DIRECT, read it back and print "md5 VDEV SUM" when both match.
 guest_rw_script() {
 	echo "disks='$*'"
 	cat <<'EOS'
 i=0
 for d in $disks; do
-	while [ ! -b /dev/$d ] && [ $i -lt 3000 ]; do sleep 0.2; i=$((i + 1)); done
+	while [ ! -b /dev/$d ] && [ $i -lt 600 ]; do sleep 1; i=$((i + 1)); done
 done
 for d in $disks; do
 	echo "size $d $(cat /sys/block/$d/size)"
