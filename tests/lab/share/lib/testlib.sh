@@ -143,6 +143,21 @@ loop_devices() {
 	done
 }
 
+# crash_retry CMD...: CMD's output; CMD runs again (up to three times)
+# when a signal killed it: dom0 tools under TCG die now and then (once
+# "malloc(): unsorted double linked list corrupted" in xenstore-list).
+crash_retry() {
+	local out rc try
+	for try in 1 2 3; do
+		out=$("$@" 2>&1)
+		rc=$?
+		[ $rc -lt 128 ] && break
+		echo "# $1 died (status $rc), running it again" >&2
+	done
+	printf '%s' "$out"
+	return $rc
+}
+
 # dom0_state DOMID DIR...: into T_STATE, everything a failed attach to
 # DOMID must leave as it was: its VBD directories in xenstore (backend,
 # frontend, libxl's record), dom0's mounts and loop devices, and each file
@@ -152,8 +167,8 @@ dom0_state() {
 	shift
 	# (xenstore-list stops at the first missing directory: fine for a
 	# before/after comparison)
-	T_STATE=$(xenstore-list -p "/local/domain/0/backend/vbd/$domid" \
-		"/local/domain/$domid/device/vbd" "/libxl/$domid/device/vbd" 2>&1)$'\n'
+	T_STATE=$(crash_retry xenstore-list -p "/local/domain/0/backend/vbd/$domid" \
+		"/local/domain/$domid/device/vbd" "/libxl/$domid/device/vbd")$'\n'
 	while read -r line; do
 		[[ $line == *" /proc/"* ]] || T_STATE+="mount $line"$'\n'
 	done </proc/mounts
@@ -163,7 +178,7 @@ dom0_state() {
 	done
 	[ ${#files[@]} = 0 ] && return
 	# A directory's size may change by itself (and means nothing here).
-	out=$(stat -c '%F|%n|%s' "${files[@]}" 2>&1)
+	out=$(crash_retry stat -c '%F|%n|%s' "${files[@]}")
 	while IFS='|' read -r type name size; do
 		case $type in
 		regular*) T_STATE+="file $name $size"$'\n' ;;
