@@ -563,8 +563,28 @@ void xvbd_share_unlock(int fd)
 }
 
 /*
+ * The first non-empty line of a mount helper's output, control characters
+ * blanked: the error itself.  What follows is a pointer to documentation
+ * (mount.cifs: "Refer to the mount.cifs(8) manual page ...", mount(8):
+ * "dmesg(1) may have more information ...").
+ */
+static void first_line(const char *out, char *why, size_t why_len)
+{
+	size_t len, i;
+
+	while (*out == '\n' || *out == ' ')
+		out++;
+	len = strcspn(out, "\n");
+	snprintf(why, why_len, "%.*s", (int)len, out);
+	for (i = 0; why[i]; i++)
+		if ((unsigned char)why[i] < 0x20)
+			why[i] = ' ';
+}
+
+/*
  * Run argv (no shell, a fixed environment) with stdout+stderr captured;
- * keep the last non-empty output line in why.  Killed after timeout_ms.
+ * keep the first non-empty output line in why.  Killed after timeout_ms
+ * (spawn.c kills the whole process group: mount.nfs/mount.cifs too).
  * Returns the exit status, or -ETIMEDOUT / -errno.
  */
 static int run_helper(char *const argv[], int timeout_ms, char *why,
@@ -573,21 +593,12 @@ static int run_helper(char *const argv[], int timeout_ms, char *why,
 	static char *const envp[] = {
 		"PATH=/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL=C", NULL,
 	};
-	char out[4096], *nl;
-	size_t used, i;
+	char out[4096];
 	int status, rc;
 
 	rc = xvbd_spawn_capture(argv, envp, timeout_ms, out, sizeof(out),
 				&status);
-	/* Last non-empty line, for a one-line error. */
-	used = strlen(out);
-	while (used && (out[used - 1] == '\n' || out[used - 1] == ' '))
-		out[--used] = '\0';
-	nl = strrchr(out, '\n');
-	snprintf(why, why_len, "%s", nl ? nl + 1 : out);
-	for (i = 0; why[i]; i++)
-		if ((unsigned char)why[i] < 0x20)
-			why[i] = ' ';
+	first_line(out, why, why_len);
 	return rc ? rc : status;
 }
 
