@@ -76,6 +76,63 @@ int xvbd_usage_error(const struct xvbd_cmd *cmd, const char *fmt, ...)
 	return XVBD_EXIT_USAGE;
 }
 
+void xvbd_getopt_begin(void)
+{
+	optind = 0;	/* GNU: reinitialise (main() parsed with "+") */
+	opterr = 0;
+}
+
+int xvbd_getopt(int argc, char **argv, const char *shortopts,
+		const struct option *longopts)
+{
+	return getopt_long(argc + 1, argv - 1, shortopts, longopts, NULL);
+}
+
+int xvbd_getopt_error(const struct xvbd_cmd *cmd, char **argv, int c)
+{
+	/* getopt's optind counts argv[-1]: the option is argv[optind - 2]. */
+	if (c == ':')
+		return xvbd_usage_error(cmd, "%s needs a value",
+					argv[optind - 2]);
+	return xvbd_usage_error(cmd, "unknown option \"%s\"",
+				argv[optind - 2]);
+}
+
+int xvbd_getopt_index(void)
+{
+	return optind - 1;
+}
+
+int xvbd_cmd_domain_lookup(const struct xvbd_ctx *ctx, const char *spec,
+			   uint32_t *domid, char **name)
+{
+	int err = xvbd_tstack_domain_lookup(ctx->ts, spec, domid, name);
+
+	if (!err)
+		return XVBD_EXIT_OK;
+	xvbd_err(ctx->cmd->name, "domain", "\"%s\": %s", spec,
+		 xvbd_tstack_lookup_why(err));
+	if (err == -ENOENT && !ctx->opts->quiet)
+		xvbd_hint("see \"xl list\"");
+	return xvbd_tstack_lookup_exit(err);
+}
+
+int xvbd_cmd_disk_error(const struct xvbd_ctx *ctx, int err, const char *vdev,
+			const char *domain)
+{
+	const char *name = ctx->cmd->name;
+
+	if (err != -ENOENT) {
+		xvbd_err(name, "disks", "domain %s: %s", domain, strerror(-err));
+		return XVBD_EXIT_FAIL;
+	}
+	xvbd_err(name, "vdev", "\"%s\": domain %s has no such disk", vdev,
+		 domain);
+	if (!ctx->opts->quiet)
+		xvbd_hint("see \"xvbd list %s\"", domain);
+	return XVBD_EXIT_FAIL;
+}
+
 static bool wants_help(int argc, char **argv)
 {
 	int i;

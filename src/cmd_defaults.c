@@ -7,7 +7,6 @@
  * attached (--reload) or a modprobe.d line and the next load (--persist).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,11 +97,8 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 	};
 	int c, i, rc;
 
-	optind = 0;
-	opterr = 0;
-	/* argv[-1] is the command name: getopt wants a program name. */
-	while ((c = getopt_long(argc + 1, argv - 1, "", longopts, NULL))
-	       != -1) {
+	xvbd_getopt_begin();
+	while ((c = xvbd_getopt(argc, argv, "", longopts)) != -1) {
 		switch (c) {
 		case 'r':
 			d->reload = true;
@@ -111,11 +107,10 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 			d->persist = true;
 			break;
 		default:
-			return xvbd_usage_error(ctx->cmd, "unknown option "
-						"\"%s\"", argv[optind - 2]);
+			return xvbd_getopt_error(ctx->cmd, argv, c);
 		}
 	}
-	for (i = optind - 1; i < argc; i++) {
+	for (i = xvbd_getopt_index(); i < argc; i++) {
 		rc = add_item(d, argv[i]);
 		if (rc)
 			return rc;

@@ -4,7 +4,6 @@
  * last disk using it.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,30 +57,27 @@ static int release_share(struct xvbd_ctx *ctx, const char *name)
 int cmd_detach(struct xvbd_ctx *ctx, int argc, char **argv)
 {
 	struct xvbd_disk *disks = NULL, *disk = NULL;
-	size_t ndisks = 0, i;
+	size_t ndisks = 0;
 	const char *dom_spec, *vdev;
 	char share[128];
 	bool force = false, on_share;
 	uint32_t domid, devid;
 	char *domain = NULL;
-	int c, rc = XVBD_EXIT_OK, err, lock_fd = -1, released = 0;
+	int c, first, rc = XVBD_EXIT_OK, err, lock_fd = -1, released = 0;
 
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc + 1, argv - 1, "", detach_options,
-				NULL)) != -1) {
+	xvbd_getopt_begin();
+	while ((c = xvbd_getopt(argc, argv, "", detach_options)) != -1) {
 		if (c != 'f')
-			return xvbd_usage_error(ctx->cmd, "unknown option "
-						"\"%s\"", argv[optind - 2]);
+			return xvbd_getopt_error(ctx->cmd, argv, c);
 		force = true;
 	}
-	optind--;
-	if (argc - optind != 2)
-		return xvbd_usage_error(ctx->cmd, argc - optind < 2 ?
+	first = xvbd_getopt_index();
+	if (argc - first != 2)
+		return xvbd_usage_error(ctx->cmd, argc - first < 2 ?
 					"missing arguments" :
 					"too many arguments");
-	dom_spec = argv[optind];
-	vdev = argv[optind + 1];
+	dom_spec = argv[first];
+	vdev = argv[first + 1];
 	if (xvbd_vdev_parse(vdev, &devid)) {
 		xvbd_err(CMD, "vdev", "\"%s\": not a virtual device name",
 			 vdev);
@@ -93,22 +89,10 @@ int cmd_detach(struct xvbd_ctx *ctx, int argc, char **argv)
 			 xvbd_tstack_lookup_why(err));
 		return xvbd_tstack_lookup_exit(err);
 	}
-	err = xvbd_tstack_disks(ctx->ts, domid, &disks, &ndisks);
+	err = xvbd_tstack_disk_find(ctx->ts, domid, devid, &disks, &ndisks,
+				    &disk);
 	if (err) {
-		xvbd_err(CMD, "disks", "domain %s: %s", domain,
-			 strerror(-err));
-		rc = XVBD_EXIT_FAIL;
-		goto out;
-	}
-	for (i = 0; i < ndisks && !disk; i++)
-		if (disks[i].devid == devid)
-			disk = &disks[i];
-	if (!disk) {
-		xvbd_err(CMD, "vdev", "\"%s\": domain %s has no such disk",
-			 vdev, domain);
-		if (!ctx->opts->quiet)
-			xvbd_hint("see \"xvbd list %s\"", domain);
-		rc = XVBD_EXIT_FAIL;
+		rc = xvbd_cmd_disk_error(ctx, err, vdev, domain);
 		goto out;
 	}
 	on_share = xvbd_share_of_target(disk->target, share,

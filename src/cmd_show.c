@@ -97,7 +97,7 @@ int cmd_show(struct xvbd_ctx *ctx, int argc, char **argv)
 	struct xvbd_disk *disks = NULL, *disk = NULL;
 	struct xvbd_vbd_view view;
 	bool have_view = false;
-	size_t ndisks = 0, i;
+	size_t ndisks = 0;
 	uint32_t domid, devid;
 	char *domain = NULL;
 	int rc = XVBD_EXIT_OK, err;
@@ -111,30 +111,13 @@ int cmd_show(struct xvbd_ctx *ctx, int argc, char **argv)
 				  "numeric devid (see xen-vbd-interface(7))");
 		return XVBD_EXIT_USAGE;
 	}
-	err = xvbd_tstack_domain_lookup(ctx->ts, dom_spec, &domid, &domain);
+	rc = xvbd_cmd_domain_lookup(ctx, dom_spec, &domid, &domain);
+	if (rc)
+		return rc;
+	err = xvbd_tstack_disk_find(ctx->ts, domid, devid, &disks, &ndisks,
+				    &disk);
 	if (err) {
-		xvbd_err("show", "domain", "\"%s\": %s", dom_spec,
-			 xvbd_tstack_lookup_why(err));
-		if (err == -ENOENT && !ctx->opts->quiet)
-			xvbd_hint("see \"xl list\"");
-		return xvbd_tstack_lookup_exit(err);
-	}
-	err = xvbd_tstack_disks(ctx->ts, domid, &disks, &ndisks);
-	if (err) {
-		xvbd_err("show", "disks", "domain %s: %s", domain,
-			 strerror(-err));
-		rc = XVBD_EXIT_FAIL;
-		goto out;
-	}
-	for (i = 0; i < ndisks && !disk; i++)
-		if (disks[i].devid == devid)
-			disk = &disks[i];
-	if (!disk) {
-		xvbd_err("show", "vdev", "\"%s\": domain %s has no such disk",
-			 vdev, domain);
-		if (!ctx->opts->quiet)
-			xvbd_hint("see \"xvbd list %s\"", domain);
-		rc = XVBD_EXIT_FAIL;
+		rc = xvbd_cmd_disk_error(ctx, err, vdev, domain);
 		goto out;
 	}
 	err = xvbd_vbd_load(ctx->xs, domid, disk, &view);

@@ -57,11 +57,8 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 	int c;
 
 	so->timeout_s = START_TIMEOUT_S;
-	/* argv[-1] is the command name: getopt wants a program name. */
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc + 1, argv - 1, ":", longopts, NULL))
-	       != -1) {
+	xvbd_getopt_begin();
+	while ((c = xvbd_getopt(argc, argv, ":", longopts)) != -1) {
 		switch (c) {
 		case 'b':
 			/* A bad value is one line, not the whole usage. */
@@ -100,19 +97,16 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 			}
 			so->timeout_s = (int)v;
 			break;
-		case ':':
-			return xvbd_usage_error(ctx->cmd, "%s needs a value",
-						argv[optind - 2]);
 		default:
-			return xvbd_usage_error(ctx->cmd, "unknown option "
-						"\"%s\"", argv[optind - 2]);
+			return xvbd_getopt_error(ctx->cmd, argv, c);
 		}
 	}
-	if (optind - 1 != argc - 1)
-		return xvbd_usage_error(ctx->cmd, optind - 1 >= argc ?
+	i = (size_t)xvbd_getopt_index();
+	if (i + 1 != (size_t)argc)
+		return xvbd_usage_error(ctx->cmd, i >= (size_t)argc ?
 					"missing the xl config file" :
 					"too many arguments");
-	so->cfg_path = argv[optind - 1];
+	so->cfg_path = argv[i];
 	return XVBD_EXIT_OK;
 }
 

@@ -11,7 +11,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
@@ -128,11 +127,8 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 	so->interval_ns = INTERVAL_DEFAULT_NS;
 	so->fmt = ctx->opts->json ? FMT_JSON : FMT_TEXT;
 	nfmt = ctx->opts->json;
-	/* argv[-1] is the command name: getopt wants a program name. */
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc + 1, argv - 1, ":d:n:", longopts, NULL))
-	       != -1) {
+	xvbd_getopt_begin();
+	while ((c = xvbd_getopt(argc, argv, ":d:n:", longopts)) != -1) {
 		switch (c) {
 		case 'd':
 			if (parse_seconds(optarg, &so->interval_ns) ||
@@ -172,19 +168,15 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 		case 'V':
 			so->vcpus = true;
 			break;
-		case ':':
-			return xvbd_usage_error(ctx->cmd, "%s needs a value",
-						argv[optind - 2]);
 		default:
-			return xvbd_usage_error(ctx->cmd, "unknown option "
-						"\"%s\"", argv[optind - 2]);
+			return xvbd_getopt_error(ctx->cmd, argv, c);
 		}
 	}
 	if (nfmt > 1)
 		return xvbd_usage_error(ctx->cmd, "--json, --csv and "
 					"--prometheus exclude each other");
 	so->live = so->fmt == FMT_TEXT && isatty(STDOUT_FILENO);
-	*first_arg = optind - 1;
+	*first_arg = xvbd_getopt_index();
 	return XVBD_EXIT_OK;
 }
 

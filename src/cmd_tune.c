@@ -124,14 +124,9 @@ int cmd_tune(struct xvbd_ctx *ctx, int argc, char **argv)
 		}
 	}
 
-	err = xvbd_tstack_domain_lookup(ctx->ts, dom_spec, &domid, &domain);
-	if (err) {
-		xvbd_err("tune", "domain", "\"%s\": %s", dom_spec,
-			 xvbd_tstack_lookup_why(err));
-		if (err == -ENOENT && !ctx->opts->quiet)
-			xvbd_hint("see \"xl list\"");
-		return xvbd_tstack_lookup_exit(err);
-	}
+	err = xvbd_cmd_domain_lookup(ctx, dom_spec, &domid, &domain);
+	if (err)
+		return err;
 	err = xvbd_tstack_domain_info(ctx->ts, domid, &info);
 	if (err || info.dying || info.shutdown) {
 		xvbd_err("tune", "domain", "%s: not running (%s)", domain,
@@ -139,20 +134,13 @@ int cmd_tune(struct xvbd_ctx *ctx, int argc, char **argv)
 			 "shut down");
 		goto out;
 	}
-	err = xvbd_tstack_disks(ctx->ts, domid, &disks, &ndisks);
+	err = xvbd_tstack_disk_find(ctx->ts, domid, set.devid, &disks,
+				    &ndisks, &disk);
+	/* Without libxl's record of its paths there is nothing to tune. */
+	if (!err && (!disk->backend_path || !disk->frontend_path))
+		err = -ENOENT;
 	if (err) {
-		xvbd_err("tune", "disks", "domain %s: %s", domain,
-			 strerror(-err));
-		goto out;
-	}
-	for (i = 0; i < ndisks && !disk; i++)
-		if (disks[i].devid == set.devid)
-			disk = &disks[i];
-	if (!disk || !disk->backend_path || !disk->frontend_path) {
-		xvbd_err("tune", "vdev", "\"%s\": domain %s has no such disk",
-			 set.vdev, domain);
-		if (!ctx->opts->quiet)
-			xvbd_hint("see \"xvbd list %s\"", domain);
+		xvbd_cmd_disk_error(ctx, err, set.vdev, domain);
 		goto out;
 	}
 	err = xvbd_vbd_load(ctx->xs, domid, disk, &view);

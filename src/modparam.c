@@ -21,6 +21,7 @@
 #define PERSIST_FILE_FMT	"%s/xvbd-%s.conf"
 #define PARAM_VALUE_MAX		256
 #define PERSIST_ITEMS_MAX	64
+#define SYS_DIR_MAX		128	/* the two formats with a name_ok() name */
 
 /* Linux 6.1 drivers/block/xen-blkback/blkback.c and xenbus.c. */
 const struct xvbd_modparam_info xvbd_blkback_params[] = {
@@ -54,24 +55,6 @@ const struct xvbd_modparam_info *xvbd_modparam_info(const char *name)
 	return NULL;
 }
 
-static char *params_dir(const char *module)
-{
-	char *path;
-
-	if (asprintf(&path, SYS_MODULE_PARAMS_FMT, module) < 0)
-		return NULL;
-	return path;
-}
-
-static char *driver_dir(const char *driver)
-{
-	char *path;
-
-	if (asprintf(&path, SYS_BACKEND_DRIVER_FMT, driver) < 0)
-		return NULL;
-	return path;
-}
-
 /* Parameter and device names: what sysfs and modprobe.d can carry. */
 static bool name_ok(const char *name)
 {
@@ -85,6 +68,38 @@ static bool name_ok(const char *name)
 		      name[i] == '-'))
 			return false;
 	return true;
+}
+
+/* sysfs directories of a module's parameters and of a backend driver. */
+static int params_dir(const char *module, char *buf, size_t len)
+{
+	if (!name_ok(module))
+		return -EINVAL;
+	snprintf(buf, len, SYS_MODULE_PARAMS_FMT, module);
+	return 0;
+}
+
+static int driver_dir(const char *driver, char *buf, size_t len)
+{
+	if (!name_ok(driver))
+		return -EINVAL;
+	snprintf(buf, len, SYS_BACKEND_DRIVER_FMT, driver);
+	return 0;
+}
+
+/* items (room for *cap of size bytes) grown to hold items[n]; NULL: ENOMEM */
+static void *grow(void *items, size_t n, size_t *cap, size_t size)
+{
+	size_t ncap;
+	void *grown;
+
+	if (n < *cap)
+		return items;
+	ncap = *cap ? *cap * 2 : 16;
+	grown = reallocarray(items, ncap, size);
+	if (grown)
+		*cap = ncap;
+	return grown;
 }
 
 static int read_small(int dirfd, const char *name, char **out)
@@ -142,23 +157,18 @@ int xvbd_modparam_list_at(const char *dir, struct xvbd_modparams *out)
 	while ((de = readdir(d))) {
 		struct xvbd_modparam *p;
 		struct stat st;
+		void *grown;
 
 		if (!name_ok(de->d_name))
 			continue;
 		if (fstatat(dfd, de->d_name, &st, 0) || !S_ISREG(st.st_mode))
 			continue;
-		if (got.n == cap) {
-			size_t ncap = cap ? cap * 2 : 16;
-			void *grown = realloc(got.items,
-					      ncap * sizeof(*got.items));
-
-			if (!grown) {
-				rc = -ENOMEM;
-				goto out;
-			}
-			got.items = grown;
-			cap = ncap;
+		grown = grow(got.items, got.n, &cap, sizeof(*got.items));
+		if (!grown) {
+			rc = -ENOMEM;
+			goto out;
 		}
+		got.items = grown;
 		p = &got.items[got.n];
 		memset(p, 0, sizeof(*p));
 		p->writable = st.st_mode & S_IWUSR;
@@ -188,17 +198,10 @@ out:
 
 int xvbd_modparam_list(const char *module, struct xvbd_modparams *out)
 {
-	char *dir;
-	int rc;
+	char dir[SYS_DIR_MAX];
+	int rc = params_dir(module, dir, sizeof(dir));
 
-	if (!name_ok(module))
-		return -EINVAL;
-	dir = params_dir(module);
-	if (!dir)
-		return -ENOMEM;
-	rc = xvbd_modparam_list_at(dir, out);
-	free(dir);
-	return rc;
+	return rc ? rc : xvbd_modparam_list_at(dir, out);
 }
 
 const struct xvbd_modparam *xvbd_modparam_find(
@@ -311,17 +314,10 @@ out:
 int xvbd_modparam_write(const char *module, const char *name,
 			const char *value)
 {
-	char *dir;
-	int rc;
+	char dir[SYS_DIR_MAX];
+	int rc = params_dir(module, dir, sizeof(dir));
 
-	if (!name_ok(module))
-		return -EINVAL;
-	dir = params_dir(module);
-	if (!dir)
-		return -ENOMEM;
-	rc = xvbd_modparam_write_at(dir, name, value);
-	free(dir);
-	return rc;
+	return rc ? rc : xvbd_modparam_write_at(dir, name, value);
 }
 
 void xvbd_modparam_names_free(char **names, size_t n)
@@ -351,21 +347,17 @@ int xvbd_modparam_bound_devices_at(const char *dir, char ***names_out,
 		return -errno;
 	while ((de = readdir(d))) {
 		uint32_t domid, devid;
+		void *grown;
 
 		/* bind, unbind, uevent, module are not devices */
 		if (xvbd_modparam_parse_vbd_name(de->d_name, &domid, &devid))
 			continue;
-		if (n == cap) {
-			size_t ncap = cap ? cap * 2 : 8;
-			void *grown = realloc(names, ncap * sizeof(*names));
-
-			if (!grown) {
-				rc = -ENOMEM;
-				goto out;
-			}
-			names = grown;
-			cap = ncap;
+		grown = grow(names, n, &cap, sizeof(*names));
+		if (!grown) {
+			rc = -ENOMEM;
+			goto out;
 		}
+		names = grown;
 		names[n] = strdup(de->d_name);
 		if (!names[n]) {
 			rc = -ENOMEM;
@@ -388,17 +380,10 @@ out:
 int xvbd_modparam_bound_devices(const char *driver, char ***names,
 				size_t *n)
 {
-	char *dir;
-	int rc;
+	char dir[SYS_DIR_MAX];
+	int rc = driver_dir(driver, dir, sizeof(dir));
 
-	if (!name_ok(driver))
-		return -EINVAL;
-	dir = driver_dir(driver);
-	if (!dir)
-		return -ENOMEM;
-	rc = xvbd_modparam_bound_devices_at(dir, names, n);
-	free(dir);
-	return rc;
+	return rc ? rc : xvbd_modparam_bound_devices_at(dir, names, n);
 }
 
 int xvbd_modparam_parse_vbd_name(const char *name, uint32_t *domid,
@@ -450,6 +435,17 @@ static bool item_ok(const char *item)
 	return true;
 }
 
+/* At most PERSIST_ITEMS_MAX items, each item_ok(); params may be NULL. */
+static bool items_ok(char *const params[])
+{
+	size_t i;
+
+	for (i = 0; params && params[i]; i++)
+		if (i >= PERSIST_ITEMS_MAX || !item_ok(params[i]))
+			return false;
+	return true;
+}
+
 static int modprobe(char *const argv[])
 {
 	int status, rc = xvbd_spawn(argv, &status);
@@ -464,13 +460,12 @@ static int load(const char *module, char *const params[])
 	char *argv[2 + PERSIST_ITEMS_MAX + 1];
 	size_t n = 0, i;
 
+	if (!items_ok(params))
+		return -EINVAL;
 	argv[n++] = "modprobe";
 	argv[n++] = (char *)module;
-	for (i = 0; params && params[i]; i++) {
-		if (i >= PERSIST_ITEMS_MAX || !item_ok(params[i]))
-			return -EINVAL;
+	for (i = 0; params && params[i]; i++)
 		argv[n++] = params[i];
-	}
 	argv[n] = NULL;
 	return modprobe(argv);
 }
@@ -479,15 +474,11 @@ int xvbd_modparam_reload(const char *module, char *const params[],
 			 char *const restore[], const char **step)
 {
 	char *unload[] = { "modprobe", "-r", (char *)module, NULL };
-	size_t i;
 	int rc;
 
 	*step = "arguments";
-	if (!name_ok(module))
+	if (!name_ok(module) || !items_ok(params))
 		return -EINVAL;
-	for (i = 0; params && params[i]; i++)
-		if (i >= PERSIST_ITEMS_MAX || !item_ok(params[i]))
-			return -EINVAL;
 	*step = "unload";
 	rc = modprobe(unload);
 	if (rc)

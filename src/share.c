@@ -4,19 +4,16 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "xvbd/share.h"
+#include "xvbd/spawn.h"
 
 #define MOUNT_PROG	"/bin/mount"
 #define MOUNTINFO	"/proc/self/mountinfo"
@@ -565,17 +562,29 @@ void xvbd_share_unlock(int fd)
 		close(fd);	/* releases the flock */
 }
 
-static int64_t now_ms(void)
+/*
+ * The first non-empty line of a mount helper's output, control characters
+ * blanked: the error itself.  What follows is a pointer to documentation
+ * (mount.cifs: "Refer to the mount.cifs(8) manual page ...", mount(8):
+ * "dmesg(1) may have more information ...").
+ */
+static void first_line(const char *out, char *why, size_t why_len)
 {
-	struct timespec ts;
+	size_t len, i;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+	while (*out == '\n' || *out == ' ')
+		out++;
+	len = strcspn(out, "\n");
+	snprintf(why, why_len, "%.*s", (int)len, out);
+	for (i = 0; why[i]; i++)
+		if ((unsigned char)why[i] < 0x20)
+			why[i] = ' ';
 }
 
 /*
- * Run argv (no shell) with stdin /dev/null and stdout+stderr into a pipe;
- * keep the last non-empty output line in why.  Killed after timeout_ms.
+ * Run argv (no shell, a fixed environment) with stdout+stderr captured;
+ * keep the first non-empty output line in why.  Killed after timeout_ms
+ * (spawn.c kills the whole process group: mount.nfs/mount.cifs too).
  * Returns the exit status, or -ETIMEDOUT / -errno.
  */
 static int run_helper(char *const argv[], int timeout_ms, char *why,
@@ -584,77 +593,13 @@ static int run_helper(char *const argv[], int timeout_ms, char *why,
 	static char *const envp[] = {
 		"PATH=/usr/sbin:/usr/bin:/sbin:/bin", "LC_ALL=C", NULL,
 	};
-	int64_t deadline = now_ms() + timeout_ms;
 	char out[4096];
-	size_t used = 0;
-	int pfd[2], status, rc;
-	pid_t pid;
+	int status, rc;
 
-	why[0] = '\0';
-	if (pipe2(pfd, O_CLOEXEC))
-		return -errno;
-	pid = fork();
-	if (pid < 0) {
-		rc = -errno;
-		close(pfd[0]);
-		close(pfd[1]);
-		return rc;
-	}
-	if (!pid) {
-		int null = open("/dev/null", O_RDONLY);
-
-		if (null < 0 || dup2(null, 0) < 0 || dup2(pfd[1], 1) < 0 ||
-		    dup2(pfd[1], 2) < 0)
-			_exit(127);
-		execve(argv[0], argv, envp);
-		_exit(127);
-	}
-	close(pfd[1]);
-	for (;;) {
-		struct pollfd p = { .fd = pfd[0], .events = POLLIN };
-		int64_t left = deadline - now_ms();
-		ssize_t n;
-
-		if (left <= 0) {
-			kill(pid, SIGKILL);
-			break;
-		}
-		rc = poll(&p, 1, (int)left);
-		if (rc < 0 && errno == EINTR)
-			continue;
-		if (rc <= 0)
-			continue;
-		if (used == sizeof(out) - 1)
-			used = 0;	/* keep the tail */
-		n = read(pfd[0], out + used, sizeof(out) - 1 - used);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			break;
-		used += (size_t)n;
-	}
-	close(pfd[0]);
-	out[used] = '\0';
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	/* Last non-empty line, for a one-line error. */
-	while (used && (out[used - 1] == '\n' || out[used - 1] == ' '))
-		out[--used] = '\0';
-	{
-		char *nl = strrchr(out, '\n');
-		const char *last = nl ? nl + 1 : out;
-		size_t i;
-
-		snprintf(why, why_len, "%s", last);
-		for (i = 0; why[i]; i++)
-			if ((unsigned char)why[i] < 0x20)
-				why[i] = ' ';
-	}
-	if (now_ms() >= deadline && WIFSIGNALED(status))
-		return -ETIMEDOUT;
-	if (WIFEXITED(status))
-		return WEXITSTATUS(status);
-	return -EINTR;
+	rc = xvbd_spawn_capture(argv, envp, timeout_ms, out, sizeof(out),
+				&status);
+	first_line(out, why, why_len);
+	return rc ? rc : status;
 }
 
 static int record_path(const char *name, char *buf, size_t len)

@@ -1,65 +1,184 @@
 /*
- * spawn.c - fork + execvp + waitpid, without a shell.
+ * spawn.c - fork + exec + waitpid, without a shell.
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "xvbd/spawn.h"
 
-int xvbd_spawn(char *const argv[], int *exit_status)
+/*
+ * In the child: stdin /dev/null, out_fd (if any) as stdout and stderr;
+ * with out_fd also its own process group, so that a timeout kills the
+ * helpers it runs too (mount(8) runs mount.nfs or mount.cifs, which
+ * could otherwise still mount after xvbd gave up).
+ */
+static void __attribute__((noreturn))
+child(char *const argv[], char *const envp[], int out_fd, int err_fd)
 {
-	int pipefd[2], child_errno = 0, status;
+	int fd = open("/dev/null", O_RDONLY), child_errno;
 	sigset_t none;
 	ssize_t n;
-	pid_t pid;
+
+	if (out_fd >= 0 && setpgid(0, 0))
+		goto fail;
+
+	if (fd >= 0) {
+		dup2(fd, STDIN_FILENO);
+		if (fd != STDIN_FILENO)
+			close(fd);
+	}
+	if (out_fd >= 0 && (dup2(out_fd, STDOUT_FILENO) < 0 ||
+			    dup2(out_fd, STDERR_FILENO) < 0))
+		goto fail;
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	if (envp)
+		execve(argv[0], argv, envp);
+	else
+		execvp(argv[0], argv);
+fail:
+	child_errno = errno;
+	n = write(err_fd, &child_errno, sizeof(child_errno));
+	(void)n;
+	_exit(127);
+}
+
+/* Wait for pid; its wait status in *status.  0 or -errno. */
+static int reap(pid_t pid, int *status)
+{
+	while (waitpid(pid, status, 0) < 0)
+		if (errno != EINTR)
+			return -errno;
+	return 0;
+}
+
+/*
+ * Fork and exec; 0 with *pid running, or -errno when it could not be
+ * started (then it has been reaped).
+ */
+static int start(char *const argv[], char *const envp[], int out_fd,
+		 pid_t *pid)
+{
+	int pipefd[2], child_errno = 0, status;
+	ssize_t n;
 
 	/* The pipe reports a failed exec (close-on-exec: EOF on success). */
 	if (pipe2(pipefd, O_CLOEXEC))
 		return -errno;
-	pid = fork();
-	if (pid < 0) {
+	*pid = fork();
+	if (*pid < 0) {
 		int saved = errno;
 
 		close(pipefd[0]);
 		close(pipefd[1]);
 		return -saved;
 	}
-	if (pid == 0) {
-		int fd = open("/dev/null", O_RDONLY);
-
-		if (fd >= 0) {
-			dup2(fd, STDIN_FILENO);
-			if (fd != STDIN_FILENO)
-				close(fd);
-		}
-		sigemptyset(&none);
-		sigprocmask(SIG_SETMASK, &none, NULL);
+	if (*pid == 0) {
 		close(pipefd[0]);
-		execvp(argv[0], argv);
-		child_errno = errno;
-		n = write(pipefd[1], &child_errno, sizeof(child_errno));
-		(void)n;
-		_exit(127);
+		child(argv, envp, out_fd, pipefd[1]);
 	}
+	/* Also here, so that the group exists before any kill(-pid). */
+	if (out_fd >= 0)
+		setpgid(*pid, *pid);
 	close(pipefd[1]);
 	do {
 		n = read(pipefd[0], &child_errno, sizeof(child_errno));
 	} while (n < 0 && errno == EINTR);
 	close(pipefd[0]);
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return -errno;
-	if (n == (ssize_t)sizeof(child_errno))
-		return -(child_errno ? child_errno : ENOEXEC);
+	if (n != (ssize_t)sizeof(child_errno))
+		return 0;
+	reap(*pid, &status);
+	return -(child_errno ? child_errno : ENOEXEC);
+}
+
+static int exit_status_of(int status)
+{
 	if (WIFEXITED(status))
-		*exit_status = WEXITSTATUS(status);
-	else if (WIFSIGNALED(status))
-		*exit_status = 128 + WTERMSIG(status);
-	else
-		*exit_status = 255;
+		return WEXITSTATUS(status);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return 255;
+}
+
+int xvbd_spawn(char *const argv[], int *exit_status)
+{
+	int status, rc;
+	pid_t pid;
+
+	rc = start(argv, NULL, -1, &pid);
+	if (!rc)
+		rc = reap(pid, &status);
+	if (!rc)
+		*exit_status = exit_status_of(status);
+	return rc;
+}
+
+static int64_t now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int xvbd_spawn_capture(char *const argv[], char *const envp[],
+		       int timeout_ms, char *out, size_t out_len,
+		       int *exit_status)
+{
+	int64_t deadline = now_ms() + timeout_ms;
+	bool killed = false;
+	size_t used = 0;
+	int pfd[2], status, rc;
+	pid_t pid;
+
+	if (!out_len)
+		return -EINVAL;
+	out[0] = '\0';
+	if (pipe2(pfd, O_CLOEXEC))
+		return -errno;
+	rc = start(argv, envp, pfd[1], &pid);
+	close(pfd[1]);
+	if (rc) {
+		close(pfd[0]);
+		return rc;
+	}
+	for (;;) {
+		struct pollfd p = { .fd = pfd[0], .events = POLLIN };
+		int64_t left = deadline - now_ms();
+		ssize_t n;
+
+		if (left <= 0) {
+			kill(-pid, SIGKILL);	/* the whole group */
+			killed = true;
+			break;
+		}
+		rc = poll(&p, 1, (int)left);
+		if (rc <= 0)
+			continue;	/* EINTR, or the deadline */
+		if (used == out_len - 1)
+			used = 0;	/* keep the tail */
+		n = read(pfd[0], out + used, out_len - 1 - used);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		used += (size_t)n;
+	}
+	close(pfd[0]);
+	out[used] = '\0';
+	rc = reap(pid, &status);
+	if (rc)
+		return rc;
+	if (killed && WIFSIGNALED(status))
+		return -ETIMEDOUT;
+	*exit_status = exit_status_of(status);
 	return 0;
 }

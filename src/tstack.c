@@ -199,6 +199,28 @@ out:
 	return rc;
 }
 
+int xvbd_tstack_disk_find(struct xvbd_tstack *ts, uint32_t domid,
+			  uint32_t devid, struct xvbd_disk **disks, size_t *n,
+			  struct xvbd_disk **found)
+{
+	struct xvbd_disk *list = NULL;
+	size_t num = 0, i;
+	int rc = xvbd_tstack_disks(ts, domid, &list, &num);
+
+	if (rc)
+		return rc;
+	for (i = 0; i < num; i++) {
+		if (list[i].devid == devid) {
+			*disks = list;
+			*n = num;
+			*found = &list[i];
+			return 0;
+		}
+	}
+	xvbd_tstack_disks_free(list, num);
+	return -ENOENT;
+}
+
 /* ---- disk add/remove ---- */
 
 struct xvbd_tstack_disk {

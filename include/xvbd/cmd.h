@@ -8,6 +8,7 @@
 #ifndef XVBD_CMD_H
 #define XVBD_CMD_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -65,6 +66,48 @@ void xvbd_global_usage(const struct xvbd_cmd *cmds, size_t ncmds,
 /* "xvbd: <cmd>: <msg>" + usage on stderr; returns XVBD_EXIT_USAGE. */
 int xvbd_usage_error(const struct xvbd_cmd *cmd, const char *fmt, ...)
 	XVBD_PRINTF(2, 3);
+/*
+ * Option parsing for CMD_OWN_OPTIONS commands: getopt_long over the
+ * command's own arguments (argc, argv as the handler got them; argv[-1],
+ * the command name, stands in for getopt's program name), with getopt's
+ * own messages off and its state reset by xvbd_getopt_begin():
+ *
+ *	xvbd_getopt_begin();
+ *	while ((c = xvbd_getopt(argc, argv, ":d:", longopts)) != -1) {
+ *		switch (c) {
+ *		case 'd':
+ *			... optarg ...
+ *			break;
+ *		default:
+ *			return xvbd_getopt_error(ctx->cmd, argv, c);
+ *		}
+ *	}
+ *	operands: argv[xvbd_getopt_index()] .. argv[argc - 1]
+ *
+ * Start shortopts with ':' to tell a missing value from an unknown option.
+ * xvbd_getopt_error() takes getopt's ':' or '?' (any other value counts as
+ * '?') and prints the usage error "<opt> needs a value" or
+ * "unknown option \"<opt>\""; it returns XVBD_EXIT_USAGE.
+ */
+void xvbd_getopt_begin(void);
+int xvbd_getopt(int argc, char **argv, const char *shortopts,
+		const struct option *longopts);
+int xvbd_getopt_error(const struct xvbd_cmd *cmd, char **argv, int c);
+int xvbd_getopt_index(void);
+/*
+ * xvbd_tstack_domain_lookup() of the <Domain> argument spec.  On failure
+ * "xvbd: <cmd>: domain: \"<spec>\": <why>" and, for an unknown domain, a
+ * hint; returns the exit code (XVBD_EXIT_OK when found).
+ */
+int xvbd_cmd_domain_lookup(const struct xvbd_ctx *ctx, const char *spec,
+			   uint32_t *domid, char **name);
+/*
+ * Report an xvbd_tstack_disk_find() error for the disk vdev of domain:
+ * "xvbd: <cmd>: vdev: ... has no such disk" and a hint for -ENOENT, else
+ * "xvbd: <cmd>: disks: ...".  Returns XVBD_EXIT_FAIL.
+ */
+int xvbd_cmd_disk_error(const struct xvbd_ctx *ctx, int err, const char *vdev,
+			const char *domain);
 /* Run the command: the central checks, then cmd->fn.  Exit code. */
 int xvbd_cmd_run(struct xvbd_ctx *ctx, int argc, char **argv);
 

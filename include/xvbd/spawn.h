@@ -1,12 +1,14 @@
 /*
- * spawn.h - run a program with an argv (fork + execvp), never a shell.
+ * spawn.h - run a program with an argv (fork + exec), never a shell.
  *
  * The child gets an empty signal mask (a caller that blocks SIGINT around
  * a critical section must not hand that mask to xl or modprobe) and
- * /dev/null as stdin; stdout and stderr are the caller's.
+ * /dev/null as stdin; stdout and stderr are the caller's unless captured.
  */
 #ifndef XVBD_SPAWN_H
 #define XVBD_SPAWN_H
+
+#include <stddef.h>
 
 /*
  * 0 when the program ran and exited; *exit_status is its exit status, or
@@ -14,5 +16,20 @@
  * started (-ENOENT: not found on PATH).
  */
 int xvbd_spawn(char *const argv[], int *exit_status);
+
+/*
+ * xvbd_spawn() for a helper whose words are wanted and whose time is
+ * bounded (mount):
+ * - envp non-NULL: exactly that environment, and argv[0] is run as given
+ *   (execve, no PATH search); NULL: the caller's, as xvbd_spawn();
+ * - stdout and stderr both go into out, NUL-terminated; when the program
+ *   writes more than out_len - 1 bytes, out keeps the last part of it;
+ * - it runs in its own process group, and the whole group is killed
+ *   (SIGKILL) if its output has not ended after timeout_ms: then
+ *   -ETIMEDOUT (out holds what it wrote).
+ */
+int xvbd_spawn_capture(char *const argv[], char *const envp[],
+		       int timeout_ms, char *out, size_t out_len,
+		       int *exit_status);
 
 #endif /* XVBD_SPAWN_H */

@@ -47,6 +47,14 @@ struct xvbd_disk {
 int xvbd_tstack_disks(struct xvbd_tstack *ts, uint32_t domid,
 		      struct xvbd_disk **disks, size_t *n);
 void xvbd_tstack_disks_free(struct xvbd_disk *disks, size_t n);
+/*
+ * The disks of domid (as xvbd_tstack_disks) and in *found the first one
+ * whose devid is devid.  -ENOENT: the domain has no such disk; on any
+ * error nothing is returned.
+ */
+int xvbd_tstack_disk_find(struct xvbd_tstack *ts, uint32_t domid,
+			  uint32_t devid, struct xvbd_disk **disks, size_t *n,
+			  struct xvbd_disk **found);
 
 /* ---- creating a guest from an xl config (src/tstack_create.c) ---- */
 

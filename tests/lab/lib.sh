@@ -10,6 +10,17 @@ LAB_PIDFILE=$LAB_RUN/qemu.pid
 LAB_MEM_MB=${LAB_MEM_MB:-4096}
 LAB_DOM0_MEM_MB=${LAB_DOM0_MEM_MB:-1024}
 LAB_BOOT_TIMEOUT=${LAB_BOOT_TIMEOUT:-240}
+# QEMU accelerator and CPU model, and extra Xen command-line options
+# (overridable to hunt the random user-space crashes; README).
+LAB_QEMU_ACCEL=${LAB_QEMU_ACCEL:-tcg,thread=multi}
+# SMAP/SMEP make dom0 crash at once under TCG (lab notes).
+# AVX/AVX2 are new in QEMU 7.2's TCG; without them glibc's string
+# functions take the long-tested SSE paths. (Turning them off did not
+# stop the random user-space crashes: spec-ctrl=eager-fpu below did.)
+LAB_QEMU_CPU=${LAB_QEMU_CPU:-max,-smap,-smep,-avx,-avx2}
+# Appended after the fixed Xen options, so it can also undo them (e.g.
+# spec-ctrl=no-eager-fpu to reproduce the crashes).
+LAB_XEN_EXTRA=${LAB_XEN_EXTRA:-}
 
 log() { printf 'lab: %s\n' "$*" >&2; }
 die() { printf 'lab: error: %s\n' "$*" >&2; exit 1; }
@@ -54,14 +65,15 @@ qemu_args() {
 	dom0_args="console=hvc0 earlyprintk=xen loglevel=4"
 	[ "$mode" = shell ] && dom0_args="$dom0_args lab.shell=1"
 	QEMU_ARGS=(qemu-system-x86_64 -name xvbd-lab
-		-machine pc -accel tcg,thread=multi
-		# SMAP/SMEP make dom0 crash at once under TCG (lab notes).
-		# AVX/AVX2 are new in QEMU 7.2's TCG; without them glibc's
-		# string functions take the long-tested SSE paths (dom0 tools
-		# crashed now and then with heap corruption while AVX2 was on).
-		-cpu max,-smap,-smep,-avx,-avx2 -smp 2 -m "$LAB_MEM_MB"
+		-machine pc -accel "$LAB_QEMU_ACCEL"
+		-cpu "$LAB_QEMU_CPU" -smp 2 -m "$LAB_MEM_MB"
 		-kernel "$img/xen"
-		-append "console=com1 com1=115200,8n1 dom0_mem=${LAB_DOM0_MEM_MB}M,max:${LAB_DOM0_MEM_MB}M dom0_max_vcpus=2 loglvl=all guest_loglvl=all"
+		# spec-ctrl=eager-fpu: on the AMD "max" CPU Xen switches PV
+		# vCPUs' FPU/SSE state lazily (CR0.TS + #NM), and under QEMU 7.2
+		# TCG that corrupts user-space registers now and then: random
+		# segfaults and glibc heap aborts in dom0 and guests, worse on
+		# a loaded host (README, tests/lab/stress-userspace.sh).
+		-append "console=com1 com1=115200,8n1 spec-ctrl=eager-fpu dom0_mem=${LAB_DOM0_MEM_MB}M,max:${LAB_DOM0_MEM_MB}M dom0_max_vcpus=2 loglvl=all guest_loglvl=all${LAB_XEN_EXTRA:+ $LAB_XEN_EXTRA}"
 		-initrd "${LAB_KERNEL:-$img/vmlinuz} $dom0_args,$img/dom0.cpio.gz"
 		-display none -no-reboot
 		-virtfs "local,path=$LAB_SHARE,mount_tag=lab,security_model=none,id=lab"
@@ -123,6 +135,7 @@ lab_up() {
 	fi
 	prepare_run
 	qemu_args agent
+	log "booting: -accel $LAB_QEMU_ACCEL -cpu $LAB_QEMU_CPU${LAB_XEN_EXTRA:+, Xen: $LAB_XEN_EXTRA}"
 	t0=$(date +%s)
 	"${QEMU_ARGS[@]}" || die "qemu did not start"
 	for ((i = 0; i < LAB_BOOT_TIMEOUT * 5; i++)); do

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -235,6 +236,48 @@ static void test_spawn(void **state)
 	assert_int_equal(xvbd_spawn(missing, &status), -ENOENT);
 }
 
+static void test_spawn_capture(void **state)
+{
+	char *both[] = { "/bin/sh", "-c", "echo out; echo err >&2; exit 3",
+			 NULL };
+	char *env[] = { "/bin/sh", "-c", "echo \"${HOME:-}|$LC_ALL\"", NULL };
+	char *slow[] = { "/bin/sh", "-c", "echo started; exec sleep 10",
+			 NULL };
+	char *chatty[] = { "/bin/sh", "-c", "printf abcdefghij", NULL };
+	char *missing[] = { "/nonexistent/xvbd-no-such-program", NULL };
+	char *yes[] = { "true", NULL };
+	char *const envp[] = { "LC_ALL=C", NULL };
+	char out[64], small[8];
+	int status = -1;
+	time_t t0;
+
+	(void)state;
+	assert_int_equal(xvbd_spawn_capture(both, envp, 5000, out,
+					    sizeof(out), &status), 0);
+	assert_int_equal(status, 3);
+	assert_string_equal(out, "out\nerr\n");
+	/* exactly the given environment */
+	assert_int_equal(xvbd_spawn_capture(env, envp, 5000, out,
+					    sizeof(out), &status), 0);
+	assert_string_equal(out, "|C\n");
+	/* no environment given: the caller's, and a PATH search */
+	assert_int_equal(xvbd_spawn_capture(yes, NULL, 5000, out,
+					    sizeof(out), &status), 0);
+	assert_int_equal(status, 0);
+	/* more than fits: the last part */
+	assert_int_equal(xvbd_spawn_capture(chatty, envp, 5000, small,
+					    sizeof(small), &status), 0);
+	assert_string_equal(small, "hij");
+	t0 = time(NULL);
+	assert_int_equal(xvbd_spawn_capture(slow, envp, 200, out,
+					    sizeof(out), &status), -ETIMEDOUT);
+	assert_true(time(NULL) - t0 < 5);
+	assert_string_equal(out, "started\n");
+	assert_int_equal(xvbd_spawn_capture(missing, envp, 5000, out,
+					    sizeof(out), &status), -ENOENT);
+	assert_string_equal(out, "");
+}
+
 #define TREE_TEST(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 
 int main(void)
@@ -246,6 +289,7 @@ int main(void)
 		TREE_TEST(test_bound),
 		TREE_TEST(test_persist),
 		cmocka_unit_test(test_spawn),
+		cmocka_unit_test(test_spawn_capture),
 	};
 
 	return cmocka_run_group_tests_name("modparam", tests, NULL, NULL);

@@ -30,3 +30,209 @@ wait_for() {
 	done
 	return 1
 }
+
+# xvbd runs from a copy in dom0's RAM: /lab/bin is a 9p share mounted
+# cache=none, and exec pages the 2.6 MB ASan build in over 9p every time
+# (under TCG on a loaded host: a failing attach took 11 s from /lab/bin,
+# 5-7 s from the copy; --help 2-3.5 s against 1.1 s).
+if [ -x /lab/bin/xvbd ] && mkdir -p /run/lab-test/bin &&
+	cp /lab/bin/xvbd /run/lab-test/bin/xvbd.new &&
+	mv /run/lab-test/bin/xvbd.new /run/lab-test/bin/xvbd; then
+	PATH=/run/lab-test/bin:$PATH
+fi
+
+# phase WHAT: a "# [Ns] WHAT" line, so a slow test's log shows where the
+# time went (no process: $SECONDS is bash's).
+phase() { echo "# [${SECONDS}s] $*"; }
+
+# ---- guest write-then-read (attach tests) ----
+
+# guest_rw_script VDEV...: commands for `lab-guest start --run`: wait for
+# the disks (hot-attached later; up to 10 minutes in all, polling once a
+# second: the guest's vCPU competes with dom0's for the host), then per
+# disk print "size VDEV SECTORS", write 1 MiB of random data at 1 MiB with
+# O_DIRECT, read it back and print "md5 VDEV SUM" when both match.
+guest_rw_script() {
+	echo "disks='$*'"
+	cat <<'EOS'
+i=0
+for d in $disks; do
+	while [ ! -b /dev/$d ] && [ $i -lt 600 ]; do sleep 1; i=$((i + 1)); done
+done
+for d in $disks; do
+	echo "size $d $(cat /sys/block/$d/size)"
+	dd if=/dev/urandom of=/tmp/p bs=64k count=16 2>/dev/null
+	dd if=/tmp/p of=/dev/$d bs=64k seek=16 oflag=direct conv=fsync 2>/dev/null
+	dd if=/dev/$d of=/tmp/r bs=64k skip=16 count=16 iflag=direct 2>/dev/null
+	if cmp /tmp/p /tmp/r >/dev/null; then
+		set -- $(md5sum /tmp/p)
+		echo "md5 $d $1"
+	fi
+done
+EOS
+}
+
+# backing_md5 PATH: md5 of the MiB at 1 MiB of an image file or block
+# device, read with O_DIRECT (past dom0's caches) where the file system
+# has it (the share servers' exports on dom0's rootfs do not).
+backing_md5() {
+	local sum
+	sum=$(dd if="$1" bs=64k skip=16 count=16 iflag=direct 2>/dev/null | md5sum)
+	# md5 of nothing: O_DIRECT refused
+	[ "${sum%% *}" = d41d8cd98f00b204e9800998ecf8427e ] &&
+		sum=$(dd if="$1" bs=64k skip=16 count=16 2>/dev/null | md5sum)
+	echo "${sum%% *}"
+}
+
+# check_guest_rw GUEST_OUTPUT VDEV:SECTORS:BACKING...: the guest saw each
+# disk with SECTORS sectors and read back what it wrote, and dom0 finds
+# the same data in BACKING (image file or block device).
+check_guest_rw() {
+	local out=$1 spec d sectors backing line size md5
+	shift
+	for spec; do
+		IFS=: read -r d sectors backing <<<"$spec"
+		size= md5=
+		while read -r line; do
+			case $line in
+			"size $d "*) size=${line#size $d } ;;
+			"md5 $d "*) md5=${line#md5 $d } ;;
+			esac
+		done <<<"$out"
+		expect_eq "guest: $d has $sectors sectors" "$sectors" "$size"
+		if [ -n "$md5" ]; then
+			ok "$d: guest write-then-read"
+			expect_eq "$d: guest's data in $backing" "$md5" \
+				"$(backing_md5 "$backing")"
+		else
+			fail "$d: guest write-then-read (no md5 line)"
+		fi
+	done
+}
+
+# ---- what dom0 holds for VBDs and shares ----
+
+# Under TCG every xenstore request costs 10-50 ms (xenstore-ls of one
+# guest's five backends: 8 s), so the helpers below ask for what they
+# compare with one xenstore-read or xenstore-list call.
+
+# vbd_states DOMID DEVID...: "DEVID=BACKEND/FRONTEND ..." xenbus states.
+vbd_states() {
+	local domid=$1 d keys=() vals=() r=
+	shift
+	for d; do
+		keys+=("/local/domain/0/backend/vbd/$domid/$d/state"
+			"/local/domain/$domid/device/vbd/$d/state")
+	done
+	mapfile -t vals < <(xenstore-read "${keys[@]}" 2>/dev/null)
+	for d; do
+		r+="${r:+ }$d=${vals[0]:--}/${vals[1]:--}"
+		vals=("${vals[@]:2}")
+	done
+	echo "$r"
+}
+
+# loop_devices: "loopN BACKING_FILE" per bound loop device (sysfs, no
+# process).
+loop_devices() {
+	local f b n
+	for f in /sys/block/loop*/loop/backing_file; do
+		[ -e "$f" ] && read -r b <"$f" || continue
+		n=${f#/sys/block/}
+		echo "${n%%/*} $b"
+	done
+}
+
+# crash_retry CMD...: CMD's output; CMD runs again (up to three times)
+# when a signal killed it: dom0 tools under TCG die now and then (once
+# "malloc(): unsorted double linked list corrupted" in xenstore-list).
+crash_retry() {
+	local out rc try
+	for try in 1 2 3; do
+		out=$("$@" 2>&1)
+		rc=$?
+		[ $rc -lt 128 ] && break
+		echo "# $1 died (status $rc), running it again" >&2
+	done
+	printf '%s' "$out"
+	return $rc
+}
+
+# dom0_state DOMID DIR...: into T_STATE, everything a failed attach to
+# DOMID must leave as it was: its VBD directories in xenstore (backend,
+# frontend, libxl's record), dom0's mounts and loop devices, and each file
+# in each DIR (with its size if it is a regular file).
+dom0_state() {
+	local domid=$1 out line type name size files=() d
+	shift
+	# (xenstore-list stops at the first missing directory: fine for a
+	# before/after comparison)
+	T_STATE=$(crash_retry xenstore-list -p "/local/domain/0/backend/vbd/$domid" \
+		"/local/domain/$domid/device/vbd" "/libxl/$domid/device/vbd")$'\n'
+	while read -r line; do
+		[[ $line == *" /proc/"* ]] || T_STATE+="mount $line"$'\n'
+	done </proc/mounts
+	T_STATE+=$(loop_devices)$'\n'
+	for d; do
+		for name in "$d"/*; do [ -e "$name" ] && files+=("$name"); done
+	done
+	[ ${#files[@]} = 0 ] && return
+	# A directory's size may change by itself (and means nothing here).
+	out=$(crash_retry stat -c '%F|%n|%s' "${files[@]}")
+	while IFS='|' read -r type name size; do
+		case $type in
+		regular*) T_STATE+="file $name $size"$'\n' ;;
+		*) T_STATE+="$type $name"$'\n' ;;
+		esac
+	done <<<"$out"
+}
+
+# bad_input_setup DOMID DIR...: the baseline bad_input compares with.
+bad_input_setup() {
+	T_BAD_ARGS=("$@")
+	dom0_state "$@"
+	T_BAD_BASE=$T_STATE
+}
+
+# bad_input WHAT RC TEXT XVBD_ARGS...: `xvbd -q XVBD_ARGS` exits with RC,
+# prints one line on stderr that starts "xvbd: COMMAND:" and contains TEXT,
+# and leaves dom0_state as it was at bad_input_setup.  A mismatch is
+# looked at once more (dom0 tools under TCG crashed now and then).
+bad_input() {
+	local what=$1 want_rc=$2 text=$3 err rc
+	shift 3
+	err=$(xvbd -q "$@" 2>&1 >/dev/null)
+	rc=$?
+	dom0_state "${T_BAD_ARGS[@]}"
+	[ "$T_STATE" = "$T_BAD_BASE" ] || dom0_state "${T_BAD_ARGS[@]}"
+	echo "# $what: rc=$rc: $err"
+	if [ "$rc" = "$want_rc" ] && [[ $err != *$'\n'* ]] &&
+		[[ $err == "xvbd: $1: "*"$text"* ]] &&
+		[ "$T_STATE" = "$T_BAD_BASE" ]; then
+		ok "bad input: $what"
+	else
+		fail "bad input: $what (want rc=$want_rc and one line with '$text')"
+		diff <(echo "$T_BAD_BASE") <(echo "$T_STATE") | sed 's/^/#   /'
+	fi
+}
+
+# check_no_vbds DOMID: no backend or frontend directory of DOMID's VBDs
+# left in xenstore, and no loop device in dom0.
+check_no_vbds() {
+	local domid=$1
+	check "no backend directory of domain $domid left" \
+		test -z "$(xenstore-list -p /local/domain/0/backend/vbd 2>/dev/null |
+			grep -x "/local/domain/0/backend/vbd/$domid")"
+	expect_eq "no frontend directories of domain $domid left" "" \
+		"$(xenstore-list /local/domain/$domid/device/vbd 2>/dev/null)"
+	expect_eq "no loop device left" "" "$(loop_devices)"
+}
+
+# share_mount SOURCE: where SOURCE ("srv:/export", "//srv/share") is
+# mounted, from /proc/mounts.
+share_mount() {
+	local src pt rest
+	while read -r src pt rest; do
+		[ "$src" = "$1" ] && echo "$pt"
+	done </proc/mounts
+}
