@@ -1,11 +1,15 @@
-# bench/attach-8.sh [JOBS...]: 8 file-backed disks hot-attached to one
-# running PV guest, until all 8 frontends are Connected:
-#   a) 8 sequential `xl block-attach` (what one would script by hand)
-#   b) one `xvbd attach G --spec S1 ... --spec S8` (libxl async adds), once
-#      with the default --jobs and once for each JOBS given (e.g. 4 8)
-# Fresh images for every run (16 or more 64 MiB sparse files), all disks
-# detached in between.  Prints the times and the ratio a/b.
-# Run: tests/lab/run --timeout 1500 bench/attach-8.sh [JOBS...]
+# bench/attach-8.sh [ROUNDS]: 8 file-backed disks hot-attached to one
+# running PV guest, until all 8 backends and frontends are Connected:
+#   xl      8 sequential `xl block-attach` (what one would script by hand)
+#   xvbd    one `xvbd attach G --spec S1 ... --spec S8` (libxl async adds,
+#           raw files get xvbd's C hotplug script xvbd-block)
+#   xvbd+block  the same with script=block in every spec: Xen's bash block
+#           script, to show what the concurrency alone gives
+# ROUNDS rounds (default 2), the order rotated each round so that neither
+# side always runs first; fresh images for every run, everything detached
+# (and checked for leftover loop devices) in between.  Prints each time,
+# the ratio xl/xvbd per round and over the sums.
+# Run: tests/lab/run --timeout 2400 bench/attach-8.sh [ROUNDS]
 set -u
 . /lab/lib/testlib.sh
 G=bench8
@@ -68,33 +72,54 @@ lab-guest start $G >/dev/null || exit 1
 lab-guest wait $G --timeout 300 >/dev/null || exit 1	# blkfront loaded
 domid=$(xl domid $G)
 
-images xl
-t0=$(now_ms)
-for ((i = 0; i < N; i++)); do
-	xl block-attach $G "format=raw,vdev=xvd${letters[i]},access=rw,target=/scratch/bench8-xl-$((i + 1)).img" ||
-		{ echo "# xl block-attach failed"; exit 1; }
-done
-wait_until 600 all_connected "$domid" || { echo "# xl: not all Connected"; exit 1; }
-xl_ms=$(( $(now_ms) - t0 ))
-echo "xl block-attach x$N (sequential): $xl_ms ms"
-detach_all
-
-for jobs in default "$@"; do
-	images "j$jobs"
-	specs=()
-	for ((i = 0; i < N; i++)); do
-		specs+=(--spec "format=raw,vdev=xvd${letters[i]},access=rw,target=/scratch/bench8-j$jobs-$((i + 1)).img")
-	done
-	jobopt=()
-	[ "$jobs" = default ] || jobopt=(--jobs "$jobs")
+run_xl() {	# TAG
+	local i
+	images "$1" >&2
 	t0=$(now_ms)
-	xvbd -q attach $G "${specs[@]}" "${jobopt[@]}" --timeout 600 >/dev/null ||
-		{ echo "# xvbd attach failed"; exit 1; }
-	wait_until 600 all_connected "$domid" || { echo "# xvbd: not all Connected"; exit 1; }
-	x_ms=$(( $(now_ms) - t0 ))
-	echo "xvbd attach --spec x$N (--jobs $jobs): $x_ms ms"
-	echo "ratio xl/xvbd (--jobs $jobs): $(awk -v a=$xl_ms -v b=$x_ms 'BEGIN { printf "%.2f", a / b }')"
-	detach_all
+	for ((i = 0; i < N; i++)); do
+		xl block-attach $G "format=raw,vdev=xvd${letters[i]},access=rw,target=/scratch/bench8-$1-$((i + 1)).img" >&2 ||
+			{ echo "# xl block-attach failed" >&2; exit 1; }
+	done
+	wait_until 600 all_connected "$domid" || { echo "# xl: not all Connected" >&2; exit 1; }
+	echo $(( $(now_ms) - t0 ))
+}
+
+run_xvbd() {	# TAG [SPEC_SUFFIX]
+	local i specs=()
+	images "$1" >&2
+	for ((i = 0; i < N; i++)); do
+		specs+=(--spec "format=raw,vdev=xvd${letters[i]},access=rw${2:-},target=/scratch/bench8-$1-$((i + 1)).img")
+	done
+	t0=$(now_ms)
+	xvbd -q attach $G "${specs[@]}" --timeout 600 >/dev/null ||
+		{ echo "# xvbd attach failed" >&2; exit 1; }
+	wait_until 600 all_connected "$domid" || { echo "# xvbd: not all Connected" >&2; exit 1; }
+	echo $(( $(now_ms) - t0 ))
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+
+rounds=${1:-2}
+sum_xl=0 sum_x=0 sum_xb=0
+for ((r = 1; r <= rounds; r++)); do
+	order=(xl xvbd xvbd+block)
+	case $((r % 3)) in
+	0) order=(xvbd+block xl xvbd) ;;
+	2) order=(xvbd xvbd+block xl) ;;
+	esac
+	for kind in "${order[@]}"; do
+		case $kind in
+		xl) ms=$(run_xl "xl$r") || exit 1; xl_ms=$ms; sum_xl=$((sum_xl + ms)) ;;
+		xvbd) ms=$(run_xvbd "x$r") || exit 1; x_ms=$ms; sum_x=$((sum_x + ms)) ;;
+		xvbd+block) ms=$(run_xvbd "xb$r" ",script=block") || exit 1; xb_ms=$ms; sum_xb=$((sum_xb + ms)) ;;
+		esac
+		echo "round $r: $kind x$N: $ms ms"
+		detach_all
+	done
+	echo "round $r: ratio xl/xvbd $(ratio $xl_ms $x_ms), xl/xvbd+block $(ratio $xl_ms $xb_ms)"
 done
+echo "total over $rounds rounds: xl $sum_xl ms, xvbd $sum_x ms, xvbd+block $sum_xb ms"
+echo "ratio xl/xvbd: $(ratio $sum_xl $sum_x)"
+echo "ratio xl/xvbd+block: $(ratio $sum_xl $sum_xb)"
 lab-guest stop $G >/dev/null
 rm -f /scratch/bench8-*.img
