@@ -39,5 +39,12 @@ cfg=$(lab-guest prepare demo3 --extra xen_blkfront.max_ring_page_order=4 \
 	--disk "format=raw,vdev=xvda,access=rw,target=/scratch/demo-a.img" --run true)
 run xvbd start "$cfg" --vbd xvda:ring-order=1
 run xvbd list demo3
+
+say "Hot-attach: a new 128 MiB image file, a spare partition, then detach both"
+run xvbd attach demo3 --file /scratch/demo-c.img --size 128M
+run xvbd attach demo3 --phy /dev/vdb1
+run xvbd list demo3
+run xvbd detach demo3 xvdb
+run xvbd detach demo3 xvdc
 lab-guest stop demo3 >/dev/null
 rm -f /scratch/demo-*.img
