@@ -242,7 +242,7 @@ static int parse_args(struct xvbd_ctx *ctx, int argc, char **argv,
 		      struct attach_args *a)
 {
 	const struct xvbd_cmd *cmd = ctx->cmd;
-	int c, rc, shorthands;
+	int c, i, rc, shorthands;
 	uint64_t v;
 
 	memset(a, 0, sizeof(*a));
@@ -252,11 +252,8 @@ static int parse_args(struct xvbd_ctx *ctx, int argc, char **argv,
 	/* Hotplug scripts are CPU-bound in dom0: one per CPU at a time. */
 	a->jobs = sysconf(_SC_NPROCESSORS_ONLN) > 0 ?
 		(unsigned)sysconf(_SC_NPROCESSORS_ONLN) : 1;
-	/* argv[-1] is the command name: getopt's argv[0]. */
-	optind = 0;
-	opterr = 0;
-	while ((c = getopt_long(argc + 1, argv - 1, ":", attach_options,
-				NULL)) != -1) {
+	xvbd_getopt_begin();
+	while ((c = xvbd_getopt(argc, argv, ":", attach_options)) != -1) {
 		switch (c) {
 		case OPT_FILE:
 			a->file = optarg;
@@ -327,20 +324,16 @@ static int parse_args(struct xvbd_ctx *ctx, int argc, char **argv,
 			if (rc)
 				return rc;
 			break;
-		case ':':
-			return xvbd_usage_error(cmd, "option \"%s\" needs a "
-						"value", argv[optind - 2]);
 		default:
-			return xvbd_usage_error(cmd, "unknown option \"%s\"",
-						argv[optind - 2]);
+			return xvbd_getopt_error(cmd, argv, c);
 		}
 	}
-	optind--;	/* back to our argv's numbering */
-	if (optind >= argc)
+	i = xvbd_getopt_index();
+	if (i >= argc)
 		return xvbd_usage_error(cmd, "missing domain");
-	a->domain = argv[optind++];
-	for (; optind < argc; optind++) {
-		rc = add_spec(a, cmd, argv[optind]);
+	a->domain = argv[i++];
+	for (; i < argc; i++) {
+		rc = add_spec(a, cmd, argv[i]);
 		if (rc)
 			return rc;
 	}
