@@ -342,30 +342,22 @@ int xvbd_xs_parse_backend_path(const char *path, struct xvbd_xs_be_path *p)
 	return 0;
 }
 
-/* XENBUS_PATH of a hotplug script (libxl's get_hotplug_env). */
+/*
+ * XENBUS_PATH of a hotplug script (libxl's get_hotplug_env): relative to
+ * the home of the domain the script runs in, dom0.
+ */
 #define HOTPLUG_FMT	"backend/%s/%u/%u"
 
 int xvbd_xs_parse_hotplug_path(const char *path, struct xvbd_xs_be_path *p)
 {
-	unsigned fe, devid;
-	char kind[16], *canonical;
-	int consumed = 0, differ;
+	char *full = path_printf("/local/domain/0/%s", path);
+	int err;
 
-	if (sscanf(path, "backend/%15[a-z0-9]/%u/%u%n", kind, &fe, &devid,
-		   &consumed) != 3 || path[consumed] || !kind_ok(kind))
-		return -EINVAL;
-	canonical = path_printf(HOTPLUG_FMT, kind, fe, devid);
-	if (!canonical)
+	if (!full)
 		return -ENOMEM;
-	differ = strcmp(canonical, path);
-	free(canonical);
-	if (differ)
-		return -EINVAL;
-	p->be_domid = 0;
-	snprintf(p->kind, sizeof(p->kind), "%s", kind);
-	p->fe_domid = fe;
-	p->devid = devid;
-	return 0;
+	err = xvbd_xs_parse_backend_path(full, p);
+	free(full);
+	return err;
 }
 
 char *xvbd_xs_path_hotplug_key(const struct xvbd_xs_be_path *p,

@@ -15,18 +15,7 @@ nfs_url=nfs://127.0.0.1$share_dir/disk.img
 rm -f /scratch/t60-*.img
 truncate -s 16M /scratch/t60-16m.img
 
-phase "guest boots while the NFS server starts"
-lab-share start nfs >/tmp/t60-nfs.log 2>&1 &
-nfs_pid=$!
-lab-guest start $G --run "$(guest_rw_script xvdb xvdc xvdd)"
-domid=$(xl domid $G)
-check "guest running" test -n "$domid"
-if wait $nfs_pid; then
-	ok "nfs server up"
-else
-	fail "nfs server up"
-	sed 's/^/# /' /tmp/t60-nfs.log
-fi
+guest_with_share $G nfs "$(guest_rw_script xvdb xvdc xvdd)"
 mkdir -p $share_dir $ro_dir
 rm -f $share_dir/disk.img
 truncate -s 8M $ro_dir/ro.img

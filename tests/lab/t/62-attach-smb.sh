@@ -13,18 +13,7 @@ dir=/srv/smb/share/t62
 url=smb://127.0.0.1/share/t62
 truncate -s 8M /scratch/t62-b1.img /scratch/t62-b2.img
 
-phase "guest boots while smbd starts"
-lab-share start smb >/tmp/t62-smb.log 2>&1 &
-smb_pid=$!
-lab-guest start $G --run "$(guest_rw_script xvda xvdb)"
-domid=$(xl domid $G)
-check "guest running" test -n "$domid"
-if wait $smb_pid; then
-	ok "smb server up"
-else
-	fail "smb server up"
-	sed 's/^/# /' /tmp/t62-smb.log
-fi
+guest_with_share $G smb "$(guest_rw_script xvda xvdb)"
 rm -rf $dir
 mkdir -p $dir
 chown labsmb $dir
