@@ -70,7 +70,7 @@ HOTPLUG_OBJS := $(HOTPLUG_SRCS:%.c=$(BUILD)/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:%.c=$(BUILD)/%)
 
-.PHONY: all clean install check-unit unit-bins
+.PHONY: all clean install check-unit check-valgrind unit-bins
 .SECONDARY:
 
 all: $(PROG) $(HOTPLUG_PROG)
@@ -106,6 +106,23 @@ check-unit:
 		pass=$$((pass + p)); fail=$$((fail + f)); \
 	done; \
 	echo "unit: $$pass passed, $$fail failed"; \
+	[ $$fail -eq 0 ] && [ $$pass -gt 0 ]
+
+# The unit tests again, the normal build under valgrind (memory errors and
+# definite/indirect leaks fail; ASan cannot see uninitialised reads).
+VALGRIND := valgrind -q --error-exitcode=99 --leak-check=full \
+	    --errors-for-leak-kinds=definite,indirect
+check-valgrind: unit-bins
+	@pass=0; fail=0; \
+	for t in $(UNIT_BINS); do \
+		if out=$$($(VALGRIND) ./$$t 2>&1); then \
+			pass=$$((pass + 1)); \
+		else \
+			fail=$$((fail + 1)); echo "valgrind: $$t failed:"; \
+			printf '%s\n' "$$out" | tail -n 30; \
+		fi; \
+	done; \
+	echo "valgrind: $$pass passed, $$fail failed"; \
 	[ $$fail -eq 0 ] && [ $$pass -gt 0 ]
 
 install: $(PROG) $(HOTPLUG_PROG)
