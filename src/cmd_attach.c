@@ -89,6 +89,8 @@ struct item {
 	bool readwrite;
 	bool auto_vdev;
 	bool script;			/* a spec naming its own script */
+	const char *hotplug;		/* the script it gets (choose_script) */
+	const char *action;		/* -N: what would be done */
 	/* share */
 	struct xvbd_share_url url;
 	bool mounted_now;		/* this call mounted it */
@@ -838,27 +840,48 @@ static bool xvbd_block_installed(struct attach *at)
  * changes are libxl's business), other formats and backends, and driver
  * domains (the script runs there) keep what libxl would run.
  */
-static int choose_script(struct attach *at, struct item *it)
+static int choose_script(struct attach *at, struct item *it,
+			 bool assume_file)
 {
 	struct xvbd_tstack_disk_info info;
 	struct stat st;
-	bool ours;
+	bool ours, file;
 
 	xvbd_tstack_disk_describe(it->disk, &info);
+	/* -N: an image that is still to be created (or mounted) will be a
+	 * regular file, or the attach stops before the add. */
+	file = assume_file || (info.target && !stat(info.target, &st) &&
+			       S_ISREG(st.st_mode));
 	ours = !info.script && !info.is_cdrom && info.backend_dom0 &&
 	       !strcmp(info.format, "raw") &&
 	       (!strcmp(info.backend, "unknown") ||
 		!strcmp(info.backend, "phy")) &&
-	       info.target && !stat(info.target, &st) &&
-	       S_ISREG(st.st_mode) && xvbd_block_installed(at);
+	       info.target && file && xvbd_block_installed(at);
 	if (ours && xvbd_tstack_disk_set_script(it->disk, XVBD_BLOCK)) {
 		item_err(it, "%s", strerror(ENOMEM));
 		return XVBD_EXIT_FAIL;
 	}
+	it->hotplug = ours ? XVBD_BLOCK : info.script ? info.script :
+		"block";
 	if (at->ctx->opts->verbose)
-		fprintf(stderr, "xvbd: attach: %s: hotplug script %s\n",
-			it->vdev, ours ? XVBD_BLOCK : info.script ?
-			info.script : "libxl's default (block)");
+		fprintf(stderr, "xvbd: attach: %s: hotplug script %s%s\n",
+			it->vdev, it->hotplug, ours || info.script ? "" :
+			" (libxl's default)");
+	return 0;
+}
+
+/*
+ * Without a script the target must exist now: the block script's own
+ * message would come later, after a half-made device.
+ */
+static int prepare_spec(struct item *it)
+{
+	if (it->target[0] && !it->script && access(it->target, F_OK)) {
+		item_err(it, "target %s: %s", it->target, strerror(errno));
+		return XVBD_EXIT_FAIL;
+	}
+	if (it->auto_vdev && xvbd_tstack_disk_set_vdev(it->disk, it->vdev))
+		return XVBD_EXIT_FAIL;
 	return 0;
 }
 
@@ -872,20 +895,7 @@ static int prepare_items(struct attach *at)
 
 		switch (it->kind) {
 		case ITEM_SPEC:
-			/* Without a script the target must exist now; the
-			 * block script's own message would come later and
-			 * after a half-made device. */
-			if (it->target[0] && !it->script &&
-			    access(it->target, F_OK)) {
-				item_err(it, "target %s: %s", it->target,
-					 strerror(errno));
-				rc = XVBD_EXIT_FAIL;
-				break;
-			}
-			if (it->auto_vdev)
-				rc = xvbd_tstack_disk_set_vdev(it->disk,
-							       it->vdev) ?
-					XVBD_EXIT_FAIL : 0;
+			rc = prepare_spec(it);
 			break;
 		case ITEM_FILE:
 			rc = prepare_image(at, it);
@@ -906,9 +916,122 @@ static int prepare_items(struct attach *at)
 			break;
 		}
 		if (!rc)
-			rc = choose_script(at, it);
+			rc = choose_script(at, it, false);
 	}
 	return rc;
+}
+
+/*
+ * -N: every check that has no side effect (specs parsed, vdevs chosen,
+ * images planned, partitions checked, the hotplug script chosen), and
+ * what would be done; nothing is created, mounted or added.  A share's
+ * image can only be looked at once it is mounted.
+ */
+static int dry_run_item(struct attach *at, struct item *it)
+{
+	const struct attach_args *a = &at->a;
+	enum xvbd_image_action act;
+	char why[WHY_MAX], point[XVBD_PATH_MAX];
+	int rc, n;
+
+	switch (it->kind) {
+	case ITEM_SPEC:
+		it->action = "add";
+		rc = prepare_spec(it);
+		break;
+	case ITEM_FILE:
+		if (xvbd_image_check(it->target, a->have_size, a->size_bytes,
+				     &act, &it->size_bytes, why,
+				     sizeof(why))) {
+			item_err(it, "%s", why);
+			return XVBD_EXIT_FAIL;
+		}
+		it->size_known = true;
+		it->action = act == XVBD_IMAGE_USE ? "add" : a->prealloc ?
+			"create the image (allocated), add" :
+			"create the image (sparse), add";
+		rc = build_spec(it);
+		break;
+	case ITEM_PHY:
+		it->action = "add";
+		rc = check_phy(at, it);
+		if (!rc)
+			rc = build_spec(it);
+		break;
+	case ITEM_SHARE:
+		it->action = "mount the share (or reuse its mount), create "
+			"or use the image, add";
+		rc = it->url.proto == XVBD_SHARE_SMB ?
+			check_credentials(it, a->credentials) : 0;
+		if (rc)
+			return rc;
+		if (xvbd_share_mountpoint(&it->url, point, sizeof(point)))
+			n = -1;
+		else
+			n = snprintf(it->target, sizeof(it->target), "%s/%s",
+				     point, it->url.image);
+		if (n < 0 || (size_t)n >= sizeof(it->target)) {
+			item_err(it, "image path too long");
+			return XVBD_EXIT_FAIL;
+		}
+		it->size_known = a->have_size;
+		it->size_bytes = a->size_bytes;
+		rc = build_spec(it);
+		break;
+	default:
+		rc = XVBD_EXIT_FAIL;
+	}
+	if (!rc)
+		rc = choose_script(at, it, it->kind == ITEM_FILE ||
+				   it->kind == ITEM_SHARE);
+	return rc;
+}
+
+static const struct xvbd_out_label dry_labels[] = {
+	{ "domain", "DOMAIN" }, { "vdev", "VDEV" }, { "kind", "KIND" },
+	{ "target", "TARGET" }, { "access", "ACCESS" },
+	{ "size_bytes", "SIZE" }, { "script", "SCRIPT" },
+	{ "overrides", "OVERRIDES" }, { "action", "WOULD" },
+	{ NULL, NULL },
+};
+
+static int dry_run(struct attach *at)
+{
+	struct xvbd_out *o = at->ctx->out;
+	char ovr[XVBD_OVR_NKEYS * 48];
+	size_t i, k, len = 0;
+	int rc;
+
+	for (i = 0; i < at->n; i++) {
+		rc = dry_run_item(at, &at->items[i]);
+		if (rc)
+			return rc;
+	}
+	ovr[0] = '\0';
+	for (k = 0; k < XVBD_OVR_NKEYS; k++)
+		if (at->a.ovr_kv[k][0] && len < sizeof(ovr))
+			len += snprintf(ovr + len, sizeof(ovr) - len, "%s%s",
+					len ? "," : "", at->a.ovr_kv[k]);
+	xvbd_out_labels(o, dry_labels);
+	xvbd_out_arr_begin(o, NULL);
+	for (i = 0; i < at->n; i++) {
+		const struct item *it = &at->items[i];
+
+		xvbd_out_obj_begin(o, NULL);
+		xvbd_out_str(o, "domain", at->domain);
+		xvbd_out_str(o, "vdev", it->vdev);
+		xvbd_out_str(o, "kind", kind_names[it->kind]);
+		xvbd_out_str(o, "target", it->target[0] ? it->target : NULL);
+		xvbd_out_str(o, "access", it->readwrite ? "rw" : "ro");
+		xvbd_out_size_opt(o, "size_bytes", it->size_known,
+				  it->size_bytes);
+		xvbd_out_str(o, "script", it->hotplug);
+		xvbd_out_str(o, "overrides", ovr[0] ? ovr : NULL);
+		xvbd_out_str(o, "action", it->action);
+		xvbd_out_obj_end(o);
+	}
+	xvbd_out_arr_end(o);
+	return XVBD_EXIT_OK;
 }
 
 /*
@@ -1345,16 +1468,10 @@ int cmd_attach(struct xvbd_ctx *ctx, int argc, char **argv)
 	rc = parse_args(ctx, argc, argv, &at->a);
 	if (rc)
 		goto out;
-	err = xvbd_tstack_domain_lookup(ctx->ts, at->a.domain, &at->domid,
-					&at->domain);
-	if (err) {
-		xvbd_err(CMD, "domain", "\"%s\": %s", at->a.domain,
-			 xvbd_tstack_lookup_why(err));
-		if (err == -ENOENT && !ctx->opts->quiet)
-			xvbd_hint("see \"xl list\"");
-		rc = xvbd_tstack_lookup_exit(err);
+	rc = xvbd_cmd_domain_lookup(ctx, at->a.domain, &at->domid,
+				    &at->domain);
+	if (rc)
 		goto out;
-	}
 	if (at->domid == 0) {
 		xvbd_err(CMD, "domain", "dom0 gets no VBDs from xvbd");
 		rc = XVBD_EXIT_USAGE;
@@ -1364,6 +1481,10 @@ int cmd_attach(struct xvbd_ctx *ctx, int argc, char **argv)
 	rc = plan_items(at);
 	if (!rc)
 		rc = plan_overrides(at);
+	if (!rc && ctx->opts->dry_run) {
+		rc = dry_run(at);
+		goto out;
+	}
 	if (!rc)
 		rc = prepare_items(at);
 	if (!rc)

@@ -86,16 +86,14 @@ static int create(const char *path, uint64_t size, bool prealloc, char *why,
 	return 0;
 }
 
-int xvbd_image_prepare(const char *path, bool have_size, uint64_t want_bytes,
-		       bool prealloc, bool *created, uint64_t *size_bytes,
-		       char *why, size_t why_len)
+int xvbd_image_check(const char *path, bool have_size, uint64_t want_bytes,
+		     enum xvbd_image_action *action, uint64_t *size_bytes,
+		     char *why, size_t why_len)
 {
-	enum xvbd_image_action action;
 	struct stat st;
 	bool exists = true;
 	int err;
 
-	*created = false;
 	if (stat(path, &st)) {
 		if (errno != ENOENT) {
 			err = -errno;
@@ -104,8 +102,20 @@ int xvbd_image_prepare(const char *path, bool have_size, uint64_t want_bytes,
 		}
 		exists = false;
 	}
-	err = xvbd_image_plan(exists ? &st : NULL, have_size, want_bytes,
-			      &action, size_bytes, why, why_len);
+	return xvbd_image_plan(exists ? &st : NULL, have_size, want_bytes,
+			       action, size_bytes, why, why_len);
+}
+
+int xvbd_image_prepare(const char *path, bool have_size, uint64_t want_bytes,
+		       bool prealloc, bool *created, uint64_t *size_bytes,
+		       char *why, size_t why_len)
+{
+	enum xvbd_image_action action;
+	int err;
+
+	*created = false;
+	err = xvbd_image_check(path, have_size, want_bytes, &action,
+			       size_bytes, why, why_len);
 	if (err || action == XVBD_IMAGE_USE)
 		return err;
 	err = create(path, want_bytes, prealloc, why, why_len);

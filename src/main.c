@@ -40,7 +40,7 @@ static const struct xvbd_cmd commands[] = {
 	  "[--reload] [--persist] [param=value...]" },
 	{ "attach", cmd_attach,
 	  CMD_NEEDS_ROOT | CMD_NEEDS_XS | CMD_NEEDS_LIBXL | CMD_WRITES_XS |
-	  CMD_OWN_OPTIONS,
+	  CMD_CAN_DRY_RUN | CMD_OWN_OPTIONS,
 	  1, CMD_ARGS_ANY,
 	  "add disks to a running guest and wait until they are connected",
 	  "<Domain> [<DiskSpec>] [--spec S]... | --file PATH [--size N] "

@@ -31,6 +31,11 @@ int xvbd_image_plan(const struct stat *st, bool have_size,
 		    uint64_t want_bytes, enum xvbd_image_action *action,
 		    uint64_t *size_bytes, char *why, size_t why_len);
 
+/* Stat path and plan (no side effect): what xvbd_image_prepare would do. */
+int xvbd_image_check(const char *path, bool have_size, uint64_t want_bytes,
+		     enum xvbd_image_action *action, uint64_t *size_bytes,
+		     char *why, size_t why_len);
+
 /*
  * Stat path, plan, and create it when the plan says so: O_CREAT|O_EXCL,
  * mode 0600, sparse (ftruncate) or fully allocated (posix_fallocate) with

@@ -46,6 +46,33 @@ bad_input "'..' in a path" 2 '".."' \
 bad_input "target with .. in a disk spec" 2 '".."' \
 	attach $G "format=raw,vdev=xvdz,target=/scratch/../etc/passwd"
 
+phase "dry run (-N): the plan, nothing done"
+dry() {	# WHAT JQ_WANT JQ XVBD_ARGS...: xvbd -N --json, the plan checked
+	local what=$1 want=$2 filter=$3 out rc
+	shift 3
+	out=$(xvbd -N --json "$@")
+	rc=$?
+	dom0_state "${T_BAD_ARGS[@]}"
+	[ "$T_STATE" = "$T_BAD_BASE" ] || dom0_state "${T_BAD_ARGS[@]}"
+	echo "# -N $what: rc=$rc: $out"
+	expect_eq "-N $what: plan" "0 $want" "$rc $(jq -r ".[0] | $filter" <<<"$out")"
+	check "-N $what: nothing created, mounted or added" \
+		test "$T_STATE" = "$T_BAD_BASE"
+}
+dry "--file, new image" "xvda create the image (sparse), add /etc/xen/scripts/xvbd-block 16777216" \
+	'"\(.vdev) \(.action) \(.script) \(.size_bytes)"' \
+	attach $G --file /scratch/t60-dry.img --size 16M
+dry "--file, existing image, --ring-order" "add ring-order=1 16777216" \
+	'"\(.action) \(.overrides) \(.size_bytes)"' \
+	attach $G --file /scratch/t60-16m.img --ring-order 1
+dry "--share nfs://" "share true true" \
+	'"\(.kind) \(.action | startswith("mount the share")) \(.target | startswith("/run/xvbd/shares/nfs-127.0.0.1-"))"' \
+	attach $G --share $nfs_url --size 32M
+dry "disk spec with script=block" "xvdz block" '"\(.vdev) \(.script)"' \
+	attach $G "format=raw,vdev=xvdz,access=ro,script=block,target=/scratch/t60-16m.img"
+err=$(xvbd -q -N attach $G --file /scratch/t60-missing.img 2>&1 >/dev/null)
+expect_eq "-N still refuses bad input" "1 xvbd: attach:" "$? ${err:0:13}"
+
 phase "attach --file, --phy, --share nfs://"
 out=$(xvbd attach $G --file $img --size 64M --vdev xvdb)
 echo "$out" | sed 's/^/# /'
