@@ -44,7 +44,7 @@ endif
 
 # Layers (pure ones first: they are what the unit tests link).
 PURE_SRCS := src/util.c src/blkif.c src/blkif_table.c src/out.c \
-	     src/share.c src/image.c
+	     src/share.c src/image.c src/xs_path.c
 SYS_SRCS  := src/xs.c src/tstack.c src/vbd.c
 CMD_SRCS  := src/cmd.c src/cmd_help.c src/cmd_list.c src/cmd_show.c \
 	     src/cmd_attach.c src/cmd_detach.c
@@ -60,7 +60,8 @@ SRCS      := $(PURE_SRCS) $(SYS_SRCS) $(CMD_SRCS) src/main.c
 # xvbd-block, the hotplug program libxl runs for raw image files: its own
 # main, the loop device layer (libc only: unit-tested too), xenstore.
 LOOP_SRCS    := src/loop.c
-HOTPLUG_SRCS := src/hotplug/xvbd_block.c $(LOOP_SRCS) src/xs.c src/util.c
+HOTPLUG_SRCS := src/hotplug/xvbd_block.c $(LOOP_SRCS) src/xs.c src/xs_path.c \
+		src/util.c
 
 OBJS      := $(SRCS:%.c=$(BUILD)/%.o)
 PURE_OBJS := $(PURE_SRCS:%.c=$(BUILD)/%.o)

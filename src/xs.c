@@ -2,7 +2,6 @@
  * xs.c - libxenstore wrapper; the only place xenstore paths are spelled.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -54,20 +53,6 @@ void xvbd_xs_close(struct xvbd_xs *xs)
 	free(xs);
 }
 
-static char *path_printf(const char *fmt, ...) XVBD_PRINTF(1, 2);
-
-static char *path_printf(const char *fmt, ...)
-{
-	va_list ap;
-	char *path;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&path, fmt, ap);
-	va_end(ap);
-	return n < 0 ? NULL : path;
-}
-
 static char *read_in(struct xvbd_xs *xs, xs_transaction_t t,
 		     const char *path)
 {
@@ -99,7 +84,7 @@ int xvbd_xs_read_uint(struct xvbd_xs *xs, const char *path, uint64_t max,
 char *xvbd_xs_read_dir_key(struct xvbd_xs *xs, const char *dir,
 			   const char *key)
 {
-	char *path = path_printf("%s/%s", dir, key), *value;
+	char *path = xvbd_xs_path_printf("%s/%s", dir, key), *value;
 	int saved;
 
 	if (!path)
@@ -114,7 +99,7 @@ char *xvbd_xs_read_dir_key(struct xvbd_xs *xs, const char *dir,
 int xvbd_xs_read_dir_uint(struct xvbd_xs *xs, const char *dir,
 			  const char *key, uint64_t max, uint64_t *out)
 {
-	char *path = path_printf("%s/%s", dir, key);
+	char *path = xvbd_xs_path_printf("%s/%s", dir, key);
 	int rc;
 
 	if (!path)
@@ -152,8 +137,8 @@ static int read_tree_at(struct xvbd_xs *xs, const char *dir,
 			rc = 1;
 			goto out;
 		}
-		path = path_printf("%s/%s", dir, names[i]);
-		key = path_printf("%s%s", prefix, names[i]);
+		path = xvbd_xs_path_printf("%s/%s", dir, names[i]);
+		key = xvbd_xs_path_printf("%s%s", prefix, names[i]);
 		if (!path || !key) {
 			rc = -ENOMEM;
 			goto out;
@@ -169,7 +154,7 @@ static int read_tree_at(struct xvbd_xs *xs, const char *dir,
 				goto out;
 		}
 		if (nkids > 0) {
-			char *sub_prefix = path_printf("%s/", key);
+			char *sub_prefix = xvbd_xs_path_printf("%s/", key);
 
 			if (!sub_prefix) {
 				rc = -ENOMEM;
@@ -297,110 +282,6 @@ int xvbd_xs_watch_wait(struct xvbd_xs *xs, const char *path, int timeout_ms,
 	}
 	xs_unwatch(xs->h, path, token);
 	return rc;
-}
-
-/* ---- paths ---- */
-
-#define BACKEND_FMT	"/local/domain/%u/backend/%s/%u/%u"
-#define BACKEND_ERR_FMT	"/local/domain/%u/error/backend/%s/%u/%u/error"
-#define FRONTEND_FMT	"/local/domain/%u/device/vbd/%u"
-#define LIBXL_VBD_FMT	"/libxl/%u/device/vbd/%u"
-
-static bool kind_ok(const char *kind)
-{
-	static const char *const kinds[] = { "vbd", "qdisk", "vbd3" };
-	size_t i;
-
-	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
-		if (!strcmp(kind, kinds[i]))
-			return true;
-	return false;
-}
-
-int xvbd_xs_parse_backend_path(const char *path, struct xvbd_xs_be_path *p)
-{
-	unsigned be, fe, devid;
-	char kind[16], *canonical;
-	int consumed = 0, differ;
-
-	if (sscanf(path, "/local/domain/%u/backend/%15[a-z0-9]/%u/%u%n",
-		   &be, kind, &fe, &devid, &consumed) != 4 ||
-	    path[consumed] || !kind_ok(kind))
-		return -EINVAL;
-	/* Round trip: no signs, blanks or leading zeros slipped through. */
-	canonical = path_printf(BACKEND_FMT, be, kind, fe, devid);
-	if (!canonical)
-		return -ENOMEM;
-	differ = strcmp(canonical, path);
-	free(canonical);
-	if (differ)
-		return -EINVAL;
-	p->be_domid = be;
-	snprintf(p->kind, sizeof(p->kind), "%s", kind);
-	p->fe_domid = fe;
-	p->devid = devid;
-	return 0;
-}
-
-/*
- * XENBUS_PATH of a hotplug script (libxl's get_hotplug_env): relative to
- * the home of the domain the script runs in, dom0.
- */
-#define HOTPLUG_FMT	"backend/%s/%u/%u"
-
-int xvbd_xs_parse_hotplug_path(const char *path, struct xvbd_xs_be_path *p)
-{
-	char *full = path_printf("/local/domain/0/%s", path);
-	int err;
-
-	if (!full)
-		return -ENOMEM;
-	err = xvbd_xs_parse_backend_path(full, p);
-	free(full);
-	return err;
-}
-
-char *xvbd_xs_path_hotplug_key(const struct xvbd_xs_be_path *p,
-			       const char *key)
-{
-	return path_printf(HOTPLUG_FMT "/%s", p->kind, p->fe_domid, p->devid,
-			   key);
-}
-
-char *xvbd_xs_path_backend(const struct xvbd_xs_be_path *p)
-{
-	return path_printf(BACKEND_FMT, p->be_domid, p->kind, p->fe_domid,
-			   p->devid);
-}
-
-char *xvbd_xs_path_backend_error(const struct xvbd_xs_be_path *p)
-{
-	return path_printf(BACKEND_ERR_FMT, p->be_domid, p->kind,
-			   p->fe_domid, p->devid);
-}
-
-char *xvbd_xs_path_frontend_vbd(uint32_t fe_domid, uint32_t devid)
-{
-	return path_printf(FRONTEND_FMT, fe_domid, devid);
-}
-
-char *xvbd_xs_path_libxl_vbd(uint32_t domid, uint32_t devid)
-{
-	return path_printf(LIBXL_VBD_FMT, domid, devid);
-}
-
-#define BACKEND_ROOT_FMT	"/local/domain/%u/backend/%s"
-
-char *xvbd_xs_path_backend_root(uint32_t be_domid, const char *kind)
-{
-	return path_printf(BACKEND_ROOT_FMT, be_domid, kind);
-}
-
-char *xvbd_xs_path_backend_key(const struct xvbd_xs_be_path *p,
-			       const char *key)
-{
-	return path_printf(BACKEND_FMT "/%s", p->be_domid, p->kind,
-			   p->fe_domid, p->devid, key);
 }
 
 /* ---- standing watch ---- */

@@ -1,6 +1,6 @@
 /*
  * xs.h - the libxenstore wrapper.  Every xenstore path template of xvbd
- * is spelled in src/xs.c and nowhere else.
+ * is spelled in src/xs_path.c (pure: no connection) and nowhere else.
  *
  * A handle opened read-only (writable == false) refuses every write and
  * transaction with -EROFS: read-only commands cannot write by mistake.
@@ -65,6 +65,9 @@ int xvbd_xs_watch_wait(struct xvbd_xs *xs, const char *path, int timeout_ms,
 		       bool (*done)(struct xvbd_xs *xs, void *arg), void *arg);
 
 /* ---- paths (malloc'd; NULL on ENOMEM) ---- */
+
+/* A new string from a format (every path is built through this). */
+char *xvbd_xs_path_printf(const char *fmt, ...) XVBD_PRINTF(1, 2);
 
 /* A parsed backend path: /local/domain/<be>/backend/<kind>/<fe>/<devid> */
 struct xvbd_xs_be_path {
