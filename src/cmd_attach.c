@@ -987,8 +987,23 @@ static int dry_run_item(struct attach *at, struct item *it)
 	return rc;
 }
 
+/* The columns a disk's row starts with, planned (-N) or added. */
+static void render_disk(const struct attach *at, const struct item *it)
+{
+	struct xvbd_out *o = at->ctx->out;
+
+	xvbd_out_str(o, "domain", at->domain);
+	xvbd_out_str(o, "vdev", it->vdev);
+	xvbd_out_uint(o, "devid", it->devid);
+	xvbd_out_str(o, "kind", kind_names[it->kind]);
+	xvbd_out_str(o, "target", it->target[0] ? it->target : NULL);
+	xvbd_out_str(o, "access", it->readwrite ? "rw" : "ro");
+	xvbd_out_size_opt(o, "size_bytes", it->size_known, it->size_bytes);
+}
+
 static const struct xvbd_out_label dry_labels[] = {
-	{ "domain", "DOMAIN" }, { "vdev", "VDEV" }, { "kind", "KIND" },
+	{ "domain", "DOMAIN" }, { "vdev", "VDEV" }, { "devid", "DEVID" },
+	{ "kind", "KIND" },
 	{ "target", "TARGET" }, { "access", "ACCESS" },
 	{ "size_bytes", "SIZE" }, { "script", "SCRIPT" },
 	{ "overrides", "OVERRIDES" }, { "action", "WOULD" },
@@ -1018,13 +1033,7 @@ static int dry_run(struct attach *at)
 		const struct item *it = &at->items[i];
 
 		xvbd_out_obj_begin(o, NULL);
-		xvbd_out_str(o, "domain", at->domain);
-		xvbd_out_str(o, "vdev", it->vdev);
-		xvbd_out_str(o, "kind", kind_names[it->kind]);
-		xvbd_out_str(o, "target", it->target[0] ? it->target : NULL);
-		xvbd_out_str(o, "access", it->readwrite ? "rw" : "ro");
-		xvbd_out_size_opt(o, "size_bytes", it->size_known,
-				  it->size_bytes);
+		render_disk(at, it);
 		xvbd_out_str(o, "script", it->hotplug);
 		xvbd_out_str(o, "overrides", ovr[0] ? ovr : NULL);
 		xvbd_out_str(o, "action", it->action);
@@ -1431,14 +1440,7 @@ static void render(struct attach *at)
 		if (!it->added)
 			continue;
 		xvbd_out_obj_begin(o, NULL);
-		xvbd_out_str(o, "domain", at->domain);
-		xvbd_out_str(o, "vdev", it->vdev);
-		xvbd_out_uint(o, "devid", it->devid);
-		xvbd_out_str(o, "kind", kind_names[it->kind]);
-		xvbd_out_str(o, "target", it->target[0] ? it->target : NULL);
-		xvbd_out_str(o, "access", it->readwrite ? "rw" : "ro");
-		xvbd_out_size_opt(o, "size_bytes", it->size_known,
-				  it->size_bytes);
+		render_disk(at, it);
 		xvbd_out_bool(o, "created", it->created);
 		xvbd_out_str(o, "share", it->kind == ITEM_SHARE ?
 			     it->url.source : NULL);
