@@ -40,7 +40,8 @@ cfg=$(lab-guest prepare demo3 --extra xen_blkfront.max_ring_page_order=4 \
 run xvbd start "$cfg" --vbd xvda:ring-order=1
 run xvbd list demo3
 
-say "Hot-attach: a new 128 MiB image file, a spare partition, then detach both"
+say "Hot-attach: the plan (-N), then a new 128 MiB image file, a spare partition; detach both"
+run xvbd -N attach demo3 --file /scratch/demo-c.img --size 128M
 run xvbd attach demo3 --file /scratch/demo-c.img --size 128M
 run xvbd attach demo3 --phy /dev/vdb1
 run xvbd list demo3
