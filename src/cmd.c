@@ -168,10 +168,46 @@ static void needs(const struct xvbd_cmd *cmd, char *buf, size_t len)
 		 xs && xl ? " and " : "", xl ? "libxl" : "");
 }
 
-int xvbd_cmd_run(struct xvbd_ctx *ctx, int argc, char **argv)
+int xvbd_cmd_connect(struct xvbd_ctx *ctx)
 {
 	const struct xvbd_cmd *cmd = ctx->cmd;
 	char what[32];
+
+	if ((cmd->flags & CMD_NEEDS_ROOT) && geteuid() != 0) {
+		needs(cmd, what, sizeof(what));
+		xvbd_err(cmd->name, NULL, "must run as root in dom0 (needs %s)",
+			 what);
+		return XVBD_EXIT_FAIL;
+	}
+	if ((cmd->flags & CMD_NEEDS_XS) && !ctx->xs) {
+		/* Read-only commands get a handle that refuses writes. */
+		ctx->xs = xvbd_xs_open(cmd->flags & CMD_WRITES_XS);
+		if (!ctx->xs) {
+			xvbd_err(cmd->name, "cannot open xenstore", "%s",
+				 strerror(errno));
+			if (!ctx->opts->quiet)
+				xvbd_hint("run this in dom0 with xenstored "
+					  "running");
+			return XVBD_EXIT_FAIL;
+		}
+	}
+	if ((cmd->flags & CMD_NEEDS_LIBXL) && !ctx->ts) {
+		ctx->ts = xvbd_tstack_open(ctx->opts->verbose);
+		if (!ctx->ts) {
+			xvbd_err(cmd->name, "cannot initialise libxl",
+				 "see the messages above");
+			if (!ctx->opts->quiet)
+				xvbd_hint("is this dom0 with /dev/xen "
+					  "(xenfs, privcmd) available?");
+			return XVBD_EXIT_FAIL;
+		}
+	}
+	return XVBD_EXIT_OK;
+}
+
+int xvbd_cmd_run(struct xvbd_ctx *ctx, int argc, char **argv)
+{
+	const struct xvbd_cmd *cmd = ctx->cmd;
 	int rc;
 
 	if (wants_help(argc, argv)) {
@@ -184,41 +220,16 @@ int xvbd_cmd_run(struct xvbd_ctx *ctx, int argc, char **argv)
 	if (ctx->opts->dry_run && !(cmd->flags & CMD_CAN_DRY_RUN))
 		return xvbd_usage_error(cmd, "-N (dry run) is not supported "
 					"by this command");
-	if ((cmd->flags & CMD_NEEDS_ROOT) && geteuid() != 0) {
-		needs(cmd, what, sizeof(what));
-		xvbd_err(cmd->name, NULL, "must run as root in dom0 (needs %s)",
-			 what);
-		return XVBD_EXIT_FAIL;
-	}
 	ctx->out = xvbd_out_new(stdout, ctx->opts->json);
 	if (!ctx->out) {
 		xvbd_err(cmd->name, "output", "%s", strerror(ENOMEM));
 		return XVBD_EXIT_FAIL;
 	}
-	if (cmd->flags & CMD_NEEDS_XS) {
-		/* Read-only commands get a handle that refuses writes. */
-		ctx->xs = xvbd_xs_open(cmd->flags & CMD_WRITES_XS);
-		if (!ctx->xs) {
-			xvbd_err(cmd->name, "cannot open xenstore", "%s",
-				 strerror(errno));
-			if (!ctx->opts->quiet)
-				xvbd_hint("run this in dom0 with xenstored "
-					  "running");
-			rc = XVBD_EXIT_FAIL;
+	/* Commands with their own options connect after parsing them. */
+	if (!(cmd->flags & CMD_OWN_OPTIONS)) {
+		rc = xvbd_cmd_connect(ctx);
+		if (rc)
 			goto out;
-		}
-	}
-	if (cmd->flags & CMD_NEEDS_LIBXL) {
-		ctx->ts = xvbd_tstack_open(ctx->opts->verbose);
-		if (!ctx->ts) {
-			xvbd_err(cmd->name, "cannot initialise libxl",
-				 "see the messages above");
-			if (!ctx->opts->quiet)
-				xvbd_hint("is this dom0 with /dev/xen "
-					  "(xenfs, privcmd) available?");
-			rc = XVBD_EXIT_FAIL;
-			goto out;
-		}
 	}
 	rc = cmd->fn(ctx, argc, argv);
 	/* A command that rendered nothing (help) has no document to end. */

@@ -1468,6 +1468,8 @@ int cmd_attach(struct xvbd_ctx *ctx, int argc, char **argv)
 	at->lock_fd = -1;
 	at->xvbd_block = -1;
 	rc = parse_args(ctx, argc, argv, &at->a);
+	if (!rc)
+		rc = xvbd_cmd_connect(ctx);
 	if (rc)
 		goto out;
 	rc = xvbd_cmd_domain_lookup(ctx, at->a.domain, &at->domid,

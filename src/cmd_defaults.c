@@ -401,6 +401,8 @@ int cmd_defaults(struct xvbd_ctx *ctx, int argc, char **argv)
 	int rc, err;
 
 	rc = parse_opts(ctx, argc, argv, &d);
+	if (!rc)
+		rc = xvbd_cmd_connect(ctx);
 	if (rc)
 		goto out;
 	rc = XVBD_EXIT_FAIL;

@@ -83,6 +83,9 @@ int cmd_detach(struct xvbd_ctx *ctx, int argc, char **argv)
 			 vdev);
 		return XVBD_EXIT_USAGE;
 	}
+	rc = xvbd_cmd_connect(ctx);
+	if (rc)
+		return rc;
 	err = xvbd_tstack_domain_lookup(ctx->ts, dom_spec, &domid, &domain);
 	if (err) {
 		xvbd_err(CMD, "domain", "\"%s\": %s", dom_spec,

@@ -465,6 +465,10 @@ int cmd_start(struct xvbd_ctx *ctx, int argc, char **argv)
 		rc = XVBD_EXIT_USAGE;
 		goto out;
 	}
+	rc = xvbd_cmd_connect(ctx);
+	if (rc)
+		goto out;
+	rc = XVBD_EXIT_FAIL;
 	if (!xvbd_tstack_name_to_domid(ctx->ts, cfg.name, &domid)) {
 		xvbd_err("start", cfg.name, "a domain of that name is running "
 			 "(domid %u)", domid);

@@ -328,6 +328,8 @@ int cmd_stats(struct xvbd_ctx *ctx, int argc, char **argv)
 	size_t i;
 
 	rc = parse_opts(ctx, argc, argv, &so, &first);
+	if (!rc)
+		rc = xvbd_cmd_connect(ctx);
 	if (rc)
 		return rc;
 	rc = resolve_domains(ctx, argc - first, argv + first, &so);

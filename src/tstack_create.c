@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <libxl.h>
 #include <libxl_utils.h>
@@ -78,11 +79,15 @@ static int read_disks(XLU_Config *cfg, struct xvbd_xlcfg *out)
 
 int xvbd_tstack_xlcfg_read(const char *path, struct xvbd_xlcfg *out)
 {
-	XLU_Config *cfg = xlu_cfg_init(stderr, path);
+	XLU_Config *cfg;
 	long l;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
+	/* libxlutil's own message for a missing file ends in "Success". */
+	if (access(path, R_OK))
+		return -errno;
+	cfg = xlu_cfg_init(stderr, path);
 	if (!cfg)
 		return -ENOMEM;
 	/* Parse errors are reported by libxlutil with file and line. */

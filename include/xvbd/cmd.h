@@ -22,7 +22,8 @@
 #define CMD_WRITES_XS		(1u << 3)
 #define CMD_CAN_DRY_RUN		(1u << 4)
 /* The command parses its own options (getopt); argument counts still apply
- * to what main() sees, so such commands usually declare CMD_ARGS_ANY. */
+ * to what main() sees, so such commands usually declare CMD_ARGS_ANY.
+ * It calls xvbd_cmd_connect() itself once its arguments are checked. */
 #define CMD_OWN_OPTIONS		(1u << 5)
 
 #define CMD_ARGS_ANY		(-1)
@@ -66,6 +67,14 @@ void xvbd_global_usage(const struct xvbd_cmd *cmds, size_t ncmds,
 /* "xvbd: <cmd>: <msg>" + usage on stderr; returns XVBD_EXIT_USAGE. */
 int xvbd_usage_error(const struct xvbd_cmd *cmd, const char *fmt, ...)
 	XVBD_PRINTF(2, 3);
+/*
+ * Check root and open what the command's flags ask for (xenstore, libxl)
+ * into ctx; a second call opens nothing again.  The dispatcher calls it before the handler,
+ * except for CMD_OWN_OPTIONS commands: they call it after parsing, so that
+ * a usage error is reported as such even where xenstore is missing.
+ * Prints the error; returns the exit code.
+ */
+int xvbd_cmd_connect(struct xvbd_ctx *ctx);
 /*
  * Option parsing for CMD_OWN_OPTIONS commands: getopt_long over the
  * command's own arguments (argc, argv as the handler got them; argv[-1],

@@ -1,0 +1,76 @@
+#!/bin/bash
+# tests/cli.sh XVBD: the command line on this host, which has no Xen: usage
+# errors must be reported as such (exit 2, one line naming the problem)
+# before xvbd looks for xenstore or libxl, and a valid command line must
+# get as far as the missing xenstore (exit 1).  Every case also runs under
+# valgrind (memory errors or definite/indirect leaks fail it).
+# Ends with "cli: N passed, N failed".  Needs a host without Xen (a Xen
+# host would connect); as another user than root a valid command line
+# stops at "must run as root" instead of the missing xenstore.
+set -u
+xvbd=${1:?usage: tests/cli.sh PATH_TO_XVBD}
+passed=0 failed=0
+VALGRIND=(valgrind -q --error-exitcode=99 --leak-check=full
+	--errors-for-leak-kinds=definite,indirect)
+
+if [ -e /dev/xen/xenbus ] || [ -S /run/xenstored/socket ]; then
+	echo "cli: this host runs Xen: the connection would succeed; not run"
+	echo "cli: 0 passed, 1 failed"
+	exit 1
+fi
+
+# case WANT_RC TEXT ARGS...: exit code WANT_RC, the first stderr line is
+# "xvbd: ..." containing TEXT (a usage error then prints the command's
+# usage; anything else is that one line); then the same under valgrind.
+case_() {
+	local want=$1 text=$2 err rc line
+	shift 2
+	err=$("$xvbd" -q "$@" 2>&1 >/dev/null)
+	rc=$?
+	line=${err%%$'\n'*}
+	if [ "$rc" = "$want" ] && [[ $line == "xvbd: "*"$text"* ]] &&
+		{ [ "$rc" = 2 ] || [[ $err != *$'\n'* ]]; }; then
+		echo "ok - xvbd $* -> $rc: $line"
+		passed=$((passed + 1))
+	else
+		echo "not ok - xvbd $* -> $rc (want $want, one line with '$text'):"
+		printf '%s\n' "$err" | sed 's/^/#   /'
+		failed=$((failed + 1))
+	fi
+	err=$("${VALGRIND[@]}" "$xvbd" -q "$@" 2>&1 >/dev/null)
+	rc=$?
+	if [ "$rc" = "$want" ]; then
+		passed=$((passed + 1))
+	else
+		echo "not ok - valgrind: xvbd $* -> $rc:"
+		printf '%s\n' "$err" | tail -n 30 | sed 's/^/#   /'
+		failed=$((failed + 1))
+	fi
+}
+
+no_xs="cannot open xenstore"
+[ "$(id -u)" = 0 ] || no_xs="must run as root"
+# Usage errors first, whatever the host has.
+case_ 2 'attach: unknown option "--bogus"' attach --bogus g
+case_ 2 "attach: no disk" attach g
+case_ 2 "attach: --ring-order" attach g --ring-order 9 --file /srv/x.img
+case_ 2 "attach: --file needs a value" attach g --file
+case_ 2 'detach: vdev: "sda-1"' detach g sda-1
+case_ 2 "detach: missing arguments" detach g
+case_ 2 'stats: -d: "abc"' stats -d abc
+case_ 2 'defaults: unknown option "--bogus"' defaults --bogus
+case_ 2 "start: missing arguments" start
+case_ 2 "-N (dry run) is not supported" -N list
+case_ 2 'unknown command "frobnicate"' frobnicate
+# Valid command lines reach the connection (and say why it failed).
+case_ 1 "attach: $no_xs" attach g --file /srv/x.img --size 8M
+case_ 1 "detach: $no_xs" detach g xvdb
+case_ 1 "stats: $no_xs" stats -d 1 -n 1
+case_ 1 "list: $no_xs" list
+if [ "$(id -u)" = 0 ]; then
+	case_ 1 "start: /nonexistent.cfg: cannot read the xl config: No such file" \
+		start /nonexistent.cfg
+fi
+
+echo "cli: $passed passed, $failed failed"
+[ "$failed" = 0 ]
