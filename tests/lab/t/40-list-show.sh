@@ -22,7 +22,7 @@ state_name() {
 
 # ---- list: JSON vs xenstore ----
 json=$(xvbd --json list)
-check "list --json parses" jq -e . <<<"$json" >/dev/null
+check "list --json parses" sh -c 'jq -e . >/dev/null' <<<"$json"
 expect_eq "list: two VBDs of t40" 2 "$(jq "[.[] | select(.domain == \"t40\")] | length" <<<"$json")"
 for devid in 51712 51728; do
 	row=$(jq -c ".[] | select(.domain == \"t40\" and .devid == $devid)" <<<"$json")
@@ -47,13 +47,14 @@ expect_eq "xvdb read-only" r "$(xs $be/51728/mode)"
 text=$(xvbd list t40)
 echo "$text" | sed 's/^/# /'
 expect_eq "list text: header + 2 rows" 3 "$(echo "$text" | wc -l)"
-echo "$text" | tail -n +2 | while read -r dom id vdev devid type target size mode bst fst ring q ind pers; do
+# (not a pipe into the loop: its checks must count in this shell)
+while read -r dom id vdev devid type target size mode bst fst ring q ind pers; do
 	row=$(jq -c ".[] | select(.devid == $devid)" <<<"$json")
 	[ "$pers" = yes ] && pers=true || pers=false
 	expect_eq "list text = json ($vdev)" \
 		"$(jq -r '[.domain,.domid,.vdev,.backend_type,.target,.mode,.backend_state,.frontend_state,.ring_pages,.queues,.indirect_segments_offered,.persistent] | map(tostring) | join(" ")' <<<"$row")" \
 		"$dom $id $vdev $type $target $mode $bst $fst $ring $q $ind $pers"
-done
+done < <(echo "$text" | tail -n +2)
 check "list text size column: 64M and 32M" sh -c "echo '$text' | grep -q ' 64M ' && echo '$text' | grep -q ' 32M '"
 
 # ---- show: every key of both sides, as xenstore-ls -f has them ----
@@ -68,7 +69,7 @@ xs_keys() {
 for vdev in xvda xvdb; do
 	devid=$([ $vdev = xvda ] && echo 51712 || echo 51728)
 	sj=$(xvbd --json show t40 $vdev)
-	check "show $vdev --json parses" jq -e . <<<"$sj" >/dev/null
+	check "show $vdev --json parses" sh -c 'jq -e . >/dev/null' <<<"$sj"
 	expect_eq "show $vdev: backend keys = xenstore-ls" "$(xs_keys $be/$devid)" \
 		"$(jq -r '.backend | to_entries[] | "\(.key)=\(.value)"' <<<"$sj" | sort)"
 	expect_eq "show $vdev: frontend keys = xenstore-ls" "$(xs_keys $fe/$devid)" \
