@@ -32,7 +32,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "xvbd/blkif.h"
@@ -126,14 +125,6 @@ struct attach {
 	/* -v timing (CLOCK_MONOTONIC ms): planned, added, Connected */
 	int64_t t_start, t_planned, t_added, t_connected;
 };
-
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static bool quiet(const struct attach *at)
 {
@@ -1304,7 +1295,7 @@ static int find_backends(struct attach *at)
 
 static int wait_items(struct attach *at)
 {
-	int64_t deadline = now_ms() + (int64_t)at->a.timeout_s * 1000;
+	int64_t deadline = xvbd_now_ms() + (int64_t)at->a.timeout_s * 1000;
 	size_t i;
 	int rc = 0;
 
@@ -1315,7 +1306,7 @@ static int wait_items(struct attach *at)
 	for (i = 0; i < at->n; i++) {
 		struct item *it = &at->items[i];
 		struct wait_arg w = { it, NULL };
-		int64_t left = deadline - now_ms();
+		int64_t left = deadline - xvbd_now_ms();
 		int err;
 
 		if (!it->added)
@@ -1481,7 +1472,7 @@ int cmd_attach(struct xvbd_ctx *ctx, int argc, char **argv)
 		rc = XVBD_EXIT_USAGE;
 		goto out;
 	}
-	at->t_start = now_ms();
+	at->t_start = xvbd_now_ms();
 	rc = plan_items(at);
 	if (!rc)
 		rc = plan_overrides(at);
@@ -1493,10 +1484,10 @@ int cmd_attach(struct xvbd_ctx *ctx, int argc, char **argv)
 		rc = prepare_items(at);
 	if (!rc)
 		rc = pause_guest(at);
-	at->t_planned = now_ms();
+	at->t_planned = xvbd_now_ms();
 	if (!rc)
 		rc = add_items(at);
-	at->t_added = now_ms();
+	at->t_added = xvbd_now_ms();
 	cleanup_items(at);	/* disks not added: images, unused mounts */
 	xvbd_share_unlock(at->lock_fd);
 	at->lock_fd = -1;
@@ -1509,7 +1500,7 @@ int cmd_attach(struct xvbd_ctx *ctx, int argc, char **argv)
 		goto out;
 	if (waited(at)) {
 		err = wait_items(at);
-		at->t_connected = now_ms();
+		at->t_connected = xvbd_now_ms();
 		if (!rc)
 			rc = err;
 		if (!rc)

@@ -18,7 +18,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "xvbd/cmd.h"
@@ -333,14 +332,6 @@ static void render_result(struct xvbd_ctx *ctx, uint32_t domid,
 	xvbd_out_obj_end(o);
 }
 
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 static int run(struct xvbd_ctx *ctx, struct start_opts *so,
 	       const struct xvbd_xlcfg *cfg, const char *create_path)
 {
@@ -351,7 +342,7 @@ static int run(struct xvbd_ctx *ctx, struct start_opts *so,
 	int rc = XVBD_EXIT_OK, err, xl_status;
 	int timeout_ms = so->timeout_s * 1000;
 	bool interrupted = false;
-	double t0 = now_s(), t_created, t_unpaused;
+	int64_t t0 = xvbd_now_ms(), t_created, t_unpaused;
 	sigset_t old;
 	uint32_t domid;
 
@@ -373,7 +364,7 @@ static int run(struct xvbd_ctx *ctx, struct start_opts *so,
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		return XVBD_EXIT_FAIL;
 	}
-	t_created = now_s();
+	t_created = xvbd_now_ms();
 	/* From here to the unpause nothing may return early. */
 	err = xvbd_tstack_disks(ctx->ts, domid, &disks, &ndisks);
 	if (err) {
@@ -386,7 +377,7 @@ static int run(struct xvbd_ctx *ctx, struct start_opts *so,
 				   timeout_ms, why, sizeof(why));
 	}
 	err = xvbd_tstack_unpause(ctx->ts, domid);
-	t_unpaused = now_s();
+	t_unpaused = xvbd_now_ms();
 	interrupted = xvbd_guard_signals_pending();
 	if (err) {
 		xvbd_err("start", "unpause", "domain %s (%u): %s", cfg->name,
@@ -410,9 +401,9 @@ static int run(struct xvbd_ctx *ctx, struct start_opts *so,
 	if (ctx->opts->verbose)
 		fprintf(stderr, "xvbd: start: timing: xl create -p %.1f s, "
 			"paused window %.1f s, Connected "
-			"%.1f s after unpause\n", t_created - t0,
-			t_unpaused - t_created,
-			now_s() - t_unpaused);
+			"%.1f s after unpause\n", (t_created - t0) / 1000.0,
+			(t_unpaused - t_created) / 1000.0,
+			(xvbd_now_ms() - t_unpaused) / 1000.0);
 	failed = xvbd_ovr_run_verdict(devs, so->nsets, NULL, verdict,
 				      sizeof(verdict));
 	render_result(ctx, domid, cfg, devs, so->nsets, verdict);

@@ -8,7 +8,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "xvbd/modparam.h"
 #include "xvbd/override.h"
@@ -237,21 +236,13 @@ static bool connected_done(struct xvbd_xs *xs, void *argp)
 	       a->fe.v == XVBD_STATE_CONNECTED;
 }
 
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 int xvbd_override_wait_connected(struct xvbd_xs *xs,
 				 const struct xvbd_ovr_target *target,
 				 const char *error_path, int timeout_ms,
 				 char *why, size_t len)
 {
 	struct connected_arg a = { .t = target };
-	int64_t deadline = now_ms() + timeout_ms;
+	int64_t deadline = xvbd_now_ms() + timeout_ms;
 	char *path = xvbd_override_join(target->frontend_path, "state");
 	char *err;
 	size_t i;
@@ -264,12 +255,12 @@ int xvbd_override_wait_connected(struct xvbd_xs *xs,
 	 * backend's is re-read every slice in case only it failed.
 	 */
 	do {
-		int64_t left = deadline - now_ms();
+		int64_t left = deadline - xvbd_now_ms();
 
 		rc = xvbd_xs_watch_wait(xs, path, left < WAIT_SLICE_MS ?
 					(int)(left > 0 ? left : 0) :
 					WAIT_SLICE_MS, connected_done, &a);
-	} while (rc == -ETIMEDOUT && now_ms() < deadline);
+	} while (rc == -ETIMEDOUT && xvbd_now_ms() < deadline);
 	free(path);
 	if (rc == -ETIMEDOUT) {
 		snprintf(why, len, "not Connected after %d s (backend %s, "

@@ -9,10 +9,10 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "xvbd/spawn.h"
+#include "xvbd/util.h"
 
 /*
  * In the child: stdin /dev/null, out_fd (if any) as stdout and stderr;
@@ -121,19 +121,11 @@ int xvbd_spawn(char *const argv[], int *exit_status)
 	return rc;
 }
 
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 int xvbd_spawn_capture(char *const argv[], char *const envp[],
 		       int timeout_ms, char *out, size_t out_len,
 		       int *exit_status)
 {
-	int64_t deadline = now_ms() + timeout_ms;
+	int64_t deadline = xvbd_now_ms() + timeout_ms;
 	bool killed = false;
 	size_t used = 0;
 	int pfd[2], status, rc;
@@ -152,7 +144,7 @@ int xvbd_spawn_capture(char *const argv[], char *const envp[],
 	}
 	for (;;) {
 		struct pollfd p = { .fd = pfd[0], .events = POLLIN };
-		int64_t left = deadline - now_ms();
+		int64_t left = deadline - xvbd_now_ms();
 		ssize_t n;
 
 		if (left <= 0) {

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "xvbd/util.h"
 
@@ -242,4 +243,12 @@ void xvbd_kvmap_free(struct xvbd_kvmap *map)
 	free(map->items);
 	map->items = NULL;
 	map->len = map->cap = 0;
+}
+
+int64_t xvbd_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }

@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <xenstore.h>
@@ -239,19 +238,11 @@ int xvbd_xs_txn_run(struct xvbd_xs *xs, xvbd_xs_txn_fn fn, void *arg)
 	return -EAGAIN;
 }
 
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 int xvbd_xs_watch_wait(struct xvbd_xs *xs, const char *path, int timeout_ms,
 		       bool (*done)(struct xvbd_xs *xs, void *arg), void *arg)
 {
 	static const char token[] = "xvbd";
-	int64_t deadline = now_ms() + timeout_ms;
+	int64_t deadline = xvbd_now_ms() + timeout_ms;
 	struct pollfd pfd;
 	int rc;
 
@@ -267,7 +258,7 @@ int xvbd_xs_watch_wait(struct xvbd_xs *xs, const char *path, int timeout_ms,
 			rc = 0;
 			break;
 		}
-		left = deadline - now_ms();
+		left = deadline - xvbd_now_ms();
 		if (left <= 0) {
 			rc = -ETIMEDOUT;
 			break;

@@ -41,6 +41,9 @@ int xvbd_parse_size(const char *s, uint64_t *out_bytes);
 /* Human readable binary size: "0B", "512B", "1.0M", "20G". */
 void xvbd_fmt_size(uint64_t bytes, char *buf, size_t len);
 
+/* CLOCK_MONOTONIC in milliseconds: deadlines and elapsed times. */
+int64_t xvbd_now_ms(void);
+
 /* A small owned key -> value map (xenstore directory snapshot). */
 struct xvbd_kv {
 	char *key;
