@@ -51,6 +51,7 @@
 #define XVBD_BLOCK		XVBD_XEN_SCRIPT_DIR "/xvbd-block"
 /* A share's mount helper gets this long before it is killed. */
 #define MOUNT_TIMEOUT_MS	30000
+#define MOUNT_OPTS_MAX		1024
 
 enum item_kind { ITEM_SPEC, ITEM_FILE, ITEM_PHY, ITEM_SHARE };
 
@@ -748,9 +749,15 @@ static int prepare_image(struct attach *at, struct item *it)
 	return 0;
 }
 
-static int mount_share(struct attach *at, struct item *it)
+/*
+ * What a share needs before it is mounted, none of it a side effect: the
+ * credentials file, the mount options, and the image's path under xvbd's
+ * mount point for the share (it->target).
+ */
+static int check_share(struct attach *at, struct item *it, char *opts,
+		       size_t opts_len)
 {
-	char opts[1024], point[XVBD_PATH_MAX], why[WHY_MAX];
+	char point[XVBD_PATH_MAX];
 	int err, n;
 
 	if (it->url.proto == XVBD_SHARE_SMB) {
@@ -759,11 +766,28 @@ static int mount_share(struct attach *at, struct item *it)
 			return err;
 	}
 	if (xvbd_share_build_opts(it->url.proto, at->a.share_opts,
-				  at->a.credentials, opts, sizeof(opts)) ||
-	    xvbd_share_mountpoint(&it->url, point, sizeof(point))) {
+				  at->a.credentials, opts, opts_len)) {
 		item_err(it, "mount options too long");
 		return XVBD_EXIT_USAGE;
 	}
+	n = xvbd_share_mountpoint(&it->url, point, sizeof(point)) ? -1 :
+		snprintf(it->target, sizeof(it->target), "%s/%s", point,
+			 it->url.image);
+	if (n < 0 || (size_t)n >= sizeof(it->target)) {
+		item_err(it, "image path too long");
+		return XVBD_EXIT_FAIL;
+	}
+	return 0;
+}
+
+static int mount_share(struct attach *at, struct item *it)
+{
+	char opts[MOUNT_OPTS_MAX], why[WHY_MAX];
+	int err;
+
+	err = check_share(at, it, opts, sizeof(opts));
+	if (err)
+		return err;
 	if (at->lock_fd < 0) {
 		at->lock_fd = xvbd_share_lock();
 		if (at->lock_fd < 0) {
@@ -781,12 +805,6 @@ static int mount_share(struct attach *at, struct item *it)
 	}
 	/* Reused or not, release_share decides by the disks using it. */
 	it->mounted_now = true;
-	n = snprintf(it->target, sizeof(it->target), "%s/%s", point,
-		     it->url.image);
-	if (n < 0 || (size_t)n >= sizeof(it->target)) {
-		item_err(it, "image path too long");
-		return XVBD_EXIT_FAIL;
-	}
 	return 0;
 }
 
@@ -922,8 +940,8 @@ static int dry_run_item(struct attach *at, struct item *it)
 {
 	const struct attach_args *a = &at->a;
 	enum xvbd_image_action act;
-	char why[WHY_MAX], point[XVBD_PATH_MAX];
-	int rc, n;
+	char why[WHY_MAX], opts[MOUNT_OPTS_MAX];
+	int rc;
 
 	switch (it->kind) {
 	case ITEM_SPEC:
@@ -952,19 +970,9 @@ static int dry_run_item(struct attach *at, struct item *it)
 	case ITEM_SHARE:
 		it->action = "mount the share (or reuse its mount), create "
 			"or use the image, add";
-		rc = it->url.proto == XVBD_SHARE_SMB ?
-			check_credentials(it, a->credentials) : 0;
+		rc = check_share(at, it, opts, sizeof(opts));
 		if (rc)
 			return rc;
-		if (xvbd_share_mountpoint(&it->url, point, sizeof(point)))
-			n = -1;
-		else
-			n = snprintf(it->target, sizeof(it->target), "%s/%s",
-				     point, it->url.image);
-		if (n < 0 || (size_t)n >= sizeof(it->target)) {
-			item_err(it, "image path too long");
-			return XVBD_EXIT_FAIL;
-		}
 		it->size_known = a->have_size;
 		it->size_bytes = a->size_bytes;
 		rc = build_spec(it);
