@@ -1511,11 +1511,9 @@ int cmd_attach(struct xvbd_ctx *ctx, int argc, char **argv)
 		at->t_connected = xvbd_now_ms();
 		if (!rc)
 			rc = err;
-		if (!rc)
-			rc = verify_overrides(at);
-	} else if (!rc) {
-		rc = verify_overrides(at);
 	}
+	if (!rc)
+		rc = verify_overrides(at);
 	if (ctx->opts->verbose)
 		print_timing(at);
 	/* What was added is reported even if another disk failed. */

@@ -86,12 +86,9 @@ int cmd_detach(struct xvbd_ctx *ctx, int argc, char **argv)
 	rc = xvbd_cmd_connect(ctx);
 	if (rc)
 		return rc;
-	err = xvbd_tstack_domain_lookup(ctx->ts, dom_spec, &domid, &domain);
-	if (err) {
-		xvbd_err(CMD, "domain", "\"%s\": %s", dom_spec,
-			 xvbd_tstack_lookup_why(err));
-		return xvbd_tstack_lookup_exit(err);
-	}
+	rc = xvbd_cmd_domain_lookup(ctx, dom_spec, &domid, &domain);
+	if (rc)
+		return rc;
 	err = xvbd_tstack_disk_find(ctx->ts, domid, devid, &disks, &ndisks,
 				    &disk);
 	if (err) {

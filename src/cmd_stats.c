@@ -194,13 +194,10 @@ static int resolve_domains(struct xvbd_ctx *ctx, int argc, char **argv,
 		return XVBD_EXIT_FAIL;
 	}
 	for (i = 0; i < argc; i++) {
-		err = xvbd_tstack_domain_lookup(ctx->ts, argv[i], &domid,
-						&so->domains[i]);
-		if (err) {
-			xvbd_err("stats", "domain", "\"%s\": %s", argv[i],
-				 xvbd_tstack_lookup_why(err));
-			return xvbd_tstack_lookup_exit(err);
-		}
+		err = xvbd_cmd_domain_lookup(ctx, argv[i], &domid,
+					     &so->domains[i]);
+		if (err)
+			return err;
 		so->ndomains++;
 	}
 	return XVBD_EXIT_OK;
