@@ -1210,23 +1210,12 @@ static int add_items(struct attach *at)
  */
 static int backends_ready(struct attach *at)
 {
-	size_t i;
-	int err;
-
 	if (!at->a.have_ovr)
 		return 0;
-	err = xvbd_tstack_disks(at->ctx->ts, at->domid, &at->disks,
-				&at->ndisks);
-	if (err) {
-		snprintf(at->ovr_why, sizeof(at->ovr_why), "listing the "
-			 "disks: %s", strerror(-err));
-		for (i = 0; i < at->n; i++)
-			xvbd_ovr_run_fail(&at->devs[i], at->ovr_why);
-	} else {
-		xvbd_ovr_run_apply(at->ctx->xs, at->devs, at->n, at->disks,
-				   at->ndisks, (int)at->a.timeout_s * 1000,
-				   at->ovr_why, sizeof(at->ovr_why));
-	}
+	xvbd_ovr_run_apply(at->ctx->ts, at->ctx->xs, at->domid, at->devs,
+			   at->n, &at->disks, &at->ndisks,
+			   (int)at->a.timeout_s * 1000, at->ovr_why,
+			   sizeof(at->ovr_why));
 	if (!at->ovr_why[0]) {
 		at->ovr_written = true;
 		return 0;

@@ -366,16 +366,8 @@ static int run(struct xvbd_ctx *ctx, struct start_opts *so,
 	}
 	t_created = xvbd_now_ms();
 	/* From here to the unpause nothing may return early. */
-	err = xvbd_tstack_disks(ctx->ts, domid, &disks, &ndisks);
-	if (err) {
-		snprintf(why, sizeof(why), "listing the disks: %s",
-			 strerror(-err));
-		for (i = 0; i < so->nsets; i++)
-			xvbd_ovr_run_fail(&devs[i], why);
-	} else {
-		xvbd_ovr_run_apply(ctx->xs, devs, so->nsets, disks, ndisks,
-				   timeout_ms, why, sizeof(why));
-	}
+	xvbd_ovr_run_apply(ctx->ts, ctx->xs, domid, devs, so->nsets, &disks,
+			   &ndisks, timeout_ms, why, sizeof(why));
 	err = xvbd_tstack_unpause(ctx->ts, domid);
 	t_unpaused = xvbd_now_ms();
 	interrupted = xvbd_guard_signals_pending();

@@ -10,7 +10,8 @@
 
 #include "xvbd/override_run.h"
 
-void xvbd_ovr_run_fail(struct xvbd_ovr_dev *dev, const char *why)
+/* Every override of dev not applied, for one reason. */
+static void fail_dev(struct xvbd_ovr_dev *dev, const char *why)
 {
 	const struct xvbd_ovr_set *set = dev->target.set;
 	size_t j;
@@ -65,8 +66,9 @@ static int bind_and_wait(struct xvbd_xs *xs, struct xvbd_ovr_dev *devs,
 	return 0;
 }
 
-int xvbd_ovr_run_apply(struct xvbd_xs *xs, struct xvbd_ovr_dev *devs,
-		       size_t n, const struct xvbd_disk *disks, size_t ndisks,
+int xvbd_ovr_run_apply(struct xvbd_tstack *ts, struct xvbd_xs *xs,
+		       uint32_t domid, struct xvbd_ovr_dev *devs, size_t n,
+		       struct xvbd_disk **disks, size_t *ndisks,
 		       int timeout_ms, char *why, size_t len)
 {
 	struct xvbd_ovr_target *targets;
@@ -74,7 +76,12 @@ int xvbd_ovr_run_apply(struct xvbd_xs *xs, struct xvbd_ovr_dev *devs,
 	int rc;
 
 	why[0] = '\0';
-	rc = bind_and_wait(xs, devs, n, disks, ndisks, timeout_ms, why, len);
+	rc = xvbd_tstack_disks(ts, domid, disks, ndisks);
+	if (rc)
+		snprintf(why, len, "listing the disks: %s", strerror(-rc));
+	else
+		rc = bind_and_wait(xs, devs, n, *disks, *ndisks, timeout_ms,
+				   why, len);
 	if (!rc) {
 		targets = calloc(n ? n : 1, sizeof(*targets));
 		if (!targets) {
@@ -91,7 +98,7 @@ int xvbd_ovr_run_apply(struct xvbd_xs *xs, struct xvbd_ovr_dev *devs,
 	}
 	if (rc)
 		for (i = 0; i < n; i++)
-			xvbd_ovr_run_fail(&devs[i], why);
+			fail_dev(&devs[i], why);
 	return rc;
 }
 
@@ -114,12 +121,12 @@ void xvbd_ovr_run_verify(struct xvbd_xs *xs, uint32_t domid,
 						   timeout_ms, w, sizeof(w));
 		free(error_path);
 		if (err) {
-			xvbd_ovr_run_fail(d, w);
+			fail_dev(d, w);
 			continue;
 		}
 		err = xvbd_vbd_load(xs, domid, d->disk, &d->view);
 		if (err) {
-			xvbd_ovr_run_fail(d, strerror(-err));
+			fail_dev(d, strerror(-err));
 			continue;
 		}
 		d->verified = true;

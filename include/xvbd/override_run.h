@@ -39,18 +39,16 @@ struct xvbd_ovr_dev {
 };
 
 /*
- * Bind each device to its record in disks[] (by devid), wait until every
- * backend has probed (InitWait), then write all overrides in one
- * transaction.  On failure why says which device and why, nothing is
- * written, and every device is marked not applied.  disks[] must outlive
- * devs.
+ * List domid's disks (*disks, *ndisks: the caller frees them with
+ * xvbd_tstack_disks_free, after devs), bind each device to its record
+ * (by devid), wait until every backend has probed (InitWait), then write
+ * all overrides in one transaction.  On failure why says which device
+ * and why, nothing is written, and every device is marked not applied.
  */
-int xvbd_ovr_run_apply(struct xvbd_xs *xs, struct xvbd_ovr_dev *devs,
-		       size_t n, const struct xvbd_disk *disks, size_t ndisks,
+int xvbd_ovr_run_apply(struct xvbd_tstack *ts, struct xvbd_xs *xs,
+		       uint32_t domid, struct xvbd_ovr_dev *devs, size_t n,
+		       struct xvbd_disk **disks, size_t *ndisks,
 		       int timeout_ms, char *why, size_t len);
-
-/* Every override of dev not applied, for one reason. */
-void xvbd_ovr_run_fail(struct xvbd_ovr_dev *dev, const char *why);
 
 /*
  * After the unpause: wait for each device to connect, then compare what
