@@ -155,14 +155,19 @@ int xvbd_spawn_capture(char *const argv[], char *const envp[],
 		rc = poll(&p, 1, (int)left);
 		if (rc <= 0)
 			continue;	/* EINTR, or the deadline */
-		if (used == out_len - 1)
-			used = 0;	/* keep the tail */
-		n = read(pfd[0], out + used, out_len - 1 - used);
+		if (used < out_len - 1) {
+			n = read(pfd[0], out + used, out_len - 1 - used);
+		} else {
+			char drain[512];	/* full: the rest is read, dropped */
+
+			n = read(pfd[0], drain, sizeof(drain));
+		}
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n <= 0)
 			break;
-		used += (size_t)n;
+		if (used < out_len - 1)
+			used += (size_t)n;
 	}
 	close(pfd[0]);
 	out[used] = '\0';

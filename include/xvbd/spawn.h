@@ -23,7 +23,9 @@ int xvbd_spawn(char *const argv[], int *exit_status);
  * - envp non-NULL: exactly that environment, and argv[0] is run as given
  *   (execve, no PATH search); NULL: the caller's, as xvbd_spawn();
  * - stdout and stderr both go into out, NUL-terminated; when the program
- *   writes more than out_len - 1 bytes, out keeps the last part of it;
+ *   writes more than out_len - 1 bytes, out keeps the first out_len - 1
+ *   (where a mount helper puts its error) and the rest is read and
+ *   dropped, so that the program never blocks on a full pipe;
  * - it runs in its own process group, and the whole group is killed
  *   (SIGKILL) if its output has not ended after timeout_ms: then
  *   -ETIMEDOUT (out holds what it wrote).

@@ -244,6 +244,8 @@ static void test_spawn_capture(void **state)
 	char *slow[] = { "/bin/sh", "-c", "echo started; exec sleep 10",
 			 NULL };
 	char *chatty[] = { "/bin/sh", "-c", "printf abcdefghij", NULL };
+	char *flood[] = { "/bin/sh", "-c", "echo first line; "
+			  "head -c 200000 /dev/zero | tr '\\0' x", NULL };
 	char *missing[] = { "/nonexistent/xvbd-no-such-program", NULL };
 	char *yes[] = { "true", NULL };
 	char *const envp[] = { "LC_ALL=C", NULL };
@@ -264,10 +266,17 @@ static void test_spawn_capture(void **state)
 	assert_int_equal(xvbd_spawn_capture(yes, NULL, 5000, out,
 					    sizeof(out), &status), 0);
 	assert_int_equal(status, 0);
-	/* more than fits: the last part */
+	/* more than fits: the first part (a mount helper's error) */
 	assert_int_equal(xvbd_spawn_capture(chatty, envp, 5000, small,
 					    sizeof(small), &status), 0);
-	assert_string_equal(small, "hij");
+	assert_string_equal(small, "abcdefg");
+	/* far more than a pipe holds: read to the end, the start kept */
+	assert_int_equal(xvbd_spawn_capture(flood, envp, 5000, out,
+					    sizeof(out), &status), 0);
+	assert_int_equal(status, 0);
+	assert_int_equal(strlen(out), sizeof(out) - 1);
+	assert_memory_equal(out, "first line\n", 11);
+	assert_int_equal(strspn(out + 11, "x"), sizeof(out) - 1 - 11);
 	t0 = time(NULL);
 	assert_int_equal(xvbd_spawn_capture(slow, envp, 200, out,
 					    sizeof(out), &status), -ETIMEDOUT);
