@@ -1,5 +1,5 @@
 /*
- * xs.c - libxenstore wrapper; the only place xenstore paths are spelled.
+ * xs.c - libxenstore wrapper (the paths themselves: src/xs_path.c).
  */
 #include <errno.h>
 #include <poll.h>

@@ -24,28 +24,23 @@ has_fe() { xenstore-exists "/local/domain/$d/device/vbd/$1" 2>/dev/null; }
 loops_of() { losetup -n -O NAME -j "$1" | sort | tr '\n' ' '; }
 nloops_of() { losetup -n -O NAME -j "$1" | grep -c .; }
 md5_at() { dd if="$1" bs=1M skip="$2" count=4 2>/dev/null | md5sum | cut -d' ' -f1; }
-# What a refused attach must not change: loop devices, the VBDs in
-# xenstore (backend, frontend, libxl's record).
-snapshot() {
-	losetup -a | sort
-	xenstore-list /local/domain/0/backend/vbd/$d 2>/dev/null
-	xenstore-list /local/domain/$d/device/vbd 2>/dev/null
-	xenstore-list /libxl/$d/device/vbd 2>/dev/null
-}
-# refused WHAT DEV SPEC: the attach fails, libxl says why, nothing changes.
+# refused WHAT DEV SPEC: the attach fails, libxl says why, and testlib's
+# dom0_state (VBDs in xenstore, mounts, loop devices) is unchanged.
 refused() {
 	local what=$1 dev=$2 spec=$3 before after rc
-	before=$(snapshot)
+	dom0_state $d
+	before=$T_STATE
 	xvbd attach $G --spec "$spec" --timeout 60 >/tmp/t63hp.out 2>/tmp/t63hp.err
 	rc=$?
-	after=$(snapshot)
+	dom0_state $d
+	after=$T_STATE
 	sed 's/^/# stderr: /' /tmp/t63hp.err
 	check "$what: refused (exit non-zero)" test $rc != 0
 	check "$what: libxl reports the sharing conflict" \
 		grep -q 'loopback-mounted' /tmp/t63hp.err
 	check "$what: no backend left" not has_be $dev
 	check "$what: no frontend left" not has_fe $dev
-	check "$what: loop devices and VBDs unchanged" test "$before" = "$after"
+	check "$what: loop devices, mounts and VBDs unchanged" test "$before" = "$after"
 }
 # The loop device of a VBD must go away (a device still open is freed on
 # its last close: allow a moment).
