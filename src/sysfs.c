@@ -20,6 +20,8 @@
 #define SYSFS_ROOT		"/sys"
 #define BLKBACK_STATS_FMT	"bus/xen-backend/devices/vbd-%u-%u/statistics"
 #define BLOCK_STAT_FMT		"dev/block/%u:%u/stat"
+/* A loop device's attributes (drivers/block/loop.c, "loop" group). */
+#define LOOP_DIO_FMT		"dev/block/%u:%u/loop/dio"
 
 /* A counter is at most 20 digits; a stat line 17 fields of 20. */
 #define COUNTER_BUF		32
@@ -233,6 +235,35 @@ void xvbd_sysfs_blk_close(struct xvbd_sysfs_blk *b)
 		return;
 	close(b->fd);
 	free(b);
+}
+
+/* ---- loop devices ---- */
+
+int xvbd_sysfs_loop_dio(struct xvbd_sysfs *sys, unsigned major,
+			unsigned minor, bool *dio)
+{
+	char path[64], buf[COUNTER_BUF];
+	size_t len = 0;
+	uint64_t v;
+	int n, fd, rc;
+
+	if (major > DEV_MAJOR_MAX || minor > DEV_MINOR_MAX)
+		return -ERANGE;
+	n = snprintf(path, sizeof(path), LOOP_DIO_FMT, major, minor);
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return -ENAMETOOLONG;
+	fd = openat(sys->root_fd, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	rc = pread_all(fd, buf, sizeof(buf), &len);
+	close(fd);
+	if (!rc)
+		rc = xvbd_sysfs_parse_counter(buf, len, &v);
+	if (!rc && v > 1)
+		rc = -EINVAL;
+	if (!rc)
+		*dio = v == 1;
+	return rc;
 }
 
 /* ---- parsers ---- */

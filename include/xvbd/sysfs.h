@@ -7,6 +7,7 @@
  *	/sys/bus/xen-backend/devices/vbd-<domid>-<devid>/statistics/<name>
  *  - a block device's I/O statistics (Documentation/block/stat.rst):
  *	/sys/dev/block/<major>:<minor>/stat
+ *  - a loop device's direct-I/O state: .../<major>:<minor>/loop/dio
  *
  * Sampling must not disturb what it measures: files are opened once and
  * re-read with pread(2), one system call per file per sample.  Paths are
@@ -90,6 +91,18 @@ int xvbd_sysfs_blk_open(struct xvbd_sysfs *sys, unsigned major,
 			unsigned minor, struct xvbd_sysfs_blk **out);
 int xvbd_sysfs_blk_read(struct xvbd_sysfs_blk *b, struct xvbd_blkstat *st);
 void xvbd_sysfs_blk_close(struct xvbd_sysfs_blk *b);	/* NULL ok */
+
+/* ---- loop devices ---- */
+
+/*
+ * Is loop device major:minor doing direct I/O (its "loop/dio" attribute:
+ * 1 = the backing file is read and written with O_DIRECT, so dom0's page
+ * cache does not serve it)?  -ENOENT when it is no loop device or
+ * unbound.
+ *	/sys/dev/block/<major>:<minor>/loop/dio
+ */
+int xvbd_sysfs_loop_dio(struct xvbd_sysfs *sys, unsigned major,
+			unsigned minor, bool *dio);
 
 /* ---- parsers (pure) ---- */
 

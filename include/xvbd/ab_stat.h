@@ -1,0 +1,137 @@
+/*
+ * ab_stat.h - the statistics behind `xvbd ab`: pure math on run
+ * summaries, no I/O (src/ab_stat.c, src/ab_seq.c; unit-tested).
+ *
+ * The unit of evidence is a run: each label contributes one number per
+ * run and metric (its run summary).  Samples inside a run are never fed
+ * here as if they were independent.
+ *
+ *  - fixed-N comparison of two labels: Welch's t (unequal variances;
+ *    centre = mean) or Mann-Whitney U (centre = median, Hodges-Lehmann
+ *    shift, no normality assumed, as benchstat does);
+ *  - the sequential procedure of `ab run --until-confident`: an
+ *    always-valid confidence sequence for the mean of paired differences
+ *    d_i = ln(B_i / A_i) of ABBA-adjacent runs, from a mixture
+ *    likelihood ratio ("safe t-test": normal mixture over the
+ *    standardised effect, right-Haar prior on the unknown variance).
+ *    It is a nonnegative supermartingale under the null, so by Ville's
+ *    inequality the sequence covers the true mean at every n at once
+ *    with probability >= 1 - alpha: it may be looked at after every run
+ *    and stopped whenever, without inflating the error rate.
+ *
+ * Functions return 0, or -EINVAL for inputs they cannot work with (too
+ * few values, non-finite values, confidence outside (0, 1)).
+ */
+#ifndef XVBD_AB_STAT_H
+#define XVBD_AB_STAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- basics ---- */
+
+double xvbd_stat_mean(const double *x, size_t n);
+/* Sample variance (n - 1); 0 for n < 2. */
+double xvbd_stat_var(const double *x, size_t n);
+/* Median of x (x is not modified); NAN for n == 0. */
+double xvbd_stat_median(const double *x, size_t n);
+
+/* Student's t: CDF and quantile for df > 0 (df need not be whole). */
+double xvbd_stat_t_cdf(double t, double df);
+double xvbd_stat_t_quantile(double p, double df);
+/* Standard normal CDF and quantile. */
+double xvbd_stat_norm_cdf(double z);
+double xvbd_stat_norm_quantile(double p);
+
+/* ---- fixed-N two-sample tests (B against A) ---- */
+
+struct xvbd_stat_cmp {
+	double centre_a, centre_b;	/* mean (Welch) or median (MWU) */
+	double half_a, half_b;		/* CI half-widths of the centres;
+					   NAN when n < 2 */
+	double diff;			/* B - A: mean difference or
+					   Hodges-Lehmann shift */
+	double diff_lo, diff_hi;	/* CI of diff; NAN when unknown */
+	double p;			/* two-sided p-value; NAN unknown */
+	double df;			/* Welch only */
+	bool significant;		/* CI excludes 0 (p < 1 - conf) */
+};
+
+/* Welch's t-test and CI for mean(B) - mean(A).  na, nb >= 2. */
+int xvbd_stat_welch(const double *a, size_t na, const double *b, size_t nb,
+		    double confidence, struct xvbd_stat_cmp *out);
+/*
+ * Mann-Whitney U: exact p-value without ties for na, nb <= 20, normal
+ * approximation with tie correction otherwise; Hodges-Lehmann shift with
+ * its distribution-free CI where the sizes allow one (else NAN bounds).
+ * na, nb >= 1.
+ */
+int xvbd_stat_mwu(const double *a, size_t na, const double *b, size_t nb,
+		  double confidence, struct xvbd_stat_cmp *out);
+
+/* ---- the sequential procedure ---- */
+
+/*
+ * Mixture likelihood ratio (e-value) of the one-sample t-test of
+ * "mean 0" after n values with t-statistic t (df n - 1), mixing
+ * parameter g (prior variance of the standardised effect):
+ *	(1 + n g)^(-1/2) *
+ *	((1 + t^2/(n-1)) / (1 + t^2/((n-1)(1 + n g))))^(n/2)
+ * n >= 2.
+ */
+double xvbd_seq_evalue(double t, size_t n, double g);
+
+struct xvbd_seq_params {
+	double alpha;		/* error rate, e.g. 0.05 */
+	double g;		/* mixing parameter; 0 -> XVBD_SEQ_G_DEFAULT */
+	double min_effect;	/* relative, e.g. 0.05 for 5 %; > 0 */
+	size_t max_pairs;	/* stop unsettled after this many pairs */
+};
+
+#define XVBD_SEQ_G_DEFAULT	1.0
+
+enum xvbd_seq_decision {
+	XVBD_SEQ_CONTINUE,	/* not settled: run another pair */
+	XVBD_SEQ_DIFFERENT,	/* the sequence excludes "no difference" */
+	XVBD_SEQ_EQUIVALENT,	/* the sequence lies inside +-min_effect */
+	XVBD_SEQ_EXHAUSTED,	/* max_pairs reached, not settled */
+};
+const char *xvbd_seq_decision_name(enum xvbd_seq_decision d);
+
+struct xvbd_seq_state {
+	size_t n;		/* pairs so far */
+	double mean, sd;	/* of d_i = ln(B_i / A_i) */
+	double lo, hi;		/* always-valid CS of the mean of d
+				   (NAN, NAN before 2 pairs) */
+	enum xvbd_seq_decision decision;
+};
+
+/*
+ * Decide after n pairs of log-ratios d[0..n-1].  Equivalence means the
+ * whole sequence lies inside (ln(1/(1+min_effect)), ln(1+min_effect)).
+ */
+int xvbd_seq_decide(const double *d, size_t n,
+		    const struct xvbd_seq_params *p,
+		    struct xvbd_seq_state *out);
+
+/*
+ * Fixed-N comparator for the benchmark: pairs a paired t-test needs for
+ * power (1 - beta) at effect ln(1 + min_effect), given the log-ratio
+ * standard deviation sd, at two-sided level alpha.
+ */
+size_t xvbd_seq_fixed_pairs(double alpha, double beta, double sd,
+			    double min_effect);
+
+/* ---- a deterministic generator for simulations and benchmarks ---- */
+
+struct xvbd_rng {
+	uint64_t s[4];
+};
+
+void xvbd_rng_seed(struct xvbd_rng *r, uint64_t seed);
+uint64_t xvbd_rng_next(struct xvbd_rng *r);
+double xvbd_rng_uniform(struct xvbd_rng *r);		/* [0, 1) */
+double xvbd_rng_normal(struct xvbd_rng *r);		/* N(0, 1) */
+
+#endif /* XVBD_AB_STAT_H */
