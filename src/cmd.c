@@ -11,58 +11,6 @@
 #include "xvbd/cmd.h"
 #include "xvbd/util.h"
 
-const struct xvbd_cmd *xvbd_cmd_find(const struct xvbd_cmd *cmds,
-				     size_t ncmds, const char *name,
-				     bool *ambiguous)
-{
-	const struct xvbd_cmd *hit = NULL;
-	size_t i, len = strlen(name);
-
-	*ambiguous = false;
-	if (!len)
-		return NULL;
-	for (i = 0; i < ncmds; i++)
-		if (!strcmp(cmds[i].name, name))
-			return &cmds[i];
-	for (i = 0; i < ncmds; i++) {
-		if (strncmp(cmds[i].name, name, len))
-			continue;
-		if (hit) {
-			*ambiguous = true;
-			return NULL;
-		}
-		hit = &cmds[i];
-	}
-	return hit;
-}
-
-void xvbd_cmd_usage(const struct xvbd_cmd *cmd, FILE *stream)
-{
-	fprintf(stream, "Usage: xvbd [-v] [-q] [-j] %s%s %s\n\n%s\n",
-		cmd->flags & CMD_CAN_DRY_RUN ? "[-N] " : "", cmd->name,
-		cmd->usage, cmd->summary);
-}
-
-void xvbd_global_usage(const struct xvbd_cmd *cmds, size_t ncmds,
-		       FILE *stream)
-{
-	size_t i;
-
-	fprintf(stream,
-		"Usage: xvbd [options] <command> [args]\n\n"
-		"Options:\n"
-		"  -v, --verbose   more libxl logging (repeatable)\n"
-		"  -q, --quiet     no hints or notices on stderr\n"
-		"  -j, --json      JSON output\n"
-		"  -N, --dry-run   show what would be written, write nothing\n"
-		"  -h, --help      this help\n"
-		"      --version   print the version\n\n"
-		"Commands:\n");
-	for (i = 0; i < ncmds; i++)
-		fprintf(stream, "  %-8s %s\n", cmds[i].name, cmds[i].summary);
-	fprintf(stream, "\nSee \"xvbd help <command>\" and xvbd(1).\n");
-}
-
 int xvbd_usage_error(const struct xvbd_cmd *cmd, const char *fmt, ...)
 {
 	va_list ap;

@@ -60,9 +60,9 @@ static const struct xvbd_cmd commands[] = {
 	  "sample CPU% per domain and I/O rates per VBD (xentop for disks)",
 	  "[Domain...] [-d SECONDS] [-n COUNT] [--vcpus] "
 	  "[--json|--csv|--prometheus FILE]" },
-	{ "help", cmd_help, 0, 0, 1,
+	{ "help", cmd_help, 0, 0, 2,
 	  "show help for all commands or one",
-	  "[command]" },
+	  "[command [subcommand]]" },
 };
 
 static const struct option long_options[] = {
@@ -83,7 +83,8 @@ int main(int argc, char **argv)
 		.opts = &opts, .cmds = commands, .ncmds = ncmds,
 	};
 	bool ambiguous = false;
-	int c, rc = -1;
+	const char *group = NULL;
+	int c, rc = -1, nwords = 0;
 
 	/* '+': stop at the command name; its arguments are its own. */
 	while ((c = getopt_long(argc, argv, "+vqjNh", long_options,
@@ -118,13 +119,13 @@ int main(int argc, char **argv)
 		xvbd_global_usage(commands, ncmds, stderr);
 		return XVBD_EXIT_USAGE;
 	}
-	ctx.cmd = xvbd_cmd_find(commands, ncmds, argv[optind], &ambiguous);
-	if (!ctx.cmd) {
-		xvbd_err(NULL, NULL, "%s command \"%s\": try \"xvbd help\"",
-			 ambiguous ? "ambiguous" : "unknown", argv[optind]);
-		return XVBD_EXIT_USAGE;
-	}
-	rc = xvbd_cmd_run(&ctx, argc - optind - 1, argv + optind + 1);
+	ctx.cmd = xvbd_cmd_find(commands, ncmds, argc - optind, argv + optind,
+				&nwords, &ambiguous, &group);
+	if (!ctx.cmd)
+		return xvbd_cmd_not_found(commands, ncmds, argc - optind,
+					  argv + optind, nwords, ambiguous,
+					  group, NULL);
+	rc = xvbd_cmd_run(&ctx, argc - optind - nwords, argv + optind + nwords);
 out:
 	/* Like git: output that never reached its reader is a failure. */
 	if (fclose(stdout) && rc == XVBD_EXIT_OK) {

@@ -57,10 +57,32 @@ struct xvbd_ctx {
 	struct xvbd_out *out;
 };
 
-/* Exact name, else a unique prefix.  *ambiguous set on several hits. */
+/*
+ * Names are one word ("attach") or two for a group ("ab record"): the
+ * command line names a group's command with two words.  Each word matches
+ * exactly, else as a unique prefix.  Returns the entry and in *nwords how
+ * many of argv's words it took; NULL when none matches (*ambiguous set
+ * on several hits; *group set to a group entry's name when the group
+ * matched but its subcommand is missing or unknown).
+ */
+#define XVBD_CMD_NAME_MAX	32
 const struct xvbd_cmd *xvbd_cmd_find(const struct xvbd_cmd *cmds,
-				     size_t ncmds, const char *name,
-				     bool *ambiguous);
+				     size_t ncmds, int argc, char **argv,
+				     int *nwords, bool *ambiguous,
+				     const char **group);
+/*
+ * Report a failed xvbd_cmd_find() of argv (its outputs as given): an
+ * unknown or ambiguous command, or a group without a valid subcommand
+ * (then the group's usage; "-h" after the group prints it to stdout and
+ * returns XVBD_EXIT_OK).  who: the command prefix of the message (NULL
+ * for main, "help").  Returns the exit code.
+ */
+int xvbd_cmd_not_found(const struct xvbd_cmd *cmds, size_t ncmds, int argc,
+		       char **argv, int nwords, bool ambiguous,
+		       const char *group, const char *who);
+/* "Usage: xvbd ab <subcommand>" and the group's commands. */
+void xvbd_cmd_group_usage(const struct xvbd_cmd *cmds, size_t ncmds,
+			  const char *group, FILE *stream);
 void xvbd_cmd_usage(const struct xvbd_cmd *cmd, FILE *stream);
 void xvbd_global_usage(const struct xvbd_cmd *cmds, size_t ncmds,
 		       FILE *stream);
