@@ -50,7 +50,8 @@ CMD_SRCS  := src/cmd.c src/cmd_help.c src/cmd_list.c src/cmd_show.c \
 	     src/cmd_attach.c src/cmd_detach.c
 # start, tune, defaults: per-VBD overrides and blkback module parameters
 PURE_SRCS += src/override.c src/modparam.c src/spawn.c
-SYS_SRCS  += src/override_xs.c src/override_run.c src/tstack_create.c
+SYS_SRCS  += src/override_xs.c src/override_run.c src/tstack_create.c \
+	     src/guest_start.c
 CMD_SRCS  += src/cmd_start.c src/cmd_tune.c src/cmd_defaults.c
 # stats: the sampler (sysfs, stats: pure enough for unit tests) and its source
 PURE_SRCS += src/sysfs.c src/stats.c src/stats_render.c
