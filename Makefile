@@ -56,6 +56,8 @@ CMD_SRCS  += src/cmd_start.c src/cmd_tune.c src/cmd_defaults.c
 PURE_SRCS += src/sysfs.c src/stats.c src/stats_render.c
 SYS_SRCS  += src/stats_sys.c src/tstack_stats.c
 CMD_SRCS  += src/cmd_stats.c
+# ab: A/B records, summaries, comparison, plots
+PURE_SRCS += src/ab_fp.c src/ab_summary.c
 SRCS      := $(PURE_SRCS) $(SYS_SRCS) $(CMD_SRCS) src/main.c
 # xvbd-block, the hotplug program libxl runs for raw image files: its own
 # main, the loop device layer (libc only: unit-tested too), xenstore.
