@@ -54,6 +54,8 @@ SYS_SRCS  += src/override_xs.c src/override_run.c src/tstack_create.c
 CMD_SRCS  += src/cmd_start.c src/cmd_tune.c src/cmd_defaults.c
 # stats: the sampler (sysfs, stats: pure enough for unit tests) and its source
 PURE_SRCS += src/sysfs.c src/stats.c src/stats_render.c
+# ab: the A/B records (model, JSON, store)
+PURE_SRCS += src/ab_record.c src/ab_json.c src/ab_store.c
 SYS_SRCS  += src/stats_sys.c src/tstack_stats.c
 CMD_SRCS  += src/cmd_stats.c
 # ab: A/B records, summaries, comparison, plots
