@@ -197,7 +197,7 @@ static void verdict_text(struct xvbd_ab_metric_cmp *mc, double confidence)
 {
 	const struct xvbd_ab_metric_info *info = &xvbd_ab_metrics[mc->metric];
 	const struct xvbd_stat_cmp_view *s = &mc->s;
-	char mag[96];
+	char mag[80];
 
 	if (!isnan(s->pct))
 		fmt_mag(mag, sizeof(mag), s->pct, s->pct_lo, s->pct_hi, "%", 1);
@@ -269,7 +269,9 @@ static int compare_metric(struct xvbd_ab_metric_cmp *mc,
 		goto out;
 	}
 	if (all_zero(xa, mc->na) && all_zero(xb, mc->nb)) {
+		/* e.g. writes of a read-only workload: nothing to test */
 		metric_unknown(mc, "none in any run");
+		s->centre_a = s->centre_b = s->diff = 0;
 		goto out;
 	}
 	if (test == XVBD_AB_TEST_MWU) {
@@ -570,10 +572,12 @@ static void fmt_centre(char *buf, size_t len, double centre, double half,
 			 decimals, half, n);
 }
 
-/* "+187.0 +- 52.0 IO/s", "+12.3 % (+8.9 to +15.8 %)", "+187.0 IO/s" */
+/* "+187.0 +- 52.0 IO/s", "+12.3 % (+8.9 to +15.8) %", "+187.0 IO/s" */
 static void fmt_signed(char *buf, size_t len, double v, double lo, double hi,
 		       const char *unit, int decimals)
 {
+	/* "+12.3 % +- 3.4 %" reads as relative; "+187.0 +- 52.0 IO/s" */
+	const char *pct = strcmp(unit, "%") ? "" : " %";
 	double h = (hi - lo) / 2;
 
 	if (isnan(v))
@@ -581,11 +585,11 @@ static void fmt_signed(char *buf, size_t len, double v, double lo, double hi,
 	else if (isnan(lo) || isnan(hi))
 		snprintf(buf, len, "%+.*f %s", decimals, v, unit);
 	else if (fabs((hi - v) - (v - lo)) <= 0.1 * h + 1e-12)
-		snprintf(buf, len, "%+.*f %s +- %.*f %s", decimals, v, unit,
+		snprintf(buf, len, "%+.*f%s +- %.*f %s", decimals, v, pct,
 			 decimals, h, unit);
 	else
-		snprintf(buf, len, "%+.*f %s (%+.*f to %+.*f %s)", decimals, v,
-			 unit, decimals, lo, decimals, hi, unit);
+		snprintf(buf, len, "%+.*f%s (%+.*f to %+.*f) %s", decimals, v,
+			 pct, decimals, lo, decimals, hi, unit);
 }
 
 static void fmt_p(char *buf, size_t len, double p)

@@ -220,12 +220,13 @@ static double series_max(const struct side *s, int m, double *t_max_s)
 	return max;
 }
 
-static bool metric_known(const struct side *s, int m)
+/* Some run has the metric, and above 0 (no writes: no row). */
+static bool metric_seen(const struct side *s, int m)
 {
 	size_t i;
 
 	for (i = 0; i < s->n; i++)
-		if (s->sum[i].known[m])
+		if (s->sum[i].known[m] && s->sum[i].value[m] > 0)
 			return true;
 	return false;
 }
@@ -319,7 +320,7 @@ int xvbd_ab_plot_svg(const struct xvbd_ab_record *a, size_t na,
 	}
 	for (m = 0; m < XVBD_AB_NMETRICS; m++) {
 		shown[m] = (!opts->metrics || opts->metrics[m]) &&
-			   (metric_known(&sd[0], m) || metric_known(&sd[1], m));
+			   (metric_seen(&sd[0], m) || metric_seen(&sd[1], m));
 		nrows += shown[m];
 	}
 	f = open_memstream(&buf, &size);
@@ -354,7 +355,7 @@ int xvbd_ab_plot_svg(const struct xvbd_ab_record *a, size_t na,
 	}
 	if (!nrows)
 		text(f, 20, TOP + 20, "start", NULL,
-		     "no metric is known in any run");
+		     "no metric is above 0 in any run");
 	for (m = 0, k = 0; m < XVBD_AB_NMETRICS && !rc; m++) {
 		if (!shown[m])
 			continue;

@@ -44,8 +44,9 @@ const struct xvbd_ab_metric_info xvbd_ab_metrics[XVBD_AB_NMETRICS] = {
 	[XVBD_AB_RD_LAT_MS] = { "read-lat", "read latency", "ms", false, 3 },
 	[XVBD_AB_WR_LAT_MS] = { "write-lat", "write latency", "ms", false,
 				3 },
-	[XVBD_AB_GUEST_CPU] = { "guest-cpu", "guest CPU", "%", false, 1 },
-	[XVBD_AB_DOM0_CPU] = { "dom0-cpu", "dom0 CPU", "%", false, 1 },
+	/* "%CPU": percent of one CPU; "%" alone is a relative change */
+	[XVBD_AB_GUEST_CPU] = { "guest-cpu", "guest CPU", "%CPU", false, 1 },
+	[XVBD_AB_DOM0_CPU] = { "dom0-cpu", "dom0 CPU", "%CPU", false, 1 },
 };
 
 int xvbd_ab_metric_find(const char *name)

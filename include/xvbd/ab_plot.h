@@ -27,7 +27,7 @@ struct xvbd_ab_plot_opts {
 /*
  * The picture of records a[0..na-1] (label A) against b[0..nb-1] (label
  * B), na, nb >= 1.  *svg malloc'd, NUL-terminated, *len bytes.
- * Metrics unknown in every run of both labels are left out.
+ * Metrics unknown or 0 in every run of both labels are left out.
  */
 int xvbd_ab_plot_svg(const struct xvbd_ab_record *a, size_t na,
 		     const struct xvbd_ab_record *b, size_t nb,
