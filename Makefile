@@ -3,6 +3,7 @@
 #   make                 build ./xvbd and ./xvbd-block (objects in build/)
 #   make SANITIZE=1      same with ASan+UBSan (build-san/xvbd, build-san/xvbd-block)
 #   make check-unit      cmocka unit tests under ASan+UBSan
+#   make bench-ab-sequential   build/bench/ab-sequential (bench/README.md)
 #   make install [PREFIX=/usr/local] [DESTDIR=] [XEN_SCRIPT_DIR=/etc/xen/scripts]
 #   make clean
 
@@ -58,7 +59,9 @@ PURE_SRCS += src/sysfs.c src/stats.c src/stats_render.c
 PURE_SRCS += src/ab_record.c src/ab_json.c src/ab_store.c
 SYS_SRCS  += src/stats_sys.c src/tstack_stats.c
 CMD_SRCS  += src/cmd_stats.c
-# ab: A/B records, summaries, comparison, plots
+# ab: the statistics of A/B experiments (pure math, needs libm)
+PURE_SRCS += src/ab_stat.c src/ab_seq.c
+# ab: A/B summaries, fingerprint diffs, comparison, plots
 PURE_SRCS += src/ab_fp.c src/ab_summary.c
 SRCS      := $(PURE_SRCS) $(SYS_SRCS) $(CMD_SRCS) src/main.c
 # xvbd-block, the hotplug program libxl runs for raw image files: its own
@@ -75,13 +78,14 @@ HOTPLUG_OBJS := $(HOTPLUG_SRCS:%.c=$(BUILD)/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:%.c=$(BUILD)/%)
 
-.PHONY: all clean install check-unit check-valgrind unit-bins
+.PHONY: all clean install check-unit check-valgrind unit-bins \
+	bench-ab-sequential
 .SECONDARY:
 
 all: $(PROG) $(HOTPLUG_PROG)
 
 $(PROG): $(OBJS)
-	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
 $(HOTPLUG_PROG): $(HOTPLUG_OBJS)
 	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ $(shell pkg-config --libs xenstore)
@@ -91,7 +95,7 @@ $(BUILD)/%.o: %.c
 	$(CC) $(XCFLAGS) $(CFLAGS) $(CPPFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(PURE_OBJS) $(LOOP_OBJS)
-	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ -lcmocka $(shell pkg-config --libs yajl)
+	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ -lcmocka $(shell pkg-config --libs yajl) -lm
 
 unit-bins: $(UNIT_BINS)
 
@@ -130,6 +134,15 @@ check-valgrind: unit-bins
 	echo "valgrind: $$pass passed, $$fail failed"; \
 	[ $$fail -eq 0 ] && [ $$pass -gt 0 ]
 
+# Host-side benchmark of the sequential A/B procedure (bench/README.md).
+AB_BENCH := $(BUILD)/bench/ab-sequential
+AB_BENCH_OBJS := $(BUILD)/bench/ab-sequential.o $(BUILD)/src/ab_stat.o \
+		 $(BUILD)/src/ab_seq.o
+bench-ab-sequential: $(AB_BENCH)
+
+$(AB_BENCH): $(AB_BENCH_OBJS)
+	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ -lm
+
 install: $(PROG) $(HOTPLUG_PROG)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(XEN_SCRIPT_DIR)
@@ -141,6 +154,7 @@ install: $(PROG) $(HOTPLUG_PROG)
 clean:
 	rm -rf build build-san xvbd xvbd-block
 
--include $(OBJS:.o=.d) $(HOTPLUG_OBJS:.o=.d) $(UNIT_BINS:%=%.d)
+-include $(OBJS:.o=.d) $(HOTPLUG_OBJS:.o=.d) $(UNIT_BINS:%=%.d) \
+	 $(AB_BENCH_OBJS:.o=.d)
 
 -include tests/lab/lab.mk
