@@ -85,8 +85,7 @@ static double nice_ceil(double v)
 }
 
 /* Y axis with 0, top/2, top, and the unit. */
-static void axis(FILE *f, double x, double y0, double top, int decimals,
-		 const char *unit)
+static void axis(FILE *f, double x, double y0, double top, const char *unit)
 {
 	char buf[48];
 	int i;
@@ -98,7 +97,7 @@ static void axis(FILE *f, double x, double y0, double top, int decimals,
 
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
 			"y2=\"%.1f\" stroke=\"#444\"/>\n", x - 4, y, x, y);
-		snprintf(buf, sizeof(buf), "%.*f", decimals, top * i / 2.0);
+		snprintf(buf, sizeof(buf), "%g", top * i / 2.0);
 		text(f, x - 6, y + 4, "end", "font-size=\"11\"", buf);
 	}
 	text(f, x - 6, y0 - PLOT_H - 8, "end", "font-size=\"11\"", unit);
@@ -255,9 +254,9 @@ static int row(FILE *f, struct side *sd, int m, double y,
 	if (!(t_max_s > 0))
 		t_max_s = 1;
 
-	snprintf(buf, sizeof(buf), "%s (%s): runs", info->label, info->unit);
+	snprintf(buf, sizeof(buf), "%s: runs", info->label);
 	text(f, DOTS_X, y + 16, "start", "font-weight=\"bold\"", buf);
-	axis(f, DOTS_X, y0, top, info->decimals, info->unit);
+	axis(f, DOTS_X, y0, top, info->unit);
 	for (k = 0; k < 2; k++) {
 		double x = DOTS_X + DOTS_W * (k ? 0.72 : 0.32);
 
@@ -271,7 +270,7 @@ static int row(FILE *f, struct side *sd, int m, double y,
 	snprintf(buf, sizeof(buf), "over time: A run %s, B run %s",
 		 sd[0].r[sd[0].series].id, sd[1].r[sd[1].series].id);
 	text(f, SERIES_X, y + 16, "start", "font-weight=\"bold\"", buf);
-	axis(f, SERIES_X, y0, stop, info->decimals, info->unit);
+	axis(f, SERIES_X, y0, stop, info->unit);
 	fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
 		"stroke=\"#444\"/>\n", SERIES_X, y0, SERIES_X + SERIES_W, y0);
 	snprintf(buf, sizeof(buf), "%.0f s", t_max_s);

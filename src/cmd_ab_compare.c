@@ -139,7 +139,7 @@ int cmd_ab_compare(struct xvbd_ctx *ctx, int argc, char **argv)
 	struct xvbd_ab_comparison cmp = { .variable = -1 };
 	size_t na = 0, nb = 0;
 	const char *both;
-	int first, rc, err;
+	int first = 0, rc, err;
 
 	rc = parse_opts(ctx, argc, argv, &co, &first);
 	if (rc)

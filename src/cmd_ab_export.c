@@ -219,7 +219,7 @@ int cmd_ab_export(struct xvbd_ctx *ctx, int argc, char **argv)
 	struct xvbd_ab_summary *sums = NULL;
 	const char **keys = NULL;
 	size_t n = 0, nkeys = 0, i;
-	int c, first, rc, err = 0;
+	int c, first = 0, rc, err = 0;
 
 	xvbd_getopt_begin();
 	while ((c = xvbd_getopt(argc, argv, ":", longopts)) != -1) {

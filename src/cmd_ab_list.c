@@ -81,7 +81,7 @@ int cmd_ab_list(struct xvbd_ctx *ctx, int argc, char **argv)
 	char **paths = NULL;
 	size_t n = 0, npaths = 0, i;
 	const char *dir;
-	int first, rc, bad = 0;
+	int first = 0, rc, bad = 0;
 
 	rc = parse_opts(ctx, argc, argv, &dir, &first);
 	if (rc)

@@ -170,7 +170,7 @@ int cmd_ab_plot(struct xvbd_ctx *ctx, int argc, char **argv)
 	struct xvbd_ab_record *a = NULL, *b = NULL;
 	size_t na = 0, nb = 0, len = 0, i, j;
 	char *svg = NULL;
-	int first, rc, err;
+	int first = 0, rc, err;
 
 	rc = parse_opts(ctx, argc, argv, &po, &first);
 	if (rc)

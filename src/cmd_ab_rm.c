@@ -59,7 +59,7 @@ int cmd_ab_rm(struct xvbd_ctx *ctx, int argc, char **argv)
 	struct xvbd_ab_record *recs = NULL;
 	char name[XVBD_AB_ID_MAX + 8];
 	size_t n = 0, i;
-	int c, first, rc, dirfd = -1, i_arg;
+	int c, first = 0, rc, dirfd = -1, i_arg;
 
 	xvbd_getopt_begin();
 	while ((c = xvbd_getopt(argc, argv, ":N", longopts)) != -1) {

@@ -16,8 +16,9 @@
 
 static const struct xvbd_out_label show_labels[] = {
 	{ "duration_s", "seconds" },
-	{ "interval_s", "interval" },
-	{ "warmup_s", "warm-up" },
+	{ "interval_s", "interval (s)" },
+	{ "warmup_s", "warm-up (s)" },
+	{ "left_out", "left out" },
 	{ "workload_status", "exit status" },
 	{ "intervals_reset", "left out (reset)" },
 	{ "intervals_flagged", "left out (flagged)" },
@@ -110,7 +111,7 @@ int cmd_ab_show(struct xvbd_ctx *ctx, int argc, char **argv)
 	const char *dir = XVBD_AB_DIR_DEFAULT;
 	struct xvbd_ab_record *recs = NULL;
 	size_t n = 0;
-	int c, first, rc;
+	int c, first = 0, rc;
 
 	xvbd_getopt_begin();
 	while ((c = xvbd_getopt(argc, argv, ":", longopts)) != -1) {
