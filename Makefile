@@ -63,7 +63,8 @@ CMD_SRCS  += src/cmd_stats.c
 PURE_SRCS += src/ab_stat.c src/ab_seq.c
 # ab: A/B summaries, fingerprint diffs, comparison, plots, and the
 # commands that read records
-PURE_SRCS += src/ab_fp.c src/ab_summary.c src/ab_compare.c src/ab_plot.c
+PURE_SRCS += src/ab_fp.c src/ab_summary.c src/ab_compare.c \
+	     src/ab_compare_render.c src/ab_plot.c
 CMD_SRCS  += src/cmd_ab_common.c src/cmd_ab_compare.c src/cmd_ab_list.c \
 	     src/cmd_ab_show.c src/cmd_ab_rm.c src/cmd_ab_export.c \
 	     src/cmd_ab_plot.c

@@ -22,7 +22,7 @@
  * it may distort, and the effect cannot be attributed.  Differences among
  * the runs of one label, intervals left out, incomplete runs and the
  * recorder's own notes are warnings too.  A verdict is never given
- * without them.  Rendered through the out layer.  Pure (unit-tested).
+ * without them.  Rendering: ab_compare_render.c.  Pure (unit-tested).
  */
 #include <errno.h>
 #include <math.h>
@@ -33,7 +33,6 @@
 
 #include "xvbd/ab.h"
 #include "xvbd/ab_stat.h"
-#include "xvbd/out.h"
 
 #define MIN_RUNS	3
 
@@ -78,7 +77,7 @@ void xvbd_ab_comparison_free(struct xvbd_ab_comparison *c)
 
 /* ---- one metric ---- */
 
-static const char *test_name(enum xvbd_ab_test t)
+const char *xvbd_ab_test_name(enum xvbd_ab_test t)
 {
 	return t == XVBD_AB_TEST_MWU ? "Mann-Whitney U" : "Welch's t";
 }
@@ -167,8 +166,7 @@ static void fmt_mag(char *buf, size_t len, double v, double lo, double hi,
 			 unit, decimals, lo, decimals, hi, unit);
 }
 
-/* The words of a verdict: which way is B, in this metric's terms. */
-static const char *direction(enum xvbd_ab_metric m, bool b_higher)
+const char *xvbd_ab_direction(enum xvbd_ab_metric m, bool b_higher)
 {
 	switch (m) {
 	case XVBD_AB_RD_LAT_MS:
@@ -208,7 +206,7 @@ static void verdict_text(struct xvbd_ab_metric_cmp *mc, double confidence)
 	case XVBD_AB_V_BETTER:
 	case XVBD_AB_V_WORSE:
 		snprintf(mc->text, sizeof(mc->text), "%s by %s",
-			 direction(mc->metric, s->diff > 0), mag);
+			 xvbd_ab_direction(mc->metric, s->diff > 0), mag);
 		break;
 	case XVBD_AB_V_NO_DIFF:
 		snprintf(mc->text, sizeof(mc->text),
@@ -401,6 +399,20 @@ static int warn_runs(struct xvbd_ab_comparison *c, const char *side,
 			rc = warn(c, "%s run %s did not end as planned "
 				  "(incomplete): its counted time is shorter",
 				  side, r[i].id);
+		for (k = 1; k < r[i].nsamples && !rc; k++) {
+			const struct xvbd_ab_sample *s0 = &r[i].samples[0];
+
+			if (r[i].samples[k].guest_vcpus == s0->guest_vcpus &&
+			    r[i].samples[k].dom0_vcpus == s0->dom0_vcpus)
+				continue;
+			rc = warn(c, "%s run %s: the online vCPUs changed "
+				  "during the run (guest %u -> %u, dom0 %u -> "
+				  "%u at sample %zu)", side, r[i].id,
+				  s0->guest_vcpus,
+				  r[i].samples[k].guest_vcpus, s0->dom0_vcpus,
+				  r[i].samples[k].dom0_vcpus, k);
+			break;
+		}
 		if (!rc && r[i].workload_status)
 			rc = warn(c, "%s run %s: the workload exited with "
 				  "status %d: it may not have done its work",
@@ -434,6 +446,38 @@ static int warn_fingerprints(struct xvbd_ab_comparison *c)
 	if (!rc)
 		rc = warn(c, "%zu facts differ between A and B: the effect "
 			  "cannot be attributed to one of them", c->ndiffs);
+	return rc;
+}
+
+/*
+ * The same on both sides is no confounder, but a disk dom0's page cache
+ * serves on both sides still makes read rates a measure of dom0's RAM.
+ */
+static int warn_cached(struct xvbd_ab_comparison *c,
+		       const struct xvbd_ab_fp *a, const struct xvbd_ab_fp *b)
+{
+	size_t i, k;
+	int rc = 0;
+
+	for (i = 0; i < a->n && !rc; i++) {
+		const struct xvbd_ab_fact *f = &a->facts[i];
+		size_t len = strlen(f->key);
+
+		if (strncmp(f->key, "vbd.", 4) || len < 15 ||
+		    strcmp(f->key + len - 11, ".dom0_cache") ||
+		    strcmp(f->value, "host"))
+			continue;
+		for (k = 0; k < b->n; k++)
+			if (!strcmp(b->facts[k].key, f->key))
+				break;
+		if (k == b->n || strcmp(b->facts[k].value, "host"))
+			continue;	/* a difference: warned as one */
+		rc = warn(c, "%s: host on both sides: dom0's page cache can "
+			  "serve reads of this file-backed disk, so read rates "
+			  "may measure dom0's RAM rather than the disk (drop "
+			  "dom0's caches between runs, or use direct I/O)",
+			  f->key);
+	}
 	return rc;
 }
 
@@ -514,6 +558,8 @@ int xvbd_ab_compare(const struct xvbd_ab_record *a, size_t na,
 	if (!rc)
 		rc = warn_fingerprints(out);
 	if (!rc)
+		rc = warn_cached(out, &a[0].fp, &b[0].fp);
+	if (!rc)
 		rc = warn_within(out, "A", a, na);
 	if (!rc)
 		rc = warn_within(out, "B", b, nb);
@@ -529,245 +575,4 @@ out:
 	if (rc)
 		xvbd_ab_comparison_free(out);
 	return rc;
-}
-
-/* ---- rendering ---- */
-
-static const struct xvbd_out_label cmp_labels[] = {
-	{ "a", "A" },
-	{ "b", "B" },
-	{ "diff", "B-A" },
-	{ "pct", "B-A %" },
-	{ "variable", "variable under test" },
-	{ NULL, NULL },
-};
-
-static const char *verdict_name(enum xvbd_ab_verdict v)
-{
-	switch (v) {
-	case XVBD_AB_V_BETTER:
-		return "better";
-	case XVBD_AB_V_WORSE:
-		return "worse";
-	case XVBD_AB_V_NO_DIFF:
-		return "no-difference";
-	case XVBD_AB_V_WEAK:
-		return "weak";
-	case XVBD_AB_V_UNKNOWN:
-		break;
-	}
-	return "unknown";
-}
-
-/* "1523.0 +- 40.0 (n=5)" */
-static void fmt_centre(char *buf, size_t len, double centre, double half,
-		       size_t n, int decimals)
-{
-	if (isnan(centre))
-		snprintf(buf, len, "- (n=%zu)", n);
-	else if (isnan(half))
-		snprintf(buf, len, "%.*f (n=%zu)", decimals, centre, n);
-	else
-		snprintf(buf, len, "%.*f +- %.*f (n=%zu)", decimals, centre,
-			 decimals, half, n);
-}
-
-/* "+187.0 +- 52.0 IO/s", "+12.3 % (+8.9 to +15.8) %", "+187.0 IO/s" */
-static void fmt_signed(char *buf, size_t len, double v, double lo, double hi,
-		       const char *unit, int decimals)
-{
-	/* "+12.3 % +- 3.4 %" reads as relative; "+187.0 +- 52.0 IO/s" */
-	const char *pct = strcmp(unit, "%") ? "" : " %";
-	double h = (hi - lo) / 2;
-
-	if (isnan(v))
-		snprintf(buf, len, "-");
-	else if (isnan(lo) || isnan(hi))
-		snprintf(buf, len, "%+.*f %s", decimals, v, unit);
-	else if (fabs((hi - v) - (v - lo)) <= 0.1 * h + 1e-12)
-		snprintf(buf, len, "%+.*f%s +- %.*f %s", decimals, v, pct,
-			 decimals, h, unit);
-	else
-		snprintf(buf, len, "%+.*f%s (%+.*f to %+.*f) %s", decimals, v,
-			 pct, decimals, lo, decimals, hi, unit);
-}
-
-static void fmt_p(char *buf, size_t len, double p)
-{
-	if (isnan(p))
-		snprintf(buf, len, "p unknown");
-	else if (p < 0.0001)
-		snprintf(buf, len, "p<0.0001");
-	else
-		snprintf(buf, len, "p=%.2g", p);
-}
-
-/* The table's VERDICT cell: the direction and the test behind it. */
-static void fmt_verdict(char *buf, size_t len,
-			const struct xvbd_ab_comparison *c,
-			const struct xvbd_ab_metric_cmp *mc)
-{
-	char p[32];
-
-	fmt_p(p, sizeof(p), mc->s.p);
-	switch (mc->verdict) {
-	case XVBD_AB_V_BETTER:
-	case XVBD_AB_V_WORSE:
-		snprintf(buf, len, "%s (%s, %s)",
-			 direction(mc->metric, mc->s.diff > 0),
-			 test_name(c->test), p);
-		break;
-	case XVBD_AB_V_NO_DIFF:
-		snprintf(buf, len, "%s (%s, %s)", mc->text, test_name(c->test),
-			 p);
-		break;
-	case XVBD_AB_V_WEAK:
-		snprintf(buf, len, "weak: %zu and %zu runs, not proven",
-			 mc->na, mc->nb);
-		break;
-	case XVBD_AB_V_UNKNOWN:
-		snprintf(buf, len, "%s", mc->text);
-		break;
-	}
-}
-
-static void render_metric_text(struct xvbd_out *o,
-			       const struct xvbd_ab_comparison *c,
-			       const struct xvbd_ab_metric_cmp *mc)
-{
-	const struct xvbd_ab_metric_info *info = &xvbd_ab_metrics[mc->metric];
-	char buf[192];
-
-	xvbd_out_obj_begin(o, NULL);
-	xvbd_out_str(o, "metric", info->name);
-	fmt_centre(buf, sizeof(buf), mc->s.centre_a, mc->s.half_a, mc->na,
-		   info->decimals);
-	xvbd_out_str(o, "a", buf);
-	fmt_centre(buf, sizeof(buf), mc->s.centre_b, mc->s.half_b, mc->nb,
-		   info->decimals);
-	xvbd_out_str(o, "b", buf);
-	fmt_signed(buf, sizeof(buf), mc->s.diff, mc->s.diff_lo, mc->s.diff_hi,
-		   info->unit, info->decimals);
-	xvbd_out_str(o, "diff", buf);
-	fmt_signed(buf, sizeof(buf), mc->s.pct, mc->s.pct_lo, mc->s.pct_hi,
-		   "%", 1);
-	xvbd_out_str(o, "pct", buf);
-	fmt_verdict(buf, sizeof(buf), c, mc);
-	xvbd_out_str(o, "verdict", buf);
-	xvbd_out_obj_end(o);
-}
-
-static void num(struct xvbd_out *o, const char *key, double v, int decimals)
-{
-	xvbd_out_fixed_opt(o, key, !isnan(v), v, decimals);
-}
-
-static void render_metric_json(struct xvbd_out *o,
-			       const struct xvbd_ab_metric_cmp *mc)
-{
-	const struct xvbd_ab_metric_info *info = &xvbd_ab_metrics[mc->metric];
-	int d = info->decimals;
-
-	xvbd_out_obj_begin(o, NULL);
-	xvbd_out_str(o, "metric", info->name);
-	xvbd_out_str(o, "unit", info->unit);
-	xvbd_out_uint(o, "n_a", mc->na);
-	num(o, "a", mc->s.centre_a, d);
-	num(o, "a_half", mc->s.half_a, d);
-	xvbd_out_uint(o, "n_b", mc->nb);
-	num(o, "b", mc->s.centre_b, d);
-	num(o, "b_half", mc->s.half_b, d);
-	num(o, "diff", mc->s.diff, d);
-	num(o, "diff_lo", mc->s.diff_lo, d);
-	num(o, "diff_hi", mc->s.diff_hi, d);
-	num(o, "pct", mc->s.pct, 2);
-	num(o, "pct_lo", mc->s.pct_lo, 2);
-	num(o, "pct_hi", mc->s.pct_hi, 2);
-	num(o, "p", mc->s.p, 6);
-	xvbd_out_str(o, "verdict", verdict_name(mc->verdict));
-	xvbd_out_str(o, "text", mc->text);
-	xvbd_out_obj_end(o);
-}
-
-static void render_diffs_json(struct xvbd_out *o,
-			      const struct xvbd_ab_comparison *c)
-{
-	size_t i;
-
-	xvbd_out_str(o, "variable", c->variable >= 0 ?
-		     c->diffs[c->variable].key : NULL);
-	xvbd_out_arr_begin(o, "differences");
-	for (i = 0; i < c->ndiffs; i++) {
-		const struct xvbd_ab_fpdiff *d = &c->diffs[i];
-
-		xvbd_out_obj_begin(o, NULL);
-		xvbd_out_str(o, "key", d->key);
-		xvbd_out_str(o, "a", d->a);
-		xvbd_out_str(o, "b", d->b);
-		xvbd_out_str(o, "role", (long)i == c->variable ? "variable" :
-			     "confounder");
-		xvbd_out_str(o, "distorts", d->distorts);
-		xvbd_out_obj_end(o);
-	}
-	xvbd_out_arr_end(o);
-}
-
-void xvbd_ab_comparison_render(struct xvbd_out *o,
-			       const struct xvbd_ab_comparison *c,
-			       const bool *shown_metrics)
-{
-	bool json = xvbd_out_is_json(o);
-	char buf[256];
-	size_t i;
-	int m;
-
-	xvbd_out_labels(o, cmp_labels);
-	xvbd_out_obj_begin(o, NULL);
-	if (json) {
-		xvbd_out_str(o, "a", c->label_a);
-		xvbd_out_uint(o, "runs_a", c->runs_a);
-		xvbd_out_str(o, "b", c->label_b);
-		xvbd_out_uint(o, "runs_b", c->runs_b);
-		xvbd_out_fixed_opt(o, "confidence", true, c->confidence, 4);
-		xvbd_out_str(o, "test", c->test == XVBD_AB_TEST_MWU ? "mwu" :
-			     "welch");
-	} else {
-		snprintf(buf, sizeof(buf), "%s (%zu run%s)", c->label_a,
-			 c->runs_a, c->runs_a == 1 ? "" : "s");
-		xvbd_out_str(o, "a", buf);
-		snprintf(buf, sizeof(buf), "%s (%zu run%s)", c->label_b,
-			 c->runs_b, c->runs_b == 1 ? "" : "s");
-		xvbd_out_str(o, "b", buf);
-		snprintf(buf, sizeof(buf), "%g %%", c->confidence * 100);
-		xvbd_out_str(o, "confidence", buf);
-		xvbd_out_str(o, "test", c->test == XVBD_AB_TEST_MWU ?
-			     "Mann-Whitney U on run summaries (centre: "
-			     "median; B-A: Hodges-Lehmann shift)" :
-			     "Welch's t on run summaries (centre: mean; "
-			     "B-A %: Fieller's interval)");
-	}
-	xvbd_out_arr_begin(o, "metrics");
-	for (m = 0; m < XVBD_AB_NMETRICS; m++) {
-		if (shown_metrics && !shown_metrics[m])
-			continue;
-		if (json)
-			render_metric_json(o, &c->m[m]);
-		else
-			render_metric_text(o, c, &c->m[m]);
-	}
-	xvbd_out_arr_end(o);
-	if (json) {
-		render_diffs_json(o, c);
-	} else if (c->variable >= 0) {
-		const struct xvbd_ab_fpdiff *d = &c->diffs[c->variable];
-
-		snprintf(buf, sizeof(buf), "%s: A %s, B %s", d->key,
-			 d->a ? d->a : "-", d->b ? d->b : "-");
-		xvbd_out_str(o, "variable", buf);
-	}
-	xvbd_out_arr_begin(o, "warnings");
-	for (i = 0; i < c->nwarnings; i++)
-		xvbd_out_str(o, NULL, c->warnings[i]);
-	xvbd_out_arr_end(o);
-	xvbd_out_obj_end(o);
 }

@@ -14,8 +14,9 @@
  *				(directory of records: list, find by label/id)
  *	src/ab_summary.c	run summaries from raw counters
  *	src/ab_fp.c		fingerprint facts, diff, confounder texts
- *	src/ab_compare.c	two labels -> per-metric verdicts + warnings,
- *				rendered through the out layer
+ *	src/ab_compare.c	two labels -> per-metric verdicts + warnings
+ *	src/ab_compare_render.c	... rendered through the out layer
+ *	src/ab_plot.c		two labels' runs as SVG (xvbd/ab_plot.h)
  *	src/ab_sys.c		fingerprint collection from the running system
  *				(xenstore, libxl, sysfs: the only ab file that
  *				talks to them)
@@ -331,9 +332,14 @@ int xvbd_ab_compare(const struct xvbd_ab_record *a, size_t na,
 		    double confidence, enum xvbd_ab_test test,
 		    struct xvbd_ab_comparison *out);
 void xvbd_ab_comparison_free(struct xvbd_ab_comparison *c);
+/* "Welch's t", "Mann-Whitney U" */
+const char *xvbd_ab_test_name(enum xvbd_ab_test t);
+/* Which way B went, in the metric's words: "B faster", "B uses more CPU". */
+const char *xvbd_ab_direction(enum xvbd_ab_metric m, bool b_higher);
 
 struct xvbd_out;
-/* Text table or JSON, through the out layer; metrics < 0: all. */
+/* Text table or JSON, through the out layer (src/ab_compare_render.c);
+ * shown_metrics [XVBD_AB_NMETRICS], NULL: all. */
 void xvbd_ab_comparison_render(struct xvbd_out *o,
 			       const struct xvbd_ab_comparison *c,
 			       const bool *shown_metrics);

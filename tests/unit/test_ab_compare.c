@@ -316,6 +316,31 @@ static void test_file_vs_phy(void **state)
 	xvbd_ab_comparison_free(&c);
 }
 
+/* Cached on both sides: no confounder, still a warning about reads. */
+static void test_cached_both(void **state)
+{
+	static struct label a, b;
+	struct xvbd_ab_comparison c;
+
+	(void)state;
+	make_label(&a, "file1", base_iops, 3);
+	make_label(&b, "file8", fast_iops, 3);
+	set_fact(&a, "vbd.xvdb.dom0_cache", "host");
+	set_fact(&b, "vbd.xvdb.dom0_cache", "host");
+	set_fact(&b, "vbd.xvdb.ring_pages", "8");
+	/* a vCPU brought online in the middle of a run */
+	b.run[2].s[6].guest_vcpus = 2;
+	assert_int_equal(xvbd_ab_compare(recs(&a), a.n, recs(&b), b.n, 0.95,
+					 XVBD_AB_TEST_WELCH, &c), 0);
+	print_warnings(&c);
+	assert_int_equal(c.variable, 0);
+	assert_true(has_warning(&c, "vbd.xvdb.dom0_cache: host on both "
+				    "sides"));
+	assert_true(has_warning(&c, "B run file8-2: the online vCPUs changed "
+				    "during the run (guest 1 -> 2"));
+	xvbd_ab_comparison_free(&c);
+}
+
 /* Nothing differs: said, since the change cannot have been recorded. */
 static void test_no_fact_differs(void **state)
 {
@@ -631,6 +656,7 @@ int main(void)
 		cmocka_unit_test(test_confounder_workload),
 		cmocka_unit_test(test_confounder_clock),
 		cmocka_unit_test(test_file_vs_phy),
+		cmocka_unit_test(test_cached_both),
 		cmocka_unit_test(test_no_fact_differs),
 		cmocka_unit_test(test_flagged_record),
 		cmocka_unit_test(test_within_label_and_runs),
