@@ -56,10 +56,19 @@ SYS_SRCS  += src/override_xs.c src/override_run.c src/tstack_create.c \
 CMD_SRCS  += src/cmd_start.c src/cmd_tune.c src/cmd_defaults.c
 # stats: the sampler (sysfs, stats: pure enough for unit tests) and its source
 PURE_SRCS += src/sysfs.c src/stats.c src/stats_render.c
+# ab: the A/B records (model, JSON, store)
+PURE_SRCS += src/ab_record.c src/ab_json.c src/ab_store.c
 SYS_SRCS  += src/stats_sys.c src/tstack_stats.c
 CMD_SRCS  += src/cmd_stats.c
 # ab: the statistics of A/B experiments (pure math, needs libm)
 PURE_SRCS += src/ab_stat.c src/ab_seq.c
+# ab: A/B summaries, fingerprint diffs, comparison, plots, and the
+# commands that read records
+PURE_SRCS += src/ab_fp.c src/ab_summary.c src/ab_compare.c \
+	     src/ab_compare_render.c src/ab_plot.c
+CMD_SRCS  += src/cmd_ab_common.c src/cmd_ab_compare.c src/cmd_ab_list.c \
+	     src/cmd_ab_show.c src/cmd_ab_rm.c src/cmd_ab_export.c \
+	     src/cmd_ab_plot.c
 SRCS      := $(PURE_SRCS) $(SYS_SRCS) $(CMD_SRCS) src/main.c
 # xvbd-block, the hotplug program libxl runs for raw image files: its own
 # main, the loop device layer (libc only: unit-tested too), xenstore.
@@ -145,7 +154,7 @@ install: $(PROG) $(HOTPLUG_PROG)
 		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(XEN_SCRIPT_DIR)
 	install -m 0755 $(PROG) $(DESTDIR)$(BINDIR)/xvbd
 	install -m 0755 $(HOTPLUG_PROG) $(DESTDIR)$(XEN_SCRIPT_DIR)/xvbd-block
-	install -m 0644 man/xvbd.1 $(DESTDIR)$(MANDIR)/man1/xvbd.1
+	install -m 0644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 completions/xvbd $(DESTDIR)$(BASHCOMPDIR)/xvbd
 
 clean:
