@@ -192,7 +192,7 @@ static void render_diffs_json(struct xvbd_out *o,
 	xvbd_out_arr_end(o);
 }
 
-void xvbd_ab_comparison_render(struct xvbd_out *o,
+void xvbd_ab_comparison_render(struct xvbd_out *o, const char *key,
 			       const struct xvbd_ab_comparison *c,
 			       const bool *shown_metrics)
 {
@@ -202,7 +202,7 @@ void xvbd_ab_comparison_render(struct xvbd_out *o,
 	int m;
 
 	xvbd_out_labels(o, cmp_labels);
-	xvbd_out_obj_begin(o, NULL);
+	xvbd_out_obj_begin(o, key);
 	if (json) {
 		xvbd_out_str(o, "a", c->label_a);
 		xvbd_out_uint(o, "runs_a", c->runs_a);

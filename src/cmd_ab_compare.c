@@ -176,7 +176,7 @@ int cmd_ab_compare(struct xvbd_ctx *ctx, int argc, char **argv)
 		rc = XVBD_EXIT_FAIL;
 		goto out;
 	}
-	xvbd_ab_comparison_render(ctx->out, &cmp,
+	xvbd_ab_comparison_render(ctx->out, NULL, &cmp,
 				  co.some_metric ? co.shown : NULL);
 	rc = XVBD_EXIT_OK;
 out:

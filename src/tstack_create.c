@@ -163,6 +163,16 @@ int xvbd_tstack_unpause(struct xvbd_tstack *ts, uint32_t domid)
 	return libxl_domain_unpause(xvbd_tstack_libxl(ts), domid, NULL) ? -EIO : 0;
 }
 
+int xvbd_tstack_domain_destroy(struct xvbd_tstack *ts, uint32_t domid)
+{
+	/* Synchronous (no ao_how): devices torn down, hotplug scripts run. */
+	int rc = libxl_domain_destroy(xvbd_tstack_libxl(ts), domid, NULL);
+
+	if (rc == ERROR_DOMAIN_NOTFOUND)
+		return -ENOENT;
+	return rc ? -EIO : 0;
+}
+
 int xvbd_tstack_domain_info(struct xvbd_tstack *ts, uint32_t domid,
 			    struct xvbd_dominfo *out)
 {

@@ -338,9 +338,10 @@ const char *xvbd_ab_test_name(enum xvbd_ab_test t);
 const char *xvbd_ab_direction(enum xvbd_ab_metric m, bool b_higher);
 
 struct xvbd_out;
-/* Text table or JSON, through the out layer (src/ab_compare_render.c);
- * shown_metrics [XVBD_AB_NMETRICS], NULL: all. */
-void xvbd_ab_comparison_render(struct xvbd_out *o,
+/* Text table or JSON, through the out layer (src/ab_compare_render.c),
+ * as the object key (NULL: the document); shown_metrics
+ * [XVBD_AB_NMETRICS], NULL: all. */
+void xvbd_ab_comparison_render(struct xvbd_out *o, const char *key,
 			       const struct xvbd_ab_comparison *c,
 			       const bool *shown_metrics);
 

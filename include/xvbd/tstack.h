@@ -87,6 +87,8 @@ int xvbd_tstack_create_paused(struct xvbd_tstack *ts, const char *cfg_path,
 			      int *xl_status);
 int xvbd_tstack_pause(struct xvbd_tstack *ts, uint32_t domid);
 int xvbd_tstack_unpause(struct xvbd_tstack *ts, uint32_t domid);
+/* Destroy domid and its devices (libxl_domain_destroy); -ENOENT: gone. */
+int xvbd_tstack_domain_destroy(struct xvbd_tstack *ts, uint32_t domid);
 
 struct xvbd_dominfo {
 	bool paused, shutdown, dying;

@@ -438,7 +438,7 @@ static char *render(const struct xvbd_ab_comparison *c, bool json,
 	assert_non_null(f);
 	o = xvbd_out_new(f, json);
 	assert_non_null(o);
-	xvbd_ab_comparison_render(o, c, shown);
+	xvbd_ab_comparison_render(o, NULL, c, shown);
 	assert_int_equal(xvbd_out_finish(o), 0);
 	xvbd_out_free(o);
 	fclose(f);
