@@ -56,6 +56,9 @@ CMD_SRCS  += src/cmd_start.c src/cmd_tune.c src/cmd_defaults.c
 PURE_SRCS += src/sysfs.c src/stats.c src/stats_render.c
 SYS_SRCS  += src/stats_sys.c src/tstack_stats.c
 CMD_SRCS  += src/cmd_stats.c
+# pv: xl config text editing and the PV path verdict (pure), the file
+# replaced safely (libc only: unit-tested with real files)
+PURE_SRCS += src/xlcfg_edit.c src/xlcfg_diff.c src/pvpath.c src/cfgfile.c
 SRCS      := $(PURE_SRCS) $(SYS_SRCS) $(CMD_SRCS) src/main.c
 # xvbd-block, the hotplug program libxl runs for raw image files: its own
 # main, the loop device layer (libc only: unit-tested too), xenstore.
@@ -131,7 +134,7 @@ install: $(PROG) $(HOTPLUG_PROG)
 		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(XEN_SCRIPT_DIR)
 	install -m 0755 $(PROG) $(DESTDIR)$(BINDIR)/xvbd
 	install -m 0755 $(HOTPLUG_PROG) $(DESTDIR)$(XEN_SCRIPT_DIR)/xvbd-block
-	install -m 0644 man/xvbd.1 $(DESTDIR)$(MANDIR)/man1/xvbd.1
+	install -m 0644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 completions/xvbd $(DESTDIR)$(BASHCOMPDIR)/xvbd
 
 clean:
