@@ -57,8 +57,10 @@ PURE_SRCS += src/sysfs.c src/stats.c src/stats_render.c
 SYS_SRCS  += src/stats_sys.c src/tstack_stats.c
 CMD_SRCS  += src/cmd_stats.c
 # pv: xl config text editing and the PV path verdict (pure), the file
-# replaced safely (libc only: unit-tested with real files)
+# replaced safely (libc only: unit-tested with real files), libxlutil/libxl
 PURE_SRCS += src/xlcfg_edit.c src/xlcfg_diff.c src/pvpath.c src/cfgfile.c
+SYS_SRCS  += src/tstack_pv.c
+CMD_SRCS  += src/cmd_pv.c src/cmd_pv_status.c
 SRCS      := $(PURE_SRCS) $(SYS_SRCS) $(CMD_SRCS) src/main.c
 # xvbd-block, the hotplug program libxl runs for raw image files: its own
 # main, the loop device layer (libc only: unit-tested too), xenstore.

@@ -130,5 +130,6 @@ int cmd_detach(struct xvbd_ctx *ctx, int argc, char **argv);
 int cmd_start(struct xvbd_ctx *ctx, int argc, char **argv);
 int cmd_tune(struct xvbd_ctx *ctx, int argc, char **argv);
 int cmd_defaults(struct xvbd_ctx *ctx, int argc, char **argv);
+int cmd_pv(struct xvbd_ctx *ctx, int argc, char **argv);
 
 #endif /* XVBD_CMD_H */
