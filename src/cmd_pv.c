@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include "xvbd/cfgfile.h"
 #include "xvbd/cmd.h"
@@ -32,15 +31,15 @@
 /* A program run between reading the file and replacing it (tests). */
 #define PV_TEST_HOOK_ENV	"XVBD_TEST_PV_HOOK"
 
-/* A CONFIG_FILE, not a domain: a path, a .cfg name, or an existing file. */
+/*
+ * A CONFIG_FILE, not a domain: a path or a .cfg name.  Not "a file of
+ * that name exists": in /etc/xen, "win10" is both, and means the domain.
+ */
 static bool looks_like_file(const char *arg)
 {
 	size_t len = strlen(arg);
-	struct stat st;
 
-	return strchr(arg, '/') ||
-	       (len > 4 && !strcmp(arg + len - 4, ".cfg")) ||
-	       !stat(arg, &st);
+	return strchr(arg, '/') || (len > 4 && !strcmp(arg + len - 4, ".cfg"));
 }
 
 static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
