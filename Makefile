@@ -69,6 +69,11 @@ PURE_SRCS += src/ab_fp.c src/ab_summary.c src/ab_compare.c \
 CMD_SRCS  += src/cmd_ab_common.c src/cmd_ab_compare.c src/cmd_ab_list.c \
 	     src/cmd_ab_show.c src/cmd_ab_rm.c src/cmd_ab_export.c \
 	     src/cmd_ab_plot.c
+# pv: xl config text editing and the PV path verdict (pure), the file
+# replaced safely (libc only: unit-tested with real files), libxlutil/libxl
+PURE_SRCS += src/xlcfg_edit.c src/xlcfg_diff.c src/pvpath.c src/cfgfile.c
+SYS_SRCS  += src/tstack_pv.c
+CMD_SRCS  += src/cmd_pv.c src/cmd_pv_status.c
 SRCS      := $(PURE_SRCS) $(SYS_SRCS) $(CMD_SRCS) src/main.c
 # xvbd-block, the hotplug program libxl runs for raw image files: its own
 # main, the loop device layer (libc only: unit-tested too), xenstore.

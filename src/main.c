@@ -81,6 +81,13 @@ static const struct xvbd_cmd commands[] = {
 	  "draw two labels' runs and time series into an SVG file",
 	  "<A> <B> -o FILE.svg [--metric M]... [--test welch|mwu] "
 	  "[--dir DIR]" },
+	{ "pv", cmd_pv,
+	  CMD_NEEDS_ROOT | CMD_NEEDS_XS | CMD_NEEDS_LIBXL | CMD_CAN_DRY_RUN |
+	  CMD_OWN_OPTIONS, 1, CMD_ARGS_ANY,
+	  "PV drivers on/off per guest; which disk path a guest uses",
+	  "<Domain|CONFIG_FILE> [status|on|off] [--config FILE] "
+	  "[--linux-unplug] [--reboot] [--timeout S] [--settle S] "
+	  "[--json]" },
 	{ "help", cmd_help, 0, 0, 2,
 	  "show help for all commands or one",
 	  "[command [subcommand]]" },

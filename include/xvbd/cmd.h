@@ -158,5 +158,6 @@ int cmd_ab_show(struct xvbd_ctx *ctx, int argc, char **argv);
 int cmd_ab_rm(struct xvbd_ctx *ctx, int argc, char **argv);
 int cmd_ab_export(struct xvbd_ctx *ctx, int argc, char **argv);
 int cmd_ab_plot(struct xvbd_ctx *ctx, int argc, char **argv);
+int cmd_pv(struct xvbd_ctx *ctx, int argc, char **argv);
 
 #endif /* XVBD_CMD_H */
