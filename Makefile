@@ -54,14 +54,17 @@ SYS_SRCS  += src/override_xs.c src/override_run.c src/tstack_create.c
 CMD_SRCS  += src/cmd_start.c src/cmd_tune.c src/cmd_defaults.c
 # stats: the sampler (sysfs, stats: pure enough for unit tests) and its source
 PURE_SRCS += src/sysfs.c src/stats.c src/stats_render.c
+# dom0 page cache modes of file-backed disks (attach --cache, list, show)
+PURE_SRCS += src/cache.c src/attach_script.c
 SYS_SRCS  += src/stats_sys.c src/tstack_stats.c
 CMD_SRCS  += src/cmd_stats.c
 SRCS      := $(PURE_SRCS) $(SYS_SRCS) $(CMD_SRCS) src/main.c
 # xvbd-block, the hotplug program libxl runs for raw image files: its own
-# main, the loop device layer (libc only: unit-tested too), xenstore.
+# main, the loop device layer (libc only: unit-tested too), xenstore, and
+# the cache mode's read-back (sysfs) for xvbd-block-direct, its other name.
 LOOP_SRCS    := src/loop.c
 HOTPLUG_SRCS := src/hotplug/xvbd_block.c $(LOOP_SRCS) src/xs.c src/xs_path.c \
-		src/util.c
+		src/util.c src/cache.c src/sysfs.c
 
 OBJS      := $(SRCS:%.c=$(BUILD)/%.o)
 PURE_OBJS := $(PURE_SRCS:%.c=$(BUILD)/%.o)
@@ -131,6 +134,7 @@ install: $(PROG) $(HOTPLUG_PROG)
 		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(XEN_SCRIPT_DIR)
 	install -m 0755 $(PROG) $(DESTDIR)$(BINDIR)/xvbd
 	install -m 0755 $(HOTPLUG_PROG) $(DESTDIR)$(XEN_SCRIPT_DIR)/xvbd-block
+	ln -sf xvbd-block $(DESTDIR)$(XEN_SCRIPT_DIR)/xvbd-block-direct
 	install -m 0644 man/xvbd.1 $(DESTDIR)$(MANDIR)/man1/xvbd.1
 	install -m 0644 completions/xvbd $(DESTDIR)$(BASHCOMPDIR)/xvbd
 
