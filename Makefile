@@ -56,6 +56,7 @@ CMD_SRCS  += src/cmd_start.c src/cmd_tune.c src/cmd_defaults.c
 PURE_SRCS += src/sysfs.c src/stats.c src/stats_render.c
 # ab: the A/B records (model, JSON, store)
 PURE_SRCS += src/ab_record.c src/ab_json.c src/ab_store.c
+SYS_SRCS  += src/ab_sys.c src/tstack_facts.c
 SYS_SRCS  += src/stats_sys.c src/tstack_stats.c
 CMD_SRCS  += src/cmd_stats.c
 SRCS      := $(PURE_SRCS) $(SYS_SRCS) $(CMD_SRCS) src/main.c
