@@ -56,7 +56,8 @@ CMD_SRCS  += src/cmd_start.c src/cmd_tune.c src/cmd_defaults.c
 PURE_SRCS += src/sysfs.c src/stats.c src/stats_render.c
 # ab: the A/B records (model, JSON, store)
 PURE_SRCS += src/ab_record.c src/ab_json.c src/ab_store.c
-SYS_SRCS  += src/ab_sys.c src/tstack_facts.c
+SYS_SRCS  += src/ab_sys.c src/ab_recorder.c src/tstack_facts.c
+CMD_SRCS  += src/cmd_ab_record.c
 SYS_SRCS  += src/stats_sys.c src/tstack_stats.c
 CMD_SRCS  += src/cmd_stats.c
 SRCS      := $(PURE_SRCS) $(SYS_SRCS) $(CMD_SRCS) src/main.c
@@ -135,6 +136,7 @@ install: $(PROG) $(HOTPLUG_PROG)
 	install -m 0755 $(PROG) $(DESTDIR)$(BINDIR)/xvbd
 	install -m 0755 $(HOTPLUG_PROG) $(DESTDIR)$(XEN_SCRIPT_DIR)/xvbd-block
 	install -m 0644 man/xvbd.1 $(DESTDIR)$(MANDIR)/man1/xvbd.1
+	install -m 0644 man/xvbd-ab.1 $(DESTDIR)$(MANDIR)/man1/xvbd-ab.1
 	install -m 0644 completions/xvbd $(DESTDIR)$(BASHCOMPDIR)/xvbd
 
 clean:

@@ -60,6 +60,15 @@ static const struct xvbd_cmd commands[] = {
 	  "sample CPU% per domain and I/O rates per VBD (xentop for disks)",
 	  "[Domain...] [-d SECONDS] [-n COUNT] [--vcpus] "
 	  "[--json|--csv|--prometheus FILE]" },
+	{ "ab record", cmd_ab_record,
+	  CMD_NEEDS_ROOT | CMD_NEEDS_XS | CMD_NEEDS_LIBXL | CMD_OWN_OPTIONS,
+	  0, CMD_ARGS_ANY,
+	  "record one labelled run: raw counters + the environment's "
+	  "fingerprint",
+	  "<Label> --domain <Domain> [--vdev <VDev>]... (--duration S | "
+	  "--run CMD | "
+	  "--until-shutdown) [--interval S] [--warmup S] [--dir DIR] "
+	  "[--json]" },
 	{ "help", cmd_help, 0, 0, 2,
 	  "show help for all commands or one",
 	  "[command [subcommand]]" },

@@ -152,5 +152,6 @@ int cmd_detach(struct xvbd_ctx *ctx, int argc, char **argv);
 int cmd_start(struct xvbd_ctx *ctx, int argc, char **argv);
 int cmd_tune(struct xvbd_ctx *ctx, int argc, char **argv);
 int cmd_defaults(struct xvbd_ctx *ctx, int argc, char **argv);
+int cmd_ab_record(struct xvbd_ctx *ctx, int argc, char **argv);
 
 #endif /* XVBD_CMD_H */

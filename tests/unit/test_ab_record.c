@@ -406,7 +406,8 @@ static void test_damage(void **state)
 		{ "\"rd_sect\":18446744073709551614",
 		  "\"rd_sect\":99999999999999999999999999",
 		  "samples[1].vbds[1].rd_sect: out of range" },
-		{ "\"guest_vcpus\":2,\"dom0_vcpus\":1,\"vbds\":[{\"rd_req\":1001",
+		{ "\"guest_vcpus\":2,\"dom0_vcpus\":1,"
+		  "\"vbds\":[{\"rd_req\":1001",
 		  "\"guest_vcpus\":4294967296,\"dom0_vcpus\":1,\"vbds\":"
 		  "[{\"rd_req\":1001",
 		  "samples[1].guest_vcpus: out of range" },
@@ -462,7 +463,8 @@ static void test_damage(void **state)
 		  "\"xen.version\":\"4\\n17\"",
 		  "fingerprint.xen.version: not printable" },
 		{ "\"xen.version\":\"4.17.7\"",
-		  "\"guest.vcpus\":\"4\"", "fingerprint: \"guest.vcpus\" twice" },
+		  "\"guest.vcpus\":\"4\"",
+		  "fingerprint: \"guest.vcpus\" twice" },
 		{ "\"notes\":[\"guest g1 shut down\"]",
 		  "\"notes\":[\"\\u001b[2J\"]", "notes[0]: not printable" },
 		/* not JSON */
