@@ -3,6 +3,7 @@
 #   make                 build ./xvbd and ./xvbd-block (objects in build/)
 #   make SANITIZE=1      same with ASan+UBSan (build-san/xvbd, build-san/xvbd-block)
 #   make check-unit      cmocka unit tests under ASan+UBSan
+#   make bench-ab-sequential   build/bench/ab-sequential (bench/README.md)
 #   make install [PREFIX=/usr/local] [DESTDIR=] [XEN_SCRIPT_DIR=/etc/xen/scripts]
 #   make clean
 
@@ -50,16 +51,32 @@ CMD_SRCS  := src/cmd.c src/cmd_help.c src/cmd_list.c src/cmd_show.c \
 	     src/cmd_attach.c src/cmd_detach.c
 # start, tune, defaults: per-VBD overrides and blkback module parameters
 PURE_SRCS += src/override.c src/modparam.c src/spawn.c
-SYS_SRCS  += src/override_xs.c src/override_run.c src/tstack_create.c
+SYS_SRCS  += src/override_xs.c src/override_run.c src/tstack_create.c \
+	     src/guest_start.c
 CMD_SRCS  += src/cmd_start.c src/cmd_tune.c src/cmd_defaults.c
 # stats: the sampler (sysfs, stats: pure enough for unit tests) and its source
 PURE_SRCS += src/sysfs.c src/stats.c src/stats_render.c
 # ab: the A/B records (model, JSON, store)
 PURE_SRCS += src/ab_record.c src/ab_json.c src/ab_store.c
-SYS_SRCS  += src/ab_sys.c src/ab_recorder.c src/tstack_facts.c
+SYS_SRCS  += src/ab_sys.c src/ab_recorder.c src/ab_recorder_loop.c \
+	     src/tstack_facts.c
 CMD_SRCS  += src/cmd_ab_record.c
 SYS_SRCS  += src/stats_sys.c src/tstack_stats.c
 CMD_SRCS  += src/cmd_stats.c
+# ab: the statistics of A/B experiments (pure math, needs libm)
+PURE_SRCS += src/ab_stat.c src/ab_seq.c
+# ab: A/B summaries, fingerprint diffs, comparison, plots, and the
+# commands that read records
+PURE_SRCS += src/ab_fp.c src/ab_summary.c src/ab_compare.c \
+	     src/ab_compare_render.c src/ab_plot.c
+CMD_SRCS  += src/cmd_ab_common.c src/cmd_ab_compare.c src/cmd_ab_list.c \
+	     src/cmd_ab_show.c src/cmd_ab_rm.c src/cmd_ab_export.c \
+	     src/cmd_ab_plot.c
+# pv: xl config text editing and the PV path verdict (pure), the file
+# replaced safely (libc only: unit-tested with real files), libxlutil/libxl
+PURE_SRCS += src/xlcfg_edit.c src/xlcfg_diff.c src/pvpath.c src/cfgfile.c
+SYS_SRCS  += src/tstack_pv.c
+CMD_SRCS  += src/cmd_pv.c src/cmd_pv_status.c
 SRCS      := $(PURE_SRCS) $(SYS_SRCS) $(CMD_SRCS) src/main.c
 # xvbd-block, the hotplug program libxl runs for raw image files: its own
 # main, the loop device layer (libc only: unit-tested too), xenstore.
@@ -75,13 +92,14 @@ HOTPLUG_OBJS := $(HOTPLUG_SRCS:%.c=$(BUILD)/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:%.c=$(BUILD)/%)
 
-.PHONY: all clean install check-unit check-valgrind unit-bins
+.PHONY: all clean install check-unit check-valgrind unit-bins \
+	bench-ab-sequential
 .SECONDARY:
 
 all: $(PROG) $(HOTPLUG_PROG)
 
 $(PROG): $(OBJS)
-	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
 $(HOTPLUG_PROG): $(HOTPLUG_OBJS)
 	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ $(shell pkg-config --libs xenstore)
@@ -91,7 +109,7 @@ $(BUILD)/%.o: %.c
 	$(CC) $(XCFLAGS) $(CFLAGS) $(CPPFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(PURE_OBJS) $(LOOP_OBJS)
-	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ -lcmocka $(shell pkg-config --libs yajl)
+	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ -lcmocka $(shell pkg-config --libs yajl) -lm
 
 unit-bins: $(UNIT_BINS)
 
@@ -130,18 +148,27 @@ check-valgrind: unit-bins
 	echo "valgrind: $$pass passed, $$fail failed"; \
 	[ $$fail -eq 0 ] && [ $$pass -gt 0 ]
 
+# Host-side benchmark of the sequential A/B procedure (bench/README.md).
+AB_BENCH := $(BUILD)/bench/ab-sequential
+AB_BENCH_OBJS := $(BUILD)/bench/ab-sequential.o $(BUILD)/src/ab_stat.o \
+		 $(BUILD)/src/ab_seq.o
+bench-ab-sequential: $(AB_BENCH)
+
+$(AB_BENCH): $(AB_BENCH_OBJS)
+	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ -lm
+
 install: $(PROG) $(HOTPLUG_PROG)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(XEN_SCRIPT_DIR)
 	install -m 0755 $(PROG) $(DESTDIR)$(BINDIR)/xvbd
 	install -m 0755 $(HOTPLUG_PROG) $(DESTDIR)$(XEN_SCRIPT_DIR)/xvbd-block
-	install -m 0644 man/xvbd.1 $(DESTDIR)$(MANDIR)/man1/xvbd.1
-	install -m 0644 man/xvbd-ab.1 $(DESTDIR)$(MANDIR)/man1/xvbd-ab.1
+	install -m 0644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 completions/xvbd $(DESTDIR)$(BASHCOMPDIR)/xvbd
 
 clean:
 	rm -rf build build-san xvbd xvbd-block
 
--include $(OBJS:.o=.d) $(HOTPLUG_OBJS:.o=.d) $(UNIT_BINS:%=%.d)
+-include $(OBJS:.o=.d) $(HOTPLUG_OBJS:.o=.d) $(UNIT_BINS:%=%.d) \
+	 $(AB_BENCH_OBJS:.o=.d)
 
 -include tests/lab/lab.mk

@@ -66,8 +66,35 @@ static const struct xvbd_cmd commands[] = {
 	  "record one labelled run: raw counters + the environment's "
 	  "fingerprint",
 	  "<Label> --domain <Domain> [--vdev <VDev>]... (--duration S | "
-	  "--run CMD | "
-	  "--until-shutdown) [--interval S] [--warmup S] [--dir DIR] "
+	  "--run CMD | --until-shutdown) [--interval S] [--warmup S] "
+	  "[--dir DIR] [--json]" },
+	{ "ab compare", cmd_ab_compare, CMD_OWN_OPTIONS, 2, CMD_ARGS_ANY,
+	  "compare two labels' runs: verdicts, confounders, warnings",
+	  "<A> <B> [--confidence P] [--metric M]... [--test welch|mwu] "
+	  "[--dir DIR] [--json]" },
+	{ "ab list", cmd_ab_list, CMD_OWN_OPTIONS, 0, CMD_ARGS_ANY,
+	  "list recorded runs",
+	  "[--dir DIR] [<Label|Id|File>...]" },
+	{ "ab show", cmd_ab_show, CMD_OWN_OPTIONS, 1, CMD_ARGS_ANY,
+	  "show one run: summary, left-out intervals, fingerprint, notes",
+	  "<Id|File> [--dir DIR]" },
+	{ "ab rm", cmd_ab_rm, CMD_OWN_OPTIONS | CMD_CAN_DRY_RUN, 1,
+	  CMD_ARGS_ANY,
+	  "remove recorded runs (records only; -N: list them)",
+	  "<Label|Id|File>... [--dir DIR] [-N]" },
+	{ "ab export", cmd_ab_export, CMD_OWN_OPTIONS, 0, CMD_ARGS_ANY,
+	  "one row per run: summary metrics and facts, CSV or JSON",
+	  "[--csv|--json] [--dir DIR] [<Label|Id|File>...]" },
+	{ "ab plot", cmd_ab_plot, CMD_OWN_OPTIONS, 2, CMD_ARGS_ANY,
+	  "draw two labels' runs and time series into an SVG file",
+	  "<A> <B> -o FILE.svg [--metric M]... [--test welch|mwu] "
+	  "[--dir DIR]" },
+	{ "pv", cmd_pv,
+	  CMD_NEEDS_ROOT | CMD_NEEDS_XS | CMD_NEEDS_LIBXL | CMD_CAN_DRY_RUN |
+	  CMD_OWN_OPTIONS, 1, CMD_ARGS_ANY,
+	  "PV drivers on/off per guest; which disk path a guest uses",
+	  "<Domain|CONFIG_FILE> [status|on|off] [--config FILE] "
+	  "[--linux-unplug] [--reboot] [--timeout S] [--settle S] "
 	  "[--json]" },
 	{ "help", cmd_help, 0, 0, 2,
 	  "show help for all commands or one",

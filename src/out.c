@@ -380,6 +380,11 @@ void xvbd_out_note(struct xvbd_out *o, const char *note)
 		o->failed = true;
 }
 
+bool xvbd_out_is_json(const struct xvbd_out *o)
+{
+	return o->json;
+}
+
 /* ---- text rendering ---- */
 
 static const char *label_of(const struct xvbd_out *o, const char *key)

@@ -481,18 +481,23 @@ static int grow(void **arr, size_t *cap, size_t n, size_t size)
 	return 0;
 }
 
-/* The domain list, one source call (two if it outgrew our buffer). */
+/*
+ * The domain list in one source call, more only when it outgrew the
+ * buffer: the source's hint, at least double, until the answer fits.
+ * Bounded by what Xen can hold (domids below DOMID_FIRST_RESERVED), so
+ * a source that keeps saying "more" cannot make this loop for ever.
+ */
 static int read_domains(struct xvbd_stats *st, size_t *n,
 			uint64_t *mid_ns, uint64_t *half_ns)
 {
 	uint64_t t0, t1;
-	int rc, tries;
+	size_t want;
+	int rc;
 
-	for (tries = 0; tries < 3; tries++) {
-		if (!st->cap_dbuf &&
-		    grow((void **)&st->dbuf, &st->cap_dbuf, 8,
-			 sizeof(*st->dbuf)))
-			return -ENOMEM;
+	if (!st->cap_dbuf &&
+	    grow((void **)&st->dbuf, &st->cap_dbuf, 8, sizeof(*st->dbuf)))
+		return -ENOMEM;
+	for (;;) {
 		t0 = xvbd_stats_now_ns();
 		rc = st->src.domains(st->src.arg, st->dbuf, st->cap_dbuf, n);
 		t1 = xvbd_stats_now_ns();
@@ -502,13 +507,17 @@ static int read_domains(struct xvbd_stats *st, size_t *n,
 			*half_ns = (t1 - t0) / 2;
 			return rc;
 		}
-		/* The source said how many entries to offer next. */
-		if (grow((void **)&st->dbuf, &st->cap_dbuf,
-			 *n > st->cap_dbuf ? *n : st->cap_dbuf + 8,
+		if (st->cap_dbuf > XVBD_STATS_DOMAINS_MAX)
+			return -E2BIG;
+		want = st->cap_dbuf * 2;
+		if (*n > want)
+			want = *n;
+		if (want > XVBD_STATS_DOMAINS_MAX + 1)
+			want = XVBD_STATS_DOMAINS_MAX + 1;
+		if (grow((void **)&st->dbuf, &st->cap_dbuf, want,
 			 sizeof(*st->dbuf)))
 			return -ENOMEM;
 	}
-	return -EAGAIN;
 }
 
 static bool filter_keeps(const struct xvbd_stats *st, const char *name)

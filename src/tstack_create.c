@@ -77,24 +77,12 @@ static int read_disks(XLU_Config *cfg, struct xvbd_xlcfg *out)
 	return rc;
 }
 
-int xvbd_tstack_xlcfg_read(const char *path, struct xvbd_xlcfg *out)
+int xvbd_tstack_xlcfg_fill(XLU_Config *cfg, struct xvbd_xlcfg *out)
 {
-	XLU_Config *cfg;
 	long l;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	/* libxlutil's own message for a missing file ends in "Success". */
-	if (access(path, R_OK))
-		return -errno;
-	cfg = xlu_cfg_init(stderr, path);
-	if (!cfg)
-		return -ENOMEM;
-	/* Parse errors are reported by libxlutil with file and line. */
-	if (xlu_cfg_readfile(cfg, path)) {
-		rc = errno ? -errno : -EINVAL;
-		goto out;
-	}
 	rc = dup_opt(cfg, "name", &out->name);
 	if (!rc)
 		rc = dup_opt(cfg, "type", &out->type);
@@ -114,9 +102,29 @@ int xvbd_tstack_xlcfg_read(const char *path, struct xvbd_xlcfg *out)
 		out->vcpus = (uint64_t)l;
 	rc = read_disks(cfg, out);
 out:
-	xlu_cfg_destroy(cfg);
 	if (rc)
 		xvbd_tstack_xlcfg_free(out);
+	return rc;
+}
+
+int xvbd_tstack_xlcfg_read(const char *path, struct xvbd_xlcfg *out)
+{
+	XLU_Config *cfg;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	/* libxlutil's own message for a missing file ends in "Success". */
+	if (access(path, R_OK))
+		return -errno;
+	cfg = xlu_cfg_init(stderr, path);
+	if (!cfg)
+		return -ENOMEM;
+	/* Parse errors are reported by libxlutil with file and line. */
+	if (xlu_cfg_readfile(cfg, path))
+		rc = errno ? -errno : -EINVAL;
+	else
+		rc = xvbd_tstack_xlcfg_fill(cfg, out);
+	xlu_cfg_destroy(cfg);
 	return rc;
 }
 
@@ -137,13 +145,17 @@ int xvbd_tstack_name_to_domid(struct xvbd_tstack *ts, const char *name,
 	return libxl_name_to_domid(xvbd_tstack_libxl(ts), name, domid) ? -ENOENT : 0;
 }
 
-int xvbd_tstack_create_paused(struct xvbd_tstack *ts, const char *cfg_path,
-			      const char *name, uint32_t *domid,
-			      int *xl_status)
+int xvbd_tstack_create(struct xvbd_tstack *ts, const char *cfg_path,
+		       const char *name, bool paused, uint32_t *domid,
+		       int *xl_status)
 {
 	char *argv[] = { "xl", "create", "-p", (char *)cfg_path, NULL };
 	int rc;
 
+	if (!paused) {		/* no -p */
+		argv[2] = (char *)cfg_path;
+		argv[3] = NULL;
+	}
 	*xl_status = 0;
 	rc = xvbd_spawn(argv, xl_status);
 	if (rc)
@@ -151,6 +163,13 @@ int xvbd_tstack_create_paused(struct xvbd_tstack *ts, const char *cfg_path,
 	if (*xl_status)
 		return -EIO;
 	return xvbd_tstack_name_to_domid(ts, name, domid);
+}
+
+int xvbd_tstack_create_paused(struct xvbd_tstack *ts, const char *cfg_path,
+			      const char *name, uint32_t *domid,
+			      int *xl_status)
+{
+	return xvbd_tstack_create(ts, cfg_path, name, true, domid, xl_status);
 }
 
 int xvbd_tstack_pause(struct xvbd_tstack *ts, uint32_t domid)
@@ -161,6 +180,16 @@ int xvbd_tstack_pause(struct xvbd_tstack *ts, uint32_t domid)
 int xvbd_tstack_unpause(struct xvbd_tstack *ts, uint32_t domid)
 {
 	return libxl_domain_unpause(xvbd_tstack_libxl(ts), domid, NULL) ? -EIO : 0;
+}
+
+int xvbd_tstack_domain_destroy(struct xvbd_tstack *ts, uint32_t domid)
+{
+	/* Synchronous (no ao_how): devices torn down, hotplug scripts run. */
+	int rc = libxl_domain_destroy(xvbd_tstack_libxl(ts), domid, NULL);
+
+	if (rc == ERROR_DOMAIN_NOTFOUND)
+		return -ENOENT;
+	return rc ? -EIO : 0;
 }
 
 int xvbd_tstack_domain_info(struct xvbd_tstack *ts, uint32_t domid,

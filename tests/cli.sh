@@ -62,11 +62,25 @@ case_ 2 'defaults: unknown option "--bogus"' defaults --bogus
 case_ 2 "start: missing arguments" start
 case_ 2 "-N (dry run) is not supported" -N list
 case_ 2 'unknown command "frobnicate"' frobnicate
+case_ 2 "pv: missing arguments" pv
+case_ 2 "pv: missing the domain or config file" pv --json
+case_ 2 'pv: "frob": expected status, on or off' pv g frob
+case_ 2 "pv: too many arguments" pv g on off
+case_ 2 "pv: --config, --linux-unplug and --reboot go with on and off" pv g --reboot
+case_ 2 "pv: -N goes with on and off" -N pv g
+case_ 2 "pv: g: libxl records no config file" pv g off
+case_ 2 "pv: --config and --reboot need a running domain" pv /etc/xen/g.cfg off --reboot
+case_ 2 "pv: --reboot with -N" -N pv g on --config /etc/xen/g.cfg --reboot
+case_ 2 'pv: --settle: "x"' pv g --settle x
 # Valid command lines reach the connection (and say why it failed).
 case_ 1 "attach: $no_xs" attach g --file /srv/x.img --size 8M
 case_ 1 "detach: $no_xs" detach g xvdb
 case_ 1 "stats: $no_xs" stats -d 1 -n 1
 case_ 1 "list: $no_xs" list
+case_ 1 "pv: $no_xs" pv g
+case_ 1 "pv: $no_xs" pv g off --config /etc/xen/g.cfg
+# A config file needs neither root nor Xen.
+case_ 1 "pv: /nonexistent/g.cfg: No such file" pv /nonexistent/g.cfg off
 # ab record: usage errors, then a valid line reaches the connection.
 case_ 2 "ab record: <Label> missing" ab record
 case_ 2 'ab record: label "../x"' ab record ../x --domain g --duration 1
@@ -83,6 +97,9 @@ if [ "$(id -u)" = 0 ]; then
 	case_ 1 "start: /nonexistent.cfg: cannot read the xl config: No such file" \
 		start /nonexistent.cfg
 fi
+
+# The ab commands that read records: no Xen needed, run for real.
+. "$(dirname "$0")/cli-ab.sh"
 
 echo "cli: $passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -14,8 +14,9 @@
  *				(directory of records: list, find by label/id)
  *	src/ab_summary.c	run summaries from raw counters
  *	src/ab_fp.c		fingerprint facts, diff, confounder texts
- *	src/ab_compare.c	two labels -> per-metric verdicts + warnings,
- *				rendered through the out layer
+ *	src/ab_compare.c	two labels -> per-metric verdicts + warnings
+ *	src/ab_compare_render.c	... rendered through the out layer
+ *	src/ab_plot.c		two labels' runs as SVG (xvbd/ab_plot.h)
  *	src/ab_sys.c		fingerprint collection from the running system
  *				(xenstore, libxl, sysfs: the only ab file that
  *				talks to them)
@@ -101,6 +102,13 @@ int xvbd_ab_fp_diff(const struct xvbd_ab_fp *a, const struct xvbd_ab_fp *b,
 		    struct xvbd_ab_fpdiff **out, size_t *n);
 /* The confounder text for a key ("guest vCPUs differ: ..."). */
 const char *xvbd_ab_fp_distorts(const char *key);
+/*
+ * One line for a difference: "vbd.xvdb.dom0_cache: A host (dom0's page
+ * cache can serve reads), B n/a (phy): <what it may distort>".  -ENOSPC
+ * when cut to fit buf.
+ */
+int xvbd_ab_fp_diff_text(const struct xvbd_ab_fpdiff *d, char *buf,
+			 size_t len);
 
 /* ---- the record ---- */
 
@@ -245,6 +253,31 @@ struct xvbd_ab_summary {
 int xvbd_ab_summarize(const struct xvbd_ab_record *rec,
 		      struct xvbd_ab_summary *out);
 
+/*
+ * One interval of a record, samples[i - 1] .. samples[i] (1 <= i <
+ * nsamples), as xvbd_ab_summarize() judges it: its rates (same units as
+ * the summary) for `ab plot`'s time series.  XVBD_AB_IV_RESET and
+ * _FLAGGED intervals carry no rates; why says what happened.
+ */
+enum xvbd_ab_iv {
+	XVBD_AB_IV_OK,
+	XVBD_AB_IV_RESET,	/* counters went back / new instance */
+	XVBD_AB_IV_FLAGGED,	/* CPU time beyond wall x vCPUs, or time
+				   did not advance */
+};
+
+struct xvbd_ab_interval {
+	enum xvbd_ab_iv status;
+	const char *why;		/* static text; NULL when OK */
+	uint64_t t_ns;			/* end of the interval */
+	uint64_t dt_ns;
+	double value[XVBD_AB_NMETRICS];
+	bool known[XVBD_AB_NMETRICS];
+};
+
+int xvbd_ab_interval_get(const struct xvbd_ab_record *rec, size_t i,
+			 struct xvbd_ab_interval *out);
+
 /* ---- comparison of two labels ---- */
 
 enum xvbd_ab_test {
@@ -275,6 +308,7 @@ struct xvbd_ab_metric_cmp {
 
 struct xvbd_ab_comparison {
 	const char *label_a, *label_b;
+	size_t runs_a, runs_b;		/* records given */
 	double confidence;		/* 0.95 */
 	enum xvbd_ab_test test;
 	struct xvbd_ab_metric_cmp m[XVBD_AB_NMETRICS];
@@ -298,10 +332,16 @@ int xvbd_ab_compare(const struct xvbd_ab_record *a, size_t na,
 		    double confidence, enum xvbd_ab_test test,
 		    struct xvbd_ab_comparison *out);
 void xvbd_ab_comparison_free(struct xvbd_ab_comparison *c);
+/* "Welch's t", "Mann-Whitney U" */
+const char *xvbd_ab_test_name(enum xvbd_ab_test t);
+/* Which way B went, in the metric's words: "B faster", "B uses more CPU". */
+const char *xvbd_ab_direction(enum xvbd_ab_metric m, bool b_higher);
 
 struct xvbd_out;
-/* Text table or JSON, through the out layer; metrics < 0: all. */
-void xvbd_ab_comparison_render(struct xvbd_out *o,
+/* Text table or JSON, through the out layer (src/ab_compare_render.c),
+ * as the object key (NULL: the document); shown_metrics
+ * [XVBD_AB_NMETRICS], NULL: all. */
+void xvbd_ab_comparison_render(struct xvbd_out *o, const char *key,
 			       const struct xvbd_ab_comparison *c,
 			       const bool *shown_metrics);
 

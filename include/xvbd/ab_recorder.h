@@ -1,21 +1,26 @@
 /*
- * ab_recorder.h - one run of the A/B layer: sample a guest's VBDs and CPU
- * with the stats layer from a baseline until the run's end, into a
- * record (src/ab_recorder.c).  `ab record` runs it once; anything that
- * records runs in a row runs it again.
+ * ab_recorder.h - one recorded run: what `ab record` does short of
+ * parsing its command line and rendering its report; `ab run` records
+ * each of its runs through it too.
  *
- *	rec: head set by the caller (label, domain, vdevs, mode, workload,
- *	     interval, warmup, fingerprint)
- *	xvbd_ab_recorder_run(ts, xs, &run, &rec)
- *	rec: + id, started_unix_ns, samples, complete, workload_status,
- *	     notes; then xvbd_ab_store_write()
+ *	lookup the domain and its VBDs -> fingerprint -> [warmup] ->
+ *	baseline -> samples until the end -> write the record atomically
  *
- * The end: --duration's time, a --run command exiting (sampled the moment
- * its SIGCHLD arrives), or the guest shutting down (polled every 0.1 s:
- * when a PV guest powers off, blkback's counters vanish with the domain,
- * so the last sample must come first).  SIGINT, SIGTERM and SIGHUP end a
- * run early; they and SIGCHLD are blocked and taken with sigtimedwait(),
- * so none is lost between a check and a sleep.
+ * Signals: SIGINT, SIGTERM, SIGHUP and SIGCHLD are blocked while
+ * recording and taken with sigtimedwait(); an interrupting signal ends the
+ * run early (the record is kept, marked incomplete) and is reported in
+ * *stopped_by.  They stay blocked on return: the caller decides.  One
+ * already pending when the run starts (taken, so sigpending() no longer
+ * shows it) records nothing and is reported in *stopped_by too.
+ *
+ * The run (src/ab_recorder_loop.c): the end is --duration's time, a
+ * --run command exiting (sampled the moment its SIGCHLD arrives), or the
+ * guest shutting down (its state and counters read every 0.1 s: when a
+ * PV guest powers off, blkfront closes its devices and blkback's counters
+ * go away with the domain, so the record ends at the last sample that had
+ * them).  A --run command runs with /bin/sh -c in its own process group
+ * (ended with it: SIGTERM, SIGKILL after XVBD_AB_KILL_GRACE_MS), stdin
+ * /dev/null, its output on stderr, a fixed environment.
  */
 #ifndef XVBD_AB_RECORDER_H
 #define XVBD_AB_RECORDER_H
@@ -25,44 +30,45 @@
 #include <stdint.h>
 
 #include "xvbd/ab.h"
+#include "xvbd/cmd.h"
 
-struct xvbd_tstack;
-struct xvbd_xs;
-
-/* A --run command that ignores SIGTERM this long gets SIGKILL. */
-#define XVBD_AB_KILL_GRACE_MS	3000
-
-struct xvbd_ab_run {
-	/* in */
-	const char *cmd;		/* error prefix: "ab record" */
+struct xvbd_ab_rec_opts {
 	const char *label;
-	uint32_t domid;
-	const char *domain;		/* its name (the stats filter) */
-	const uint32_t *devids;		/* of rec->vdevs, in that order */
+	const char *domain_spec;	/* name or domid */
+	const char **vdev_args;		/* none: all the domain's disks */
+	size_t nvdev_args;
 	enum xvbd_ab_mode mode;
 	uint64_t duration_ns;		/* XVBD_AB_MODE_DURATION */
-	const char *run_cmd;		/* XVBD_AB_MODE_RUN: for /bin/sh -c */
+	const char *run_cmd;		/* XVBD_AB_MODE_RUN */
 	uint64_t interval_ns, warmup_ns;
-	bool progress;			/* a progress line on stderr */
-	/* out */
-	int stop_signal;		/* the signal that ended it, or 0 */
-	bool sampling_failed;		/* the record ends where it failed */
+	const char *dir;
+	bool json;
 };
 
 /*
- * Record one run into rec.  0: rec holds a record to write (complete or
- * not: its notes say why); -errno: nothing was recorded (the error has
- * been printed).
+ * Record one run.  Prints its own errors (under ctx->cmd's name) and, if
+ * report, the record's report into ctx->out.  Returns the exit code;
+ * *rec receives the record whenever one was written (rec->path set), also
+ * with a non-zero exit code (interrupted, incomplete, the --run command
+ * failed); free it with xvbd_ab_record_free().  *stopped_by: the name of
+ * the signal that ended it early, else NULL.
  */
-int xvbd_ab_recorder_run(struct xvbd_tstack *ts, struct xvbd_xs *xs,
-			 struct xvbd_ab_run *run, struct xvbd_ab_record *rec);
+int xvbd_ab_recorder_run(struct xvbd_ctx *ctx,
+			 const struct xvbd_ab_rec_opts *o, bool report,
+			 struct xvbd_ab_record *rec, const char **stopped_by);
+
 /*
- * Block those signals, before anything (libxl, libxenstore) starts a
- * thread that would otherwise take them: a caller does it before it
- * connects.  Never undone (a pending SIGINT would kill the caller before
- * it writes the record); a run started with one pending records nothing.
+ * Block those signals now, in the calling thread and every thread started
+ * after it (libxl's, libxenstore's): call it before connecting, so that a
+ * signal sent to the process waits for the run instead of meeting a
+ * thread that does not block it (and its default action).  Never undone
+ * here: a pending SIGINT would kill the caller before it writes.
  */
 void xvbd_ab_recorder_block_signals(void);
+/* "SIGINT", "SIGTERM", "SIGHUP" */
 const char *xvbd_ab_signal_name(int sig);
+
+/* A --run command that ignores SIGTERM this long gets SIGKILL. */
+#define XVBD_AB_KILL_GRACE_MS	3000
 
 #endif /* XVBD_AB_RECORDER_H */

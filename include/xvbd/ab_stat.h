@@ -13,11 +13,15 @@
  *    always-valid confidence sequence for the mean of paired differences
  *    d_i = ln(B_i / A_i) of ABBA-adjacent runs, from a mixture
  *    likelihood ratio ("safe t-test": normal mixture over the
- *    standardised effect, right-Haar prior on the unknown variance).
- *    It is a nonnegative supermartingale under the null, so by Ville's
- *    inequality the sequence covers the true mean at every n at once
- *    with probability >= 1 - alpha: it may be looked at after every run
- *    and stopped whenever, without inflating the error rate.
+ *    standardised effect, right-Haar prior on the unknown variance;
+ *    Rouder et al. 2009 give its closed form, Lai 1976 and Perez-Ortiz,
+ *    Lardy, de Heide, Grunwald 2022 show it is a test martingale under
+ *    the null, in the filtration of the scale-invariant statistics).
+ *    By Ville's inequality the sequence covers the true mean at every n
+ *    at once with probability >= 1 - alpha: it may be looked at after
+ *    every run and stopped whenever, without inflating the error rate.
+ *    The model is normal d_i; tests/unit/test_ab_stat.c checks the
+ *    error rate by simulation with non-normal run summaries too.
  *
  * Functions return 0, or -EINVAL for inputs they cannot work with (too
  * few values, non-finite values, confidence outside (0, 1)).
@@ -63,9 +67,13 @@ int xvbd_stat_welch(const double *a, size_t na, const double *b, size_t nb,
 		    double confidence, struct xvbd_stat_cmp *out);
 /*
  * Mann-Whitney U: exact p-value without ties for na, nb <= 20, normal
- * approximation with tie correction otherwise; Hodges-Lehmann shift with
- * its distribution-free CI where the sizes allow one (else NAN bounds).
- * na, nb >= 1.
+ * approximation with tie correction (and R's continuity correction)
+ * otherwise; Hodges-Lehmann shift with its distribution-free CI from the
+ * exact U quantiles (normal ones with ties or larger sizes), NAN bounds
+ * where the sizes allow none (3 + 3 runs at 95 %).  The centres are the
+ * medians; half_a, half_b come from the order-statistics CI of each
+ * median, which is not symmetric: the larger side is given (NAN below 6
+ * runs at 95 %).  significant is p < 1 - confidence.  na, nb >= 1.
  */
 int xvbd_stat_mwu(const double *a, size_t na, const double *b, size_t nb,
 		  double confidence, struct xvbd_stat_cmp *out);
@@ -78,7 +86,10 @@ int xvbd_stat_mwu(const double *a, size_t na, const double *b, size_t nb,
  * parameter g (prior variance of the standardised effect):
  *	(1 + n g)^(-1/2) *
  *	((1 + t^2/(n-1)) / (1 + t^2/((n-1)(1 + n g))))^(n/2)
- * n >= 2.
+ * (checked against the Bayes factor by 2-D quadrature in the unit
+ * test).  It is (1 + n g)^(-1/2) < 1 at t = 0, grows with |t| and is
+ * bounded by (1 + n g)^((n-1)/2), its value at t = +-INFINITY.  n >= 2,
+ * g > 0; NAN otherwise.
  */
 double xvbd_seq_evalue(double t, size_t n, double g);
 
@@ -86,10 +97,20 @@ struct xvbd_seq_params {
 	double alpha;		/* error rate, e.g. 0.05 */
 	double g;		/* mixing parameter; 0 -> XVBD_SEQ_G_DEFAULT */
 	double min_effect;	/* relative, e.g. 0.05 for 5 %; > 0 */
-	size_t max_pairs;	/* stop unsettled after this many pairs */
+	size_t max_pairs;	/* stop unsettled after this many pairs; >= 2 */
 };
 
-#define XVBD_SEQ_G_DEFAULT	1.0
+/*
+ * g = 2: a prior sd of 1.4 on the standardised effect.  Tuned with
+ * bench/ab-sequential at min effect 5 %: where a fixed design needs 10
+ * or more pairs, g = 2 spends within 5 % of the fewest runs any g in
+ * 0.5..8 spends at 2x the minimum effect.  A larger g lets the sequence
+ * close after fewer pairs (the e-value's bound grows with g) but widens
+ * it later (the (1 + n g)^(-1/2) cost), so experiments without a
+ * difference take longer to settle; a smaller g the reverse.  See
+ * bench/README.md.
+ */
+#define XVBD_SEQ_G_DEFAULT	2.0
 
 enum xvbd_seq_decision {
 	XVBD_SEQ_CONTINUE,	/* not settled: run another pair */
@@ -101,15 +122,25 @@ const char *xvbd_seq_decision_name(enum xvbd_seq_decision d);
 
 struct xvbd_seq_state {
 	size_t n;		/* pairs so far */
-	double mean, sd;	/* of d_i = ln(B_i / A_i) */
-	double lo, hi;		/* always-valid CS of the mean of d
-				   (NAN, NAN before 2 pairs) */
+	double mean, sd;	/* of d_i = ln(B_i / A_i); sd NAN below 2 */
+	double lo, hi;		/* always-valid CS of the mean of d:
+				   NAN, NAN before 2 pairs; -INFINITY,
+				   INFINITY while no finite radius exists
+				   (the e-value's bound (1 + n g)^((n-1)/2)
+				   is below 1/alpha: n <= 3 at g = 2) */
 	enum xvbd_seq_decision decision;
 };
 
 /*
- * Decide after n pairs of log-ratios d[0..n-1].  Equivalence means the
- * whole sequence lies inside (ln(1/(1+min_effect)), ln(1+min_effect)).
+ * Decide after n pairs of log-ratios d[0..n-1] (n may be 0 or 1:
+ * CONTINUE).  The sequence is mean +- c_n sd / sqrt(n), c_n the |t| at
+ * which the e-value reaches 1/alpha (solved in closed form).  DIFFERENT
+ * when it excludes 0, EQUIVALENT when it lies inside
+ * (ln(1/(1+min_effect)), ln(1+min_effect)); when both hold (a real
+ * difference below the minimum effect) DIFFERENT, and lo, hi say how
+ * small it is.  Otherwise EXHAUSTED at n >= max_pairs, else CONTINUE.
+ * A verdict is wrong only if the sequence ever misses the true mean:
+ * probability <= alpha over the whole experiment.
  */
 int xvbd_seq_decide(const double *d, size_t n,
 		    const struct xvbd_seq_params *p,
@@ -118,7 +149,9 @@ int xvbd_seq_decide(const double *d, size_t n,
 /*
  * Fixed-N comparator for the benchmark: pairs a paired t-test needs for
  * power (1 - beta) at effect ln(1 + min_effect), given the log-ratio
- * standard deviation sd, at two-sided level alpha.
+ * standard deviation sd, at two-sided level alpha: the smallest n with
+ * n >= ((t_{1-alpha/2,n-1} + t_{1-beta,n-1}) sd / ln(1 + min_effect))^2,
+ * at least 2.  0 on invalid input.
  */
 size_t xvbd_seq_fixed_pairs(double alpha, double beta, double sd,
 			    double min_effect);
@@ -132,6 +165,6 @@ struct xvbd_rng {
 void xvbd_rng_seed(struct xvbd_rng *r, uint64_t seed);
 uint64_t xvbd_rng_next(struct xvbd_rng *r);
 double xvbd_rng_uniform(struct xvbd_rng *r);		/* [0, 1) */
-double xvbd_rng_normal(struct xvbd_rng *r);		/* N(0, 1) */
+double xvbd_rng_normal(struct xvbd_rng *r);		/* N(0, 1), polar */
 
 #endif /* XVBD_AB_STAT_H */

@@ -152,6 +152,13 @@ int cmd_detach(struct xvbd_ctx *ctx, int argc, char **argv);
 int cmd_start(struct xvbd_ctx *ctx, int argc, char **argv);
 int cmd_tune(struct xvbd_ctx *ctx, int argc, char **argv);
 int cmd_defaults(struct xvbd_ctx *ctx, int argc, char **argv);
+int cmd_ab_compare(struct xvbd_ctx *ctx, int argc, char **argv);
+int cmd_ab_list(struct xvbd_ctx *ctx, int argc, char **argv);
+int cmd_ab_show(struct xvbd_ctx *ctx, int argc, char **argv);
+int cmd_ab_rm(struct xvbd_ctx *ctx, int argc, char **argv);
+int cmd_ab_export(struct xvbd_ctx *ctx, int argc, char **argv);
+int cmd_ab_plot(struct xvbd_ctx *ctx, int argc, char **argv);
+int cmd_pv(struct xvbd_ctx *ctx, int argc, char **argv);
 int cmd_ab_record(struct xvbd_ctx *ctx, int argc, char **argv);
 
 #endif /* XVBD_CMD_H */

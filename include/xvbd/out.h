@@ -56,6 +56,12 @@ void xvbd_out_fixed_opt(struct xvbd_out *o, const char *key, bool known,
 			double value, int decimals);
 /* Text-only annotation of the field just emitted (JSON ignores it). */
 void xvbd_out_note(struct xvbd_out *o, const char *note);
+/*
+ * For output whose text form must differ from the JSON form (a text
+ * cell "1523 +- 40 (n=5)" against three JSON numbers), iproute2's
+ * print_* split: the caller emits the text fields or the JSON fields.
+ */
+bool xvbd_out_is_json(const struct xvbd_out *o);
 
 /*
  * Render/flush.  0 on success (also when nothing was emitted), -1 if the

@@ -37,6 +37,8 @@
 #define XVBD_STATS_NAME_MAX	64
 #define XVBD_STATS_VDEV_MAX	16
 #define XVBD_SECTOR_BYTES	512u
+/* Domains Xen can run at once: domids below DOMID_FIRST_RESERVED. */
+#define XVBD_STATS_DOMAINS_MAX	0x7ff0u
 
 /* ---- what a source provides ---- */
 
@@ -59,7 +61,8 @@ struct xvbd_stats_vbdinfo {
 struct xvbd_stats_source {
 	/*
 	 * All domains in one call.  Fill at most cap entries; if there are
-	 * more, set *n to the number needed and return -ENOSPC.
+	 * more (or may be), return -ENOSPC with *n set to the number to
+	 * offer next (a hint: the sampler grows to at least double).
 	 */
 	int (*domains)(void *arg, struct xvbd_stats_dominfo *buf, size_t cap,
 		       size_t *n);

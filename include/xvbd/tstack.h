@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "xvbd/pvpath.h"
+
 struct xvbd_tstack;
 
 /* verbosity 0: XTL_ERROR; 1 warnings; 2 info; 3+ debug.  NULL on error. */
@@ -79,14 +81,19 @@ bool xvbd_tstack_xlcfg_is_pv_direct(const struct xvbd_xlcfg *cfg);
 int xvbd_tstack_name_to_domid(struct xvbd_tstack *ts, const char *name,
 			      uint32_t *domid);
 /*
- * `xl create -p cfg_path` (argv, no shell), then the new domain's id by
- * name.  -EIO when xl failed (*xl_status: its exit status).
+ * `xl create [-p] cfg_path` (argv, no shell), then the new domain's id
+ * by name.  -EIO when xl failed (*xl_status: its exit status).
  */
+int xvbd_tstack_create(struct xvbd_tstack *ts, const char *cfg_path,
+		       const char *name, bool paused, uint32_t *domid,
+		       int *xl_status);
 int xvbd_tstack_create_paused(struct xvbd_tstack *ts, const char *cfg_path,
 			      const char *name, uint32_t *domid,
 			      int *xl_status);
 int xvbd_tstack_pause(struct xvbd_tstack *ts, uint32_t domid);
 int xvbd_tstack_unpause(struct xvbd_tstack *ts, uint32_t domid);
+/* Destroy domid and its devices (libxl_domain_destroy); -ENOENT: gone. */
+int xvbd_tstack_domain_destroy(struct xvbd_tstack *ts, uint32_t domid);
 
 struct xvbd_dominfo {
 	bool paused, shutdown, dying;
@@ -157,6 +164,63 @@ int xvbd_tstack_disk_remove(struct xvbd_tstack *ts, uint32_t domid,
  */
 int xvbd_tstack_targets_under(struct xvbd_tstack *ts, const char *prefix,
 			      size_t *count);
+
+/* ---- PV or emulated disks (src/tstack_pv.c) ---- */
+
+/* An xl config's disk-path settings, as libxlutil reads them. */
+struct xvbd_pvcfg {
+	struct xvbd_xlcfg xl;		/* name, kernel, extra, disks... */
+	struct xvbd_pv_facts facts;	/* its strings point into xl */
+};
+
+/*
+ * Parse data (len bytes of an xl config; source names it in messages)
+ * with libxlutil.  -EINVAL with one line in why: libxlutil's first
+ * message ("guest.cfg:3: config parsing error near ..."), or what xl
+ * would refuse (no name=, an unknown type=, xen_platform_pci not a
+ * number).
+ */
+int xvbd_tstack_pvcfg_parse(const char *source, const char *data,
+			    size_t len, struct xvbd_pvcfg *out, char *why,
+			    size_t why_len);
+void xvbd_tstack_pvcfg_free(struct xvbd_pvcfg *cfg);
+
+/*
+ * Do two xl config texts hold the same settings as libxlutil reads them
+ * (every setting either text assigns: its value, lists item by item),
+ * apart from the keys in except?  0: the same; 1: not, the first
+ * setting that differs named in why; -EINVAL: a text does not parse.
+ * For pv (an edit changes nothing else) and A/B runs (two configs that
+ * differ only in xen_platform_pci are one comparison).
+ */
+int xvbd_tstack_xlcfg_compare(const char *a, size_t alen, const char *b,
+			      size_t blen, const char *const *except,
+			      size_t nexcept, char *why, size_t why_len);
+
+/* A running domain's disk-path settings, from libxl's records. */
+struct xvbd_pvdom {
+	bool stored;			/* libxl had its configuration */
+	struct xvbd_pv_facts facts;	/* type from the hypervisor */
+	char *cmdline;			/* facts.cmdline points here */
+	bool uptime_known;
+	uint64_t uptime_s;		/* since libxl built it */
+};
+
+/* -ENOENT: no such domain. */
+int xvbd_tstack_pvdom_read(struct xvbd_tstack *ts, uint32_t domid,
+			   struct xvbd_pvdom *out);
+void xvbd_tstack_pvdom_free(struct xvbd_pvdom *d);
+/*
+ * Ask domid to shut down cleanly: its PV control node, or for an HVM
+ * guest without PV drivers the ACPI power button (as xl shutdown -F).
+ */
+int xvbd_tstack_shutdown(struct xvbd_tstack *ts, uint32_t domid);
+/*
+ * Wait until domid is gone.  A domain that shut down but stays (no xl
+ * process reaps it) is destroyed after a grace time.  -ETIMEDOUT.
+ */
+int xvbd_tstack_wait_gone(struct xvbd_tstack *ts, uint32_t domid,
+			  int timeout_ms);
 
 /* ---- sampling (src/tstack_stats.c) ---- */
 

@@ -7,9 +7,12 @@
 #define XVBD_TSTACK_IMPL_H
 
 #include <libxl.h>
+#include <libxlutil.h>
 
 #include "xvbd/tstack.h"
 
 libxl_ctx *xvbd_tstack_libxl(struct xvbd_tstack *ts);
+/* What xvbd needs of a parsed xl config (src/tstack_create.c). */
+int xvbd_tstack_xlcfg_fill(XLU_Config *cfg, struct xvbd_xlcfg *out);
 
 #endif /* XVBD_TSTACK_IMPL_H */

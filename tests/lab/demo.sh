@@ -2,8 +2,17 @@
 # A PV guest with two file-backed disks, then what xvbd shows about them.
 set -u
 say() { printf '\n==== %s\n' "$*"; }
-# The command line goes to stderr so that a pipe after run() gets only its output.
-run() { printf '$ %s\n' "$*" >&2; "$@"; }
+# A step that fails ends the demo (and `make demo`) with the step named.
+die() { printf '\ndemo: FAILED: %s\n' "$*" >&2; exit 1; }
+# The command line goes to stderr so that a pipe after run() gets only its
+# output; a failed command ends the demo.
+run() {
+	local rc
+	printf '$ %s\n' "$*" >&2
+	"$@"
+	rc=$?
+	[ $rc = 0 ] || die "$* (exit $rc)"
+}
 
 dd if=/dev/zero of=/scratch/demo-a.img bs=1M count=0 seek=256 status=none
 dd if=/dev/zero of=/scratch/demo-b.img bs=1M count=0 seek=64 status=none
@@ -11,8 +20,9 @@ say "A PV guest with two disks (its blkfront allows order-2 rings)"
 lab-guest start demo --vcpus 2 --extra xen_blkfront.max_ring_page_order=2 \
 	--disk "format=raw,vdev=xvda,access=rw,target=/scratch/demo-a.img" \
 	--disk "format=raw,vdev=xvdb,access=ro,target=/scratch/demo-b.img" \
-	--run 'dd if=/dev/xvda of=/dev/null bs=1M count=32 iflag=direct' >/dev/null 2>&1
-lab-guest wait demo --timeout 300 >/dev/null || { echo "demo guest failed"; exit 1; }
+	--run 'dd if=/dev/xvda of=/dev/null bs=1M count=32 iflag=direct' >/dev/null 2>&1 ||
+	die "lab-guest start demo"
+lab-guest wait demo --timeout 300 >/dev/null || die "lab-guest wait demo: the guest's read failed"
 
 say "Every VBD, with what each side negotiated"
 run xvbd list
@@ -20,23 +30,26 @@ say "One VBD in full: backend offer vs frontend choice"
 run xvbd show demo xvda
 say "The same as JSON, for scripts"
 run xvbd --json show demo xvdb | jq -c '{vdev, backend_state, frontend_state, negotiated}'
+[ "${PIPESTATUS[0]}${PIPESTATUS[1]}" = 00 ] || die "xvbd --json show demo xvdb | jq"
 
 say "Per-domain CPU and per-VBD I/O while the guest reads (5 samples, 1 s apart)"
-lab-guest stop demo >/dev/null
+lab-guest stop demo >/dev/null || die "lab-guest stop demo"
 lab-guest start demo2 --disk "format=raw,vdev=xvda,access=rw,target=/scratch/demo-a.img" \
-	--run 'sleep 2; dd if=/dev/xvda of=/dev/null bs=64k count=4096 iflag=direct' >/dev/null 2>&1
-d=$(xl domid demo2)
+	--run 'sleep 2; dd if=/dev/xvda of=/dev/null bs=64k count=4096 iflag=direct' >/dev/null 2>&1 ||
+	die "lab-guest start demo2"
+d=$(xl domid demo2) || die "xl domid demo2"
 for i in $(seq 300); do
 	[ "$(xenstore-read /local/domain/$d/device/vbd/51712/state 2>/dev/null)" = 4 ] && break
 	sleep 0.2
 done
 run xvbd stats demo2 -d 1 -n 5
-lab-guest wait demo2 --timeout 300 >/dev/null
-lab-guest stop demo2 >/dev/null
+lab-guest wait demo2 --timeout 300 >/dev/null || die "lab-guest wait demo2: the guest's read failed"
+lab-guest stop demo2 >/dev/null || die "lab-guest stop demo2"
 
 say "Tuning: start a guest paused, lower its ring to order 1 before blkfront reads it"
 cfg=$(lab-guest prepare demo3 --extra xen_blkfront.max_ring_page_order=4 \
-	--disk "format=raw,vdev=xvda,access=rw,target=/scratch/demo-a.img" --run true)
+	--disk "format=raw,vdev=xvda,access=rw,target=/scratch/demo-a.img" --run true) ||
+	die "lab-guest prepare demo3"
 run xvbd start "$cfg" --vbd xvda:ring-order=1
 run xvbd list demo3
 
@@ -47,5 +60,5 @@ run xvbd attach demo3 --phy /dev/vdb1
 run xvbd list demo3
 run xvbd detach demo3 xvdb
 run xvbd detach demo3 xvdc
-lab-guest stop demo3 >/dev/null
+lab-guest stop demo3 >/dev/null || die "lab-guest stop demo3"
 rm -f /scratch/demo-*.img

@@ -76,6 +76,10 @@ qemu_args() {
 		-append "console=com1 com1=115200,8n1 spec-ctrl=eager-fpu dom0_mem=${LAB_DOM0_MEM_MB}M,max:${LAB_DOM0_MEM_MB}M dom0_max_vcpus=2 loglvl=all guest_loglvl=all${LAB_XEN_EXTRA:+ $LAB_XEN_EXTRA}"
 		-initrd "${LAB_KERNEL:-$img/vmlinuz} $dom0_args,$img/dom0.cpio.gz"
 		-display none -no-reboot
+		# No NIC at all: without this QEMU adds an e1000 on its user-mode
+		# network, a path off the machine for any later dom0 image with a
+		# driver for it. Tests aim at unreachable addresses on purpose.
+		-nic none
 		-virtfs "local,path=$LAB_SHARE,mount_tag=lab,security_model=none,id=lab"
 		-drive "file=$LAB_RUN/scratch.img,if=virtio,format=raw,cache=unsafe"
 		-drive "file=$LAB_RUN/spare.img,if=virtio,format=raw,cache=unsafe")

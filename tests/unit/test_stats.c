@@ -626,6 +626,120 @@ static void test_sampler_domains(void **state)
 	fake_fini(&f);
 }
 
+/*
+ * A host with many domains, answering like tstack_stats.c's source over
+ * xc_domain_getinfolist(): it asks the hypervisor for one entry more
+ * than the caller can take, and a full answer means "maybe more": the
+ * hint is a page's worth (35 entries of 112 bytes) first, then double.
+ */
+struct many {
+	size_t ndoms;
+	int calls;
+};
+
+static int many_domains(void *arg, struct xvbd_stats_dominfo *buf,
+			size_t cap, size_t *n)
+{
+	struct many *m = arg;
+	size_t want = cap + 1, i;
+
+	m->calls++;
+	if (m->ndoms >= want) {
+		*n = want < 36 ? 35 : cap * 2;
+		return -ENOSPC;
+	}
+	for (i = 0; i < m->ndoms; i++)
+		buf[i] = (struct xvbd_stats_dominfo){
+			.domid = (uint32_t)i, .cpu_ns = i, .vcpus_online = 1,
+		};
+	*n = m->ndoms;
+	return 0;
+}
+
+static int many_vbds(void *arg, struct xvbd_stats_vbdinfo **out, size_t *n)
+{
+	(void)arg;
+	*out = NULL;
+	*n = 0;
+	return 0;
+}
+
+static bool many_changed(void *arg)
+{
+	(void)arg;
+	return false;
+}
+
+/* stats used to give up after three tries: 71 domains failed. */
+static void test_sampler_many_domains(void **state)
+{
+	static const size_t counts[] = { 1, 70, 71, 1000, 32000 };
+	struct xvbd_stats_sample s = { 0 };
+	struct xvbd_sysfs *sys;
+	struct fake f;
+	size_t i;
+
+	(void)state;
+	fake_init(&f);
+	sys = xvbd_sysfs_open(f.root);
+	for (i = 0; i < sizeof(counts) / sizeof(counts[0]); i++) {
+		struct many m = { .ndoms = counts[i] };
+		struct xvbd_stats_source src = {
+			.domains = many_domains, .domain_name = fake_name,
+			.vbds = many_vbds, .vbds_changed = many_changed,
+			.arg = &m,
+		};
+		struct xvbd_stats *st = NULL;
+
+		assert_int_equal(xvbd_stats_open(&src, sys, NULL, &st), 0);
+		assert_int_equal(xvbd_stats_sample(st, &s), 0);
+		assert_int_equal(s.ndoms, counts[i]);
+		assert_int_equal(s.doms[counts[i] - 1].domid, counts[i] - 1);
+		/* Growth is geometric: a handful of calls, not hundreds. */
+		assert_true(m.calls <= 12);
+		/* The next sample fits at once. */
+		m.calls = 0;
+		assert_int_equal(xvbd_stats_sample(st, &s), 0);
+		assert_int_equal(m.calls, 1);
+		xvbd_stats_close(st);
+	}
+	xvbd_stats_sample_free(&s);
+	xvbd_sysfs_close(sys);
+	fake_fini(&f);
+}
+
+/* A source that never stops asking for more ends with an error. */
+static int greedy_domains(void *arg, struct xvbd_stats_dominfo *buf,
+			  size_t cap, size_t *n)
+{
+	(void)arg;
+	(void)buf;
+	*n = cap + 1;
+	return -ENOSPC;
+}
+
+static void test_sampler_greedy_source(void **state)
+{
+	struct xvbd_stats_sample s = { 0 };
+	struct xvbd_stats_source src = {
+		.domains = greedy_domains, .domain_name = fake_name,
+		.vbds = many_vbds, .vbds_changed = many_changed,
+	};
+	struct xvbd_stats *st = NULL;
+	struct xvbd_sysfs *sys;
+	struct fake f;
+
+	(void)state;
+	fake_init(&f);
+	sys = xvbd_sysfs_open(f.root);
+	assert_int_equal(xvbd_stats_open(&src, sys, NULL, &st), 0);
+	assert_int_equal(xvbd_stats_sample(st, &s), -E2BIG);
+	xvbd_stats_sample_free(&s);
+	xvbd_stats_close(st);
+	xvbd_sysfs_close(sys);
+	fake_fini(&f);
+}
+
 /* ---- rendering: text, JSON and CSV carry the same digits ---- */
 
 static void fake_sample(struct xvbd_stats_sample *s,
@@ -909,6 +1023,8 @@ int main(void)
 		cmocka_unit_test(test_sampler),
 		cmocka_unit_test(test_sampler_reattach),
 		cmocka_unit_test(test_sampler_domains),
+		cmocka_unit_test(test_sampler_many_domains),
+		cmocka_unit_test(test_sampler_greedy_source),
 		cmocka_unit_test(test_render_same_numbers),
 		cmocka_unit_test(test_render_prometheus),
 	};

@@ -8,4 +8,11 @@ check "xl list shows Domain-0" sh -c 'xl list | grep -q "^Domain-0 *0 "'
 check "blkback loaded" test -d /sys/module/xen_blkback
 check "scratch disk mounted" sh -c 'grep -q " /scratch " /proc/mounts'
 check "spare disk partitions" test -b /dev/vdb1 -a -b /dev/vdb2
+# The lab has no path off the machine: no network interface but lo, and
+# no network controller on dom0's PCI bus (QEMU started with -nic none).
+ifaces=$(ls /sys/class/net)
+check "sysfs lists network interfaces" test -n "$ifaces"
+expect_eq "no network interface but lo" lo "$(echo $ifaces)"
+nics=$(grep -l '^0x02' /sys/bus/pci/devices/*/class 2>/dev/null | wc -l)
+expect_eq "no network controller (PCI class 02) on the bus" 0 "$nics"
 finish

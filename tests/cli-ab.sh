@@ -1,0 +1,193 @@
+# tests/cli-ab.sh - sourced by tests/cli.sh: the `xvbd ab` commands that
+# read records (compare, list, show, rm, export, plot) need no Xen, so they
+# run here for real, on records written by ab_rec below into a temporary
+# store: planted confounders must each be named, a record edited so that
+# CPU time outruns wall x vCPUs must be flagged, a corrupted record must
+# give one line naming the file.  Uses case_, $xvbd, VALGRIND, passed and
+# failed from cli.sh.
+
+abdir=$(mktemp -d /tmp/xvbd-cli-ab.XXXXXX)
+trap 'rm -rf "$abdir"' EXIT
+
+# ab_rec DIR LABEL SEQ IOPS [key=value...] [cpu_jump=K]: a record of ten
+# one-second intervals at IOPS reads per second (8 sectors each, 2 ms per
+# read on the backing device, guest 30 % and dom0 10 % of a CPU), started
+# at 2024-05-01T12:00:0SEQ.  key=value replaces a fingerprint fact;
+# cpu_jump=K adds 2.5 s of guest CPU time from sample K on (1 vCPU: that
+# interval's CPU time outruns its wall time).
+ab_rec() {
+	local dir=$1 label=$2 seq=$3 iops=$4 kv k jump=0 sep id t
+	shift 4
+	local -A fp=(
+		[dom0.clocksource]=xen [guest.vcpus]=1
+		[vbd.xvdb.backend]=phy [vbd.xvdb.dom0_cache]=n/a
+		[vbd.xvdb.ring_pages]=1 [vbd.xvdb.size_bytes]=4294967296
+		[workload]="duration 10s"
+	)
+	for kv; do
+		case $kv in
+		cpu_jump=*) jump=${kv#*=} ;;
+		*) fp[${kv%%=*}]=${kv#*=} ;;
+		esac
+	done
+	id=$label-20240501T12000$seq-000$seq
+	{
+		printf '{"format":"xvbd-ab-record","version":1,"id":"%s",' "$id"
+		printf '"label":"%s","started":"2024-05-01T12:00:0%sZ",' \
+			"$label" "$seq"
+		printf '"started_unix_ns":%s000000000,' $((1714564800 + seq))
+		printf '"domain":"guest1","vdevs":["xvdb"],"mode":"duration",'
+		printf '"workload":"%s","workload_status":0,' "${fp[workload]}"
+		printf '"interval_ns":1000000000,"warmup_ns":0,"complete":true,'
+		printf '"fingerprint":{'
+		sep=
+		while read -r k; do
+			printf '%s"%s":"%s"' "$sep" "$k" "${fp[$k]}"
+			sep=,
+		done < <(printf '%s\n' "${!fp[@]}" | LC_ALL=C sort)
+		printf '},"notes":[],"samples":['
+		for t in 0 1 2 3 4 5 6 7 8 9 10; do
+			local req=$((iops * t)) cpu=$((t * 300000000))
+			((jump && t >= jump)) && cpu=$((cpu + 2500000000))
+			((t)) && printf ,
+			printf '{"t_ns":%s,"guest_cpu_ns":%s,' $((t * 1000000000)) "$cpu"
+			printf '"dom0_cpu_ns":%s,"guest_vcpus":1,"dom0_vcpus":1,' \
+				$((t * 100000000))
+			printf '"vbds":[{"rd_req":%s,"wr_req":0,"rd_sect":%s,' \
+				"$req" $((req * 8))
+			printf '"wr_sect":0,"f_req":0,"ds_req":0,"oo_req":0,'
+			printf '"reset":false,"blk":{"rd_ios":%s,"wr_ios":0,' "$req"
+			printf '"rd_ticks_ms":%s,"wr_ticks_ms":0}}]}' $((req * 2))
+		done
+		printf ']}\n'
+	} > "$dir/$id.json"
+}
+
+# ab_ok TEXT ARGS...: exit 0 and TEXT in stdout; then under valgrind.
+ab_ok() {
+	local text=$1 out rc
+	shift
+	out=$("$xvbd" -q "$@" 2>&1)
+	rc=$?
+	if [ "$rc" = 0 ] && [[ $out == *"$text"* ]]; then
+		echo "ok - xvbd $* -> 0: $text"
+		passed=$((passed + 1))
+	else
+		echo "not ok - xvbd $* -> $rc (want 0 and '$text'):"
+		printf '%s\n' "$out" | sed 's/^/#   /'
+		failed=$((failed + 1))
+	fi
+	out=$("${VALGRIND[@]}" "$xvbd" -q "$@" 2>&1)
+	rc=$?
+	if [ "$rc" = 0 ]; then
+		passed=$((passed + 1))
+	else
+		echo "not ok - valgrind: xvbd $* -> $rc:"
+		printf '%s\n' "$out" | tail -n 30 | sed 's/^/#   /'
+		failed=$((failed + 1))
+	fi
+}
+
+s=$abdir/store
+mkdir -p "$s"
+i=0
+for iops in 1510 1523 1498 1540 1529; do
+	ab_rec "$s" ring1 $i $iops
+	ab_rec "$s" ring8 $i $((iops + 190)) vbd.xvdb.ring_pages=8
+	ab_rec "$s" vcpus2 $i $((iops + 190)) vbd.xvdb.ring_pages=8 \
+		guest.vcpus=2
+	ab_rec "$s" file $i $((iops + 900)) vbd.xvdb.backend="file via loop" \
+		vbd.xvdb.dom0_cache=host
+	ab_rec "$s" big $i $((iops + 190)) vbd.xvdb.ring_pages=8 \
+		vbd.xvdb.size_bytes=7516192768
+	ab_rec "$s" fio64k $i $((iops + 190)) vbd.xvdb.ring_pages=8 \
+		workload="fio 64k read"
+	i=$((i + 1))
+done
+ab_rec "$s" two 0 1700 vbd.xvdb.ring_pages=8
+ab_rec "$s" two 1 1710 vbd.xvdb.ring_pages=8
+ab_rec "$s" fast 0 1700 vbd.xvdb.ring_pages=8
+ab_rec "$s" fast 1 1710 vbd.xvdb.ring_pages=8 cpu_jump=5
+ab_rec "$s" fast 2 1705 vbd.xvdb.ring_pages=8
+
+ab_ok "B faster (Welch's t, p<0.0001)" ab compare ring1 ring8 --dir "$s"
+ab_ok "variable under test: vbd.xvdb.ring_pages: A 1, B 8" \
+	ab compare ring1 ring8 --dir "$s"
+ab_ok "guest.vcpus: A 1, B 2: guest vCPUs differ" \
+	ab compare ring1 vcpus2 --dir "$s"
+ab_ok "cannot be attributed" ab compare ring1 vcpus2 --dir "$s"
+ab_ok "vbd.xvdb.dom0_cache: A n/a (phy), B host (dom0's page cache can serve reads)" \
+	ab compare ring1 file --dir "$s"
+ab_ok "disk sizes differ" ab compare ring1 big --dir "$s"
+ab_ok "workloads differ" ab compare ring1 fio64k --dir "$s"
+ab_ok "weak: 5 and 2 runs" ab compare ring1 two --dir "$s"
+ab_ok "B run fast-20240501T120001-0001: 1 of 10 intervals flagged" \
+	ab compare ring1 fast --dir "$s"
+ab_ok '"verdict":"better"' ab compare ring1 ring8 --dir "$s" --json \
+	--metric read-iops
+ab_ok "Mann-Whitney U" ab compare --test mwu ring1 ring8 --dir "$s"
+ab_ok "ring8-20240501T120004-0004" ab list --dir "$s"
+ab_ok "left out (flagged): 1" ab show fast-20240501T120001-0001 --dir "$s"
+ab_ok "fp.vbd.xvdb.ring_pages" ab export --dir "$s" ring1 ring8
+ab_ok '"read_iops":1523.000' ab export --json --dir "$s" \
+	ring1-20240501T120001-0001
+ab_ok "$abdir/ring.svg" ab plot ring1 ring8 -o "$abdir/ring.svg" \
+	--dir "$s"
+if [ -s "$abdir/ring.svg" ] && grep -q '</svg>' "$abdir/ring.svg" &&
+	{ ! command -v xmllint >/dev/null ||
+		xmllint --noout "$abdir/ring.svg"; }; then
+	echo "ok - ab plot wrote a well-formed SVG"
+	passed=$((passed + 1))
+else
+	echo "not ok - ab plot: $abdir/ring.svg missing or not well-formed"
+	failed=$((failed + 1))
+fi
+ab_ok "would remove" -N ab rm two --dir "$s"
+ab_ok "would remove" ab rm -N two --dir "$s"
+out=$("$xvbd" -q ab rm two-20240501T120000-0000 --dir "$s")
+if [ $? = 0 ] && [[ $out == *removed* ]] &&
+	[ ! -e "$s/two-20240501T120000-0000.json" ] &&
+	[ -e "$s/two-20240501T120001-0001.json" ]; then
+	echo "ok - ab rm removed the one record"
+	passed=$((passed + 1))
+else
+	echo "not ok - ab rm two-20240501T120000-0000: $out"
+	failed=$((failed + 1))
+fi
+
+# Usage errors come before any file is read.
+case_ 2 "ab compare: --metric: \"iops\": unknown metric" \
+	ab compare ring1 ring8 --metric iops --dir "$s"
+case_ 2 'ab compare: "ring 1": not a label' ab compare "ring 1" ring8
+case_ 2 'ab compare: A and B are the same' ab compare ring1 ring1
+case_ 2 "ab compare: --confidence" ab compare ring1 ring8 --confidence 0.95
+case_ 2 "ab compare: missing arguments" ab compare ring1
+case_ 2 "ab compare: too many arguments" ab compare ring1 ring8 ring9
+case_ 2 "ab compare: --test" ab compare ring1 ring8 --test t
+case_ 2 "ab plot: -o FILE.svg is needed" ab plot ring1 ring8
+case_ 2 "ab plot: -o: expected a file name ending in .svg" \
+	ab plot ring1 ring8 -o /tmp/x.png
+case_ 2 "ab show: one record at a time" ab show a b
+case_ 2 "ab export: --csv and --json exclude each other" \
+	ab export --csv --json
+case_ 2 'ab rm: ".x": not a label' ab rm .x
+# Reading: a corrupted record is one line naming the file.
+cp "$s/ring8-20240501T120000-0000.json" "$abdir/keep.json"
+printf '{"format":"xvbd-ab-record","version":1,' \
+	> "$s/ring8-20240501T120000-0000.json"
+case_ 1 "ab compare: $s/ring8-20240501T120000-0000.json: " \
+	ab compare ring1 ring8 --dir "$s"
+case_ 1 "ab list: $s/ring8-20240501T120000-0000.json: " ab list --dir "$s"
+case_ 1 "ab compare: no record with id or label \"nope\"" \
+	ab compare ring1 nope --dir "$s"
+case_ 1 "ab compare: run ring1-20240501T120000-0000 is selected by both" \
+	ab compare ring1 ring1-20240501T120000-0000 --dir "$s"
+# rm removes records only, and only from the store itself.
+cp "$abdir/keep.json" "$abdir/ring8-20240501T120000-0000.json"
+case_ 1 "not removed: it is not the store's file of that id" \
+	ab rm "$abdir/ring8-20240501T120000-0000.json" --dir "$s"
+echo '{}' > "$s/notes.json"
+case_ 1 "ab rm: $s/notes.json: " ab rm "$s/notes.json" --dir "$s"
+[ -e "$s/notes.json" ] && [ -e "$abdir/ring8-20240501T120000-0000.json" ] &&
+	{ echo "ok - ab rm left the non-records alone"; passed=$((passed + 1)); } ||
+	{ echo "not ok - ab rm removed a non-record"; failed=$((failed + 1)); }

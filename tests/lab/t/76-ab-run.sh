@@ -1,0 +1,155 @@
+# xvbd ab run (issue 12, acceptance 1, 2, 5): whole experiments in the lab.
+#  - A/B: the same guest config twice, B with blkback's indirect segments
+#    offer lowered to 0 (--vbd-b xvda:indirect-segments=0): blkfront then
+#    sends requests of at most 11 segments (44 KiB) instead of 32 (128
+#    KiB), so the guest's 1 MiB O_DIRECT reads take about three times the
+#    requests: read IOPS move a lot, every run.  Runs alternate ABBA, each
+#    a fresh guest that reads 48 MiB and powers itself off
+#    (--until-shutdown), stopped by --until-confident.  The test then
+#    recomputes the verdict's numbers its own way from the records' raw
+#    counters and times (jq + awk: first and last sample of each run,
+#    mean, sample sd, Student's t half-width) and finds ab run's equal;
+#    the guest's own request count and sizes are checked against blkback's.
+#  - A/A: the same configuration under two labels, --runs 3: read-mbs is
+#    "no difference" (at 99 %, so a true A/A fails this check 1 % of the
+#    time, not 5 %).
+#  - kill -9 during an ab run: no half-written record, the other records
+#    intact, and the next ab run names the guest left behind with the
+#    command that removes it; SIGINT: the guest is destroyed, exit 1.
+. /lab/lib/testlib.sh
+img=/scratch/t76.img
+top=/tmp/t76
+store=$top/store
+xl destroy t76 2>/dev/null
+rm -rf $top $img /run/xvbd/ab-run
+mkdir -p $top
+truncate -s 64M $img
+# 48 MiB in 1 MiB direct reads, then off: the run ends with the guest.
+cfg=$(lab-guest prepare t76 --mem 512 \
+	--disk "format=raw,vdev=xvda,access=ro,script=xvbd-block,target=$img" \
+	--run 'dd if=/dev/xvda of=/dev/null bs=1M count=48 iflag=direct 2>&1
+cat /sys/block/xvda/stat; poweroff -f')
+check "guest config prepared" test -f "$cfg"
+
+# Independent recomputation: per record, read requests and bytes over the
+# run from its first and last sample (the test also requires that no
+# interval was left out), then per label mean, sd and the t half-width.
+run_rates() {	# run_rates LABEL -> "iops mbs" per record of LABEL
+	local f
+	for f in "$store"/"$1"-*.json; do
+		jq -r '.samples | [.[0], .[-1]] |
+			"\(.[1].vbds[0].rd_req - .[0].vbds[0].rd_req) \(.[1].vbds[0].rd_sect - .[0].vbds[0].rd_sect) \(.[1].t_ns - .[0].t_ns)"' "$f" |
+			awk '{ printf "%.6f %.6f\n", $1 / ($3 / 1e9), $2 * 512 / 1e6 / ($3 / 1e9) }'
+	done
+}
+# t quantile 0.975 (95 %) by degrees of freedom 1..12.
+t975() { awk -v df="$1" 'BEGIN { split("12.706205 4.302653 3.182446 2.776445 2.570582 2.446912 2.364624 2.306004 2.262157 2.228139 2.200985 2.178813", t, " "); print t[df] }'; }
+# mean_half COLUMN: "mean half n" of column COLUMN of stdin.
+mean_half() {
+	awk -v c="$1" '{ x[NR] = $c; s += $c } END {
+		n = NR; m = s / n; for (i = 1; i <= n; i++) v += (x[i] - m) ^ 2
+		sd = sqrt(v / (n - 1)); printf "%.6f %.6f %d\n", m, sd / sqrt(n), n }'
+}
+close_to() {	# close_to A B: equal to 0.2 % (or 0.01 absolute)
+	awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d
+		m = (a < 0 ? -a : a); exit !(d <= 0.002 * m || d <= 0.01) }'
+}
+
+phase "A/B: indirect segments 256 vs 0, until confident"
+xvbd ab run base "$cfg" noind "$cfg" --vbd-b xvda:indirect-segments=0 \
+	--until-shutdown --interval 0.5 --until-confident --max-runs 6 \
+	--metric read-iops --dir $store --json >$top/ab.json 2>$top/ab.err
+rc=$?
+sed 's/^/# /' $top/ab.err
+expect_eq "ab run A/B exits 0" 0 $rc
+check "ab run prints JSON" jq -e . $top/ab.json
+na=$(ls $store/base-*.json 2>/dev/null | wc -l)
+nb=$(ls $store/noind-*.json 2>/dev/null | wc -l)
+expect_eq "as many runs of A as of B" "$na" "$nb"
+check "at least 3 runs each ($na)" test "$na" -ge 3
+expect_eq "the sequence decided: different" different \
+	"$(jq -r .sequential.decision $top/ab.json)"
+expect_eq "pairs = runs per label" "$na" "$(jq -r .sequential.pairs $top/ab.json)"
+# ABBA: by start time the labels go A B B A A B ...
+order=$(for f in $store/*.json; do jq -r '"\(.started_unix_ns) \(.label)"' $f; done |
+	sort -n | awk '{ printf "%s", ($2 == "base" ? "A" : "B") }')
+expect_eq "runs in ABBA order" "$(echo ABBAABBAABBA | cut -c1-$((2 * na)))" "$order"
+check "no run lost an interval (no reset, nothing flagged)" \
+	sh -c "! grep -q 'left out' $top/ab.err"
+# Each run is a fresh guest that is gone afterwards.
+check "no guest left" sh -c '! xl list | grep -q "^t76 "'
+check "no state file left" sh -c '[ -z "$(ls /run/xvbd/ab-run 2>/dev/null)" ]'
+
+m='.comparison.metrics[] | select(.metric == "read-iops")'
+read -r ma ha nA < <(run_rates base | mean_half 1)
+read -r mb hb nB < <(run_rates noind | mean_half 1)
+ta=$(t975 $((nA - 1)))
+echo "# recomputed read-iops: A $ma +- $(awk -v h=$ha -v t=$ta 'BEGIN{print h*t}') (n=$nA), B $mb (n=$nB)"
+check "A's mean read IOPS recomputed" close_to "$ma" "$(jq -r "$m | .a" $top/ab.json)"
+check "B's mean read IOPS recomputed" close_to "$mb" "$(jq -r "$m | .b" $top/ab.json)"
+check "A's half-width recomputed (t x sd / sqrt n)" \
+	close_to "$(awk -v h=$ha -v t=$ta 'BEGIN { print h * t }')" "$(jq -r "$m | .a_half" $top/ab.json)"
+check "the difference recomputed" \
+	close_to "$(awk -v a=$ma -v b=$mb 'BEGIN { print b - a }')" "$(jq -r "$m | .diff" $top/ab.json)"
+check "the relative difference recomputed" \
+	close_to "$(awk -v a=$ma -v b=$mb 'BEGIN { print (b - a) / a * 100 }')" "$(jq -r "$m | .pct" $top/ab.json)"
+check "read-iops verdict: a difference, proven ($(jq -r "$m | .verdict" $top/ab.json))" \
+	sh -c "jq -r '$m | .verdict' $top/ab.json | grep -qx 'better\\|worse'"
+read -r mba _ < <(run_rates base | mean_half 2)
+read -r mbb _ < <(run_rates noind | mean_half 2)
+check "read-mbs recomputed (A)" close_to "$mba" \
+	"$(jq -r '.comparison.metrics[] | select(.metric == "read-mbs") | .a' $top/ab.json)"
+echo "# read MB/s: A $mba, B $mbb; read IOPS: A $ma, B $mb"
+# The variable really moved the guest's requests: blkback counted what the
+# guest's own stat file counted, and B's requests are smaller.
+ratio=$(awk -v a="$ma" -v b="$mb" -v x="$mba" -v y="$mbb" 'BEGIN { printf "%.2f", (b / y) / (a / x) }')
+echo "# requests per MB, B/A: $ratio"
+check "B needs more requests per MB than A (x$ratio)" awk -v r="$ratio" 'BEGIN { exit !(r > 1.5) }'
+expect_eq "the fingerprints differ in the variable only" \
+	"vbd.xvda.indirect_segments" "$(jq -r .comparison.variable $top/ab.json)"
+
+phase "A/A: the same configuration, --runs 3"
+xvbd ab run same1 "$cfg" same2 "$cfg" --until-shutdown --interval 0.5 \
+	--runs 3 --confidence 99 --dir $store --json >$top/aa.json 2>$top/aa.err
+expect_eq "ab run A/A exits 0" 0 $?
+sed 's/^/# /' $top/aa.err
+expect_eq "A/A read-mbs: no difference proven" no-difference \
+	"$(jq -r '.comparison.metrics[] | select(.metric == "read-mbs") | .verdict' $top/aa.json)"
+expect_eq "A/A: no fact differs" null "$(jq -r .comparison.variable $top/aa.json)"
+
+phase "kill -9 and SIGINT during ab run"
+sums=$(md5sum $store/*.json)
+xvbd ab run k1 "$cfg" k2 "$cfg" --duration 60 --runs 1 --dir $store \
+	>$top/kill.out 2>$top/kill.err &
+pid=$!
+check "the guest of the killed run comes up" wait_for 120 1 sh -c 'xl list | grep -c "^t76 "'
+sleep 2
+kill -9 $pid
+wait $pid 2>/dev/null
+check "no record of the killed run" sh -c "! ls $store/k1-*.json 2>/dev/null | grep -q ."
+check "no temporary left as a record" sh -c "! ls $store | grep -v '^[a-z0-9]*-.*\.json$' | grep -q ."
+expect_eq "other records untouched" "$sums" "$(md5sum $store/*.json)"
+left=$(xl domid t76)
+check "the killed run's guest is still there" test -n "$left"
+xvbd ab run k3 "$cfg" k4 "$cfg" --duration 1 --runs 1 --dir $store \
+	>/dev/null 2>$top/next.err
+sed 's/^/# /' $top/next.err
+check "the next ab run names the guest left behind" \
+	grep -q "guest t76 (domid $left) was started by an ab run that died" $top/next.err
+check "... with the command that removes it" grep -q "xl destroy $left" $top/next.err
+xl destroy t76 2>/dev/null
+xvbd ab run k5 "$cfg" k6 "$cfg" --duration 60 --runs 1 --dir $store \
+	>/dev/null 2>$top/int.err &
+pid=$!
+check "the guest of the interrupted run comes up" wait_for 120 1 sh -c 'xl list | grep -c "^t76 "'
+sleep 2
+kill -INT $pid
+wait $pid
+expect_eq "SIGINT: exit 1" 1 $?
+check "SIGINT: said so" grep -q "interrupted" $top/int.err
+check "SIGINT: the guest is gone" sh -c '! xl list | grep -q "^t76 "'
+
+phase "clean up"
+xl destroy t76 2>/dev/null
+rm -rf $top $img
+finish

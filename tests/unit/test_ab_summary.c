@@ -1,0 +1,351 @@
+/*
+ * Unit tests: run summaries from hand-made raw counters (ab_summary.c)
+ * and fingerprint differences with their confounder texts (ab_fp.c).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "xvbd/ab.h"
+#include "ab_testrec.h"
+
+#define near(x, want) assert_true(fabs_((x) - (want)) < 1e-9 * \
+				  (1 + fabs_(want)))
+
+static double fabs_(double x)
+{
+	return x < 0 ? -x : x;
+}
+
+/* ---- summaries ---- */
+
+static void test_metric_table(void **state)
+{
+	(void)state;
+	assert_int_equal(xvbd_ab_metric_find("read-iops"), XVBD_AB_RD_IOPS);
+	assert_int_equal(xvbd_ab_metric_find("dom0-cpu"), XVBD_AB_DOM0_CPU);
+	assert_int_equal(xvbd_ab_metric_find("write-lat"), XVBD_AB_WR_LAT_MS);
+	assert_int_equal(xvbd_ab_metric_find("iops"), -1);
+	assert_int_equal(xvbd_ab_metric_find(NULL), -1);
+	assert_string_equal(xvbd_ab_metrics[XVBD_AB_RD_MBS].unit, "MB/s");
+	assert_string_equal(xvbd_ab_metrics[XVBD_AB_GUEST_CPU].unit, "%CPU");
+	assert_false(xvbd_ab_metrics[XVBD_AB_RD_LAT_MS].higher_is_better);
+}
+
+/* Delta counter / Delta time over the run, not a mean of rates. */
+static void test_summary_run_rate(void **state)
+{
+	struct trec t;
+	struct xvbd_ab_summary s;
+
+	(void)state;
+	trec_init(&t, "base", "base-1", 1);
+	trec_add(&t, 0, 0, 0, 0, 0, 0, 0);
+	/* 100 reads in 1 s, then 300 in 2 s: rates 100 and 150. */
+	trec_add(&t, 1000, 100, 10, 2000, 80, 500, 100);
+	trec_add(&t, 3000, 400, 40, 6000, 320, 1500, 400);
+	assert_int_equal(xvbd_ab_summarize(&t.r, &s), 0);
+	assert_int_equal(s.nintervals, 2);
+	assert_int_equal(s.nflagged, 0);
+	assert_int_equal(s.nreset, 0);
+	assert_true(s.used_ns == 3 * T_NS);
+	/* 400 / 3 s, not (100 + 150) / 2 */
+	near(s.value[XVBD_AB_RD_IOPS], 400.0 / 3);
+	near(s.value[XVBD_AB_WR_IOPS], 40.0 / 3);
+	/* MB/s of 10^6 bytes: 6000 sectors x 512 / 3 s */
+	near(s.value[XVBD_AB_RD_MBS], 6000.0 * 512 / 1e6 / 3);
+	near(s.value[XVBD_AB_WR_MBS], 320.0 * 512 / 1e6 / 3);
+	/* % of one CPU: 1.5 s of CPU in 3 s */
+	near(s.value[XVBD_AB_GUEST_CPU], 50.0);
+	near(s.value[XVBD_AB_DOM0_CPU], 400.0 / 3000 * 100);
+	assert_true(s.known[XVBD_AB_RD_IOPS]);
+	assert_true(s.known[XVBD_AB_GUEST_CPU]);
+	/* No backing device seen: latency unknown, not 0. */
+	assert_false(s.known[XVBD_AB_RD_LAT_MS]);
+	assert_false(s.known[XVBD_AB_WR_LAT_MS]);
+}
+
+/* A reset interval (new counter instance) is left out of every metric. */
+static void test_summary_reset_left_out(void **state)
+{
+	struct trec t;
+	struct xvbd_ab_summary s;
+	struct xvbd_ab_interval iv;
+
+	(void)state;
+	trec_init(&t, "base", "base-1", 1);
+	trec_add(&t, 0, 0, 0, 0, 0, 0, 0);
+	trec_add(&t, 1000, 100, 0, 800, 0, 200, 0);
+	/* re-attached: counters start again */
+	trec_add(&t, 2000, 5, 0, 40, 0, 900, 0)->vbds[0].reset = true;
+	trec_add(&t, 3000, 105, 0, 840, 0, 1100, 0);
+	/* counters going back without the flag: also a reset */
+	trec_add(&t, 4000, 50, 0, 900, 0, 1300, 0);
+	assert_int_equal(xvbd_ab_summarize(&t.r, &s), 0);
+	assert_int_equal(s.nintervals, 4);
+	assert_int_equal(s.nreset, 2);
+	assert_int_equal(s.nflagged, 0);
+	assert_true(s.used_ns == 2 * T_NS);
+	near(s.value[XVBD_AB_RD_IOPS], 100.0);	/* (100 + 100) / 2 s */
+	/* The CPU of the left-out intervals is left out too. */
+	near(s.value[XVBD_AB_GUEST_CPU], (200.0 + 200.0) / 2000 * 100);
+	assert_int_equal(xvbd_ab_interval_get(&t.r, 2, &iv), 0);
+	assert_int_equal(iv.status, XVBD_AB_IV_RESET);
+	assert_non_null(iv.why);
+	assert_int_equal(xvbd_ab_interval_get(&t.r, 4, &iv), 0);
+	assert_int_equal(iv.status, XVBD_AB_IV_RESET);
+	assert_int_equal(xvbd_ab_interval_get(&t.r, 3, &iv), 0);
+	assert_int_equal(iv.status, XVBD_AB_IV_OK);
+	near(iv.value[XVBD_AB_RD_IOPS], 100.0);
+	assert_int_equal(xvbd_ab_interval_get(&t.r, 0, &iv), -EINVAL);
+	assert_int_equal(xvbd_ab_interval_get(&t.r, 5, &iv), -EINVAL);
+}
+
+/* CPU time beyond wall x vCPUs: flagged, left out, every metric. */
+static void test_summary_cpu_outruns_wall(void **state)
+{
+	struct trec t;
+	struct xvbd_ab_summary s;
+	struct xvbd_ab_interval iv;
+
+	(void)state;
+	trec_init(&t, "base", "base-1", 1);
+	trec_add(&t, 0, 0, 0, 0, 0, 0, 0);
+	trec_add(&t, 1000, 100, 0, 0, 0, 600, 100);
+	/* 1 vCPU, 1 s wall, 1.5 s of CPU: a clock running 50 % fast */
+	trec_add(&t, 2000, 1100, 0, 0, 0, 2100, 200);
+	trec_add(&t, 3000, 1200, 0, 0, 0, 2700, 300);
+	assert_int_equal(xvbd_ab_summarize(&t.r, &s), 0);
+	assert_int_equal(s.nflagged, 1);
+	assert_int_equal(s.nreset, 0);
+	assert_true(s.used_ns == 2 * T_NS);
+	near(s.value[XVBD_AB_RD_IOPS], 100.0);	/* the 1000 left out */
+	near(s.value[XVBD_AB_GUEST_CPU], 60.0);
+	assert_int_equal(xvbd_ab_interval_get(&t.r, 2, &iv), 0);
+	assert_int_equal(iv.status, XVBD_AB_IV_FLAGGED);
+	assert_non_null(strstr(iv.why, "outran"));
+
+	/* Two vCPUs may use 1.5 s in 1 s. */
+	t.s[1].guest_vcpus = t.s[2].guest_vcpus = 2;
+	assert_int_equal(xvbd_ab_summarize(&t.r, &s), 0);
+	assert_int_equal(s.nflagged, 0);
+
+	/* dom0 is checked the same way. */
+	t.s[3].dom0_cpu_ns = 200 * 1000000ull + 3 * T_NS;
+	assert_int_equal(xvbd_ab_summarize(&t.r, &s), 0);
+	assert_int_equal(s.nflagged, 1);
+	assert_int_equal(xvbd_ab_interval_get(&t.r, 3, &iv), 0);
+	assert_non_null(strstr(iv.why, "dom0"));
+}
+
+/* Sampling slack: a hair above 100 % x vCPUs is not a time-base error. */
+static void test_summary_cpu_tolerance(void **state)
+{
+	struct trec t;
+	struct xvbd_ab_summary s;
+
+	(void)state;
+	trec_init(&t, "base", "base-1", 1);
+	trec_add(&t, 0, 0, 0, 0, 0, 0, 0);
+	trec_add(&t, 1000, 10, 0, 0, 0, 1020, 0);	/* 102 % */
+	assert_int_equal(xvbd_ab_summarize(&t.r, &s), 0);
+	assert_int_equal(s.nflagged, 0);
+	trec_add(&t, 2000, 20, 0, 0, 0, 2200, 0);	/* 118 % */
+	assert_int_equal(xvbd_ab_summarize(&t.r, &s), 0);
+	assert_int_equal(s.nflagged, 1);
+}
+
+/* Latency from the backing device: 32-bit ticks wrap, ios do not. */
+static void test_summary_latency_wrap(void **state)
+{
+	struct trec t;
+	struct xvbd_ab_sample *p;
+	struct xvbd_ab_summary s;
+
+	(void)state;
+	trec_init(&t, "base", "base-1", 1);
+	p = trec_add(&t, 0, 0, 0, 0, 0, 0, 0);
+	p->vbds[0].has_blk = true;
+	p->vbds[0].blk_rd_ios = 1000;
+	p->vbds[0].blk_rd_ticks_ms = UINT32_MAX - 9;
+	p->vbds[0].blk_wr_ios = 7;
+	p->vbds[0].blk_wr_ticks_ms = 100;
+	p = trec_add(&t, 1000, 5, 0, 40, 0, 10, 0);
+	p->vbds[0].has_blk = true;
+	p->vbds[0].blk_rd_ios = 1005;
+	p->vbds[0].blk_rd_ticks_ms = 5;		/* wrapped: 15 ms */
+	p->vbds[0].blk_wr_ios = 7;		/* no writes */
+	p->vbds[0].blk_wr_ticks_ms = 100;
+	assert_int_equal(xvbd_ab_summarize(&t.r, &s), 0);
+	assert_int_equal(s.nreset, 0);
+	assert_true(s.known[XVBD_AB_RD_LAT_MS]);
+	near(s.value[XVBD_AB_RD_LAT_MS], 3.0);
+	/* no write I/O: write latency unknown, write rates known as 0 */
+	assert_false(s.known[XVBD_AB_WR_LAT_MS]);
+	assert_true(s.known[XVBD_AB_WR_IOPS]);
+	near(s.value[XVBD_AB_WR_IOPS], 0.0);
+
+	/* A tick counter far from 2^32 going back was reset, not wrapped. */
+	t.s[0].vbds[0].blk_rd_ticks_ms = 1000000;
+	assert_int_equal(xvbd_ab_summarize(&t.r, &s), 0);
+	assert_int_equal(s.nreset, 1);
+	assert_false(s.known[XVBD_AB_RD_IOPS]);
+}
+
+/* Two VBDs add up; latency needs every VBD's backing device. */
+static void test_summary_two_vbds(void **state)
+{
+	struct trec t;
+	struct xvbd_ab_sample *p;
+	struct xvbd_ab_summary s;
+
+	(void)state;
+	trec_init(&t, "base", "base-1", 2);
+	p = trec_add(&t, 0, 0, 0, 0, 0, 0, 0);
+	p->vbds[0].has_blk = true;
+	p = trec_add(&t, 2000, 100, 0, 800, 0, 0, 0);
+	p->vbds[1].c.rd_req = 300;
+	p->vbds[0].has_blk = true;
+	p->vbds[0].blk_rd_ios = 100;
+	p->vbds[0].blk_rd_ticks_ms = 50;
+	assert_int_equal(xvbd_ab_summarize(&t.r, &s), 0);
+	near(s.value[XVBD_AB_RD_IOPS], 200.0);
+	/* xvdc has no visible backing device: a per-I/O latency of xvdb
+	 * alone would be mislabelled as the run's */
+	assert_false(s.known[XVBD_AB_RD_LAT_MS]);
+	t.s[0].vbds[1].has_blk = t.s[1].vbds[1].has_blk = true;
+	t.s[1].vbds[1].blk_rd_ios = 300;
+	t.s[1].vbds[1].blk_rd_ticks_ms = 350;
+	assert_int_equal(xvbd_ab_summarize(&t.r, &s), 0);
+	assert_true(s.known[XVBD_AB_RD_LAT_MS]);
+	near(s.value[XVBD_AB_RD_LAT_MS], 400.0 / 400);
+}
+
+/* A run without usable intervals: nothing known, nothing negative. */
+static void test_summary_empty(void **state)
+{
+	struct trec t;
+	struct xvbd_ab_summary s;
+	int m;
+
+	(void)state;
+	trec_init(&t, "base", "base-1", 1);
+	trec_add(&t, 0, 0, 0, 0, 0, 0, 0);
+	assert_int_equal(xvbd_ab_summarize(&t.r, &s), 0);
+	assert_int_equal(s.nintervals, 0);
+	for (m = 0; m < XVBD_AB_NMETRICS; m++)
+		assert_false(s.known[m]);
+	/* No VBD recorded: CPU known, I/O rates not. */
+	trec_init(&t, "base", "base-1", 0);
+	trec_add(&t, 0, 0, 0, 0, 0, 0, 0);
+	trec_add(&t, 1000, 0, 0, 0, 0, 250, 0);
+	assert_int_equal(xvbd_ab_summarize(&t.r, &s), 0);
+	assert_true(s.known[XVBD_AB_GUEST_CPU]);
+	near(s.value[XVBD_AB_GUEST_CPU], 25.0);
+	assert_false(s.known[XVBD_AB_RD_IOPS]);
+	assert_int_equal(xvbd_ab_summarize(NULL, &s), -EINVAL);
+}
+
+/* ---- fingerprints ---- */
+
+static void test_fp_distorts(void **state)
+{
+	(void)state;
+	assert_non_null(strstr(xvbd_ab_fp_distorts("guest.vcpus"),
+			       "guest vCPUs differ"));
+	assert_non_null(strstr(xvbd_ab_fp_distorts("vbd.xvdb.dom0_cache"),
+			       "dom0's page cache can serve reads"));
+	assert_non_null(strstr(xvbd_ab_fp_distorts("vbd.xvda.size_bytes"),
+			       "disk sizes differ"));
+	assert_non_null(strstr(xvbd_ab_fp_distorts("workload"),
+			       "workloads differ"));
+	assert_non_null(strstr(xvbd_ab_fp_distorts("dom0.clocksource"),
+			       "clock running fast"));
+	assert_non_null(strstr(xvbd_ab_fp_distorts("blkback.max_queues"),
+			       "xen_blkback module parameter"));
+	assert_non_null(strstr(xvbd_ab_fp_distorts("vbd.xvdb.backend"),
+			       "backends differ"));
+	assert_non_null(strstr(xvbd_ab_fp_distorts(
+				       "vbd.xvdb.indirect_segments"),
+			       "11 segments"));
+	assert_non_null(strstr(xvbd_ab_fp_distorts("guest.type"), "PV"));
+	/* Anything else: a named default, never NULL. */
+	assert_non_null(strstr(xvbd_ab_fp_distorts("vbd.xvdb"),
+			       "a fact of the environment differs"));
+	assert_non_null(strstr(xvbd_ab_fp_distorts("vbd.xvdb.backend.x"),
+			       "a fact of the environment differs"));
+	assert_non_null(strstr(xvbd_ab_fp_distorts("guest.vcpus2"),
+			       "a fact of the environment differs"));
+	assert_non_null(strstr(xvbd_ab_fp_distorts("blkback"),
+			       "a fact of the environment differs"));
+	assert_non_null(xvbd_ab_fp_distorts(NULL));
+}
+
+static void test_fp_diff(void **state)
+{
+	struct trec a, b;
+	struct xvbd_ab_fpdiff *d;
+	char line[512];
+	size_t n;
+
+	(void)state;
+	trec_init(&a, "A", "A-1", 1);
+	trec_init(&b, "B", "B-1", 1);
+	trec_fact(&a, "guest.vcpus", "1");
+	trec_fact(&a, "vbd.xvdb.backend", "file via loop");
+	trec_fact(&a, "vbd.xvdb.dom0_cache", "host");
+	trec_fact(&a, "xen.version", "4.17.7");
+	trec_fact(&b, "dom0.clocksource", "tsc");
+	trec_fact(&b, "guest.vcpus", "1");
+	trec_fact(&b, "vbd.xvdb.backend", "phy");
+	trec_fact(&b, "vbd.xvdb.dom0_cache", "n/a");
+	trec_fact(&b, "xen.version", "4.17.7");
+	assert_int_equal(xvbd_ab_fp_diff(&a.r.fp, &b.r.fp, &d, &n), 0);
+	assert_int_equal(n, 3);
+	assert_string_equal(d[0].key, "dom0.clocksource");
+	assert_null(d[0].a);
+	assert_string_equal(d[0].b, "tsc");
+	assert_string_equal(d[1].key, "vbd.xvdb.backend");
+	assert_string_equal(d[1].a, "file via loop");
+	assert_string_equal(d[1].b, "phy");
+	assert_string_equal(d[2].key, "vbd.xvdb.dom0_cache");
+	assert_int_equal(xvbd_ab_fp_diff_text(&d[2], line, sizeof(line)), 0);
+	assert_non_null(strstr(line, "vbd.xvdb.dom0_cache: A host (dom0's "
+				     "page cache can serve reads), B n/a "
+				     "(phy): dom0 caching differs"));
+	assert_int_equal(xvbd_ab_fp_diff_text(&d[0], line, sizeof(line)), 0);
+	assert_non_null(strstr(line, "A - (not recorded), B tsc"));
+	assert_int_equal(xvbd_ab_fp_diff_text(&d[0], line, 20), -ENOSPC);
+	assert_int_equal(strlen(line), 19);
+	free(d);
+
+	/* The same fingerprint: no difference, no allocation. */
+	assert_int_equal(xvbd_ab_fp_diff(&a.r.fp, &a.r.fp, &d, &n), 0);
+	assert_int_equal(n, 0);
+	assert_null(d);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_metric_table),
+		cmocka_unit_test(test_summary_run_rate),
+		cmocka_unit_test(test_summary_reset_left_out),
+		cmocka_unit_test(test_summary_cpu_outruns_wall),
+		cmocka_unit_test(test_summary_cpu_tolerance),
+		cmocka_unit_test(test_summary_latency_wrap),
+		cmocka_unit_test(test_summary_two_vbds),
+		cmocka_unit_test(test_summary_empty),
+		cmocka_unit_test(test_fp_distorts),
+		cmocka_unit_test(test_fp_diff),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
