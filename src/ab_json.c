@@ -142,7 +142,8 @@ static yajl_gen_status gen_record(yajl_gen g, const struct xvbd_ab_record *r)
 	yajl_gen_status st;
 	size_t i;
 
-	if (xvbd_ab_format_started(r->started_unix_ns, started, sizeof(started)))
+	if (xvbd_ab_format_started(r->started_unix_ns, started,
+				   sizeof(started)))
 		return yajl_gen_invalid_string;
 	st = yajl_gen_map_open(g);
 	if (!st)
@@ -506,7 +507,8 @@ static int read_fingerprint(yajl_val v, struct xvbd_ab_fp *fp,
 		return -EINVAL;
 	}
 	if (v->u.object.len > XVBD_AB_FACTS_MAX) {
-		err_set(e, "fingerprint: more than %d facts", XVBD_AB_FACTS_MAX);
+		err_set(e, "fingerprint: more than %d facts",
+			XVBD_AB_FACTS_MAX);
 		return -EINVAL;
 	}
 	for (i = 0; i < v->u.object.len; i++) {
@@ -530,7 +532,7 @@ static int read_fingerprint(yajl_val v, struct xvbd_ab_fp *fp,
 			err_set(e, "fingerprint.%s: not a string", key);
 			return -EINVAL;
 		}
-		if (!xvbd_ab_printable(YAJL_GET_STRING(val), XVBD_AB_TEXT_MAX)) {
+		if (!xvbd_ab_printable(val->u.string, XVBD_AB_TEXT_MAX)) {
 			err_set(e, "fingerprint.%s: not printable text of at "
 				"most %d bytes", key, XVBD_AB_TEXT_MAX);
 			return -EINVAL;

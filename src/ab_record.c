@@ -421,7 +421,8 @@ static bool vdev_valid(const char *v)
 		return false;
 	for (i = 0; v[i]; i++)
 		if (i >= VDEV_LEN_MAX ||
-		    !((v[i] >= 'a' && v[i] <= 'z') || (v[i] >= '0' && v[i] <= '9')))
+		    !((v[i] >= 'a' && v[i] <= 'z') ||
+		      (v[i] >= '0' && v[i] <= '9')))
 			return false;
 	return true;
 }
@@ -494,7 +495,8 @@ int xvbd_ab_record_check_head(const struct xvbd_ab_record *rec,
 		return -EINVAL;
 	}
 	if (rec->fp.n > XVBD_AB_FACTS_MAX) {
-		err_set(e, "fingerprint: more than %d facts", XVBD_AB_FACTS_MAX);
+		err_set(e, "fingerprint: more than %d facts",
+			XVBD_AB_FACTS_MAX);
 		return -EINVAL;
 	}
 	for (i = 0; i < rec->fp.n; i++) {

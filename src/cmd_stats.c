@@ -61,36 +61,6 @@ static void on_stop_signal(int sig)
 
 /* ---- option parsing ---- */
 
-/* "1", "0.25", "2.5": seconds with up to 9 decimals, into ns. */
-static int parse_seconds(const char *s, uint64_t *ns)
-{
-	uint64_t whole = 0, frac = 0, scale = NS_PER_S;
-	const char *p = s;
-
-	if (*p < '0' || *p > '9')
-		return -EINVAL;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		whole = whole * 10 + (uint64_t)(*p - '0');
-		if (whole > INTERVAL_MAX_S)
-			return -ERANGE;
-	}
-	if (*p == '.') {
-		p++;
-		if (*p < '0' || *p > '9')
-			return -EINVAL;
-		for (; *p >= '0' && *p <= '9'; p++) {
-			if (scale == 1)
-				return -EINVAL;	/* finer than 1 ns */
-			scale /= 10;
-			frac += (uint64_t)(*p - '0') * scale;
-		}
-	}
-	if (*p)
-		return -EINVAL;
-	*ns = whole * NS_PER_S + frac;
-	return *ns > INTERVAL_MAX_S * NS_PER_S ? -ERANGE : 0;
-}
-
 /* The file must be somewhere a rename can replace it atomically. */
 static int check_prom_path(const char *path, char *why, size_t len)
 {
@@ -131,7 +101,8 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 	while ((c = xvbd_getopt(argc, argv, ":d:n:", longopts)) != -1) {
 		switch (c) {
 		case 'd':
-			if (parse_seconds(optarg, &so->interval_ns) ||
+			if (xvbd_parse_seconds(optarg, INTERVAL_MAX_S,
+					       &so->interval_ns) ||
 			    so->interval_ns < INTERVAL_MIN_NS)
 				return xvbd_usage_error(ctx->cmd, "-d: \"%s\": "
 					"expected seconds from 0.01 to %llu",

@@ -179,3 +179,27 @@ int xvbd_spawn_capture(char *const argv[], char *const envp[],
 	*exit_status = exit_status_of(status);
 	return 0;
 }
+
+int xvbd_spawn_start(char *const argv[], char *const envp[], int out_fd,
+		     pid_t *pid)
+{
+	if (out_fd < 0 || !envp)
+		return -EINVAL;
+	return start(argv, envp, out_fd, pid);
+}
+
+int xvbd_spawn_reap(pid_t pid, bool wait, int *exit_status)
+{
+	int status;
+	pid_t got;
+
+	do {
+		got = waitpid(pid, &status, wait ? 0 : WNOHANG);
+	} while (got < 0 && errno == EINTR);
+	if (got < 0)
+		return -errno;
+	if (got == 0)
+		return 0;
+	*exit_status = exit_status_of(status);
+	return 1;
+}

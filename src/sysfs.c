@@ -22,6 +22,8 @@
 #define BLOCK_STAT_FMT		"dev/block/%u:%u/stat"
 /* A loop device's attributes (drivers/block/loop.c, "loop" group). */
 #define LOOP_DIO_FMT		"dev/block/%u:%u/loop/dio"
+#define CLOCKSOURCE_PATH	\
+	"devices/system/clocksource/clocksource0/current_clocksource"
 
 /* A counter is at most 20 digits; a stat line 17 fields of 20. */
 #define COUNTER_BUF		32
@@ -264,6 +266,36 @@ int xvbd_sysfs_loop_dio(struct xvbd_sysfs *sys, unsigned major,
 	if (!rc)
 		*dio = v == 1;
 	return rc;
+}
+
+int xvbd_sysfs_clocksource(struct xvbd_sysfs *sys, char *buf, size_t len)
+{
+	size_t got = 0, i;
+	int fd, rc;
+
+	if (len < 2)
+		return -EINVAL;
+	fd = openat(sys->root_fd, CLOCKSOURCE_PATH, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	rc = pread_all(fd, buf, len, &got);
+	close(fd);
+	if (rc)
+		return rc;
+	if (got && buf[got - 1] == '\n')
+		got--;
+	if (!got)
+		return -EINVAL;
+	/* A clock source name: [a-z0-9_-], nothing else. */
+	for (i = 0; i < got; i++) {
+		char c = buf[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+		      c == '_' || c == '-'))
+			return -EINVAL;
+	}
+	buf[got] = '\0';
+	return 0;
 }
 
 /* ---- parsers ---- */

@@ -121,6 +121,40 @@ int xvbd_parse_size(const char *s, uint64_t *out_bytes)
 	return -EINVAL;
 }
 
+#define NS_PER_S	UINT64_C(1000000000)
+
+int xvbd_parse_seconds(const char *s, uint64_t max_s, uint64_t *ns)
+{
+	uint64_t whole = 0, frac = 0, scale = NS_PER_S, v;
+	const char *p = s;
+
+	if (!s || *p < '0' || *p > '9' || max_s > UINT64_MAX / NS_PER_S - 1)
+		return -EINVAL;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		whole = whole * 10 + (uint64_t)(*p - '0');
+		if (whole > max_s)
+			return -ERANGE;
+	}
+	if (*p == '.') {
+		p++;
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		for (; *p >= '0' && *p <= '9'; p++) {
+			if (scale == 1)
+				return -EINVAL;	/* finer than 1 ns */
+			scale /= 10;
+			frac += (uint64_t)(*p - '0') * scale;
+		}
+	}
+	if (*p)
+		return -EINVAL;
+	v = whole * NS_PER_S + frac;
+	if (v > max_s * NS_PER_S)
+		return -ERANGE;
+	*ns = v;
+	return 0;
+}
+
 void xvbd_fmt_size(uint64_t bytes, char *buf, size_t len)
 {
 	static const char units[] = "BKMGTPE";

@@ -86,6 +86,18 @@ case_ 1 "pv: $no_xs" pv g
 case_ 1 "pv: $no_xs" pv g off --config /etc/xen/g.cfg
 # A config file needs neither root nor Xen.
 case_ 1 "pv: /nonexistent/g.cfg: No such file" pv /nonexistent/g.cfg off
+# ab record: usage errors, then a valid line reaches the connection.
+case_ 2 "ab record: <Label> missing" ab record
+case_ 2 'ab record: label "../x"' ab record ../x --domain g --duration 1
+case_ 2 "ab record: how long?" ab record x --domain g
+case_ 2 "ab record: --duration, --run and --until-shutdown exclude" \
+	ab record x --domain g --duration 1 --run true
+case_ 2 'ab record: --interval: "0"' ab record x --domain g --duration 1 \
+	--interval 0
+case_ 2 "ab record: --domain missing" ab record x --until-shutdown
+case_ 2 'ab record: --vdev: "sdz-1"' ab record x --domain g --vdev sdz-1 \
+	--duration 1
+case_ 1 "ab record: $no_xs" ab record x --domain g --duration 1 --json
 if [ "$(id -u)" = 0 ]; then
 	case_ 1 "start: /nonexistent.cfg: cannot read the xl config: No such file" \
 		start /nonexistent.cfg

@@ -9,7 +9,18 @@
  * Signals: SIGINT, SIGTERM, SIGHUP and SIGCHLD are blocked while
  * recording and taken with sigtimedwait(); an interrupting signal ends the
  * run early (the record is kept, marked incomplete) and is reported in
- * *stopped_by.  They stay blocked on return: the caller decides.
+ * *stopped_by.  They stay blocked on return: the caller decides.  One
+ * already pending when the run starts (taken, so sigpending() no longer
+ * shows it) records nothing and is reported in *stopped_by too.
+ *
+ * The run (src/ab_recorder_loop.c): the end is --duration's time, a
+ * --run command exiting (sampled the moment its SIGCHLD arrives), or the
+ * guest shutting down (its state and counters read every 0.1 s: when a
+ * PV guest powers off, blkfront closes its devices and blkback's counters
+ * go away with the domain, so the record ends at the last sample that had
+ * them).  A --run command runs with /bin/sh -c in its own process group
+ * (ended with it: SIGTERM, SIGKILL after XVBD_AB_KILL_GRACE_MS), stdin
+ * /dev/null, its output on stderr, a fixed environment.
  */
 #ifndef XVBD_AB_RECORDER_H
 #define XVBD_AB_RECORDER_H
@@ -45,5 +56,19 @@ struct xvbd_ab_rec_opts {
 int xvbd_ab_recorder_run(struct xvbd_ctx *ctx,
 			 const struct xvbd_ab_rec_opts *o, bool report,
 			 struct xvbd_ab_record *rec, const char **stopped_by);
+
+/*
+ * Block those signals now, in the calling thread and every thread started
+ * after it (libxl's, libxenstore's): call it before connecting, so that a
+ * signal sent to the process waits for the run instead of meeting a
+ * thread that does not block it (and its default action).  Never undone
+ * here: a pending SIGINT would kill the caller before it writes.
+ */
+void xvbd_ab_recorder_block_signals(void);
+/* "SIGINT", "SIGTERM", "SIGHUP" */
+const char *xvbd_ab_signal_name(int sig);
+
+/* A --run command that ignores SIGTERM this long gets SIGKILL. */
+#define XVBD_AB_KILL_GRACE_MS	3000
 
 #endif /* XVBD_AB_RECORDER_H */

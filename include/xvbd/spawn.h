@@ -8,7 +8,9 @@
 #ifndef XVBD_SPAWN_H
 #define XVBD_SPAWN_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 /*
  * 0 when the program ran and exited; *exit_status is its exit status, or
@@ -33,5 +35,20 @@ int xvbd_spawn(char *const argv[], int *exit_status);
 int xvbd_spawn_capture(char *const argv[], char *const envp[],
 		       int timeout_ms, char *out, size_t out_len,
 		       int *exit_status);
+
+/*
+ * Start a program and return at once (a workload the caller measures
+ * while it runs): in its own process group, so that the caller can end
+ * it with everything it started (kill(-pid, sig)); stdin /dev/null;
+ * stdout and stderr to out_fd; exactly the environment envp (execve, no
+ * PATH search).  0 with *pid running, or -errno if it could not start.
+ */
+int xvbd_spawn_start(char *const argv[], char *const envp[], int out_fd,
+		     pid_t *pid);
+/*
+ * Reap pid, waiting for it or not: 1 when it has ended (*exit_status as
+ * for xvbd_spawn()), 0 while it runs (only without wait), -errno.
+ */
+int xvbd_spawn_reap(pid_t pid, bool wait, int *exit_status);
 
 #endif /* XVBD_SPAWN_H */

@@ -8,6 +8,7 @@
  *  - a block device's I/O statistics (Documentation/block/stat.rst):
  *	/sys/dev/block/<major>:<minor>/stat
  *  - a loop device's direct-I/O state: .../<major>:<minor>/loop/dio
+ *  - dom0's clock source (what every sample's timestamp rests on)
  *
  * Sampling must not disturb what it measures: files are opened once and
  * re-read with pread(2), one system call per file per sample.  Paths are
@@ -103,6 +104,16 @@ void xvbd_sysfs_blk_close(struct xvbd_sysfs_blk *b);	/* NULL ok */
  */
 int xvbd_sysfs_loop_dio(struct xvbd_sysfs *sys, unsigned major,
 			unsigned minor, bool *dio);
+
+/* ---- dom0's clock ---- */
+
+/*
+ * The clock source dom0's kernel reads time from ("xen", "tsc"), newline
+ * stripped: a changed clock source changes what a measured interval
+ * means.
+ *	/sys/devices/system/clocksource/clocksource0/current_clocksource
+ */
+int xvbd_sysfs_clocksource(struct xvbd_sysfs *sys, char *buf, size_t len);
 
 /* ---- parsers (pure) ---- */
 

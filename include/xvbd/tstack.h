@@ -251,4 +251,20 @@ int xvbd_tstack_vcpu_times(struct xvbd_tstack *ts, uint32_t domid,
 int xvbd_tstack_domain_name(struct xvbd_tstack *ts, uint32_t domid,
 			    char *buf, size_t len);
 
+/* ---- facts for A/B fingerprints (src/tstack_facts.c) ---- */
+
+/* "4.17.7", as `xl info` prints xen_version. */
+int xvbd_tstack_xen_version(struct xvbd_tstack *ts, char *buf, size_t len);
+/* Physical CPUs of the host (physinfo nr_cpus). */
+int xvbd_tstack_host_cpus(struct xvbd_tstack *ts, uint32_t *cpus);
+/* "pv", "pvh" or "hvm"; -ENOENT: no such domain. */
+int xvbd_tstack_domain_type(struct xvbd_tstack *ts, uint32_t domid,
+			    const char **type);
+/*
+ * The vCPUs' hard affinity: "all" (unrestricted), a CPU list ("0-1,3")
+ * when every vCPU has the same, else "vcpu0:0 vcpu1:2-3".
+ */
+int xvbd_tstack_vcpu_pinning(struct xvbd_tstack *ts, uint32_t domid,
+			     char *buf, size_t len);
+
 #endif /* XVBD_TSTACK_H */

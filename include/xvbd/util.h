@@ -38,6 +38,11 @@ int xvbd_parse_bool(const char *s, bool *out);
  * for bytes): "512", "4K", "1G". Overflow of uint64_t -> -ERANGE.
  */
 int xvbd_parse_size(const char *s, uint64_t *out_bytes);
+/*
+ * Seconds with up to 9 decimals ("1", "0.25", "2.5") into ns, at most
+ * max_s seconds (-ERANGE beyond).
+ */
+int xvbd_parse_seconds(const char *s, uint64_t max_s, uint64_t *ns);
 /* Human readable binary size: "0B", "512B", "1.0M", "20G". */
 void xvbd_fmt_size(uint64_t bytes, char *buf, size_t len);
 

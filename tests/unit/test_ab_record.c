@@ -23,6 +23,7 @@
 
 #include "xvbd/ab.h"
 #include "xvbd/ab_record_impl.h"
+#include "xvbd/sysfs.h"
 
 #define NS	UINT64_C(1000000000)
 /* 2024-05-01T12:00:00Z */
@@ -405,7 +406,8 @@ static void test_damage(void **state)
 		{ "\"rd_sect\":18446744073709551614",
 		  "\"rd_sect\":99999999999999999999999999",
 		  "samples[1].vbds[1].rd_sect: out of range" },
-		{ "\"guest_vcpus\":2,\"dom0_vcpus\":1,\"vbds\":[{\"rd_req\":1001",
+		{ "\"guest_vcpus\":2,\"dom0_vcpus\":1,"
+		  "\"vbds\":[{\"rd_req\":1001",
 		  "\"guest_vcpus\":4294967296,\"dom0_vcpus\":1,\"vbds\":"
 		  "[{\"rd_req\":1001",
 		  "samples[1].guest_vcpus: out of range" },
@@ -461,7 +463,8 @@ static void test_damage(void **state)
 		  "\"xen.version\":\"4\\n17\"",
 		  "fingerprint.xen.version: not printable" },
 		{ "\"xen.version\":\"4.17.7\"",
-		  "\"guest.vcpus\":\"4\"", "fingerprint: \"guest.vcpus\" twice" },
+		  "\"guest.vcpus\":\"4\"",
+		  "fingerprint: \"guest.vcpus\" twice" },
 		{ "\"notes\":[\"guest g1 shut down\"]",
 		  "\"notes\":[\"\\u001b[2J\"]", "notes[0]: not printable" },
 		/* not JSON */
@@ -821,6 +824,40 @@ static void test_store_list_select(void **state)
 		xvbd_ab_record_free(&recs[i]);
 }
 
+/* A fact the fingerprint reads from sysfs: dom0's clock source. */
+static void test_sysfs_clocksource(void **state)
+{
+	struct store_fixture *f = *state;
+	struct xvbd_sysfs *sys;
+	char path[256], cs[32];
+
+	snprintf(path, sizeof(path), "mkdir -p %s/devices/system/clocksource/"
+		 "clocksource0", f->root);
+	assert_int_equal(system(path), 0);
+	snprintf(path, sizeof(path), "%s/devices/system/clocksource/"
+		 "clocksource0/current_clocksource", f->root);
+	sys = xvbd_sysfs_open(f->root);
+	assert_non_null(sys);
+	assert_int_equal(xvbd_sysfs_clocksource(sys, cs, sizeof(cs)),
+			 -ENOENT);
+	write_file(path, "xen\n");
+	assert_int_equal(xvbd_sysfs_clocksource(sys, cs, sizeof(cs)), 0);
+	assert_string_equal(cs, "xen");
+	write_file(path, "tsc");
+	assert_int_equal(xvbd_sysfs_clocksource(sys, cs, sizeof(cs)), 0);
+	assert_string_equal(cs, "tsc");
+	write_file(path, "a b\n");
+	assert_int_equal(xvbd_sysfs_clocksource(sys, cs, sizeof(cs)),
+			 -EINVAL);
+	write_file(path, "\n");
+	assert_int_equal(xvbd_sysfs_clocksource(sys, cs, sizeof(cs)),
+			 -EINVAL);
+	write_file(path, "a_very_long_clock_source_name_indeed\n");
+	assert_int_equal(xvbd_sysfs_clocksource(sys, cs, sizeof(cs)),
+			 -EOVERFLOW);
+	xvbd_sysfs_close(sys);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -834,6 +871,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_store_read_errors,
 						store_setup, store_teardown),
 		cmocka_unit_test_setup_teardown(test_store_list_select,
+						store_setup, store_teardown),
+		cmocka_unit_test_setup_teardown(test_sysfs_clocksource,
 						store_setup, store_teardown),
 	};
 

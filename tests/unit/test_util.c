@@ -36,6 +36,36 @@ static void test_parse_uint(void **state)
 	assert_int_equal(v, 7);
 }
 
+static void test_parse_seconds(void **state)
+{
+	uint64_t ns = 7;
+
+	(void)state;
+	assert_int_equal(xvbd_parse_seconds("1", 10, &ns), 0);
+	assert_true(ns == 1000000000ull);
+	assert_int_equal(xvbd_parse_seconds("0.25", 10, &ns), 0);
+	assert_true(ns == 250000000ull);
+	assert_int_equal(xvbd_parse_seconds("2.000000001", 10, &ns), 0);
+	assert_true(ns == 2000000001ull);
+	assert_int_equal(xvbd_parse_seconds("0", 10, &ns), 0);
+	assert_true(ns == 0);
+	assert_int_equal(xvbd_parse_seconds("10", 10, &ns), 0);
+	ns = 7;
+	assert_int_equal(xvbd_parse_seconds("10.5", 10, &ns), -ERANGE);
+	assert_int_equal(xvbd_parse_seconds("11", 10, &ns), -ERANGE);
+	assert_int_equal(xvbd_parse_seconds("99999999999999999999", 10, &ns),
+			 -ERANGE);
+	assert_int_equal(xvbd_parse_seconds("0.0000000001", 10, &ns),
+			 -EINVAL);
+	assert_int_equal(xvbd_parse_seconds("", 10, &ns), -EINVAL);
+	assert_int_equal(xvbd_parse_seconds(".5", 10, &ns), -EINVAL);
+	assert_int_equal(xvbd_parse_seconds("1.", 10, &ns), -EINVAL);
+	assert_int_equal(xvbd_parse_seconds("-1", 10, &ns), -EINVAL);
+	assert_int_equal(xvbd_parse_seconds("1s", 10, &ns), -EINVAL);
+	assert_int_equal(xvbd_parse_seconds(NULL, 10, &ns), -EINVAL);
+	assert_true(ns == 7);
+}
+
 static void test_parse_bool(void **state)
 {
 	bool b = false;
@@ -131,6 +161,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_uint),
+		cmocka_unit_test(test_parse_seconds),
 		cmocka_unit_test(test_parse_bool),
 		cmocka_unit_test(test_parse_size),
 		cmocka_unit_test(test_fmt_size),
