@@ -5,6 +5,7 @@
  *		  [--interval S] [--warmup S]
  *		  [--runs N | --until-confident [--min-effect P] [--max-runs N]]
  *		  [--metric M] [--confidence P] [--dir DIR] [--timeout S]
+ *		  [--json]
  *
  * The whole experiment: runs of A and B alternate in ABBA order (A B, B A,
  * A B, ...) so that a slow drift of the host weighs on both alike; each
@@ -83,6 +84,7 @@ struct run_opts {
 	int timeout_s;
 	const char *dir;
 	bool mode_given;
+	bool json;		/* --json after the command name */
 };
 
 /* ---- options ---- */
@@ -215,6 +217,7 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 		{ "confidence", required_argument, NULL, 'C' },
 		{ "dir", required_argument, NULL, 'D' },
 		{ "timeout", required_argument, NULL, 't' },
+		{ "json", no_argument, NULL, 'j' },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool have_runs = false, have_seq_opt = false;
@@ -306,6 +309,9 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 		case 'D':
 			rc = xvbd_ab_cli_dir(ctx->cmd, optarg);
 			o->dir = optarg;
+			break;
+		case 'j':
+			o->json = true;
 			break;
 		case 't':
 			if (xvbd_parse_uint(optarg, 3600, &v) || !v) {
@@ -437,6 +443,17 @@ static void report_orphans(struct xvbd_ctx *ctx)
 			continue;
 		n = fscanf(f, "%127s %ld", name, &domid);
 		fclose(f);
+		/*
+		 * Killed while xl create ran or before the domid was noted
+		 * (-1): the name finds it, as names are unique among running
+		 * domains.
+		 */
+		if (n == 2 && domid < 0) {
+			uint32_t id;
+
+			if (!xvbd_tstack_name_to_domid(ctx->ts, name, &id))
+				domid = id;
+		}
 		if (n != 2 || domid < 0 || domid > UINT32_MAX ||
 		    xvbd_tstack_domain_name(ctx->ts, (uint32_t)domid, cur,
 					    sizeof(cur)) ||
@@ -704,6 +721,15 @@ int cmd_ab_run(struct xvbd_ctx *ctx, int argc, char **argv)
 	rc = xvbd_cmd_connect(ctx);
 	if (rc)
 		return rc;
+	if (o.json && !ctx->opts->json) {
+		/* --json after the command name: the same as before it. */
+		xvbd_out_free(ctx->out);
+		ctx->out = xvbd_out_new(stdout, true);
+		if (!ctx->out) {
+			xvbd_err(CMD, "output", "%s", strerror(ENOMEM));
+			return XVBD_EXIT_FAIL;
+		}
+	}
 	report_orphans(ctx);
 	for (i = 0; i < 2 && !rc; i++) {
 		rc = xvbd_start_prepare(ctx, &o.side[i].req, &o.side[i].plan);

@@ -70,7 +70,7 @@ static const struct xvbd_cmd commands[] = {
 	  "[--vbd-b ...]... (--duration S | --run CMD | --until-shutdown) "
 	  "[--interval S] [--warmup S] [--runs N | --until-confident "
 	  "[--min-effect P] [--max-runs N]] [--metric M] [--confidence P] "
-	  "[--guest-limits] [--dir DIR] [--timeout S]" },
+	  "[--guest-limits] [--dir DIR] [--timeout S] [--json]" },
 	{ "ab record", cmd_ab_record,
 	  CMD_NEEDS_ROOT | CMD_NEEDS_XS | CMD_NEEDS_LIBXL | CMD_OWN_OPTIONS,
 	  0, CMD_ARGS_ANY,
