@@ -61,6 +61,8 @@ PURE_SRCS += src/ab_record.c src/ab_json.c src/ab_store.c
 SYS_SRCS  += src/ab_sys.c src/ab_recorder.c src/ab_recorder_loop.c \
 	     src/tstack_facts.c
 CMD_SRCS  += src/cmd_ab_record.c
+# dom0 page cache modes of file-backed disks (attach --cache, list, show)
+PURE_SRCS += src/cache.c src/attach_script.c
 SYS_SRCS  += src/stats_sys.c src/tstack_stats.c
 CMD_SRCS  += src/cmd_stats.c
 # ab: the statistics of A/B experiments (pure math, needs libm)
@@ -79,10 +81,11 @@ SYS_SRCS  += src/tstack_pv.c
 CMD_SRCS  += src/cmd_pv.c src/cmd_pv_status.c
 SRCS      := $(PURE_SRCS) $(SYS_SRCS) $(CMD_SRCS) src/main.c
 # xvbd-block, the hotplug program libxl runs for raw image files: its own
-# main, the loop device layer (libc only: unit-tested too), xenstore.
+# main, the loop device layer (libc only: unit-tested too), xenstore, and
+# the cache mode's read-back (sysfs) for xvbd-block-direct, its other name.
 LOOP_SRCS    := src/loop.c
 HOTPLUG_SRCS := src/hotplug/xvbd_block.c $(LOOP_SRCS) src/xs.c src/xs_path.c \
-		src/util.c
+		src/util.c src/cache.c src/sysfs.c
 
 OBJS      := $(SRCS:%.c=$(BUILD)/%.o)
 PURE_OBJS := $(PURE_SRCS:%.c=$(BUILD)/%.o)
@@ -162,6 +165,7 @@ install: $(PROG) $(HOTPLUG_PROG)
 		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(XEN_SCRIPT_DIR)
 	install -m 0755 $(PROG) $(DESTDIR)$(BINDIR)/xvbd
 	install -m 0755 $(HOTPLUG_PROG) $(DESTDIR)$(XEN_SCRIPT_DIR)/xvbd-block
+	ln -sf xvbd-block $(DESTDIR)$(XEN_SCRIPT_DIR)/xvbd-block-direct
 	install -m 0644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 completions/xvbd $(DESTDIR)$(BASHCOMPDIR)/xvbd
 

@@ -10,7 +10,8 @@
  *   3. prepare_items   side effects before libxl: share mounts, image
  *                      files (undone by cleanup_items on failure); the
  *                      hotplug script (choose_script: xvbd-block for
- *                      raw image files when it is installed)
+ *                      raw image files when it is installed, its
+ *                      xvbd-block-direct name for --cache none)
  *   4. add_items       all disks added concurrently (libxl async ops);
  *                      with overrides (--ring-order ...) the guest is
  *                      paused first (pause_guest), so that its blkfront
@@ -34,7 +35,9 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "xvbd/attach_script.h"
 #include "xvbd/blkif.h"
+#include "xvbd/cache.h"
 #include "xvbd/cmd.h"
 #include "xvbd/image.h"
 #include "xvbd/modparam.h"
@@ -47,8 +50,6 @@
 #define MAX_ITEMS		64
 #define SPEC_MAX		(XVBD_PATH_MAX + 128)
 #define WHY_MAX			512
-/* xvbd's hotplug program for raw image files (make install puts it there) */
-#define XVBD_BLOCK		XVBD_XEN_SCRIPT_DIR "/xvbd-block"
 /* A share's mount helper gets this long before it is killed. */
 #define MOUNT_TIMEOUT_MS	30000
 #define MOUNT_OPTS_MAX		1024
@@ -71,6 +72,8 @@ struct attach_args {
 	bool have_size;
 	uint64_t size_bytes;
 	bool prealloc;
+	enum xvbd_cache cache;		/* --cache: host (default) or none */
+	bool have_cache;
 	bool wait;
 	unsigned timeout_s;
 	unsigned jobs;			/* adds in flight at once */
@@ -90,6 +93,7 @@ struct item {
 	bool auto_vdev;
 	bool script;			/* a spec naming its own script */
 	const char *hotplug;		/* the script it gets (choose_script) */
+	enum xvbd_cache cache;		/* -N: the loop's mode, or n/a */
 	const char *action;		/* -N: what would be done */
 	/* share */
 	struct xvbd_share_url url;
@@ -114,7 +118,8 @@ struct attach {
 	struct item items[MAX_ITEMS];
 	size_t n;
 	int lock_fd;
-	int xvbd_block;			/* installed: 1, not: 0, not known: -1 */
+	int xvbd_block;			/* installed: 1, not: 0, not known: -1
+					 * (the program for --cache) */
 	/* the guest paused around the attach (overrides only) */
 	bool paused_by_us, was_paused, interrupted;
 	bool ovr_written, ovr_verified;
@@ -138,7 +143,7 @@ enum {
 	OPT_FILE = 256, OPT_PHY, OPT_SHARE, OPT_CREDENTIALS, OPT_SHARE_OPTS,
 	OPT_SIZE, OPT_PREALLOC, OPT_VDEV, OPT_ACCESS, OPT_SPEC, OPT_WAIT,
 	OPT_NO_WAIT, OPT_TIMEOUT, OPT_JOBS, OPT_RING_ORDER, OPT_QUEUES,
-	OPT_INDIRECT, OPT_DISCARD, OPT_TRUSTED,
+	OPT_INDIRECT, OPT_DISCARD, OPT_TRUSTED, OPT_CACHE,
 };
 
 static const struct option attach_options[] = {
@@ -149,6 +154,7 @@ static const struct option attach_options[] = {
 	{ "share-opts", required_argument, NULL, OPT_SHARE_OPTS },
 	{ "size", required_argument, NULL, OPT_SIZE },
 	{ "prealloc", no_argument, NULL, OPT_PREALLOC },
+	{ "cache", required_argument, NULL, OPT_CACHE },
 	{ "vdev", required_argument, NULL, OPT_VDEV },
 	{ "access", required_argument, NULL, OPT_ACCESS },
 	{ "spec", required_argument, NULL, OPT_SPEC },
@@ -273,6 +279,13 @@ static int parse_args(struct xvbd_ctx *ctx, int argc, char **argv,
 		case OPT_PREALLOC:
 			a->prealloc = true;
 			break;
+		case OPT_CACHE:
+			if (xvbd_cache_parse(optarg, &a->cache))
+				return xvbd_usage_error(cmd, "--cache: host or "
+							"none, not \"%s\"",
+							optarg);
+			a->have_cache = true;
+			break;
 		case OPT_VDEV:
 			a->vdev = strcmp(optarg, "auto") ? optarg : NULL;
 			break;
@@ -348,9 +361,9 @@ static int parse_args(struct xvbd_ctx *ctx, int argc, char **argv,
 					"--access go with --file, --phy or "
 					"--share (a disk spec says them "
 					"itself)");
-	if (a->phy && (a->have_size || a->prealloc))
-		return xvbd_usage_error(cmd, "--size and --prealloc are for "
-					"image files, not --phy");
+	if (a->phy && (a->have_size || a->prealloc || a->have_cache))
+		return xvbd_usage_error(cmd, "--size, --prealloc and --cache "
+					"are for image files, not --phy");
 	if ((a->credentials || a->share_opts) && !a->share)
 		return xvbd_usage_error(cmd, "--credentials and --share-opts "
 					"go with --share");
@@ -829,52 +842,38 @@ static int build_spec(struct item *it)
 	return 0;
 }
 
-static bool xvbd_block_installed(struct attach *at)
-{
-	struct stat st;
-
-	if (at->xvbd_block < 0)
-		at->xvbd_block = !stat(XVBD_BLOCK, &st) &&
-			S_ISREG(st.st_mode) && !access(XVBD_BLOCK, X_OK);
-	return at->xvbd_block;
-}
-
-/*
- * Raw image files get xvbd-block, xvbd's hotplug program, instead of
- * Xen's bash "block" script when it is installed: the same checks and
- * loop device, without a dozen forked tools per disk and their time
- * under the script's global lock (bench/README.md, attach-8).  Named by
- * its absolute path: XEN_SCRIPT_DIR may differ from the directory libxl
- * resolves relative names in.  A script the user named, cdroms (media
- * changes are libxl's business), other formats and backends, and driver
- * domains (the script runs there) keep what libxl would run.
- */
+/* The hotplug script (xvbd/attach_script.h says which), on the disk. */
 static int choose_script(struct attach *at, struct item *it,
 			 bool assume_file)
 {
 	struct xvbd_tstack_disk_info info;
+	struct xvbd_script_choice ch;
+	char why[WHY_MAX];
+	const char *hint;
 	struct stat st;
-	bool ours, file;
+	bool file;
 
 	xvbd_tstack_disk_describe(it->disk, &info);
 	/* -N: an image that is still to be created (or mounted) will be a
 	 * regular file, or the attach stops before the add. */
 	file = assume_file || (info.target && !stat(info.target, &st) &&
 			       S_ISREG(st.st_mode));
-	ours = !info.script && !info.is_cdrom && info.backend_dom0 &&
-	       !strcmp(info.format, "raw") &&
-	       (!strcmp(info.backend, "unknown") ||
-		!strcmp(info.backend, "phy")) &&
-	       info.target && file && xvbd_block_installed(at);
-	if (ours && xvbd_tstack_disk_set_script(it->disk, XVBD_BLOCK)) {
+	if (xvbd_script_choose(&info, file, at->a.cache, &at->xvbd_block,
+			       &ch, why, sizeof(why), &hint)) {
+		item_err(it, "%s", why);
+		if (hint && !quiet(at))
+			xvbd_hint("%s", hint);
+		return XVBD_EXIT_FAIL;
+	}
+	if (ch.ours && xvbd_tstack_disk_set_script(it->disk, ch.script)) {
 		item_err(it, "%s", strerror(ENOMEM));
 		return XVBD_EXIT_FAIL;
 	}
-	it->hotplug = ours ? XVBD_BLOCK : info.script ? info.script :
-		"block";
+	it->hotplug = ch.script;
+	it->cache = ch.cache;
 	if (at->ctx->opts->verbose)
 		fprintf(stderr, "xvbd: attach: %s: hotplug script %s%s\n",
-			it->vdev, it->hotplug, ours || info.script ? "" :
+			it->vdev, it->hotplug, ch.ours || info.script ? "" :
 			" (libxl's default)");
 	return 0;
 }
@@ -1005,6 +1004,7 @@ static const struct xvbd_out_label dry_labels[] = {
 	{ "kind", "KIND" },
 	{ "target", "TARGET" }, { "access", "ACCESS" },
 	{ "size_bytes", "SIZE" }, { "script", "SCRIPT" },
+	{ "cache", "CACHE" },
 	{ "overrides", "OVERRIDES" }, { "action", "WOULD" },
 	{ NULL, NULL },
 };
@@ -1034,6 +1034,7 @@ static int dry_run(struct attach *at)
 		xvbd_out_obj_begin(o, NULL);
 		render_disk(at, it);
 		xvbd_out_str(o, "script", it->hotplug);
+		xvbd_out_str(o, "cache", xvbd_cache_name(it->cache));
 		xvbd_out_str(o, "overrides", ovr[0] ? ovr : NULL);
 		xvbd_out_str(o, "action", it->action);
 		xvbd_out_obj_end(o);

@@ -19,6 +19,7 @@ static const struct xvbd_out_label list_labels[] = {
 	{ "target", "TARGET" },
 	{ "size_bytes", "SIZE" },
 	{ "mode", "MODE" },
+	{ "dom0_cache", "CACHE" },
 	{ "backend_state", "BE-STATE" },
 	{ "frontend_state", "FE-STATE" },
 	{ "ring_pages", "RING" },
@@ -55,6 +56,7 @@ static void render_vbd(struct xvbd_out *o, const struct dom *d,
 	xvbd_out_size_opt(o, "size_bytes", ev->size_bytes.known,
 			  ev->size_bytes.v);
 	xvbd_out_str(o, "mode", mode);
+	xvbd_out_str(o, "dom0_cache", xvbd_cache_name(v->dom0_cache));
 	xvbd_out_str(o, "backend_state", ev->backend_state.known ?
 		     xvbd_state_name(ev->backend_state.v) : NULL);
 	xvbd_out_str(o, "frontend_state", ev->frontend_state.known ?

@@ -47,6 +47,15 @@ static void render_dir(struct xvbd_out *o, const char *name,
 	xvbd_out_obj_end(o);
 }
 
+/* What dom0_cache means for a measurement (loop/dio of physical-device). */
+static const char *const cache_notes[] = {
+	[XVBD_CACHE_HOST] = "buffered loop: dom0's page cache can serve the "
+		"guest's reads",
+	[XVBD_CACHE_NONE] = "loop with direct I/O: every request reaches "
+		"the image file",
+	[XVBD_CACHE_NA] = "no loop device behind physical-device",
+};
+
 static void render(struct xvbd_out *o, uint32_t domid, const char *domain,
 		   const struct xvbd_vbd_view *v)
 {
@@ -61,6 +70,8 @@ static void render(struct xvbd_out *o, uint32_t domid, const char *domain,
 	xvbd_out_str(o, "backend_path", v->disk->backend_path);
 	xvbd_out_str(o, "frontend_path", v->frontend_path);
 	xvbd_out_str(o, "backend_type", xvbd_be_kind_name(v->kind));
+	xvbd_out_str(o, "dom0_cache", xvbd_cache_name(v->dom0_cache));
+	xvbd_out_note(o, cache_notes[v->dom0_cache]);
 	xvbd_out_str(o, "backend_state", ev->backend_state.known ?
 		     xvbd_state_name(ev->backend_state.v) : NULL);
 	xvbd_out_str(o, "frontend_state", ev->frontend_state.known ?

@@ -96,6 +96,7 @@ static int describe(int fd, unsigned nr, struct xvbd_loop *lo)
 			     &lo->file_minor);
 	lo->file_ino = info.lo_inode;
 	lo->read_only = info.lo_flags & LO_FLAGS_READ_ONLY;
+	lo->direct_io = info.lo_flags & LO_FLAGS_DIRECT_IO;
 	return 0;
 }
 
@@ -145,8 +146,8 @@ int xvbd_loop_each(int (*fn)(const struct xvbd_loop *lo, void *arg),
 	return rc;
 }
 
-int xvbd_loop_bind(int file_fd, bool read_only, const char *name,
-		   struct xvbd_loop *lo)
+int xvbd_loop_bind(int file_fd, bool read_only, bool direct_io,
+		   const char *name, struct xvbd_loop *lo)
 {
 	struct loop_config cfg;
 	char node[32];
@@ -172,7 +173,8 @@ int xvbd_loop_bind(int file_fd, bool read_only, const char *name,
 		}
 		memset(&cfg, 0, sizeof(cfg));
 		cfg.fd = (uint32_t)file_fd;
-		cfg.info.lo_flags = read_only ? LO_FLAGS_READ_ONLY : 0;
+		cfg.info.lo_flags = (read_only ? LO_FLAGS_READ_ONLY : 0) |
+			(direct_io ? LO_FLAGS_DIRECT_IO : 0);
 		snprintf((char *)cfg.info.lo_file_name,
 			 sizeof(cfg.info.lo_file_name), "%s", name);
 		/* EBUSY: another bind configured this device first. */

@@ -46,6 +46,7 @@ static const struct xvbd_cmd commands[] = {
 	  "<Domain> [<DiskSpec>] [--spec S]... | --file PATH [--size N] "
 	  "[--prealloc] | --phy DEV | --share URL [--credentials FILE] "
 	  "[--share-opts O]  [--vdev V|auto] [--access rw|ro] "
+	  "[--cache host|none] "
 	  "[--no-wait] [--timeout S] [--jobs N]  [--ring-order N] "
 	  "[--queues N] [--indirect-segments N] [--discard on|off] "
 	  "[--trusted on|off]" },

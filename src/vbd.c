@@ -37,6 +37,7 @@ int xvbd_vbd_load(struct xvbd_xs *xs, uint32_t domid,
 	struct xvbd_blkif_input in = { 0 };
 	struct xvbd_blkif_eval pre = { 0 };
 	struct xvbd_xs_be_path be;
+	struct xvbd_sysfs *sys;
 	char *error_path = NULL;
 	const char *params;
 	struct stat st;
@@ -80,6 +81,12 @@ int xvbd_vbd_load(struct xvbd_xs *xs, uint32_t domid,
 				  xvbd_kvmap_get(&view->backend, "node"),
 				  params && !stat(params, &st) &&
 				  S_ISREG(st.st_mode));
+
+	/* What the loop does, not what xvbd asked for at attach. */
+	sys = xvbd_sysfs_open(NULL);
+	view->dom0_cache = xvbd_cache_of_device(sys,
+		xvbd_kvmap_get(&view->backend, "physical-device"));
+	xvbd_sysfs_close(sys);
 
 	in.backend = &view->backend;
 	in.frontend = &view->frontend;

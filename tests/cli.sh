@@ -55,6 +55,10 @@ case_ 2 'attach: unknown option "--bogus"' attach --bogus g
 case_ 2 "attach: no disk" attach g
 case_ 2 "attach: --ring-order" attach g --ring-order 9 --file /srv/x.img
 case_ 2 "attach: --file needs a value" attach g --file
+case_ 2 'attach: --cache: host or none, not "writeback"' \
+	attach g --file /srv/x.img --cache writeback
+case_ 2 "attach: --size, --prealloc and --cache are for image files, not --phy" \
+	attach g --phy /dev/vdb1 --cache none
 case_ 2 'detach: vdev: "sda-1"' detach g sda-1
 case_ 2 "detach: missing arguments" detach g
 case_ 2 'stats: -d: "abc"' stats -d abc
@@ -74,6 +78,7 @@ case_ 2 "pv: --reboot with -N" -N pv g on --config /etc/xen/g.cfg --reboot
 case_ 2 'pv: --settle: "x"' pv g --settle x
 # Valid command lines reach the connection (and say why it failed).
 case_ 1 "attach: $no_xs" attach g --file /srv/x.img --size 8M
+case_ 1 "attach: $no_xs" attach g --file /srv/x.img --cache none
 case_ 1 "detach: $no_xs" detach g xvdb
 case_ 1 "stats: $no_xs" stats -d 1 -n 1
 case_ 1 "list: $no_xs" list

@@ -23,6 +23,7 @@ struct xvbd_loop {
 	unsigned file_major, file_minor;	/* backing file's st_dev */
 	uint64_t file_ino;
 	bool read_only;
+	bool direct_io;				/* LO_FLAGS_DIRECT_IO in effect */
 	/* sysfs loop/backing_file: the path, " (deleted)" when unlinked */
 	char backing[XVBD_LOOP_BACKING_MAX];
 };
@@ -48,12 +49,15 @@ int xvbd_loop_each(int (*fn)(const struct xvbd_loop *lo, void *arg),
 /*
  * Bind the open file file_fd to a free loop device (LOOP_CTL_GET_FREE,
  * LOOP_CONFIGURE, retried when another bind took the same device first).
- * read_only: LO_FLAGS_READ_ONLY.  Never autoclear: the binding must
- * outlive this process until blkback opens the device.  name goes into
- * lo_file_name (losetup's listing).  *lo describes the bound device.
+ * read_only: LO_FLAGS_READ_ONLY.  direct_io: LO_FLAGS_DIRECT_IO, asked
+ * for; the kernel quietly binds without it where the file cannot do
+ * direct I/O, so the caller checks lo->direct_io.  Never autoclear: the
+ * binding must outlive this process until blkback opens the device.  name
+ * goes into lo_file_name (losetup's listing).  *lo describes the bound
+ * device.
  */
-int xvbd_loop_bind(int file_fd, bool read_only, const char *name,
-		   struct xvbd_loop *lo);
+int xvbd_loop_bind(int file_fd, bool read_only, bool direct_io,
+		   const char *name, struct xvbd_loop *lo);
 /* LOOP_CLR_FD: freed now, or on the last close if still open. */
 int xvbd_loop_unbind(unsigned nr);
 

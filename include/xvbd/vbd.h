@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "xvbd/blkif.h"
+#include "xvbd/cache.h"
 #include "xvbd/tstack.h"
 #include "xvbd/util.h"
 #include "xvbd/xs.h"
@@ -22,6 +23,8 @@ struct xvbd_vbd_view {
 	struct xvbd_kvmap frontend;
 	char *error_text;		/* backend driver's error node */
 	enum xvbd_be_kind kind;
+	/* read back from the loop device physical-device names (sysfs) */
+	enum xvbd_cache dom0_cache;
 	struct xvbd_blkif_eval eval;
 };
 

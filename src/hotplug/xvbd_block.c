@@ -9,13 +9,21 @@
  * XENBUS_PATH=backend/vbd/<domid>/<devid> (relative to this domain's home
  * in xenstore), XENBUS_TYPE=vbd and XENBUS_BASE_PATH=backend.
  *
+ * Run as xvbd-block-direct (a link to the same program: xvbd attach
+ * --cache none) it binds the loop device with direct I/O, so that dom0's
+ * page cache stays out of the guest's I/O, and refuses the disk where the
+ * kernel could not turn direct I/O on (xvbd/cache.h says why the mode is
+ * in the name).
+ *
  *   add     the backend's params must be an absolute path to a regular
  *           file, its state InitWait.  The block script's sharing rule: a
  *           file may back several loop devices only if every use is
  *           read-only.  Binds a free loop device (read-only for mode "r")
  *           and publishes it in one transaction: node,
  *           physical-device-path, physical-device (what blkback waits
- *           for) and hotplug-status=connected.
+ *           for) and hotplug-status=connected.  Direct: the loop's dio
+ *           attribute must read 1 after the bind, or the loop is freed
+ *           and the add refused.
  *   remove  unbinds the loop device in node if it is still backed by
  *           params (a refused add left no node: nothing to do).
  *
@@ -37,10 +45,11 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include "xvbd/cache.h"
 #include "xvbd/loop.h"
+#include "xvbd/sysfs.h"
 #include "xvbd/xs.h"
 
-#define PROG		"xvbd-block"
 /* Where Xen's hotplug scripts send stderr (xen-hotplug-common.sh). */
 #define HOTPLUG_LOG	"/var/log/xen/xen-hotplug.log"
 /* The block script's lock (locking.sh, claim_lock "block"). */
@@ -53,6 +62,8 @@
 #define STATE_INITWAIT	"2"
 
 struct hotplug {
+	const char *prog;		/* the name it runs as, for messages */
+	bool direct_io;			/* run as xvbd-block-direct */
 	const char *xenbus_path;	/* for messages */
 	struct xvbd_xs_be_path be;
 	struct xvbd_xs *xs;
@@ -70,7 +81,7 @@ static void say(const struct hotplug *h, int prio, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	syslog(prio, "%s: %s", h->xenbus_path, msg);
-	fprintf(stderr, PROG ": %s: %s\n", h->xenbus_path, msg);
+	fprintf(stderr, "%s: %s: %s\n", h->prog, h->xenbus_path, msg);
 }
 
 static char *read_key(const struct hotplug *h, const char *key)
@@ -244,7 +255,22 @@ static const char *xs_why(int err, char *buf, size_t len)
 	return buf;
 }
 
-/* Locked: InitWait, the sharing rule, the bind, the keys. */
+/*
+ * Asked for with LO_FLAGS_DIRECT_IO, but the kernel binds without it
+ * where the file cannot do O_DIRECT (tmpfs) or has larger blocks than the
+ * loop: read back what xvbd list and show will read, the dio attribute of
+ * the device named by the physical-device value about to be published.
+ */
+static bool direct_io_on(const char *physical)
+{
+	struct xvbd_sysfs *sys = xvbd_sysfs_open(NULL);
+	bool on = xvbd_cache_of_device(sys, physical) == XVBD_CACHE_NONE;
+
+	xvbd_sysfs_close(sys);
+	return on;
+}
+
+/* Locked: InitWait, the sharing rule, the bind, the dio check, the keys. */
 static int add_locked(const struct hotplug *h, const char *params,
 		      int file_fd, const struct stat *st, bool want_write,
 		      bool check_sharing)
@@ -281,13 +307,20 @@ static int add_locked(const struct hotplug *h, const char *params,
 				      "read-write" : "read-only");
 		}
 	}
-	err = xvbd_loop_bind(file_fd, !want_write, params, &lo);
+	err = xvbd_loop_bind(file_fd, !want_write, h->direct_io, params, &lo);
 	if (err)
 		return refuse(h, "error", "Failed to find an unused loop "
 			      "device for %s: %s", params, strerror(-err));
 	xvbd_loop_node(lo.nr, node, sizeof(node));
 	/* Lower-case hex, as the block script's stat %t:%T writes it. */
 	snprintf(physical, sizeof(physical), "%x:%x", lo.major, lo.minor);
+	if (h->direct_io && !direct_io_on(physical)) {
+		xvbd_loop_unbind(lo.nr);
+		return refuse(h, "error", "Direct I/O is not available for %s: "
+			      "its file system cannot do O_DIRECT, or its "
+			      "block size is above the loop device's 512 "
+			      "bytes; attach it with --cache host.", params);
+	}
 	pub.node = node;
 	pub.physical = physical;
 	/*
@@ -462,7 +495,12 @@ int main(int argc, char **argv)
 	const char *type = getenv("XENBUS_TYPE");
 	int rc, fd;
 
-	openlog(PROG, LOG_PID, LOG_DAEMON);
+	/* The mode is in the name libxl ran (the backend's script key);
+	 * any other name is the default, buffered xvbd-block. */
+	h.direct_io = argc > 0 &&
+		xvbd_cache_of_script(argv[0]) == XVBD_CACHE_NONE;
+	h.prog = h.direct_io ? XVBD_BLOCK_DIRECT_SCRIPT : XVBD_BLOCK_SCRIPT;
+	openlog(h.prog, LOG_PID, LOG_DAEMON);
 	/* libxl hands over its own stderr (xl's or xvbd's terminal); the
 	 * block script appends to the hotplug log instead, and so do we. */
 	fd = open(HOTPLUG_LOG, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC,
@@ -475,8 +513,8 @@ int main(int argc, char **argv)
 		h.xenbus_path = "(no XENBUS_PATH)";
 	if (argc != 2 || (strcmp(argv[1], "add") &&
 			  strcmp(argv[1], "remove"))) {
-		say(&h, LOG_ERR, "Invalid command: %s (usage: " PROG
-		    " add|remove, run by libxl)", argc > 1 ? argv[1] : "none");
+		say(&h, LOG_ERR, "Invalid command: %s (usage: %s add|remove, "
+		    "run by libxl)", argc > 1 ? argv[1] : "none", h.prog);
 		return 1;
 	}
 	if (xvbd_xs_parse_hotplug_path(h.xenbus_path, &h.be) ||

@@ -31,6 +31,11 @@ for devid in 51712 51728; do
 	expect_eq "list $devid: target = params" "$(xs $b/params)" "$(jq -r .target <<<"$row")"
 	expect_eq "list $devid: size = sectors x 512" "$(( $(xs $b/sectors) * 512 ))" "$(jq -r .size_bytes <<<"$row")"
 	expect_eq "list $devid: mode" "$(xs $b/mode)" "$(jq -r .mode <<<"$row")"
+	# physical-device is hex major:minor; Xen's block script's loop is buffered
+	pd=$(xs $b/physical-device)
+	dio=$(cat /sys/dev/block/$((16#${pd%%:*})):$((16#${pd#*:}))/loop/dio)
+	expect_eq "list $devid: dom0_cache = the loop's dio ($dio)" \
+		"$([ "$dio" = 1 ] && echo none || echo host)" "$(jq -r .dom0_cache <<<"$row")"
 	expect_eq "list $devid: backend state" "$(state_name "$(xs $b/state)")" "$(jq -r .backend_state <<<"$row")"
 	expect_eq "list $devid: frontend state" "$(state_name "$(xs $f/state)")" "$(jq -r .frontend_state <<<"$row")"
 	expect_eq "list $devid: ring pages = 2^ring-page-order" "$(( 1 << $(xs $f/ring-page-order) ))" "$(jq -r .ring_pages <<<"$row")"
@@ -48,12 +53,12 @@ text=$(xvbd list t40)
 echo "$text" | sed 's/^/# /'
 expect_eq "list text: header + 2 rows" 3 "$(echo "$text" | wc -l)"
 # (not a pipe into the loop: its checks must count in this shell)
-while read -r dom id vdev devid type target size mode bst fst ring q ind pers; do
+while read -r dom id vdev devid type target size mode cache bst fst ring q ind pers; do
 	row=$(jq -c ".[] | select(.devid == $devid)" <<<"$json")
 	[ "$pers" = yes ] && pers=true || pers=false
 	expect_eq "list text = json ($vdev)" \
-		"$(jq -r '[.domain,.domid,.vdev,.backend_type,.target,.mode,.backend_state,.frontend_state,.ring_pages,.queues,.indirect_segments_offered,.persistent] | map(tostring) | join(" ")' <<<"$row")" \
-		"$dom $id $vdev $type $target $mode $bst $fst $ring $q $ind $pers"
+		"$(jq -r '[.domain,.domid,.vdev,.backend_type,.target,.mode,.dom0_cache,.backend_state,.frontend_state,.ring_pages,.queues,.indirect_segments_offered,.persistent] | map(tostring) | join(" ")' <<<"$row")" \
+		"$dom $id $vdev $type $target $mode $cache $bst $fst $ring $q $ind $pers"
 done < <(echo "$text" | tail -n +2)
 check "list text size column: 64M and 32M" sh -c "echo '$text' | grep -q ' 64M ' && echo '$text' | grep -q ' 32M '"
 
