@@ -58,11 +58,11 @@ CMD_SRCS  += src/cmd_start.c src/cmd_tune.c src/cmd_defaults.c
 PURE_SRCS += src/sysfs.c src/stats.c src/stats_render.c
 # ab: the A/B records (model, JSON, store)
 PURE_SRCS += src/ab_record.c src/ab_json.c src/ab_store.c
-SYS_SRCS  += src/ab_sys.c src/ab_recorder.c src/ab_recorder_loop.c \
-	     src/tstack_facts.c
-CMD_SRCS  += src/cmd_ab_record.c
 # dom0 page cache modes of file-backed disks (attach --cache, list, show)
 PURE_SRCS += src/cache.c src/attach_script.c
+SYS_SRCS  += src/ab_sys.c src/ab_recorder.c src/ab_recorder_loop.c \
+	     src/tstack_facts.c
+CMD_SRCS  += src/cmd_ab_record.c src/cmd_ab_run.c
 SYS_SRCS  += src/stats_sys.c src/tstack_stats.c
 CMD_SRCS  += src/cmd_stats.c
 # ab: the statistics of A/B experiments (pure math, needs libm)

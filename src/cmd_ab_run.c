@@ -688,7 +688,6 @@ static int experiment(struct xvbd_ctx *ctx, struct run_opts *o)
 int cmd_ab_run(struct xvbd_ctx *ctx, int argc, char **argv)
 {
 	struct run_opts o;
-	sigset_t block, old;
 	int rc, i;
 	size_t j;
 
@@ -696,6 +695,12 @@ int cmd_ab_run(struct xvbd_ctx *ctx, int argc, char **argv)
 	rc = parse_opts(ctx, argc, argv, &o);
 	if (rc)
 		return rc;
+	/*
+	 * Held for the whole experiment, in every thread libxl and
+	 * libxenstore start: taken between steps and by the recorder, so a
+	 * Ctrl-C ends the experiment with its guest destroyed.
+	 */
+	xvbd_ab_recorder_block_signals();
 	rc = xvbd_cmd_connect(ctx);
 	if (rc)
 		return rc;
@@ -724,12 +729,6 @@ int cmd_ab_run(struct xvbd_ctx *ctx, int argc, char **argv)
 			      o.pairs);
 		xvbd_out_obj_end(ctx->out);
 	} else if (!rc) {
-		/* Held for the whole experiment; taken between steps. */
-		sigemptyset(&block);
-		sigaddset(&block, SIGINT);
-		sigaddset(&block, SIGTERM);
-		sigaddset(&block, SIGHUP);
-		sigprocmask(SIG_BLOCK, &block, &old);
 		rc = experiment(ctx, &o);
 	}
 	for (i = 0; i < 2; i++) {

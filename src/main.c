@@ -61,6 +61,16 @@ static const struct xvbd_cmd commands[] = {
 	  "sample CPU% per domain and I/O rates per VBD (xentop for disks)",
 	  "[Domain...] [-d SECONDS] [-n COUNT] [--vcpus] "
 	  "[--json|--csv|--prometheus FILE]" },
+	{ "ab run", cmd_ab_run,
+	  CMD_NEEDS_ROOT | CMD_NEEDS_XS | CMD_NEEDS_LIBXL | CMD_WRITES_XS |
+	  CMD_CAN_DRY_RUN | CMD_OWN_OPTIONS, 0, CMD_ARGS_ANY,
+	  "run an A/B experiment: fresh guests in ABBA order, recorded, "
+	  "until settled",
+	  "<LabelA> <xl.cfg> <LabelB> <xl.cfg> [--vbd-a VDEV:k=v,...]... "
+	  "[--vbd-b ...]... (--duration S | --run CMD | --until-shutdown) "
+	  "[--interval S] [--warmup S] [--runs N | --until-confident "
+	  "[--min-effect P] [--max-runs N]] [--metric M] [--confidence P] "
+	  "[--guest-limits] [--dir DIR] [--timeout S]" },
 	{ "ab record", cmd_ab_record,
 	  CMD_NEEDS_ROOT | CMD_NEEDS_XS | CMD_NEEDS_LIBXL | CMD_OWN_OPTIONS,
 	  0, CMD_ARGS_ANY,

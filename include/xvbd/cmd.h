@@ -160,5 +160,6 @@ int cmd_ab_export(struct xvbd_ctx *ctx, int argc, char **argv);
 int cmd_ab_plot(struct xvbd_ctx *ctx, int argc, char **argv);
 int cmd_pv(struct xvbd_ctx *ctx, int argc, char **argv);
 int cmd_ab_record(struct xvbd_ctx *ctx, int argc, char **argv);
+int cmd_ab_run(struct xvbd_ctx *ctx, int argc, char **argv);
 
 #endif /* XVBD_CMD_H */

@@ -61,4 +61,23 @@ run xvbd list demo3
 run xvbd detach demo3 xvdb
 run xvbd detach demo3 xvdc
 lab-guest stop demo3 >/dev/null || die "lab-guest stop demo3"
+
+say "A/B: does dom0's page cache flatter a file-backed disk? (seed 001)"
+# One guest config, two hotplug programs: A's loop is buffered (dom0's
+# page cache serves the reads), B's does direct I/O.  Each run is a fresh
+# guest that reads 32 MiB and powers off; ABBA order; 3 runs each.
+for side in xvbd-block:host xvbd-block-direct:direct; do
+	c=$(lab-guest prepare demo4 --mem 512 \
+		--disk "format=raw,vdev=xvda,access=ro,script=${side%%:*},target=/scratch/demo-a.img" \
+		--run 'dd if=/dev/xvda of=/dev/null bs=1M count=32 iflag=direct 2>/dev/null; poweroff -f') ||
+		die "lab-guest prepare demo4"
+	cp "$c" "/tmp/demo-${side##*:}.cfg" || die "cp $c"
+done
+cat /scratch/demo-a.img >/dev/null	# A's cache, warm
+run xvbd ab run cached /tmp/demo-host.cfg direct /tmp/demo-direct.cfg \
+	--until-shutdown --interval 0.5 --runs 3 --metric read-mbs --dir /tmp/demo-ab
+say "The runs it recorded, and the same comparison from the records"
+run xvbd ab list --dir /tmp/demo-ab
+run xvbd ab compare cached direct --dir /tmp/demo-ab --metric read-mbs,read-iops
+rm -rf /tmp/demo-ab /tmp/demo-*.cfg
 rm -f /scratch/demo-*.img
