@@ -3,7 +3,7 @@
  * depend on, read from where the system keeps it (libxl, xenstore,
  * sysfs, uname), never from what xvbd was told.  The only ab file that
  * talks to the system; it goes through the layers (tstack, vbd/blkif,
- * sysfs, modparam).
+ * cache, sysfs, modparam).
  *
  * A fact that cannot be read is recorded as "unknown (<why>)": a
  * comparison must see that it was not known, not that it was absent.
@@ -21,6 +21,7 @@
 #include "xvbd/ab.h"
 #include "xvbd/ab_record_impl.h"
 #include "xvbd/blkif.h"
+#include "xvbd/cache.h"
 #include "xvbd/modparam.h"
 #include "xvbd/sysfs.h"
 #include "xvbd/tstack.h"
@@ -158,20 +159,29 @@ static void blkback_facts(struct fpctx *c)
 
 /* ---- VBDs ---- */
 
-/* Where dom0's page cache stands between the guest and its data. */
+/*
+ * Where dom0's page cache stands between the guest and its data: for a
+ * loop device, what the vbd view read back from it (the cache layer, as
+ * list and show say it).
+ */
 static void cache_fact(struct fpctx *c, const char *key,
-		       const struct xvbd_vbd_view *v, struct xvbd_sysfs *sys)
+		       const struct xvbd_vbd_view *v)
 {
-	const char *physdev = xvbd_kvmap_get(&v->backend, "physical-device");
 	const char *dio_safe;
-	unsigned major, minor;
-	bool dio;
-	int rc;
 
 	switch (v->kind) {
 	case XVBD_BE_PHY:
+		/* A real device has no page cache; phy on a loop device
+		 * does (the view read its dio). */
+		fact(c, key, "%s", xvbd_cache_name(v->dom0_cache));
+		return;
 	case XVBD_BE_FILE_LOOP:
-		break;
+		if (v->dom0_cache == XVBD_CACHE_NA)
+			fact(c, key, "unknown (the loop device's direct I/O "
+			     "state could not be read)");
+		else
+			fact(c, key, "%s", xvbd_cache_name(v->dom0_cache));
+		return;
 	case XVBD_BE_QDISK:
 		/* QEMU opens the image O_DIRECT only with direct-io-safe. */
 		dio_safe = xvbd_kvmap_get(&v->backend, "direct-io-safe");
@@ -182,21 +192,9 @@ static void cache_fact(struct fpctx *c, const char *key,
 		fact(c, key, "unknown (tapdisk's caching is not visible)");
 		return;
 	case XVBD_BE_UNKNOWN:
-		fact(c, key, "unknown (backend type not known)");
-		return;
+		break;
 	}
-	if (!physdev || xvbd_sysfs_parse_devnum(physdev, &major, &minor)) {
-		fact(c, key, "unknown (no valid physical-device)");
-		return;
-	}
-	rc = sys ? xvbd_sysfs_loop_dio(sys, major, minor, &dio) : -EIO;
-	if (!rc)
-		fact(c, key, "%s", dio ? "none" : "host");
-	else if (rc == -ENOENT && v->kind == XVBD_BE_PHY)
-		fact(c, key, "n/a");	/* a real device: no page cache */
-	else
-		fact(c, key, "unknown (loop %u:%u: %s)", major, minor,
-		     strerror(-rc));
+	fact(c, key, "unknown (backend type not known)");
 }
 
 static void opt_fact(struct fpctx *c, const char *key, struct xvbd_opt o,
@@ -217,8 +215,7 @@ static void bool_fact(struct fpctx *c, const char *key, struct xvbd_opt o,
 		fact(c, key, "unknown (%s)", why);
 }
 
-static void vbd_facts(struct fpctx *c, struct xvbd_xs *xs,
-		      struct xvbd_sysfs *sys, uint32_t domid,
+static void vbd_facts(struct fpctx *c, struct xvbd_xs *xs, uint32_t domid,
 		      const struct xvbd_disk *disk, const char *vdev)
 {
 	const struct xvbd_blkif_eval *ev;
@@ -262,7 +259,7 @@ static void vbd_facts(struct fpctx *c, struct xvbd_xs *xs,
 		fact(c, KEY("target"), "unknown (no params in the backend)");
 	opt_fact(c, KEY("size_bytes"), ev->size_bytes,
 		 "no sectors in the backend");
-	cache_fact(c, KEY("dom0_cache"), &view, sys);
+	cache_fact(c, KEY("dom0_cache"), &view);
 
 	/* Negotiated values exist once the frontend has published. */
 	if (ev->frontend_state.known)
@@ -300,9 +297,8 @@ static void vbd_facts(struct fpctx *c, struct xvbd_xs *xs,
 }
 
 static void vbds_facts(struct fpctx *c, struct xvbd_tstack *ts,
-		       struct xvbd_xs *xs, struct xvbd_sysfs *sys,
-		       uint32_t domid, const char *const *vdevs,
-		       size_t nvdevs)
+		       struct xvbd_xs *xs, uint32_t domid,
+		       const char *const *vdevs, size_t nvdevs)
 {
 	struct xvbd_disk *disks = NULL;
 	char name[32];
@@ -344,7 +340,7 @@ static void vbds_facts(struct fpctx *c, struct xvbd_tstack *ts,
 			fact(c, key, "unknown (the domain has no such disk)");
 			continue;
 		}
-		vbd_facts(c, xs, sys, domid, disk, vdev);
+		vbd_facts(c, xs, domid, disk, vdev);
 	}
 	xvbd_tstack_disks_free(disks, ndisks);
 }
@@ -361,7 +357,7 @@ int xvbd_ab_fingerprint(struct xvbd_tstack *ts, struct xvbd_xs *xs,
 	domain_facts(&c, ts, DOM0_DOMID, "dom0", false);
 	domain_facts(&c, ts, domid, "guest", true);
 	blkback_facts(&c);
-	vbds_facts(&c, ts, xs, sys, domid, vdevs, nvdevs);
+	vbds_facts(&c, ts, xs, domid, vdevs, nvdevs);
 	fact(&c, "workload", "%s", workload ? workload : "unknown");
 	fact(&c, "xvbd.version", "%s", XVBD_VERSION);
 	xvbd_sysfs_close(sys);
