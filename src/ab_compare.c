@@ -424,6 +424,16 @@ static int warn_runs(struct xvbd_ab_comparison *c, const char *side,
 	return rc;
 }
 
+/*
+ * Facts that are never the variable under test, even alone: a different
+ * workload is a different experiment, a different xvbd a different
+ * measuring instrument.  Their difference is always a confounder.
+ */
+static bool never_variable(const char *key)
+{
+	return !strcmp(key, "workload") || !strcmp(key, "xvbd.version");
+}
+
 static int warn_fingerprints(struct xvbd_ab_comparison *c)
 {
 	char line[1024];
@@ -435,7 +445,7 @@ static int warn_fingerprints(struct xvbd_ab_comparison *c)
 			    "no variable under test was recorded (the "
 			    "change is outside what xvbd records, e.g. "
 			    "inside the guest, or there is none)");
-	if (c->ndiffs == 1) {
+	if (c->ndiffs == 1 && !never_variable(c->diffs[0].key)) {
 		c->variable = 0;
 		return 0;
 	}
@@ -443,9 +453,12 @@ static int warn_fingerprints(struct xvbd_ab_comparison *c)
 		xvbd_ab_fp_diff_text(&c->diffs[i], line, sizeof(line));
 		rc = warn(c, "%s", line);
 	}
-	if (!rc)
+	if (!rc && c->ndiffs > 1)
 		rc = warn(c, "%zu facts differ between A and B: the effect "
 			  "cannot be attributed to one of them", c->ndiffs);
+	else if (!rc)
+		rc = warn(c, "%s cannot be the variable under test: A and B "
+			  "are not the same experiment", c->diffs[0].key);
 	return rc;
 }
 

@@ -289,6 +289,32 @@ static void test_confounder_workload(void **state)
 		   "workloads differ");
 }
 
+/*
+ * A workload that differs alone is no variable under test: A and B are
+ * not the same experiment, a named warning (the lab's t/77 found it
+ * silent before).
+ */
+static void test_workload_alone(void **state)
+{
+	static struct label a, b;
+	struct xvbd_ab_comparison c;
+
+	(void)state;
+	make_label(&a, "base", base_iops, 5);
+	make_label(&b, "other", fast_iops, 5);
+	set_fact(&a, "workload", "duration 2s");
+	set_fact(&b, "workload", "sleep 2");
+	assert_int_equal(xvbd_ab_compare(recs(&a), a.n, recs(&b), b.n, 0.95,
+					 XVBD_AB_TEST_WELCH, &c), 0);
+	print_warnings(&c);
+	assert_int_equal(c.ndiffs, 1);
+	assert_int_equal(c.variable, -1);
+	assert_true(has_warning(&c, "workload: A duration 2s, B sleep 2"));
+	assert_true(has_warning(&c, "workload cannot be the variable under "
+				"test"));
+	xvbd_ab_comparison_free(&c);
+}
+
 static void test_confounder_clock(void **state)
 {
 	(void)state;
@@ -654,6 +680,7 @@ int main(void)
 		cmocka_unit_test(test_confounder_dom0_cache),
 		cmocka_unit_test(test_confounder_sizes),
 		cmocka_unit_test(test_confounder_workload),
+		cmocka_unit_test(test_workload_alone),
 		cmocka_unit_test(test_confounder_clock),
 		cmocka_unit_test(test_file_vs_phy),
 		cmocka_unit_test(test_cached_both),
