@@ -288,7 +288,7 @@ static int obj_check(yajl_val v, const struct where *w,
 		for (k = 0; k < nkeys && strcmp(keys[k], key); k++)
 			;
 		if (k == nkeys) {
-			char *esc = xvbd_ab_escape(key);
+			char *esc = xvbd_escape(key);
 
 			err_set(e, "%s%sunknown key \"%.64s\"", w->s,
 				w->s[0] ? ": " : "", esc ? esc : "?");
@@ -517,7 +517,7 @@ static int read_fingerprint(yajl_val v, struct xvbd_ab_fp *fp,
 		int rc;
 
 		if (!xvbd_ab_fact_key_valid(key)) {
-			char *esc = xvbd_ab_escape(key);
+			char *esc = xvbd_escape(key);
 
 			err_set(e, "fingerprint: \"%.64s\": not a fact name",
 				esc ? esc : "?");

@@ -51,27 +51,6 @@ bool xvbd_ab_printable(const char *s, size_t max)
 	return true;
 }
 
-char *xvbd_ab_escape(const char *s)
-{
-	size_t len = 0, i;
-	char *out, *p;
-
-	for (i = 0; s[i]; i++)
-		len += (s[i] >= 0x20 && s[i] < 0x7f) ? 1 : 4;
-	out = malloc(len + 1);
-	if (!out)
-		return NULL;
-	for (p = out, i = 0; s[i]; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c >= 0x20 && c < 0x7f)
-			*p++ = (char)c;
-		else
-			p += sprintf(p, "\\x%02x", c);
-	}
-	*p = '\0';
-	return out;
-}
 
 /* vasprintf, then control and non-ASCII bytes escaped; NULL on ENOMEM. */
 static char *format_escaped(const char *fmt, va_list ap)
@@ -80,7 +59,7 @@ static char *format_escaped(const char *fmt, va_list ap)
 
 	if (vasprintf(&raw, fmt, ap) < 0)
 		return NULL;
-	out = xvbd_ab_escape(raw);
+	out = xvbd_escape(raw);
 	free(raw);
 	return out;
 }

@@ -141,7 +141,7 @@ static int prepare_record(struct recorder *r)
 
 	describe_workload(r->o, workload, sizeof(workload));
 	rec->label = strdup(r->o->label);
-	rec->domain = xvbd_ab_escape(r->domain);
+	rec->domain = xvbd_escape(r->domain);
 	rec->workload = strdup(workload);
 	rec->vdevs = calloc(r->nvdevs, sizeof(*rec->vdevs));
 	if (!rec->label || !rec->domain || !rec->workload || !rec->vdevs)

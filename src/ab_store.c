@@ -332,7 +332,7 @@ int xvbd_ab_store_read(const char *path, struct xvbd_ab_record *rec,
 		}
 	}
 	if (rc) {
-		char *esc = xvbd_ab_escape(path);
+		char *esc = xvbd_escape(path);
 
 		err_set(e, "%.200s: %s", esc ? esc : path, inner.msg);
 		free(esc);
@@ -617,7 +617,7 @@ int xvbd_ab_store_select(const char *dir, const char *what,
 		goto out;
 	}
 	if (!xvbd_ab_label_valid(what)) {
-		char *esc = xvbd_ab_escape(what);
+		char *esc = xvbd_escape(what);
 
 		err_set(e, "\"%.100s\": not a record file, id or label",
 			esc ? esc : "?");

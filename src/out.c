@@ -40,28 +40,6 @@ struct xvbd_out {
 	const struct xvbd_out_label *labels;
 };
 
-/* Printable ASCII stays, everything else becomes \xNN. */
-static char *sanitize(const char *s)
-{
-	size_t len = 0, i;
-	char *out, *p;
-
-	for (i = 0; s[i]; i++)
-		len += (s[i] >= 0x20 && s[i] < 0x7f) ? 1 : 4;
-	out = malloc(len + 1);
-	if (!out)
-		return NULL;
-	for (p = out, i = 0; s[i]; i++) {
-		unsigned char c = (unsigned char)s[i];
-
-		if (c >= 0x20 && c < 0x7f)
-			*p++ = (char)c;
-		else
-			p += sprintf(p, "\\x%02x", c);
-	}
-	*p = '\0';
-	return out;
-}
 
 static void json_print(void *ctx, const char *str, size_t len)
 {
@@ -146,7 +124,7 @@ static struct node *text_add(struct xvbd_out *o, enum node_kind kind,
 		goto fail;
 	n->kind = kind;
 	if ((key && !(n->key = strdup(key))) ||
-	    (text && !(n->text = sanitize(text))))
+	    (text && !(n->text = xvbd_escape(text))))
 		goto fail;
 	if (!parent) {
 		if (o->root || kind == N_SCALAR)
@@ -259,7 +237,7 @@ void xvbd_out_str(struct xvbd_out *o, const char *key, const char *value)
 		text_add(o, N_SCALAR, key, value);
 		return;
 	}
-	clean = sanitize(value);
+	clean = xvbd_escape(value);
 	if (!clean) {
 		o->failed = true;
 		return;
@@ -375,7 +353,7 @@ void xvbd_out_note(struct xvbd_out *o, const char *note)
 	if (o->json || !note || !o->last)
 		return;
 	free(o->last->note);
-	o->last->note = sanitize(note);
+	o->last->note = xvbd_escape(note);
 	if (!o->last->note)
 		o->failed = true;
 }

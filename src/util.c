@@ -286,3 +286,25 @@ int64_t xvbd_now_ms(void)
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
+
+char *xvbd_escape(const char *s)
+{
+	size_t len = 0, i;
+	char *out, *p;
+
+	for (i = 0; s[i]; i++)
+		len += (s[i] >= 0x20 && s[i] < 0x7f) ? 1 : 4;
+	out = malloc(len + 1);
+	if (!out)
+		return NULL;
+	for (p = out, i = 0; s[i]; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c >= 0x20 && c < 0x7f)
+			*p++ = (char)c;
+		else
+			p += sprintf(p, "\\x%02x", c);
+	}
+	*p = '\0';
+	return out;
+}

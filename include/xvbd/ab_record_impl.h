@@ -32,8 +32,6 @@ void xvbd_ab_err_set(struct xvbd_ab_err *e, const char *fmt, ...)
 	XVBD_PRINTF(2, 3);
 /* Only printable ASCII, at most max bytes. */
 bool xvbd_ab_printable(const char *s, size_t max);
-/* Printable ASCII stays, any other byte becomes "\xNN"; malloc'd. */
-char *xvbd_ab_escape(const char *s);
 /* Dotted lower case: [a-z0-9_-] words joined by single dots. */
 bool xvbd_ab_fact_key_valid(const char *key);
 /* "2024-05-01T12:00:00Z" (UTC, whole seconds); -EINVAL if negative. */

@@ -46,6 +46,13 @@ int xvbd_parse_seconds(const char *s, uint64_t max_s, uint64_t *ns);
 /* Human readable binary size: "0B", "512B", "1.0M", "20G". */
 void xvbd_fmt_size(uint64_t bytes, char *buf, size_t len);
 
+/*
+ * A malloc'd copy of s with every byte outside printable ASCII written
+ * as "\xNN" (guest-written xenstore values, file names, commands);
+ * NULL on ENOMEM.
+ */
+char *xvbd_escape(const char *s);
+
 /* CLOCK_MONOTONIC in milliseconds: deadlines and elapsed times. */
 int64_t xvbd_now_ms(void);
 
