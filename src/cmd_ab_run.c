@@ -471,10 +471,28 @@ static void report_orphans(struct xvbd_ctx *ctx)
 
 /* ---- one run ---- */
 
+/*
+ * libxl forks hotplug scripts (xvbd-block remove at a destroy) and
+ * learns of their exit from SIGCHLD: the recorder blocks it in every
+ * thread for its run, so outside the run it must be open again, or libxl
+ * times the script out and the destroy never returns.
+ */
+static void open_sigchld(void)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+}
+
 static void destroy_guest(struct xvbd_ctx *ctx, const char *name,
 			  uint32_t domid)
 {
-	int err = xvbd_tstack_domain_destroy(ctx->ts, domid);
+	int err;
+
+	open_sigchld();
+	err = xvbd_tstack_domain_destroy(ctx->ts, domid);
 
 	if (err && err != -ENOENT) {
 		xvbd_err(CMD, "destroy", "guest %s (domid %u): %s", name,
@@ -721,6 +739,7 @@ int cmd_ab_run(struct xvbd_ctx *ctx, int argc, char **argv)
 	rc = xvbd_cmd_connect(ctx);
 	if (rc)
 		return rc;
+	open_sigchld();
 	if (o.json && !ctx->opts->json) {
 		/* --json after the command name: the same as before it. */
 		xvbd_out_free(ctx->out);
