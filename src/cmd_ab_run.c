@@ -503,6 +503,47 @@ static void destroy_guest(struct xvbd_ctx *ctx, const char *name,
 	state_clear();
 }
 
+/*
+ * Every disk of the new guest Connected on both sides before the
+ * recording: the fingerprint then holds what was negotiated (not
+ * "unknown: frontend Initialising"), and the baseline comes after the
+ * connect, as in every run.  (xvbd_start_run waits only for the devices
+ * it tuned.)
+ */
+static int wait_disks_connected(struct xvbd_ctx *ctx, uint32_t domid,
+				const char *name, int timeout_ms)
+{
+	struct xvbd_disk *disks = NULL;
+	size_t n = 0, i;
+	char why[256];
+	int err;
+
+	err = xvbd_tstack_disks(ctx->ts, domid, &disks, &n);
+	if (err) {
+		xvbd_err(CMD, name, "listing the disks: %s", strerror(-err));
+		return XVBD_EXIT_FAIL;
+	}
+	for (i = 0; i < n && !err; i++) {
+		struct xvbd_ovr_target t = {
+			.backend_path = disks[i].backend_path,
+			.frontend_path = disks[i].frontend_path,
+		};
+
+		if (!t.backend_path || !t.frontend_path)
+			continue;
+		why[0] = '\0';
+		err = xvbd_override_wait_connected(ctx->xs, &t, NULL,
+						   timeout_ms, why,
+						   sizeof(why));
+		if (err)
+			xvbd_err(CMD, name, "%s did not connect: %s",
+				 disks[i].vdev, why[0] ? why :
+				 strerror(-err));
+	}
+	xvbd_tstack_disks_free(disks, n);
+	return err ? XVBD_EXIT_FAIL : XVBD_EXIT_OK;
+}
+
 static bool stop_pending(void)
 {
 	sigset_t pend;
@@ -542,6 +583,9 @@ static int one_run(struct xvbd_ctx *ctx, struct run_opts *o, struct side *sd,
 			  "experiment stops");
 		rc = XVBD_EXIT_FAIL;
 	}
+	if (!rc)
+		rc = wait_disks_connected(ctx, res.domid, name,
+					  sd->req.timeout_s * 1000);
 	if (!rc && stop_pending())
 		rc = XVBD_EXIT_FAIL;
 	if (!rc) {

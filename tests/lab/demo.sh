@@ -65,15 +65,18 @@ lab-guest stop demo3 >/dev/null || die "lab-guest stop demo3"
 say "A/B: does dom0's page cache flatter a file-backed disk? (seed 001)"
 # One guest config, two hotplug programs: A's loop is buffered (dom0's
 # page cache serves the reads), B's does direct I/O.  Each run is a fresh
-# guest that reads 32 MiB and powers off; ABBA order; 3 runs each.
+# guest that reads 32 MiB and powers off; ABBA order; 3 runs each.  The
+# image holds data (a sparse one's holes cost no disk reads either way).
+dd if=/dev/urandom of=/scratch/demo-ab.img bs=1M count=48 status=none ||
+	die "dd /scratch/demo-ab.img"
 for side in xvbd-block:host xvbd-block-direct:direct; do
 	c=$(lab-guest prepare demo4 --mem 512 \
-		--disk "format=raw,vdev=xvda,access=ro,script=${side%%:*},target=/scratch/demo-a.img" \
+		--disk "format=raw,vdev=xvda,access=ro,script=${side%%:*},target=/scratch/demo-ab.img" \
 		--run 'dd if=/dev/xvda of=/dev/null bs=1M count=32 iflag=direct 2>/dev/null; poweroff -f') ||
 		die "lab-guest prepare demo4"
 	cp "$c" "/tmp/demo-${side##*:}.cfg" || die "cp $c"
 done
-cat /scratch/demo-a.img >/dev/null	# A's cache, warm
+cat /scratch/demo-ab.img >/dev/null	# A's cache, warm
 run xvbd ab run cached /tmp/demo-host.cfg direct /tmp/demo-direct.cfg \
 	--until-shutdown --interval 0.5 --runs 3 --metric read-mbs --dir /tmp/demo-ab
 say "The runs it recorded, and the same comparison from the records"
