@@ -492,7 +492,23 @@ static void destroy_guest(struct xvbd_ctx *ctx, const char *name,
 	int err;
 
 	open_sigchld();
+	err = xvbd_tstack_domain_info(ctx->ts, domid, &(struct xvbd_dominfo){ 0 });
+	if (err == -ENOENT) {
+		state_clear();	/* already gone (xl destroyed it) */
+		return;
+	}
 	err = xvbd_tstack_domain_destroy(ctx->ts, domid);
+	/*
+	 * A guest that powered itself off (--until-shutdown) is destroyed
+	 * by xl's own monitor of it: gone, or going, is what we want.
+	 */
+	if (err) {
+		struct xvbd_dominfo info;
+		int gone = xvbd_tstack_domain_info(ctx->ts, domid, &info);
+
+		if (gone == -ENOENT || (!gone && info.dying))
+			err = 0;
+	}
 
 	if (err && err != -ENOENT) {
 		xvbd_err(CMD, "destroy", "guest %s (domid %u): %s", name,
@@ -501,47 +517,6 @@ static void destroy_guest(struct xvbd_ctx *ctx, const char *name,
 		return;
 	}
 	state_clear();
-}
-
-/*
- * Every disk of the new guest Connected on both sides before the
- * recording: the fingerprint then holds what was negotiated (not
- * "unknown: frontend Initialising"), and the baseline comes after the
- * connect, as in every run.  (xvbd_start_run waits only for the devices
- * it tuned.)
- */
-static int wait_disks_connected(struct xvbd_ctx *ctx, uint32_t domid,
-				const char *name, int timeout_ms)
-{
-	struct xvbd_disk *disks = NULL;
-	size_t n = 0, i;
-	char why[256];
-	int err;
-
-	err = xvbd_tstack_disks(ctx->ts, domid, &disks, &n);
-	if (err) {
-		xvbd_err(CMD, name, "listing the disks: %s", strerror(-err));
-		return XVBD_EXIT_FAIL;
-	}
-	for (i = 0; i < n && !err; i++) {
-		struct xvbd_ovr_target t = {
-			.backend_path = disks[i].backend_path,
-			.frontend_path = disks[i].frontend_path,
-		};
-
-		if (!t.backend_path || !t.frontend_path)
-			continue;
-		why[0] = '\0';
-		err = xvbd_override_wait_connected(ctx->xs, &t, NULL,
-						   timeout_ms, why,
-						   sizeof(why));
-		if (err)
-			xvbd_err(CMD, name, "%s did not connect: %s",
-				 disks[i].vdev, why[0] ? why :
-				 strerror(-err));
-	}
-	xvbd_tstack_disks_free(disks, n);
-	return err ? XVBD_EXIT_FAIL : XVBD_EXIT_OK;
 }
 
 static bool stop_pending(void)
@@ -583,9 +558,6 @@ static int one_run(struct xvbd_ctx *ctx, struct run_opts *o, struct side *sd,
 			  "experiment stops");
 		rc = XVBD_EXIT_FAIL;
 	}
-	if (!rc)
-		rc = wait_disks_connected(ctx, res.domid, name,
-					  sd->req.timeout_s * 1000);
 	if (!rc && stop_pending())
 		rc = XVBD_EXIT_FAIL;
 	if (!rc) {
