@@ -253,7 +253,8 @@ int xvbd_tstack_disk_parse(const char *spec, struct xvbd_tstack_disk **out,
 		goto out;
 	}
 	rc = xlu_disk_parse(cfg, 1, &spec, &d->disk);
-	if (!rc && !d->disk.vdev) {
+	/* "vdev=," parses as an empty name: no vdev either (fuzz_diskspec) */
+	if (!rc && (!d->disk.vdev || !*d->disk.vdev)) {
 		snprintf(why, why_len, "no vdev in the disk spec");
 		rc = EINVAL;
 	}
