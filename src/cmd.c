@@ -91,18 +91,29 @@ static bool wants_help(int argc, char **argv)
 	return false;
 }
 
-static int check_args(const struct xvbd_cmd *cmd, int argc, char **argv)
+/*
+ * Unless the command parses options itself (getopt knows "--"), a
+ * dash-led word is a mistake, and a first "--" ends that check and is
+ * taken out, so "xvbd show -- -odd-name xvda" names a domain "-odd-name".
+ */
+static int check_args(const struct xvbd_cmd *cmd, int *argc, char **argv)
 {
 	int i;
 
-	/* Unless the command parses options itself, dash-led is a mistake. */
-	for (i = 0; i < argc && !(cmd->flags & CMD_OWN_OPTIONS); i++)
+	for (i = 0; i < *argc && !(cmd->flags & CMD_OWN_OPTIONS); i++) {
+		if (!strcmp(argv[i], "--")) {
+			memmove(&argv[i], &argv[i + 1],
+				(size_t)(*argc - i) * sizeof(*argv));
+			(*argc)--;
+			break;
+		}
 		if (argv[i][0] == '-' && argv[i][1])
 			return xvbd_usage_error(cmd, "unknown option \"%s\"",
 						argv[i]);
-	if (argc < cmd->min_args)
+	}
+	if (*argc < cmd->min_args)
 		return xvbd_usage_error(cmd, "missing arguments");
-	if (cmd->max_args != CMD_ARGS_ANY && argc > cmd->max_args)
+	if (cmd->max_args != CMD_ARGS_ANY && *argc > cmd->max_args)
 		return xvbd_usage_error(cmd, "too many arguments");
 	return XVBD_EXIT_OK;
 }
@@ -162,7 +173,7 @@ int xvbd_cmd_run(struct xvbd_ctx *ctx, int argc, char **argv)
 		xvbd_cmd_usage(cmd, stdout);
 		return XVBD_EXIT_OK;
 	}
-	rc = check_args(cmd, argc, argv);
+	rc = check_args(cmd, &argc, argv);
 	if (rc)
 		return rc;
 	if (ctx->opts->dry_run && !(cmd->flags & CMD_CAN_DRY_RUN))

@@ -105,9 +105,12 @@ int main(int argc, char **argv)
 	};
 	bool ambiguous = false;
 	const char *group = NULL;
+	char bad_opt[64] = "";
 	int c, rc = -1, nwords = 0;
 
-	/* '+': stop at the command name; its arguments are its own. */
+	/* '+': stop at the command name; its arguments are its own.  An
+	 * unknown option is reported after the loop, once -q is known. */
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+vqjNh", long_options,
 				NULL)) != -1) {
 		switch (c) {
@@ -132,11 +135,23 @@ int main(int argc, char **argv)
 			rc = XVBD_EXIT_OK;
 			goto out;
 		default:
-			xvbd_global_usage(commands, ncmds, stderr);
-			return XVBD_EXIT_USAGE;
+			if (bad_opt[0])
+				break;
+			if (optopt)
+				snprintf(bad_opt, sizeof(bad_opt), "-%c",
+					 optopt);
+			else
+				snprintf(bad_opt, sizeof(bad_opt), "%.60s",
+					 argv[optind - 1]);
+			break;
 		}
 	}
-	if (optind >= argc) {
+	xvbd_usage_quiet(opts.quiet);
+	if (bad_opt[0] || optind >= argc) {
+		if (bad_opt[0])
+			xvbd_err(NULL, NULL, "unknown option \"%s\"", bad_opt);
+		else
+			xvbd_err(NULL, NULL, "no command: try \"xvbd help\"");
 		xvbd_global_usage(commands, ncmds, stderr);
 		return XVBD_EXIT_USAGE;
 	}

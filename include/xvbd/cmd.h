@@ -84,9 +84,12 @@ int xvbd_cmd_not_found(const struct xvbd_cmd *cmds, size_t ncmds, int argc,
 void xvbd_cmd_group_usage(const struct xvbd_cmd *cmds, size_t ncmds,
 			  const char *group, FILE *stream);
 void xvbd_cmd_usage(const struct xvbd_cmd *cmd, FILE *stream);
+/* -q: the usage functions print nothing on stderr (main() sets it). */
+void xvbd_usage_quiet(bool quiet);
 void xvbd_global_usage(const struct xvbd_cmd *cmds, size_t ncmds,
 		       FILE *stream);
-/* "xvbd: <cmd>: <msg>" + usage on stderr; returns XVBD_EXIT_USAGE. */
+/* "xvbd: <cmd>: <msg>" + usage on stderr (not with -q); returns
+ * XVBD_EXIT_USAGE. */
 int xvbd_usage_error(const struct xvbd_cmd *cmd, const char *fmt, ...)
 	XVBD_PRINTF(2, 3);
 /*
