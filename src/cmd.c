@@ -15,11 +15,9 @@ int xvbd_usage_error(const struct xvbd_cmd *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "xvbd: %s: ", cmd->name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	xvbd_verr(cmd->name, NULL, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	xvbd_cmd_usage(cmd, stderr);
 	return XVBD_EXIT_USAGE;
 }
@@ -184,8 +182,9 @@ int xvbd_cmd_run(struct xvbd_ctx *ctx, int argc, char **argv)
 		xvbd_err(cmd->name, "output", "%s", strerror(ENOMEM));
 		return XVBD_EXIT_FAIL;
 	}
-	/* Commands with their own options connect after parsing them. */
-	if (!(cmd->flags & CMD_OWN_OPTIONS)) {
+	/* Commands with their own options or operand checks connect
+	 * after them. */
+	if (!(cmd->flags & (CMD_OWN_OPTIONS | CMD_LATE_CONNECT))) {
 		rc = xvbd_cmd_connect(ctx);
 		if (rc)
 			goto out;

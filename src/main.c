@@ -19,7 +19,8 @@ static const struct xvbd_cmd commands[] = {
 	  "list the VBDs of all or the given domains",
 	  "[Domain...]" },
 	{ "show", cmd_show,
-	  CMD_NEEDS_ROOT | CMD_NEEDS_XS | CMD_NEEDS_LIBXL, 2, 2,
+	  CMD_NEEDS_ROOT | CMD_NEEDS_XS | CMD_NEEDS_LIBXL | CMD_LATE_CONNECT,
+	  2, 2,
 	  "show one VBD's blkif keys, negotiation and warnings",
 	  "<Domain> <VDev>" },
 	{ "start", cmd_start,
@@ -30,7 +31,7 @@ static const struct xvbd_cmd commands[] = {
 	  "[--guest-limits] [--timeout S]" },
 	{ "tune", cmd_tune,
 	  CMD_NEEDS_ROOT | CMD_NEEDS_XS | CMD_NEEDS_LIBXL | CMD_WRITES_XS |
-	  CMD_CAN_DRY_RUN, 3, CMD_ARGS_ANY,
+	  CMD_CAN_DRY_RUN | CMD_LATE_CONNECT, 3, CMD_ARGS_ANY,
 	  "set per-device blkif keys of an existing VBD",
 	  "<Domain> <VDev> key=value..." },
 	{ "defaults", cmd_defaults,
@@ -137,12 +138,14 @@ int main(int argc, char **argv)
 		default:
 			if (bad_opt[0])
 				break;
-			if (optopt)
-				snprintf(bad_opt, sizeof(bad_opt), "-%c",
-					 optopt);
-			else
+			/* A long option as written ("--json=1"), else the
+			 * letter of a short one ("-x" of "-qx"). */
+			if (!strncmp(argv[optind - 1], "--", 2) || !optopt)
 				snprintf(bad_opt, sizeof(bad_opt), "%.60s",
 					 argv[optind - 1]);
+			else
+				snprintf(bad_opt, sizeof(bad_opt), "-%c",
+					 optopt);
 			break;
 		}
 	}

@@ -62,6 +62,14 @@ case_ 2 'defaults: unknown option "--bogus"' defaults --bogus
 case_ 2 "start: missing arguments" start
 case_ 2 "-N (dry run) is not supported" -N list
 case_ 2 'unknown command "frobnicate"' frobnicate
+case_ 2 'unknown option "--bogus"' --bogus list
+case_ 2 'no command' -v
+case_ 2 'tune: unknown key "bogus"' tune g xvda bogus=1
+case_ 2 'tune: ring-order=5: expected a number 0..4' tune g xvda ring-order=5
+case_ 2 'show: vdev: "sda-1"' show g sda-1
+case_ 2 'show: unknown option "-x"' show -x g xvda
+case_ 2 "stats: -d given twice" stats -d 1 -d 2
+case_ 2 "start: --timeout: given twice" start x.cfg --timeout 5 --timeout 6
 # Valid command lines reach the connection (and say why it failed).
 case_ 1 "attach: $no_xs" attach g --file /srv/x.img --size 8M
 case_ 1 "detach: $no_xs" detach g xvdb

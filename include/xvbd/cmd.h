@@ -25,6 +25,9 @@
  * to what main() sees, so such commands usually declare CMD_ARGS_ANY.
  * It calls xvbd_cmd_connect() itself once its arguments are checked. */
 #define CMD_OWN_OPTIONS		(1u << 5)
+/* No options, but operands to check before connecting (a vdev, key=value
+ * words): the command calls xvbd_cmd_connect() itself, after them. */
+#define CMD_LATE_CONNECT	(1u << 6)
 
 #define CMD_ARGS_ANY		(-1)
 
