@@ -180,26 +180,30 @@ xs_tree() {
 
 # xs_list PATH: the children of PATH, one a line; nothing when PATH does
 # not exist; 1 (message on stderr) when xenstore-list fails otherwise.
+# (xenstore-list says "could not list path" whatever the reason; only
+# xenstore-ls names the errno, so it is asked when the list failed.)
 xs_list() {
 	local out rc
 	out=$(crash_retry xenstore-list "$1")
 	rc=$?
 	if [ $rc = 0 ]; then
 		[ -z "$out" ] || printf '%s\n' "$out"
-	elif [[ $out != *"No such file or directory"* ]]; then
-		echo "xs_list: xenstore-list $1 failed ($rc): $out" >&2
-		return 1
+		return 0
 	fi
+	out+=$'\n'$(crash_retry xenstore-ls "$1")
+	[[ $out == *"No such file or directory"* ]] && return 0
+	echo "xs_list: xenstore-list $1 failed ($rc): $out" >&2
+	return 1
 }
 
-# loops_of FILE: the loop devices bound to FILE ("/dev/loopN" lines), from
-# losetup -j; 1 (message on stderr) when losetup fails.
-loops_of() {
+# losetup_of FILE: the loop devices bound to FILE ("/dev/loopN" lines),
+# from losetup -j; 1 (message on stderr) when losetup fails.
+losetup_of() {
 	local out rc
 	out=$(crash_retry losetup -n -O NAME -j "$1")
 	rc=$?
 	if [ $rc != 0 ]; then
-		echo "loops_of: losetup -j $1 failed ($rc): $out" >&2
+		echo "losetup_of: losetup -j $1 failed ($rc): $out" >&2
 		return 1
 	fi
 	[ -z "$out" ] || printf '%s\n' "$out"
@@ -212,14 +216,15 @@ loops_of() {
 dom0_state() {
 	local domid=$1 out line type name size files=() d
 	shift
-	# (xenstore-list stops at the first missing directory: fine for a
-	# before/after comparison)
 	# A failed tool makes the state an error, which never equals a
-	# baseline (and returns 1).
-	T_STATE=$(crash_retry xenstore-list -p "/local/domain/0/backend/vbd/$domid" \
-		"/local/domain/$domid/device/vbd" "/libxl/$domid/device/vbd") ||
-		{ T_STATE="ERROR $RANDOM: xenstore-list failed: $T_STATE"; return 1; }
-	T_STATE+=$'\n'
+	# baseline (and returns 1); a missing directory is "p: " (empty).
+	T_STATE=
+	for d in "/local/domain/0/backend/vbd/$domid" \
+		"/local/domain/$domid/device/vbd" "/libxl/$domid/device/vbd"; do
+		out=$(xs_list "$d" 2>&1) ||
+			{ T_STATE="ERROR $RANDOM: $out"; return 1; }
+		T_STATE+="$d: ${out//$'\n'/ }"$'\n'
+	done
 	while read -r line; do
 		[[ $line == *" /proc/"* ]] || T_STATE+="mount $line"$'\n'
 	done </proc/mounts
