@@ -28,12 +28,12 @@ rm -f $img $pimg
 truncate -s 512M $img
 stat_fields=(rd_req wr_req rd_sect wr_sect f_req ds_req oo_req)
 
-# The guest: 60 s of reads (1 MiB), writes (64 KiB, fsync: a flush each)
+# The guest: 150 s of reads (1 MiB), writes (64 KiB, fsync: a flush each)
 # and 1 MiB discards in a loop, its stat file before and after; then it
 # waits for xvdb (hot-attached below) and reports its hardware queues.
 guest_script='
 a=$(cat /sys/block/xvda/stat)
-end=$(( $(cut -d. -f1 /proc/uptime) + 60 ))
+end=$(( $(cut -d. -f1 /proc/uptime) + 150 ))
 i=0 dfail=0
 while [ $(cut -d. -f1 /proc/uptime) -lt $end ]; do
 	dd if=/dev/xvda of=/dev/null bs=1M count=16 skip=$((i % 16 * 16)) iflag=direct 2>/dev/null
