@@ -78,6 +78,12 @@ case_ 1 "list: $no_xs" list
 if [ "$(id -u)" = 0 ]; then
 	case_ 1 "start: /nonexistent.cfg: cannot read the xl config: No such file" \
 		start /nonexistent.cfg
+	# (a directory made libxlutil's scanner exit the program; a non-config
+	# printed libxlutil's messages, one per line)
+	case_ 1 "start: /: cannot read the xl config: not a regular file" \
+		start /
+	case_ 1 "start: /etc/passwd: cannot read the xl config: /etc/passwd:1: config parsing error" \
+		start /etc/passwd
 fi
 
 # The ab commands that read records: no Xen needed, run for real.
