@@ -180,18 +180,23 @@ xs_tree() {
 
 # xs_list PATH: the children of PATH, one a line; nothing when PATH does
 # not exist; 1 (message on stderr) when xenstore-list fails otherwise.
-# (xenstore-list says "could not list path" whatever the reason; only
-# xenstore-ls names the errno, so it is asked when the list failed.)
+# (xenstore-list's message does not say why it failed: the path counts
+# as absent when the nearest ancestor that lists has no such child.)
 xs_list() {
-	local out rc
+	local out rc up=$1 child kids
 	out=$(crash_retry xenstore-list "$1")
 	rc=$?
 	if [ $rc = 0 ]; then
 		[ -z "$out" ] || printf '%s\n' "$out"
 		return 0
 	fi
-	out+=$'\n'$(crash_retry xenstore-ls "$1")
-	[[ $out == *"No such file or directory"* ]] && return 0
+	while [ -n "$up" ] && [ "$up" != / ]; do
+		child=${up##*/}
+		up=${up%/*}
+		kids=$(crash_retry xenstore-list "${up:-/}") || continue
+		grep -qxF -- "$child" <<<"$kids" || return 0
+		break
+	done
 	echo "xs_list: xenstore-list $1 failed ($rc): $out" >&2
 	return 1
 }
