@@ -139,13 +139,17 @@ bracket prometheus
 # Text has rates, not counters: each rate x interval is at most what
 # sysfs saw across the call (reads are ~16x the writes: a swapped read
 # and write column exceeds the write bound).
-be_read B0
-t0=$EPOCHREALTIME
-txt=$(xvbd stats $G -d 1 -n 1)
-be_read B1
+# (the guest's I/O comes in bursts under TCG: up to 5 tries for a
+# second that saw reads)
+for try in 1 2 3 4 5; do
+	be_read B0
+	txt=$(xvbd stats $G -d 1 -n 1)
+	be_read B1
+	read -r trd twr trmb twmb tfl tds < <(awk '/ RD\/s / { for (i = 1; i <= NF; i++) c[$i] = i; next }
+		c["RD/s"] && $3 == "xvda" { print $c["RD/s"], $c["WR/s"], $c["RD-MB/s"], $c["WR-MB/s"], $c["FLUSH/s"], $c["DISCARD/s"] }' <<<"$txt")
+	awk -v r="$trmb" 'BEGIN { exit !(r + 0 > 0) }' && break
+done
 echo "$txt" | sed 's/^/# text: /'
-read -r trd twr trmb twmb tfl tds < <(awk '/ RD\/s / { for (i = 1; i <= NF; i++) c[$i] = i; next }
-	c["RD/s"] && $3 == "xvda" { print $c["RD/s"], $c["WR/s"], $c["RD-MB/s"], $c["WR-MB/s"], $c["FLUSH/s"], $c["DISCARD/s"] }' <<<"$txt")
 echo "# text rates: rd $trd wr $twr rd-MB $trmb wr-MB $twmb flush $tfl discard $tds"
 # (1 s interval; the bound allows 10 % for clock granularity)
 le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a != "" && a + 0 <= b * 1.1 + 0.5) }'; }
@@ -163,7 +167,7 @@ check "text: reads moved more bytes than writes (RD-MB/s > WR-MB/s)" \
 phase "latency and queue depth against the loop device's stat"
 read -r -a L0 <"/sys/block/$loop/stat"
 t0=$EPOCHREALTIME
-lj=$(xvbd stats $G -d 1 -n 1 --json)
+lj=$(xvbd stats $G -d 3 -n 1 --json)	# (3 s: most of the window)
 t1=$EPOCHREALTIME
 read -r -a L1 <"/sys/block/$loop/stat"
 row=$(jq -c '.vbds[] | select(.devid == 51712)' <<<"$lj")
@@ -179,10 +183,11 @@ ref=$(awk -v r0="${L0[0]}" -v r1="${L1[0]}" -v rt0="${L0[3]}" -v rt1="${L1[3]}" 
 		(q1 - q0) / ((t1 - t0) * 1000) }')
 read -r ref_rlat ref_wlat ref_qd <<<"$ref"
 echo "# loop device across the call: rd latency $ref_rlat ms, wr latency $ref_wlat ms, queue depth $ref_qd"
-# within a factor of 4 (+ 1 ms / 0.5 for the rounding of small values):
-# the windows differ by xvbd's start-up, so only the magnitude is shared.
+# Within a factor of 8 (+ 1 ms / 0.5 for small values): the windows
+# differ by xvbd's start-up and TCG's I/O comes in bursts, so only the
+# magnitude is shared; a wrong unit or formula is off by 1000x.
 near() { awk -v x="$1" -v r="$2" -v s="$3" 'BEGIN { exit !(x != "null" && x != "" && r >= 0 &&
-	x + 0 <= r * 4 + s && x + 0 >= r / 4 - s) }'; }
+	x + 0 <= r * 8 + s && x + 0 >= r / 8 - s) }'; }
 check "read latency near the loop device's ($(jq -r .rd_lat_ms <<<"$row") vs $ref_rlat ms)" \
 	near "$(jq -r .rd_lat_ms <<<"$row")" "$ref_rlat" 1
 check "write latency near the loop device's ($(jq -r .wr_lat_ms <<<"$row") vs $ref_wlat ms)" \
