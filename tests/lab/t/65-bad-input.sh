@@ -67,7 +67,7 @@ LOOP=$(loop_devices | awk -v f=$IMG '$2 == f { print "/dev/" $1 }')
 check "xvda's loop device found" test -n "$LOOP"
 MNTDEV=$(awk '$2 == "/scratch" { print $1 }' /proc/mounts)
 check "/scratch's device found" test -n "$MNTDEV"
-lab-guest wait $G --timeout 300 >/dev/null
+lab-guest wait $G --timeout 600 >/dev/null
 expect_eq "guest commands succeeded" 0 "$?"
 
 # state: into S, all a refused command must leave alone.  Fails (returns
