@@ -1,6 +1,6 @@
 /*
  * cmd_ab_run.c - xvbd ab run LABEL_A CONFIG_A LABEL_B CONFIG_B
- *		  [--vbd-a VDEV:key=value,...]... [--vbd-b ...]...
+ *		  [--vbd-a VDEV:key=value,...]... [--vbd-b ...]... [--vdev V]...
  *		  (--duration S | --run CMD | --until-shutdown)
  *		  [--interval S] [--warmup S]
  *		  [--runs N | --until-confident [--min-effect P] [--max-runs N]]
@@ -43,6 +43,7 @@
 #include "xvbd/ab.h"
 #include "xvbd/ab_recorder.h"
 #include "xvbd/ab_stat.h"
+#include "xvbd/blkif.h"
 #include "xvbd/cmd.h"
 #include "xvbd/cmd_ab.h"
 #include "xvbd/guest_start.h"
@@ -57,6 +58,9 @@
 #define MIN_EFFECT_DEFAULT	0.05
 #define CONFIDENCE_DEFAULT	0.95
 #define START_TIMEOUT_S		120
+/* How long xl's monitor gets to destroy a guest that powered off. */
+#define DESTROY_WAIT_TRIES	50
+#define DESTROY_WAIT_US		100000
 /* Where a running experiment names the guest it owns (kill -9 proof). */
 #define STATE_DIR		"/run/xvbd/ab-run"
 
@@ -85,6 +89,9 @@ struct run_opts {
 	const char *dir;
 	bool mode_given;
 	bool json;		/* --json after the command name */
+	/* --vdev: the disks to record (none: all of the guest's) */
+	const char *vdevs[XVBD_START_MAX_DEVS];
+	size_t nvdevs;
 };
 
 /* ---- options ---- */
@@ -197,6 +204,36 @@ static int set_mode(struct run_opts *o, enum xvbd_ab_mode m)
 	return 0;
 }
 
+/*
+ * --vdev V: record only these disks (a guest's trigger or boot disk
+ * would otherwise add its I/O to the workload's).
+ */
+static int add_vdev(struct run_opts *o, const char *arg)
+{
+	uint32_t devid, other;
+	size_t i;
+
+	if (xvbd_vdev_parse(arg, &devid)) {
+		xvbd_err(CMD, "--vdev", "\"%s\": expected a virtual device "
+			 "such as xvda", arg);
+		return XVBD_EXIT_USAGE;
+	}
+	for (i = 0; i < o->nvdevs; i++) {
+		xvbd_vdev_parse(o->vdevs[i], &other);
+		if (other == devid) {
+			xvbd_err(CMD, "--vdev", "%s given twice", arg);
+			return XVBD_EXIT_USAGE;
+		}
+	}
+	if (o->nvdevs == XVBD_START_MAX_DEVS) {
+		xvbd_err(CMD, "--vdev", "more than %d devices",
+			 XVBD_START_MAX_DEVS);
+		return XVBD_EXIT_USAGE;
+	}
+	o->vdevs[o->nvdevs++] = arg;
+	return 0;
+}
+
 static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 		      struct run_opts *o)
 {
@@ -204,6 +241,7 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 		{ "vbd-a", required_argument, NULL, 'a' },
 		{ "vbd-b", required_argument, NULL, 'b' },
 		{ "guest-limits", no_argument, NULL, 'g' },
+		{ "vdev", required_argument, NULL, 'V' },
 		{ "duration", required_argument, NULL, 'd' },
 		{ "run", required_argument, NULL, 'r' },
 		{ "until-shutdown", no_argument, NULL, 'u' },
@@ -242,6 +280,9 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 			break;
 		case 'g':
 			o->guest_limits = true;
+			break;
+		case 'V':
+			rc = add_vdev(o, optarg);
 			break;
 		case 'd':
 			rc = set_mode(o, XVBD_AB_MODE_DURATION);
@@ -369,6 +410,8 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 		return XVBD_EXIT_USAGE;
 	}
 	o->rec.dir = o->dir;
+	o->rec.vdev_args = o->vdevs;
+	o->rec.nvdev_args = o->nvdevs;
 	return 0;
 }
 
@@ -489,13 +532,24 @@ static void open_sigchld(void)
 static void destroy_guest(struct xvbd_ctx *ctx, const char *name,
 			  uint32_t domid)
 {
-	int err;
+	struct xvbd_dominfo now;
+	int err, tries;
 
 	open_sigchld();
-	err = xvbd_tstack_domain_info(ctx->ts, domid, &(struct xvbd_dominfo){ 0 });
-	if (err == -ENOENT) {
-		state_clear();	/* already gone (xl destroyed it) */
-		return;
+	/*
+	 * The guest was created by `xl create`, whose monitor destroys a
+	 * guest that powered itself off: let it finish (a destroy racing it
+	 * makes libxl print errors about a domain that is merely gone).
+	 */
+	for (tries = 0; tries < DESTROY_WAIT_TRIES; tries++) {
+		err = xvbd_tstack_domain_info(ctx->ts, domid, &now);
+		if (err == -ENOENT) {
+			state_clear();
+			return;
+		}
+		if (err || !(now.shutdown || now.dying))
+			break;
+		usleep(DESTROY_WAIT_US);
 	}
 	err = xvbd_tstack_domain_destroy(ctx->ts, domid);
 	/*

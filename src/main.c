@@ -67,8 +67,8 @@ static const struct xvbd_cmd commands[] = {
 	  "run an A/B experiment: fresh guests in ABBA order, recorded, "
 	  "until settled",
 	  "<LabelA> <xl.cfg> <LabelB> <xl.cfg> [--vbd-a VDEV:k=v,...]... "
-	  "[--vbd-b ...]... (--duration S | --run CMD | --until-shutdown) "
-	  "[--interval S] [--warmup S] [--runs N | --until-confident "
+	  "[--vbd-b ...]... [--vdev VDEV]... (--duration S | --run CMD | "
+	  "--until-shutdown) [--interval S] [--warmup S] [--runs N | --until-confident "
 	  "[--min-effect P] [--max-runs N]] [--metric M] [--confidence P] "
 	  "[--guest-limits] [--dir DIR] [--timeout S] [--json]" },
 	{ "ab record", cmd_ab_record,

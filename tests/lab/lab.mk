@@ -26,4 +26,4 @@ check: deps
 	tests/check
 
 demo: deps all lab
-	tests/lab/run --timeout 900 tests/lab/demo.sh
+	tests/lab/run --timeout 1800 tests/lab/demo.sh

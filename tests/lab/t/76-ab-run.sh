@@ -1,47 +1,50 @@
-# xvbd ab run (issue 12, acceptance 1, 2, 5): whole experiments in the lab.
-#  - A/B: one guest, two configs that differ in the disk's hotplug
-#    program only: A xvbd-block (the loop is buffered: dom0's page cache,
-#    warmed here first, serves the reads), B xvbd-block-direct (the loop
-#    does direct I/O: every read goes to the virtual disk under /scratch).
-#    Seed 001's confounder as the variable under test.  Each run is a
-#    fresh guest that reads 48 MiB with O_DIRECT and powers itself off
-#    (--until-shutdown); runs alternate ABBA; --until-confident stops the
-#    experiment.  The test then recomputes the verdict's numbers its own
-#    way from the records' raw counters and times (jq + awk: first and
-#    last sample of each run, mean, sample sd, Student's t half-width) and
-#    finds ab run's equal; each run's read sectors equal the guest's
-#    48 MiB; the only fingerprint difference is vbd.xvda.dom0_cache.
-#  - A/A: the same configuration under two labels, --runs 3: read-mbs is
-#    "no difference" (at 99 %, so a true A/A fails this check 1 % of the
-#    time, not 5 %).
-#  - kill -9 during an ab run: no half-written record, the other records
-#    intact, and the next ab run names the guest left behind with the
-#    command that removes it; SIGTERM: the guest is destroyed, exit 1.
+# xvbd ab run (issue 12, acceptance 1 and 5): a whole experiment in the lab.
+#  - A/B: one guest config, two hotplug programs for its disk: A
+#    xvbd-block (the loop is buffered: dom0's page cache, warmed first,
+#    serves the reads), B xvbd-block-direct (the loop does direct I/O:
+#    every read goes to the disk).  Seed 001's confounder as the variable
+#    under test.  The image lies on the lab's slow disk (/dev/vdc, reads
+#    throttled to 4 MB/s by QEMU): under TCG the guest's blkfront/blkback
+#    path is slower than the other virtual disks, so only there does the
+#    page cache move the guest's MB/s.  Each run is a fresh guest that
+#    reads 32 MiB with O_DIRECT between a GO and a DONE on its trigger
+#    disk (/lab/lib/abguest.sh: the record spans the reads, not the boot);
+#    runs alternate ABBA; --until-confident stops the experiment.  The
+#    test recomputes the verdict's numbers its own way from the records'
+#    raw counters and times (jq + awk: first and last sample of each run,
+#    mean, sample sd, Student's t half-width) and finds ab run's equal;
+#    each run's read sectors equal the guest's 32 MiB; the only
+#    fingerprint difference is vbd.xvda.dom0_cache.
+# The A/A experiment is t/78; kill -9 and SIGTERM during ab run, t/79.
+# lab-timeout: 1200
 . /lab/lib/testlib.sh
-img=/scratch/t76.img
+. /lab/lib/abguest.sh
+slow=/slow
+img=$slow/t76.img
+trig=/scratch/t76-go.img
 top=/tmp/t76
 store=$top/store
 xl destroy t76 2>/dev/null
-rm -rf $top $img /run/xvbd/ab-run
+rm -rf $top /run/xvbd/ab-run
 mkdir -p $top
-dd if=/dev/urandom of=$img bs=1M count=64 status=none
-# 48 MiB in 1 MiB direct reads, then off: the run ends with the guest.
-prep() {	# prep SCRIPT OUT: the guest's config with that hotplug program
-	local c
-	c=$(lab-guest prepare t76 --mem 512 \
-		--disk "format=raw,vdev=xvda,access=ro,script=$1,target=$img" \
-		--run 'dd if=/dev/xvda of=/dev/null bs=1M count=48 iflag=direct 2>&1
-poweroff -f') && cp "$c" "$2"
-}
-prep xvbd-block $top/host.cfg
+check "the slow disk is mounted on $slow" abg_mount_slow
+rm -f $img $trig
+dd if=/dev/urandom of=$img bs=1M count=32 status=none
+# 32 MiB in 1 MiB direct reads between GO and DONE.
+abg_prepare t76 $img $trig xvbd-block 1 32 $top/host.cfg
 check "guest config A (buffered loop) prepared" test -s $top/host.cfg
-prep xvbd-block-direct $top/direct.cfg
+abg_prepare t76 $img $trig xvbd-block-direct 1 32 $top/direct.cfg
 check "guest config B (direct I/O loop) prepared" test -s $top/direct.cfg
 check "A's disk: xvbd-block" grep -q "script=xvbd-block," $top/host.cfg
 check "B's disk: xvbd-block-direct" grep -q "script=xvbd-block-direct," $top/direct.cfg
 expect_eq "the configs differ in the script only" "$(md5sum <$top/host.cfg)" \
 	"$(sed 's/script=xvbd-block-direct,/script=xvbd-block,/' $top/direct.cfg | md5sum)"
 cfg=$top/host.cfg
+# The slow disk is slow: 8 MiB read past dom0's page cache take >= 1.5 s.
+t0=$(date +%s%N)
+dd if=$img of=/dev/null bs=1M count=8 skip=16 iflag=direct status=none
+ms=$(( ($(date +%s%N) - t0) / 1000000 ))
+check "the slow disk reads at <= ~5 MB/s (8 MiB in $ms ms)" test $ms -ge 1500
 # dom0's page cache holds the image before A's first run.
 cat $img >/dev/null
 
@@ -72,9 +75,10 @@ close_to() {	# close_to A B: two numbers, equal to 0.2 % (or 0.01 absolute)
 }
 
 phase "A/B: dom0 cache host vs none, until confident"
-xvbd ab run cached $top/host.cfg direct $top/direct.cfg \
-	--until-shutdown --interval 0.5 --until-confident --max-runs 6 \
-	--metric read-mbs --dir $store --json >$top/ab.json 2>$top/ab.err
+xvbd ab run cached $top/host.cfg direct $top/direct.cfg --vdev xvda \
+	--warmup 8 --run "$(abg_go_cmd $trig 8)" --interval 0.5 \
+	--until-confident --max-runs 5 --metric read-mbs --dir $store \
+	--json >$top/ab.json 2>$top/ab.err
 rc=$?
 sed 's/^/# /' $top/ab.err
 expect_eq "ab run A/B exits 0" 0 $rc
@@ -113,62 +117,19 @@ expect_eq "read-mbs verdict: B (direct I/O) slower, proven" worse "$(jq -r "$m |
 read -r ia _ < <(run_rates cached | mean_half 1)
 check "read-iops recomputed (A)" close_to "$ia" \
 	"$(jq -r '.comparison.metrics[] | select(.metric == "read-iops") | .a' $top/ab.json)"
-# Every run saw the guest's whole read: 48 MiB = 98304 sectors (plus the
-# guest kernel's partition scan, a few KiB).
+# Every run saw the guest's whole read, and only it: 32 MiB = 65536
+# sectors (the boot's partition scan falls in the warmup).
 for f in $store/*.json; do
 	n=$(jq '.samples[-1].vbds[0].rd_sect - .samples[0].vbds[0].rd_sect' $f)
-	check "$(basename $f .json): 48 MiB read in the record ($n sectors)" \
-		sh -c "[ $n -ge 98304 ] && [ $n -le 98304 + 2048 ]"
+	expect_eq "$(basename $f .json): 32 MiB read in the record" 65536 "$n"
 done
 expect_eq "the only fingerprint difference: vbd.xvda.dom0_cache" \
 	"vbd.xvda.dom0_cache" "$(jq -r .comparison.variable $top/ab.json)"
 expect_eq "A's side of it: host" host "$(jq -r '.comparison.differences[0].a' $top/ab.json | cut -d' ' -f1)"
 expect_eq "B's side of it: none" none "$(jq -r '.comparison.differences[0].b' $top/ab.json | cut -d' ' -f1)"
 
-phase "A/A: the same configuration, --runs 3"
-xvbd ab run same1 "$cfg" same2 "$cfg" --until-shutdown --interval 0.5 \
-	--runs 3 --confidence 99 --dir $store --json >$top/aa.json 2>$top/aa.err
-expect_eq "ab run A/A exits 0" 0 $?
-sed 's/^/# /' $top/aa.err
-expect_eq "A/A read-mbs: no difference proven" no-difference \
-	"$(jq -r '.comparison.metrics[] | select(.metric == "read-mbs") | .verdict' $top/aa.json)"
-expect_eq "A/A: no fact differs" null "$(jq -r .comparison.variable $top/aa.json)"
-
-phase "kill -9 and SIGTERM during ab run"
-sums=$(md5sum $store/*.json)
-xvbd ab run k1 "$cfg" k2 "$cfg" --duration 60 --runs 1 --dir $store \
-	>$top/kill.out 2>$top/kill.err &
-pid=$!
-check "the guest of the killed run comes up" wait_for 120 1 sh -c 'xl list | grep -c "^t76 "'
-sleep 2
-kill -9 $pid
-wait $pid 2>/dev/null
-check "no record of the killed run" sh -c "! ls $store/k1-*.json 2>/dev/null | grep -q ."
-check "no temporary left as a record" sh -c "! ls $store | grep -v '^[a-z0-9]*-.*\.json$' | grep -q ."
-expect_eq "other records untouched" "$sums" "$(md5sum $store/*.json)"
-left=$(xl domid t76)
-check "the killed run's guest is still there" test -n "$left"
-xvbd ab run k3 "$cfg" k4 "$cfg" --duration 1 --runs 1 --dir $store \
-	>/dev/null 2>$top/next.err
-sed 's/^/# /' $top/next.err
-check "the next ab run names the guest left behind" \
-	grep -q "guest t76 (domid $left) was started by an ab run that died" $top/next.err
-check "... with the command that removes it" grep -q "xl destroy $left" $top/next.err
-xl destroy t76 2>/dev/null
-xvbd ab run k5 "$cfg" k6 "$cfg" --duration 60 --runs 1 --dir $store \
-	>/dev/null 2>$top/int.err &
-pid=$!
-check "the guest of the interrupted run comes up" wait_for 120 1 sh -c 'xl list | grep -c "^t76 "'
-sleep 2
-# SIGTERM: SIGINT is ignored by a job started with & in a script.
-kill -TERM $pid
-wait $pid
-expect_eq "SIGTERM: exit 1" 1 $?
-sed 's/^/# /' $top/int.err
-check "SIGTERM: said so" grep -q "interrupted" $top/int.err
-check "SIGTERM: the guest is gone" sh -c '! xl list | grep -q "^t76 "'
-
 phase "clean up"
 xl destroy t76 2>/dev/null
-rm -rf $top $img
+rm -rf $top $img $trig
+umount $slow
 finish

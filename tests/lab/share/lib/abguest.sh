@@ -1,0 +1,83 @@
+# abguest.sh: a guest disk workload for `xvbd ab run --run`, sourced by
+# lab tests and benchmarks (/lab/lib/abguest.sh in dom0).
+#
+# Each run of an experiment is a fresh guest that boots in a few seconds
+# and would finish a short read before, or while, the recording begins.
+# So the guest waits: its second disk (xvdb, a 1 MiB "trigger" file)
+# carries a handshake.  The guest, booted, writes "READY" there; the
+# --run command (dom0, started by ab run at the beginning of --warmup W)
+# waits for READY and for W + 0.5 s to pass, writes "GO", the guest reads,
+# writes "DONE", and the command returns.  The record (from the end of the
+# warmup) spans the workload, not the boot, and no read can fall before
+# its baseline.  `--vdev xvda` keeps the trigger's polling out of it.
+#
+#   abg_prepare NAME IMAGE TRIGGER HOTPLUG PASSES MIB OUT.cfg
+#	the guest's xl config: xvda = IMAGE (read-only, hotplug program
+#	HOTPLUG, e.g. xvbd-block or xvbd-block-direct), xvdb = TRIGGER;
+#	after GO it reads the first MIB MiB of xvda with O_DIRECT, PASSES
+#	times, then DONE.
+#   abg_go_cmd TRIGGER W -> the --run command line for ab run --warmup W
+#   abg_reset TRIGGER   clear the handshake
+#   abg_mount_slow      mount the lab's slow disk (/dev/vdc, reads
+#			throttled by QEMU) on /slow, once
+
+ABG_GO=/tmp/abg-go.sh
+
+# The --run command: GO, wait for DONE (bounded), clear.  It sees only
+# PATH, HOME and XVBD_AB_* (ab run's fixed environment), so the trigger
+# comes as an argument.
+abg_write_go() {
+	cat >$ABG_GO <<'EOS'
+#!/bin/sh
+# abg-go.sh TRIGGER W: start the guest's workload after the warmup of W
+# seconds (and its boot), wait for its end.
+t=$1
+sleep "$2.5" &
+warm=$!
+blk() { dd if="$t" bs=4096 count=1 iflag=direct 2>/dev/null | head -c 4; }
+until_blk() {	# until_blk WORD: poll the trigger (bounded: 600 s)
+	i=0
+	while [ "$(blk)" != "$1" ]; do
+		i=$((i + 1))
+		[ $i -lt 6000 ] || { echo "abg-go: no $1 from the guest in 600 s" >&2; exit 1; }
+		sleep 0.1
+	done
+}
+until_blk READ
+wait $warm
+printf 'GO%4094s' x | dd of="$t" bs=4096 count=1 conv=notrunc oflag=direct 2>/dev/null
+until_blk DONE
+dd if=/dev/zero of="$t" bs=4096 count=1 conv=notrunc oflag=direct 2>/dev/null
+EOS
+	chmod +x $ABG_GO
+}
+
+abg_go_cmd() { echo "$ABG_GO $1 $2"; }
+
+abg_reset() {
+	dd if=/dev/zero of="$1" bs=4096 count=1 conv=notrunc oflag=direct 2>/dev/null
+}
+
+abg_prepare() {
+	local name=$1 img=$2 trig=$3 hotplug=$4 passes=$5 mib=$6 out=$7 c
+	[ -f "$trig" ] || truncate -s 1M "$trig"
+	abg_reset "$trig"
+	abg_write_go
+	c=$(lab-guest prepare "$name" --mem 512 \
+		--disk "format=raw,vdev=xvda,access=ro,script=$hotplug,target=$img" \
+		--disk "format=raw,vdev=xvdb,access=rw,script=xvbd-block,target=$trig" \
+		--run "printf 'READY%4091s' x | dd of=/dev/xvdb bs=4096 count=1 oflag=direct 2>/dev/null
+while ! dd if=/dev/xvdb bs=4096 count=1 iflag=direct 2>/dev/null | grep -q GO; do sleep 0.1; done
+i=0
+while [ \$i -lt $passes ]; do
+	dd if=/dev/xvda of=/dev/null bs=1M count=$mib iflag=direct 2>&1
+	i=\$((i + 1))
+done
+printf 'DONE%4092s' x | dd of=/dev/xvdb bs=4096 count=1 oflag=direct 2>/dev/null") &&
+		cp "$c" "$out"
+}
+
+abg_mount_slow() {
+	mkdir -p /slow || return 1
+	grep -q '^/dev/vdc /slow ' /proc/mounts || mount /dev/vdc /slow
+}
