@@ -137,6 +137,8 @@ static void render_metric_text(struct xvbd_out *o,
 	xvbd_out_obj_end(o);
 }
 
+#define JSON_DECIMALS	6
+
 static void num(struct xvbd_out *o, const char *key, double v, int decimals)
 {
 	xvbd_out_fixed_opt(o, key, !isnan(v), v, decimals);
@@ -146,7 +148,11 @@ static void render_metric_json(struct xvbd_out *o,
 			       const struct xvbd_ab_metric_cmp *mc)
 {
 	const struct xvbd_ab_metric_info *info = &xvbd_ab_metrics[mc->metric];
-	int d = info->decimals;
+	/*
+	 * Scripts recompute from these: more digits than the text table's
+	 * (whose rounding to the metric's decimals is for reading).
+	 */
+	int d = JSON_DECIMALS;
 
 	xvbd_out_obj_begin(o, NULL);
 	xvbd_out_str(o, "metric", info->name);
@@ -160,9 +166,9 @@ static void render_metric_json(struct xvbd_out *o,
 	num(o, "diff", mc->s.diff, d);
 	num(o, "diff_lo", mc->s.diff_lo, d);
 	num(o, "diff_hi", mc->s.diff_hi, d);
-	num(o, "pct", mc->s.pct, 2);
-	num(o, "pct_lo", mc->s.pct_lo, 2);
-	num(o, "pct_hi", mc->s.pct_hi, 2);
+	num(o, "pct", mc->s.pct, d);
+	num(o, "pct_lo", mc->s.pct_lo, d);
+	num(o, "pct_hi", mc->s.pct_hi, d);
 	num(o, "p", mc->s.p, 6);
 	xvbd_out_str(o, "verdict", verdict_name(mc->verdict));
 	xvbd_out_str(o, "text", mc->text);

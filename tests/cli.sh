@@ -98,6 +98,10 @@ case_ 2 "ab record: --domain missing" ab record x --until-shutdown
 case_ 2 'ab record: --vdev: "sdz-1"' ab record x --domain g --vdev sdz-1 \
 	--duration 1
 case_ 1 "ab record: $no_xs" ab record x --domain g --duration 1 --json
+case_ 2 'ab run: --vdev: "bogus": expected a virtual device' \
+	ab run a x.cfg b y.cfg --until-shutdown --vdev bogus
+case_ 2 "ab run: --vdev: 51712 given twice" \
+	ab run a x.cfg b y.cfg --until-shutdown --vdev xvda --vdev 51712
 if [ "$(id -u)" = 0 ]; then
 	case_ 1 "start: /nonexistent.cfg: cannot read the xl config: No such file" \
 		start /nonexistent.cfg

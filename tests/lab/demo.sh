@@ -65,16 +65,16 @@ lab-guest stop demo3 >/dev/null || die "lab-guest stop demo3"
 say "A/B: does dom0's page cache flatter a file-backed disk? (seed 001)"
 # One guest config, two hotplug programs: A's loop is buffered (dom0's
 # page cache serves the reads), B's does direct I/O.  The image lies on
-# the lab's slow disk (reads at 4 MB/s).  Each run is a fresh guest that,
+# the lab's slow disk (reads at 1 MiB/s).  Each run is a fresh guest that,
 # booted, waits for the GO that the --run command writes on its trigger
-# disk after the warmup, reads 32 MiB and answers DONE: the record spans
+# disk after the warmup, reads 8 MiB and answers DONE: the record spans
 # the reads, not the boot.  ABBA order; 3 runs each.
 . /lab/lib/abguest.sh
 abg_mount_slow || die "mount /dev/vdc /slow"
-dd if=/dev/urandom of=/slow/demo-ab.img bs=1M count=32 status=none ||
+dd if=/dev/urandom of=/slow/demo-ab.img bs=1M count=8 status=none ||
 	die "dd /slow/demo-ab.img"
 for side in xvbd-block:host xvbd-block-direct:direct; do
-	abg_prepare demo4 /slow/demo-ab.img /scratch/demo-go.img ${side%%:*} 1 32 \
+	abg_prepare demo4 /slow/demo-ab.img /scratch/demo-go.img ${side%%:*} 1 8 \
 		"/tmp/demo-${side##*:}.cfg" || die "lab-guest prepare demo4"
 done
 cat /slow/demo-ab.img >/dev/null	# A's cache, warm
