@@ -1,6 +1,7 @@
 #!/bin/bash
 # tests/install.sh: `make install` into a temporary DESTDIR puts exactly
-# the expected files there with their modes (PREFIX=/usr: Debian's
+# the expected files there with their modes and links (xvbd-block in
+# LIBEXECDIR, linked from /etc/xen/scripts; PREFIX=/usr: Debian's
 # directories; then BINDIR, MANDIR and the completion directories given
 # one by one), xvbd runs from there, and `make uninstall` with the same
 # variables leaves no file or link behind.  Needs the build (./xvbd,
@@ -45,7 +46,8 @@ run() {
 }
 
 want="755 f ./usr/sbin/xvbd
-755 f ./etc/xen/scripts/xvbd-block
+755 f ./usr/libexec/xvbd/xvbd-block
+777 l ./etc/xen/scripts/xvbd-block /usr/libexec/xvbd/xvbd-block
 777 l ./etc/xen/scripts/xvbd-block-direct xvbd-block
 644 f ./usr/share/bash-completion/completions/xvbd
 644 f ./usr/share/zsh/vendor-completions/_xvbd"
@@ -53,7 +55,8 @@ for p in $pages; do want+=$'\n'"644 f ./usr/share/man/man1/$p"; done
 run debian "$want" PREFIX=/usr
 
 want="755 f ./opt/x/bin/xvbd
-755 f ./etc/xen/scripts/xvbd-block
+755 f ./opt/x/libexec/xvbd/xvbd-block
+777 l ./etc/xen/scripts/xvbd-block /opt/x/libexec/xvbd/xvbd-block
 777 l ./etc/xen/scripts/xvbd-block-direct xvbd-block
 644 f ./b/xvbd
 644 f ./z/_xvbd"
