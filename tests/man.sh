@@ -81,5 +81,29 @@ for p in "${pages[@]}"; do
 		not_ok "${p#"$top"/}: commands not in the table: ${bad[*]}"
 done
 
+# Every JSON field the sources print (xvbd_out_* with a literal key) is
+# named in the JSON OUTPUT section of its command's page (ab: xvbd-ab.1,
+# pv: xvbd-pv.1, the rest: xvbd.1).
+json_section() { text "$1" | awk '/^\.SH / { on = /^\.SH "?JSON OUTPUT/ } on'; }
+for p in "${pages[@]}"; do
+	n=${p#"$top"/}
+	case $n in
+	man/xvbd-ab.1) srcs=("$top"/src/ab_*.c "$top"/src/cmd_ab_*.c) ;;
+	man/xvbd-pv.1) srcs=("$top"/src/cmd_pv*.c) ;;
+	man/xvbd.1) srcs=($(ls "$top"/src/*.c | grep -vE '/(ab_[^/]*|cmd_ab_[^/]*|cmd_pv[^/]*|out)\.c$')) ;;
+	*) continue ;;
+	esac
+	keys=$(grep -ohE '(xvbd_out_[a-z_]+\([^,]+|num\(o), *"[a-z0-9_]+"' "${srcs[@]}" |
+		sed -E 's/.*"([a-z0-9_]+)"$/\1/' | sort -u)
+	sec=$(json_section "$p")
+	missing=()
+	for k in $keys; do
+		grep -qE "(^|[^a-z0-9_])$k([^a-z0-9_]|$)" <<<"$sec" || missing+=("$k")
+	done
+	[ ${#missing[@]} = 0 ] && ok "$n: every JSON field its commands print is in JSON OUTPUT ($(wc -w <<<"$keys"))" ||
+		not_ok "$n: JSON fields not in JSON OUTPUT: ${missing[*]}"
+	grep -q '^\.SH EXIT STATUS' "$p" && ok "$n: EXIT STATUS" || not_ok "$n: no EXIT STATUS"
+done
+
 echo "man: $passed passed, $failed failed"
 [ $failed = 0 ]
