@@ -135,7 +135,7 @@ expect_eq "-N detach: xenstore, loop devices, mounts, states unchanged" \
 	"$before" "$after"
 err=$(xvbd -q -N detach $G xvdz 2>&1 >/dev/null)
 expect_eq "-N detach of a missing disk: exit 1, one line" \
-	"1 xvbd: detach: vdev:" "$? ${err:0:20}"
+	"1 xvbd: detach: vdev:" "$? ${err:0:19}"
 
 # Detach: everything goes, the last disk on the share unmounts it.
 phase "detach"
