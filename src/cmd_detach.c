@@ -26,6 +26,14 @@ static const struct xvbd_out_label labels[] = {
 	{ NULL, NULL },
 };
 
+/* -N: the same fields, said as what would happen. */
+static const struct xvbd_out_label dry_labels[] = {
+	{ "domain", "DOMAIN" }, { "vdev", "WOULD REMOVE" },
+	{ "devid", "DEVID" }, { "target", "TARGET" }, { "forced", "FORCED" },
+	{ "share_unmounted", "WOULD UNMOUNT" }, { "dry_run", "DRY-RUN" },
+	{ NULL, NULL },
+};
+
 /*
  * After the disk is gone: unmount its share if no disk of any domain
  * uses it any more.  Called with the share lock held.  1 unmounted, 0 not,
@@ -131,7 +139,7 @@ int cmd_detach(struct xvbd_ctx *ctx, int argc, char **argv)
 		if (released < 0)
 			rc = XVBD_EXIT_FAIL;
 	}
-	xvbd_out_labels(ctx->out, labels);
+	xvbd_out_labels(ctx->out, dry_run ? dry_labels : labels);
 	xvbd_out_obj_begin(ctx->out, NULL);
 	xvbd_out_str(ctx->out, "domain", domain);
 	xvbd_out_str(ctx->out, "vdev", disk->vdev);
