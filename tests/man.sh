@@ -35,9 +35,12 @@ table=$("$here/cmdtable.sh" "$top/src") || { echo "man: 0 passed, 1 failed"; exi
 mapfile -t cmds < <(sed -n 's/^cmd //p' <<<"$table")
 # roff text with "\-" as "-" (options are spelled \-\-name\-part).
 text() { sed 's/\\-/-/g' "$1"; }
+# A command's page: man/xvbd-<command>.1, else its group's
+# (man/xvbd-ab.1), else the index xvbd.1 (help, the global options).
 page_of() {
 	local g=${1%% *}
 	if [ "$1" = xvbd ]; then echo "$top/man/xvbd.1"
+	elif [ -f "$top/man/xvbd-${1// /-}.1" ]; then echo "$top/man/xvbd-${1// /-}.1"
 	elif [ -f "$top/man/xvbd-$g.1" ]; then echo "$top/man/xvbd-$g.1"
 	else echo "$top/man/xvbd.1"; fi
 }
@@ -82,27 +85,47 @@ for p in "${pages[@]}"; do
 done
 
 # Every JSON field the sources print (xvbd_out_* with a literal key) is
-# named in the JSON OUTPUT section of its command's page (ab: xvbd-ab.1,
-# pv: xvbd-pv.1, the rest: xvbd.1).
+# named in the JSON OUTPUT section of its command's page; every source
+# file that prints fields is in this table.
+json_files=(
+	"xvbd-list.1 cmd_list.c"
+	"xvbd-show.1 cmd_show.c"
+	"xvbd-start.1 cmd_start.c override_run.c"
+	"xvbd-tune.1 cmd_tune.c override.c"
+	"xvbd-defaults.1 cmd_defaults.c"
+	"xvbd-attach.1 cmd_attach.c"
+	"xvbd-detach.1 cmd_detach.c"
+	"xvbd-stats.1 cmd_stats.c stats_render.c"
+	"xvbd-ab.1 $(cd "$top/src" && echo ab_*.c cmd_ab_*.c)"
+	"xvbd-pv.1 $(cd "$top/src" && echo cmd_pv*.c)"
+)
+json_re='(xvbd_out_[a-z_]+\([^,]+|num\(o), *"[a-z0-9_]+"'
 json_section() { text "$1" | awk '/^\.SH / { on = /^\.SH "?JSON OUTPUT/ } on'; }
-for p in "${pages[@]}"; do
-	n=${p#"$top"/}
-	case $n in
-	man/xvbd-ab.1) srcs=("$top"/src/ab_*.c "$top"/src/cmd_ab_*.c) ;;
-	man/xvbd-pv.1) srcs=("$top"/src/cmd_pv*.c) ;;
-	man/xvbd.1) srcs=($(ls "$top"/src/*.c | grep -vE '/(ab_[^/]*|cmd_ab_[^/]*|cmd_pv[^/]*|out)\.c$')) ;;
-	*) continue ;;
-	esac
-	keys=$(grep -ohE '(xvbd_out_[a-z_]+\([^,]+|num\(o), *"[a-z0-9_]+"' "${srcs[@]}" |
-		sed -E 's/.*"([a-z0-9_]+)"$/\1/' | sort -u)
-	sec=$(json_section "$p")
+mapped=" "
+for row in "${json_files[@]}"; do
+	read -r n fs <<<"$row"
+	p=$top/man/$n
+	srcs=()
+	for f in $fs; do srcs+=("$top/src/$f"); mapped+="$f "; done
+	keys=$(grep -ohE "$json_re" "${srcs[@]}" | sed -E 's/.*"([a-z0-9_]+)"$/\1/' | sort -u)
+	sec=$(json_section "$p" 2>/dev/null)
 	missing=()
 	for k in $keys; do
 		grep -qE "(^|[^a-z0-9_])$k([^a-z0-9_]|$)" <<<"$sec" || missing+=("$k")
 	done
-	[ ${#missing[@]} = 0 ] && ok "$n: every JSON field its commands print is in JSON OUTPUT ($(wc -w <<<"$keys"))" ||
-		not_ok "$n: JSON fields not in JSON OUTPUT: ${missing[*]}"
-	grep -q '^\.SH EXIT STATUS' "$p" && ok "$n: EXIT STATUS" || not_ok "$n: no EXIT STATUS"
+	[ ${#missing[@]} = 0 ] && ok "man/$n: every JSON field of $fs in JSON OUTPUT ($(wc -w <<<"$keys"))" ||
+		not_ok "man/$n: JSON fields not in JSON OUTPUT: ${missing[*]}"
+done
+unmapped=()
+for f in $(grep -lE "$json_re" "$top"/src/*.c); do
+	f=${f##*/}
+	[ "$f" = out.c ] || [[ $mapped == *" $f "* ]] || unmapped+=("$f")
+done
+[ ${#unmapped[@]} = 0 ] && ok "every source file that prints JSON fields has its page" ||
+	not_ok "source files printing JSON fields without a page in tests/man.sh: ${unmapped[*]}"
+for p in "${pages[@]}"; do
+	grep -q '^\.SH EXIT STATUS' "$p" && ok "${p#"$top"/}: EXIT STATUS" ||
+		not_ok "${p#"$top"/}: no EXIT STATUS"
 done
 
 echo "man: $passed passed, $failed failed"
