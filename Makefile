@@ -4,13 +4,22 @@
 #   make SANITIZE=1      same with ASan+UBSan (build-san/xvbd, build-san/xvbd-block)
 #   make check-unit      cmocka unit tests under ASan+UBSan
 #   make bench-ab-sequential   build/bench/ab-sequential (bench/README.md)
-#   make install [PREFIX=/usr/local] [DESTDIR=] [XEN_SCRIPT_DIR=/etc/xen/scripts]
+#   make install [PREFIX=/usr/local] [DESTDIR=] [BINDIR=] [MANDIR=]
+#        [BASHCOMPDIR=] [ZSHCOMPDIR=] [LIBEXECDIR=]
+#        [XEN_SCRIPT_DIR=/etc/xen/scripts]
+#   make uninstall       the same variables: removes what install put there
+#   make check-deb       build the Debian package, try it in the lab (debian/)
 #   make clean
 
 PREFIX   ?= /usr/local
 BINDIR   ?= $(PREFIX)/sbin
 MANDIR   ?= $(PREFIX)/share/man
+# Debian's directories with PREFIX=/usr.
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR ?= $(PREFIX)/share/zsh/vendor-completions
+# xvbd-block lives here; XEN_SCRIPT_DIR gets links to it (a program has no
+# place in /etc: FHS, and lintian's binary-in-etc).
+LIBEXECDIR ?= $(PREFIX)/libexec/xvbd
 # Where libxl looks for hotplug scripts (not below PREFIX: Xen's own
 # directory); xvbd attach uses xvbd-block from there when it is installed,
 # so give the same value to make and to make install.
@@ -95,7 +104,7 @@ HOTPLUG_OBJS := $(HOTPLUG_SRCS:%.c=$(BUILD)/%.o)
 UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:%.c=$(BUILD)/%)
 
-.PHONY: all clean install check-unit check-valgrind unit-bins \
+.PHONY: all clean install uninstall check-unit check-valgrind unit-bins \
 	bench-ab-sequential
 .SECONDARY:
 
@@ -160,14 +169,27 @@ bench-ab-sequential: $(AB_BENCH)
 $(AB_BENCH): $(AB_BENCH_OBJS)
 	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ -lm
 
+MANPAGES := $(wildcard man/*.1)
+
 install: $(PROG) $(HOTPLUG_PROG)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
-		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(XEN_SCRIPT_DIR)
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
+		$(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(XEN_SCRIPT_DIR)
 	install -m 0755 $(PROG) $(DESTDIR)$(BINDIR)/xvbd
-	install -m 0755 $(HOTPLUG_PROG) $(DESTDIR)$(XEN_SCRIPT_DIR)/xvbd-block
-	ln -sf xvbd-block $(DESTDIR)$(XEN_SCRIPT_DIR)/xvbd-block-direct
-	install -m 0644 man/*.1 $(DESTDIR)$(MANDIR)/man1/
+	install -m 0755 $(HOTPLUG_PROG) $(DESTDIR)$(LIBEXECDIR)/xvbd-block
+	ln -sfn $(LIBEXECDIR)/xvbd-block $(DESTDIR)$(XEN_SCRIPT_DIR)/xvbd-block
+	ln -sfn xvbd-block $(DESTDIR)$(XEN_SCRIPT_DIR)/xvbd-block-direct
+	install -m 0644 $(MANPAGES) $(DESTDIR)$(MANDIR)/man1/
 	install -m 0644 completions/xvbd $(DESTDIR)$(BASHCOMPDIR)/xvbd
+	install -m 0644 completions/_xvbd $(DESTDIR)$(ZSHCOMPDIR)/_xvbd
+
+# Files only: the directories may be shared with other packages.
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/xvbd $(DESTDIR)$(LIBEXECDIR)/xvbd-block \
+		$(DESTDIR)$(XEN_SCRIPT_DIR)/xvbd-block \
+		$(DESTDIR)$(XEN_SCRIPT_DIR)/xvbd-block-direct \
+		$(MANPAGES:man/%=$(DESTDIR)$(MANDIR)/man1/%) \
+		$(DESTDIR)$(BASHCOMPDIR)/xvbd $(DESTDIR)$(ZSHCOMPDIR)/_xvbd
 
 clean:
 	rm -rf build build-san xvbd xvbd-block

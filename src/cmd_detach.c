@@ -1,7 +1,7 @@
 /*
- * cmd_detach.c - xvbd detach <Domain> <VDev> [--force]: remove a disk
- * from a guest; unmount the share its image lived on when it was the
- * last disk using it.
+ * cmd_detach.c - xvbd [-N] detach <Domain> <VDev> [--force]: remove a
+ * disk from a guest; unmount the share its image lived on when it was the
+ * last disk using it.  -N reports the same without changing anything.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,15 +22,27 @@ static const struct option detach_options[] = {
 static const struct xvbd_out_label labels[] = {
 	{ "domain", "DOMAIN" }, { "vdev", "VDEV" }, { "devid", "DEVID" },
 	{ "target", "TARGET" }, { "forced", "FORCED" },
-	{ "share_unmounted", "UNMOUNTED" }, { NULL, NULL },
+	{ "share_unmounted", "UNMOUNTED" }, { "dry_run", "DRY-RUN" },
+	{ NULL, NULL },
+};
+
+/* -N: the same fields, said as what would happen. */
+static const struct xvbd_out_label dry_labels[] = {
+	{ "domain", "DOMAIN" }, { "vdev", "WOULD REMOVE" },
+	{ "devid", "DEVID" }, { "target", "TARGET" }, { "forced", "FORCED" },
+	{ "share_unmounted", "WOULD UNMOUNT" }, { "dry_run", "DRY-RUN" },
+	{ NULL, NULL },
 };
 
 /*
  * After the disk is gone: unmount its share if no disk of any domain
  * uses it any more.  Called with the share lock held.  1 unmounted, 0 not,
- * -1 failed (reported).
+ * -1 failed (reported).  dry_run: the disk is still there, so it is the
+ * share's last user when it is the only one; nothing is unmounted, 1 says
+ * it would be.
  */
-static int release_share(struct xvbd_ctx *ctx, const char *name)
+static int release_share(struct xvbd_ctx *ctx, const char *name,
+			 bool dry_run)
 {
 	char point[XVBD_PATH_MAX], why[512];
 	size_t users = 0;
@@ -43,6 +55,8 @@ static int release_share(struct xvbd_ctx *ctx, const char *name)
 			 strerror(-err));
 		return -1;
 	}
+	if (dry_run)
+		return users <= 1;
 	if (users)
 		return 0;
 	err = xvbd_share_umount(name, why, sizeof(why));
@@ -60,7 +74,7 @@ int cmd_detach(struct xvbd_ctx *ctx, int argc, char **argv)
 	size_t ndisks = 0;
 	const char *dom_spec, *vdev;
 	char share[128];
-	bool force = false, on_share;
+	bool force = false, on_share, dry_run = ctx->opts->dry_run;
 	uint32_t domid, devid;
 	char *domain = NULL;
 	int c, first, rc = XVBD_EXIT_OK, err, lock_fd = -1, released = 0;
@@ -97,7 +111,9 @@ int cmd_detach(struct xvbd_ctx *ctx, int argc, char **argv)
 	}
 	on_share = xvbd_share_of_target(disk->target, share,
 					sizeof(share)) == 1;
-	if (on_share) {
+	/* A dry run takes no lock: it changes nothing another detach or
+	 * attach could race with, and reads what is there now. */
+	if (on_share && !dry_run) {
 		lock_fd = xvbd_share_lock();
 		if (lock_fd < 0) {
 			xvbd_err(CMD, XVBD_SHARE_DIR, "cannot lock: %s",
@@ -106,7 +122,8 @@ int cmd_detach(struct xvbd_ctx *ctx, int argc, char **argv)
 			goto out;
 		}
 	}
-	err = xvbd_tstack_disk_remove(ctx->ts, domid, disk->vdev, force);
+	err = dry_run ? 0 :
+	      xvbd_tstack_disk_remove(ctx->ts, domid, disk->vdev, force);
 	if (err) {
 		xvbd_err(CMD, disk->vdev, "libxl could not remove it from "
 			 "domain %s%s", domain, err == -ENOENT ?
@@ -118,11 +135,11 @@ int cmd_detach(struct xvbd_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	if (on_share) {
-		released = release_share(ctx, share);
+		released = release_share(ctx, share, dry_run);
 		if (released < 0)
 			rc = XVBD_EXIT_FAIL;
 	}
-	xvbd_out_labels(ctx->out, labels);
+	xvbd_out_labels(ctx->out, dry_run ? dry_labels : labels);
 	xvbd_out_obj_begin(ctx->out, NULL);
 	xvbd_out_str(ctx->out, "domain", domain);
 	xvbd_out_str(ctx->out, "vdev", disk->vdev);
@@ -130,6 +147,7 @@ int cmd_detach(struct xvbd_ctx *ctx, int argc, char **argv)
 	xvbd_out_str(ctx->out, "target", disk->target);
 	xvbd_out_bool(ctx->out, "forced", force);
 	xvbd_out_bool(ctx->out, "share_unmounted", released > 0);
+	xvbd_out_bool(ctx->out, "dry_run", dry_run);
 	xvbd_out_obj_end(ctx->out);
 out:
 	xvbd_share_unlock(lock_fd);

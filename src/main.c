@@ -51,7 +51,8 @@ static const struct xvbd_cmd commands[] = {
 	  "[--queues N] [--indirect-segments N] [--discard on|off] "
 	  "[--trusted on|off]" },
 	{ "detach", cmd_detach,
-	  CMD_NEEDS_ROOT | CMD_NEEDS_XS | CMD_NEEDS_LIBXL | CMD_OWN_OPTIONS,
+	  CMD_NEEDS_ROOT | CMD_NEEDS_XS | CMD_NEEDS_LIBXL | CMD_CAN_DRY_RUN |
+	  CMD_OWN_OPTIONS,
 	  2, CMD_ARGS_ANY,
 	  "remove a disk from a guest (and unmount its unused share)",
 	  "<Domain> <VDev> [--force]" },

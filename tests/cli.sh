@@ -61,6 +61,7 @@ case_ 2 "attach: --size, --prealloc and --cache are for image files, not --phy" 
 	attach g --phy /dev/vdb1 --cache none
 case_ 2 'detach: vdev: "sda-1"' detach g sda-1
 case_ 2 "detach: missing arguments" detach g
+case_ 2 'detach: vdev: "sda-1"' -N detach g sda-1
 case_ 2 'stats: -d: "abc"' stats -d abc
 case_ 2 'defaults: unknown option "--bogus"' defaults --bogus
 case_ 2 "start: missing arguments" start
@@ -80,6 +81,7 @@ case_ 2 'pv: --settle: "x"' pv g --settle x
 case_ 1 "attach: $no_xs" attach g --file /srv/x.img --size 8M
 case_ 1 "attach: $no_xs" attach g --file /srv/x.img --cache none
 case_ 1 "detach: $no_xs" detach g xvdb
+case_ 1 "detach: $no_xs" -N detach g xvdb
 case_ 1 "stats: $no_xs" stats -d 1 -n 1
 case_ 1 "list: $no_xs" list
 case_ 1 "pv: $no_xs" pv g

@@ -1,7 +1,7 @@
 # Lab, system tests and demo (included by the top-level Makefile).
 # The lab is an emulated Xen 4.17 host: see tests/lab/README.md.
 
-.PHONY: deps lab lab-up lab-down lab-shell check-lab check demo
+.PHONY: deps lab lab-up lab-down lab-shell check-lab check check-deb demo
 
 # Host build tools only: nothing here installs Xen or a kernel on the host.
 deps:
@@ -24,6 +24,11 @@ check-lab: all
 
 check: deps
 	tests/check
+
+# The Debian package: built, lintian, tried in the lab's dom0 (needs
+# debhelper and lintian; not part of check).
+check-deb: all lab
+	tests/deb.sh
 
 demo: deps all lab
 	tests/lab/run --timeout 1800 tests/lab/demo.sh

@@ -109,6 +109,34 @@ echo "$gout" | sed 's/^/# guest: /'
 check_guest_rw "$gout" xvdb:131072:$img xvdc:1048576:/dev/vdb1 \
 	xvdd:65536:$share_dir/disk.img
 
+# Detach -N: the plan of each detach (what goes, whether the share would
+# be unmounted), and nothing removed: xenstore, loop devices, mounts and
+# the xenbus states as they were.
+phase "detach -N: the plan, nothing done"
+dom0_state $domid /run/xvbd/shares
+before="$T_STATE$(vbd_states $domid 51728 51744 51760)"
+for d in xvdb:$img:false xvdc:/dev/vdb1:false xvdd:$mnt/disk.img:true; do
+	IFS=: read -r v t u <<<"$d"
+	out=$(xvbd -N --json detach $G $v)
+	expect_eq "-N detach $v: exit 0, the disk, its target, the unmount" \
+		"0 $v $t $u true" \
+		"$? $(jq -r '"\(.vdev) \(.target) \(.share_unmounted) \(.dry_run)"' <<<"$out")"
+done
+out=$(xvbd -N detach $G xvdd)
+expect_eq "-N detach (text): says dry run" 0 "$?"
+echo "$out" | sed 's/^/# /'
+dom0_state $domid /run/xvbd/shares
+after="$T_STATE$(vbd_states $domid 51728 51744 51760)"
+[ "$after" = "$before" ] || {
+	dom0_state $domid /run/xvbd/shares
+	after="$T_STATE$(vbd_states $domid 51728 51744 51760)"
+}
+expect_eq "-N detach: xenstore, loop devices, mounts, states unchanged" \
+	"$before" "$after"
+err=$(xvbd -q -N detach $G xvdz 2>&1 >/dev/null)
+expect_eq "-N detach of a missing disk: exit 1, one line" \
+	"1 xvbd: detach: vdev:" "$? ${err:0:19}"
+
 # Detach: everything goes, the last disk on the share unmounts it.
 phase "detach"
 check "detach xvdb" xvbd -q detach $G xvdb

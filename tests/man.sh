@@ -1,0 +1,132 @@
+#!/bin/bash
+# tests/man.sh: the manual pages are lint-clean (`mandoc -T lint` and
+# `groff -ww -z` print nothing), and they and the command table
+# (tests/cmdtable.sh) agree: every command and each of its options appears
+# in its page (man/xvbd-<group>.1 when there is one, else man/xvbd.1), and
+# every long option and every "xvbd <command>" the pages name exists.
+# Ends with "man: N passed, N failed".
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+passed=0 failed=0
+ok() { passed=$((passed + 1)); echo "ok - $*"; }
+not_ok() { failed=$((failed + 1)); echo "not ok - $*"; }
+
+pages=("$top"/man/*.1)
+for p in "${pages[@]}"; do
+	n=${p#"$top"/}
+	if ! command -v mandoc >/dev/null; then
+		not_ok "$n: mandoc missing (tests/lab/install-deps installs it)"
+	else
+		out=$(mandoc -T lint "$p" 2>&1)
+		[ -z "$out" ] && ok "$n: mandoc -T lint prints nothing" ||
+			{ not_ok "$n: mandoc -T lint"; sed 's/^/#   /' <<<"$out"; }
+	fi
+	if ! command -v groff >/dev/null; then
+		not_ok "$n: groff missing (tests/lab/install-deps installs groff-base)"
+	else
+		out=$(groff -ww -z -man "$p" 2>&1)
+		[ -z "$out" ] && ok "$n: groff -ww -z prints nothing" ||
+			{ not_ok "$n: groff -ww"; sed 's/^/#   /' <<<"$out"; }
+	fi
+done
+
+table=$("$here/cmdtable.sh" "$top/src") || { echo "man: 0 passed, 1 failed"; exit 1; }
+mapfile -t cmds < <(sed -n 's/^cmd //p' <<<"$table")
+# roff text with "\-" as "-" (options are spelled \-\-name\-part).
+text() { sed 's/\\-/-/g' "$1"; }
+# A command's page: man/xvbd-<command>.1, else its group's
+# (man/xvbd-ab.1), else the index xvbd.1 (help, the global options).
+page_of() {
+	local g=${1%% *}
+	if [ "$1" = xvbd ]; then echo "$top/man/xvbd.1"
+	elif [ -f "$top/man/xvbd-${1// /-}.1" ]; then echo "$top/man/xvbd-${1// /-}.1"
+	elif [ -f "$top/man/xvbd-$g.1" ]; then echo "$top/man/xvbd-$g.1"
+	else echo "$top/man/xvbd.1"; fi
+}
+
+for c in xvbd "${cmds[@]}"; do
+	p=$(page_of "$c")
+	t=$(text "$p")
+	if [ "$c" != xvbd ]; then
+		# the command's synopsis line: .B xvbd <name>, or .B <name> in a
+		# list of the group's commands
+		if grep -qE "^\.B[RI]? \"?(xvbd )?${c}\b" <<<"$t"; then
+			ok "${p#"$top"/}: command \"$c\""
+		else
+			not_ok "${p#"$top"/}: command \"$c\" not found"
+		fi
+	fi
+	missing=()
+	for o in $(awk -v c="opt $c " 'index($0, c) == 1 { print substr($0, length(c) + 1) }' <<<"$table"); do
+		o=${o%=}
+		grep -qE -- "(^|[^a-zA-Z0-9-])$o([^a-zA-Z0-9-]|$)" <<<"$t" || missing+=("$o")
+	done
+	[ ${#missing[@]} = 0 ] && ok "${p#"$top"/}: every option of \"$c\"" ||
+		not_ok "${p#"$top"/}: options of \"$c\" not in the page: ${missing[*]}"
+done
+
+# The reverse: long options and commands the pages name.
+known=$(sed -n 's/^opt [a-z ]* \(--[a-z0-9-]*\)=\{0,1\}$/\1/p' <<<"$table" | sort -u)
+for p in "${pages[@]}"; do
+	t=$(text "$p")
+	unknown=$(grep -oE -- '--[a-z][a-z0-9-]*' <<<"$t" | sort -u | comm -23 - <(echo "$known"))
+	[ -z "$unknown" ] && ok "${p#"$top"/}: every long option it names exists" ||
+		not_ok "${p#"$top"/}: options no parser takes: $(echo $unknown)"
+	bad=()
+	while read -r w1 w2; do
+		grep -qx "cmd $w1" <<<"$table" && continue
+		grep -qx "cmd $w1 $w2" <<<"$table" && continue
+		bad+=("$w1 $w2")
+	done < <(grep -oE '^\.B[RI]? "?xvbd( -[A-Za-z])* [a-z]+( [a-z]+)?' <<<"$t" |
+		sed -E 's/^[^x]*xvbd( -[A-Za-z])* //')
+	[ ${#bad[@]} = 0 ] && ok "${p#"$top"/}: every \"xvbd <command>\" exists" ||
+		not_ok "${p#"$top"/}: commands not in the table: ${bad[*]}"
+done
+
+# Every JSON field the sources print (xvbd_out_* with a literal key) is
+# named in the JSON OUTPUT section of its command's page; every source
+# file that prints fields is in this table.
+json_files=(
+	"xvbd-list.1 cmd_list.c"
+	"xvbd-show.1 cmd_show.c"
+	"xvbd-start.1 cmd_start.c override_run.c"
+	"xvbd-tune.1 cmd_tune.c override.c"
+	"xvbd-defaults.1 cmd_defaults.c"
+	"xvbd-attach.1 cmd_attach.c"
+	"xvbd-detach.1 cmd_detach.c"
+	"xvbd-stats.1 cmd_stats.c stats_render.c"
+	"xvbd-ab.1 $(cd "$top/src" && echo ab_*.c cmd_ab_*.c)"
+	"xvbd-pv.1 $(cd "$top/src" && echo cmd_pv*.c)"
+)
+json_re='(xvbd_out_[a-z_]+\([^,]+|num\(o), *"[a-z0-9_]+"'
+json_section() { text "$1" | awk '/^\.SH / { on = /^\.SH "?JSON OUTPUT/ } on'; }
+mapped=" "
+for row in "${json_files[@]}"; do
+	read -r n fs <<<"$row"
+	p=$top/man/$n
+	srcs=()
+	for f in $fs; do srcs+=("$top/src/$f"); mapped+="$f "; done
+	keys=$(grep -ohE "$json_re" "${srcs[@]}" | sed -E 's/.*"([a-z0-9_]+)"$/\1/' | sort -u)
+	sec=$(json_section "$p" 2>/dev/null)
+	missing=()
+	for k in $keys; do
+		grep -qE "(^|[^a-z0-9_])$k([^a-z0-9_]|$)" <<<"$sec" || missing+=("$k")
+	done
+	[ ${#missing[@]} = 0 ] && ok "man/$n: every JSON field of $fs in JSON OUTPUT ($(wc -w <<<"$keys"))" ||
+		not_ok "man/$n: JSON fields not in JSON OUTPUT: ${missing[*]}"
+done
+unmapped=()
+for f in $(grep -lE "$json_re" "$top"/src/*.c); do
+	f=${f##*/}
+	[ "$f" = out.c ] || [[ $mapped == *" $f "* ]] || unmapped+=("$f")
+done
+[ ${#unmapped[@]} = 0 ] && ok "every source file that prints JSON fields has its page" ||
+	not_ok "source files printing JSON fields without a page in tests/man.sh: ${unmapped[*]}"
+for p in "${pages[@]}"; do
+	grep -q '^\.SH EXIT STATUS' "$p" && ok "${p#"$top"/}: EXIT STATUS" ||
+		not_ok "${p#"$top"/}: no EXIT STATUS"
+done
+
+echo "man: $passed passed, $failed failed"
+[ $failed = 0 ]
