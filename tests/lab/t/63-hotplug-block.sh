@@ -21,8 +21,18 @@ not() { ! "$@"; }
 be() { xenstore-read "/local/domain/0/backend/vbd/$d/$1/$2" 2>/dev/null; }
 has_be() { xenstore-exists "/local/domain/0/backend/vbd/$d/$1" 2>/dev/null; }
 has_fe() { xenstore-exists "/local/domain/$d/device/vbd/$1" 2>/dev/null; }
-loops_of() { losetup -n -O NAME -j "$1" | sort | tr '\n' ' '; }
-nloops_of() { losetup -n -O NAME -j "$1" | grep -c .; }
+# (a failing losetup prints a line that matches no expectation: an empty
+# answer is not "no loop device")
+loops_of() {
+	local l
+	l=$(losetup_of "$1" 2>&1) || { echo "losetup failed: $l"; return 1; }
+	[ -z "$l" ] || sort <<<"$l" | tr '\n' ' '
+}
+nloops_of() {
+	local l
+	l=$(losetup_of "$1" 2>&1) || { echo "losetup failed: $l"; return 1; }
+	grep -c . <<<"$l"
+}
 md5_at() { dd if="$1" bs=1M skip="$2" count=4 2>/dev/null | md5sum | cut -d' ' -f1; }
 # refused WHAT DEV SPEC: the attach fails, libxl says why, and testlib's
 # dom0_state (VBDs in xenstore, mounts, loop devices) is unchanged.
@@ -45,9 +55,10 @@ refused() {
 # The loop device of a VBD must go away (a device still open is freed on
 # its last close: allow a moment).
 loop_gone() {	# NODE FILE
-	local i
+	local i l
 	for ((i = 0; i < 150; i++)); do
-		losetup -n -O NAME -j "$2" | grep -qx "$1" || return 0
+		l=$(losetup_of "$2") || return 1
+		grep -qx "$1" <<<"$l" || return 0
 		sleep 0.2
 	done
 	return 1
