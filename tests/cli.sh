@@ -84,6 +84,9 @@ case_ 2 'show: vdev: "sda-1"' show g sda-1
 case_ 2 'show: unknown option "-x"' show -x g xvda
 case_ 2 "stats: -d given twice" stats -d 1 -d 2
 case_ 2 "start: --timeout: given twice" start x.cfg --timeout 5 --timeout 6
+case_ 2 "attach: --file given twice" attach g --file /a.img --file /b.img
+case_ 2 "attach: --ring-order given twice" attach g --file /a.img --ring-order 1 --ring-order 2
+case_ 1 "attach: $no_xs" attach g --file /a.img --no-wait --wait --prealloc --prealloc
 # Valid command lines reach the connection (and say why it failed).
 case_ 1 "attach: $no_xs" attach g --file /srv/x.img --size 8M
 case_ 1 "attach: $no_xs" attach g --file /srv/x.img --cache none
