@@ -561,6 +561,19 @@ static int plan_spec(struct attach *at, struct item *it)
 		item_err(it, "script \"%s\": %s", info.script, bad);
 		return XVBD_EXIT_USAGE;
 	}
+	/* libxl runs a script as root with the disk's arguments: a name
+	 * is looked up in Xen's script directory, a path is run as it is. */
+	if (info.script && info.script[0] == '/' &&
+	    (strncmp(info.script, XVBD_XEN_SCRIPT_DIR "/",
+		     strlen(XVBD_XEN_SCRIPT_DIR "/")) ||
+	     strchr(info.script + strlen(XVBD_XEN_SCRIPT_DIR "/"), '/'))) {
+		item_err(it, "script \"%s\": not in %s", info.script,
+			 XVBD_XEN_SCRIPT_DIR);
+		if (!quiet(at))
+			xvbd_hint("name a hotplug script of Xen's script "
+				  "directory (script=block-iscsi)");
+		return XVBD_EXIT_USAGE;
+	}
 	if (info.target && *info.target) {
 		/* Without a script the target is a path the block script
 		 * resolves; a script gets its own word (iscsi:..., drbd:...). */
