@@ -3,7 +3,7 @@
 # the loop device it binds is the VBD's physical-device and is backed by
 # the image; the guest reads and writes through it.  The same image
 # attached again (rw, or ro while a rw use exists) is refused with nothing
-# left behind; --access ro gives a read-only loop, and two read-only uses
+# left behind, by xvbd and by xvbd-block itself; --access ro gives a read-only loop, and two read-only uses
 # may share a file while a rw one may not join them.  xvbd detach and
 # xl block-detach each free exactly their own loop device.  A spec naming
 # script=block still gets Xen's script.
@@ -34,8 +34,10 @@ nloops_of() {
 	grep -c . <<<"$l"
 }
 md5_at() { dd if="$1" bs=1M skip="$2" count=4 2>/dev/null | md5sum | cut -d' ' -f1; }
-# refused WHAT DEV SPEC: the attach fails, libxl says why, and testlib's
-# dom0_state (VBDs in xenstore, mounts, loop devices) is unchanged.
+# refused WHAT DEV SPEC: xvbd refuses the attach before libxl (the image
+# is another disk's); xvbd-block's own check refuses it too when xl hands
+# it the same disk, and libxl says why; each time testlib's dom0_state
+# (VBDs in xenstore, mounts, loop devices) is unchanged.
 refused() {
 	local what=$1 dev=$2 spec=$3 before after rc
 	dom0_state $d
@@ -45,7 +47,19 @@ refused() {
 	dom0_state $d
 	after=$T_STATE
 	sed 's/^/# stderr: /' /tmp/t63hp.err
-	check "$what: refused (exit non-zero)" test $rc != 0
+	expect_eq "$what: xvbd refuses it" 1 $rc
+	check "$what: xvbd names the other use" \
+		grep -q 'in use: already attached to domain' /tmp/t63hp.err
+	check "$what: xvbd: loop devices, mounts and VBDs unchanged" \
+		test "$before" = "$after"
+	# (target= ends an xl disk spec: the script goes before it)
+	xl block-attach $G "${spec/target=/script=$ours,target=}" \
+		>/tmp/t63hp.out 2>/tmp/t63hp.err
+	rc=$?
+	dom0_state $d
+	after=$T_STATE
+	sed 's/^/# xl: /' /tmp/t63hp.err
+	check "$what: xl with xvbd-block: refused (exit non-zero)" test $rc != 0
 	check "$what: libxl reports the sharing conflict" \
 		grep -q 'loopback-mounted' /tmp/t63hp.err
 	check "$what: no backend left" not has_be $dev

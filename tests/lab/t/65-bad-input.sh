@@ -14,7 +14,7 @@
 #    errors, which are refused before any connection).
 # A tool that fails while dom0's state is read fails the case (an empty
 # answer is not "nothing there").  An argument TEXT runs only the cases
-# whose line holds TEXT.  ~330 cases: 10-25 min under TCG on a loaded
+# whose line holds TEXT.  ~340 cases: 10-25 min under TCG on a loaded
 # host (most attach cases connect to libxl before they are refused).
 # lab-timeout: 2400
 . /lab/lib/testlib.sh
