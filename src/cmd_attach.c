@@ -759,7 +759,8 @@ static int plan_overrides(struct attach *at)
 
 /* ---- 3. side effects before libxl ---- */
 
-/* --credentials: a root-owned regular file nobody else can read. */
+/* --credentials: a root-owned regular file nobody else can read (not a
+ * symbolic link to one). */
 static int check_credentials(const struct item *it, const char *path)
 {
 	const char *bad;
@@ -769,7 +770,9 @@ static int check_credentials(const struct item *it, const char *path)
 		item_err(it, "--credentials %s: %s", path, bad);
 		return XVBD_EXIT_USAGE;
 	}
-	if (stat(path, &st)) {
+	/* lstat: a link could be re-pointed before the mount helper
+	 * reads it. */
+	if (lstat(path, &st)) {
 		item_err(it, "--credentials %s: %s", path, strerror(errno));
 		return XVBD_EXIT_FAIL;
 	}
