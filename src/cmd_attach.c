@@ -557,6 +557,22 @@ static int plan_spec(struct attach *at, struct item *it)
 		return err == -EINVAL ? XVBD_EXIT_USAGE : XVBD_EXIT_FAIL;
 	}
 	xvbd_tstack_disk_describe(it->disk, &info);
+	/* -N too: libxl would only say so when it adds the disk. */
+	if (info.backend_domname) {
+		uint32_t be_domid;
+		char *be_name = NULL;
+
+		err = xvbd_tstack_domain_lookup(at->ctx->ts,
+						info.backend_domname,
+						&be_domid, &be_name);
+		free(be_name);
+		if (err) {
+			item_err(it, "backend domain \"%s\": %s",
+				 info.backend_domname,
+				 xvbd_tstack_lookup_why(err));
+			return xvbd_tstack_lookup_exit(err);
+		}
+	}
 	if (info.script && xvbd_token_check(info.script, &bad)) {
 		item_err(it, "script \"%s\": %s", info.script, bad);
 		return XVBD_EXIT_USAGE;

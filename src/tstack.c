@@ -317,6 +317,7 @@ void xvbd_tstack_disk_describe(const struct xvbd_tstack_disk *disk,
 	info->format = libxl_disk_format_to_string(d->format);
 	info->backend = libxl_disk_backend_to_string(d->backend);
 	info->backend_dom0 = !d->backend_domname && !d->backend_domid;
+	info->backend_domname = d->backend_domname;
 	info->readwrite = d->readwrite;
 	info->is_cdrom = d->is_cdrom;
 }

@@ -123,6 +123,7 @@ struct xvbd_tstack_disk_info {
 	const char *format;	/* "raw", "qcow2", ... */
 	const char *backend;	/* "unknown" until libxl picks one */
 	bool backend_dom0;	/* no backend= driver domain */
+	const char *backend_domname;	/* backend=, as written; NULL */
 	bool readwrite;
 	bool is_cdrom;
 };
