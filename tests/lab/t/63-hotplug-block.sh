@@ -67,7 +67,7 @@ refused() {
 		"$(loops_of "${spec##*target=}")"
 	# xl leaves a refused disk's directories behind (xvbd attach
 	# removes them): gone before the next step.
-	xl block-detach $G $dev >/dev/null 2>&1
+	timeout 60 xl block-detach $G $dev >/dev/null 2>&1
 	for ((i = 0; i < 50; i++)); do
 		has_be $dev || has_fe $dev || break
 		sleep 0.2
