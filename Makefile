@@ -3,6 +3,7 @@
 #   make                 build ./xvbd and ./xvbd-block (objects in build/)
 #   make SANITIZE=1      same with ASan+UBSan (build-san/xvbd, build-san/xvbd-block)
 #   make check-unit      cmocka unit tests under ASan+UBSan
+#   make fuzz / check-fuzz / fuzz-long   libFuzzer harnesses (tests/fuzz/fuzz.mk)
 #   make bench-ab-sequential   build/bench/ab-sequential (bench/README.md)
 #   make install [PREFIX=/usr/local] [DESTDIR=] [BINDIR=] [MANDIR=]
 #        [BASHCOMPDIR=] [ZSHCOMPDIR=] [LIBEXECDIR=]
@@ -192,9 +193,10 @@ uninstall:
 		$(DESTDIR)$(BASHCOMPDIR)/xvbd $(DESTDIR)$(ZSHCOMPDIR)/_xvbd
 
 clean:
-	rm -rf build build-san xvbd xvbd-block
+	rm -rf build build-san build-fuzz xvbd xvbd-block
 
 -include $(OBJS:.o=.d) $(HOTPLUG_OBJS:.o=.d) $(UNIT_BINS:%=%.d) \
 	 $(AB_BENCH_OBJS:.o=.d)
 
+-include tests/fuzz/fuzz.mk
 -include tests/lab/lab.mk

@@ -281,6 +281,11 @@ int xvbd_vdev_name(uint32_t devid, char *buf, size_t len)
 	if (devid & VDEV_EXT) {
 		if (devid >= 2u << 28)
 			return -EINVAL;
+		/* Disks 0-15 with partitions 0-15 have the short encoding;
+		 * naming this one "xvda" would give two devids one name
+		 * (fuzz_vdev: "268435456"). */
+		if (((devid >> 8) & (VDEV_EXT_DISKS - 1)) < 16 && minor < 16)
+			return -EINVAL;
 		fmt_name(buf, len, "xvd", (devid >> 8) & (VDEV_EXT_DISKS - 1),
 			 minor);
 		return 0;

@@ -15,11 +15,9 @@ int xvbd_usage_error(const struct xvbd_cmd *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "xvbd: %s: ", cmd->name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	xvbd_verr(cmd->name, NULL, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	xvbd_cmd_usage(cmd, stderr);
 	return XVBD_EXIT_USAGE;
 }
@@ -91,18 +89,29 @@ static bool wants_help(int argc, char **argv)
 	return false;
 }
 
-static int check_args(const struct xvbd_cmd *cmd, int argc, char **argv)
+/*
+ * Unless the command parses options itself (getopt knows "--"), a
+ * dash-led word is a mistake, and a first "--" ends that check and is
+ * taken out, so "xvbd show -- -odd-name xvda" names a domain "-odd-name".
+ */
+static int check_args(const struct xvbd_cmd *cmd, int *argc, char **argv)
 {
 	int i;
 
-	/* Unless the command parses options itself, dash-led is a mistake. */
-	for (i = 0; i < argc && !(cmd->flags & CMD_OWN_OPTIONS); i++)
+	for (i = 0; i < *argc && !(cmd->flags & CMD_OWN_OPTIONS); i++) {
+		if (!strcmp(argv[i], "--")) {
+			memmove(&argv[i], &argv[i + 1],
+				(size_t)(*argc - i) * sizeof(*argv));
+			(*argc)--;
+			break;
+		}
 		if (argv[i][0] == '-' && argv[i][1])
 			return xvbd_usage_error(cmd, "unknown option \"%s\"",
 						argv[i]);
-	if (argc < cmd->min_args)
+	}
+	if (*argc < cmd->min_args)
 		return xvbd_usage_error(cmd, "missing arguments");
-	if (cmd->max_args != CMD_ARGS_ANY && argc > cmd->max_args)
+	if (cmd->max_args != CMD_ARGS_ANY && *argc > cmd->max_args)
 		return xvbd_usage_error(cmd, "too many arguments");
 	return XVBD_EXIT_OK;
 }
@@ -162,7 +171,7 @@ int xvbd_cmd_run(struct xvbd_ctx *ctx, int argc, char **argv)
 		xvbd_cmd_usage(cmd, stdout);
 		return XVBD_EXIT_OK;
 	}
-	rc = check_args(cmd, argc, argv);
+	rc = check_args(cmd, &argc, argv);
 	if (rc)
 		return rc;
 	if (ctx->opts->dry_run && !(cmd->flags & CMD_CAN_DRY_RUN))
@@ -173,8 +182,9 @@ int xvbd_cmd_run(struct xvbd_ctx *ctx, int argc, char **argv)
 		xvbd_err(cmd->name, "output", "%s", strerror(ENOMEM));
 		return XVBD_EXIT_FAIL;
 	}
-	/* Commands with their own options connect after parsing them. */
-	if (!(cmd->flags & CMD_OWN_OPTIONS)) {
+	/* Commands with their own options or operand checks connect
+	 * after them. */
+	if (!(cmd->flags & (CMD_OWN_OPTIONS | CMD_LATE_CONNECT))) {
 		rc = xvbd_cmd_connect(ctx);
 		if (rc)
 			goto out;

@@ -27,6 +27,7 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +45,7 @@
 #include "xvbd/override.h"
 #include "xvbd/override_run.h"
 #include "xvbd/share.h"
+#include "xvbd/sysfs.h"
 
 #define CMD			"attach"
 #define DEFAULT_TIMEOUT_S	120
@@ -238,12 +240,33 @@ static int add_override(struct attach_args *a, int opt, const char *value)
 	return 0;
 }
 
+/*
+ * An option with a value given twice: which one was meant?  (--spec adds
+ * a disk each time; the flags may repeat.)
+ */
+static int check_once(const struct xvbd_cmd *cmd, int opt, uint64_t *seen)
+{
+	const struct option *o;
+
+	if (opt < OPT_FILE || opt == OPT_SPEC)
+		return 0;
+	for (o = attach_options; o->name; o++)
+		if (o->val == opt)
+			break;
+	if (!o->name || o->has_arg == no_argument)
+		return 0;
+	if (*seen & (1ull << (opt - OPT_FILE)))
+		return xvbd_usage_error(cmd, "--%s given twice", o->name);
+	*seen |= 1ull << (opt - OPT_FILE);
+	return 0;
+}
+
 static int parse_args(struct xvbd_ctx *ctx, int argc, char **argv,
 		      struct attach_args *a)
 {
 	const struct xvbd_cmd *cmd = ctx->cmd;
 	int c, i, rc, shorthands;
-	uint64_t v;
+	uint64_t v, seen = 0;
 
 	memset(a, 0, sizeof(*a));
 	a->readwrite = true;
@@ -254,6 +277,9 @@ static int parse_args(struct xvbd_ctx *ctx, int argc, char **argv,
 		(unsigned)sysconf(_SC_NPROCESSORS_ONLN) : 1;
 	xvbd_getopt_begin();
 	while ((c = xvbd_getopt(argc, argv, ":", attach_options)) != -1) {
+		rc = check_once(cmd, c, &seen);
+		if (rc)
+			return rc;
 		switch (c) {
 		case OPT_FILE:
 			a->file = optarg;
@@ -446,6 +472,9 @@ static int assign_vdevs(struct attach *at)
 			item_err(it, "vdev \"%s\": not a virtual device name",
 				 it->vdev);
 			rc = XVBD_EXIT_USAGE;
+		} else if (devid_taken(at, NULL, 0, it->devid, i)) {
+			item_err(it, "vdev %s given twice", it->vdev);
+			rc = XVBD_EXIT_FAIL;
 		} else if (devid_taken(at, disks, ndisks, it->devid, i)) {
 			item_err(it, "vdev %s: already in use in domain %s",
 				 it->vdev, at->domain);
@@ -477,6 +506,43 @@ static int assign_vdevs(struct attach *at)
 	return rc;
 }
 
+/*
+ * A symbolic link anywhere in a disk's path is refused: xvbd checks the
+ * file or device now, the hotplug script opens the path later, and a link
+ * can be re-pointed in between (at /etc/shadow, at dom0's own disk).  Only
+ * /dev's links (LVM, /dev/disk/by-id: udev's, root's alone) name block
+ * devices.  The path is absolute without "." or ".." (xvbd_path_check),
+ * so it names a link exactly when realpath() differs from it.
+ */
+static int check_no_symlink(const struct attach *at, const struct item *it,
+			    bool dev_links_ok)
+{
+	char dir[XVBD_PATH_MAX], real[PATH_MAX];
+	const char *path = it->target, *slash = strrchr(path, '/');
+	struct stat st;
+
+	if (dev_links_ok && !strncmp(path, "/dev/", 5))
+		return 0;
+	if (!lstat(path, &st) && S_ISLNK(st.st_mode)) {
+		if (realpath(path, real))
+			item_err(it, "is a symbolic link (to %s)", real);
+		else
+			item_err(it, "is a symbolic link (to nothing: %s)",
+				 strerror(errno));
+	} else {
+		/* A path still to be created: its directory must be real. */
+		snprintf(dir, sizeof(dir), "%.*s", slash && slash != path ?
+			 (int)(slash - path) : 1, path);
+		if (!realpath(dir, real) || !strcmp(real, dir))
+			return 0;	/* later checks say what is missing */
+		item_err(it, "%s is a symbolic link (to %s)", dir, real);
+	}
+	if (!quiet(at))
+		xvbd_hint("give the real path: a link can be re-pointed between "
+			  "xvbd's checks and the hotplug script");
+	return XVBD_EXIT_FAIL;
+}
+
 /* A disk spec from the user: parsed by libxlutil, then validated. */
 static int plan_spec(struct attach *at, struct item *it)
 {
@@ -491,8 +557,37 @@ static int plan_spec(struct attach *at, struct item *it)
 		return err == -EINVAL ? XVBD_EXIT_USAGE : XVBD_EXIT_FAIL;
 	}
 	xvbd_tstack_disk_describe(it->disk, &info);
+	/* -N too: libxl would only say so when it adds the disk. */
+	if (info.backend_domname) {
+		uint32_t be_domid;
+		char *be_name = NULL;
+
+		err = xvbd_tstack_domain_lookup(at->ctx->ts,
+						info.backend_domname,
+						&be_domid, &be_name);
+		free(be_name);
+		if (err) {
+			item_err(it, "backend domain \"%s\": %s",
+				 info.backend_domname,
+				 xvbd_tstack_lookup_why(err));
+			return xvbd_tstack_lookup_exit(err);
+		}
+	}
 	if (info.script && xvbd_token_check(info.script, &bad)) {
 		item_err(it, "script \"%s\": %s", info.script, bad);
+		return XVBD_EXIT_USAGE;
+	}
+	/* libxl runs a script as root with the disk's arguments: a name
+	 * is looked up in Xen's script directory, a path is run as it is. */
+	if (info.script && info.script[0] == '/' &&
+	    (strncmp(info.script, XVBD_XEN_SCRIPT_DIR "/",
+		     strlen(XVBD_XEN_SCRIPT_DIR "/")) ||
+	     strchr(info.script + strlen(XVBD_XEN_SCRIPT_DIR "/"), '/'))) {
+		item_err(it, "script \"%s\": not in %s", info.script,
+			 XVBD_XEN_SCRIPT_DIR);
+		if (!quiet(at))
+			xvbd_hint("name a hotplug script of Xen's script "
+				  "directory (script=block-iscsi)");
 		return XVBD_EXIT_USAGE;
 	}
 	if (info.target && *info.target) {
@@ -511,7 +606,8 @@ static int plan_spec(struct attach *at, struct item *it)
 	it->auto_vdev = !strcmp(info.vdev, "auto");
 	if (!it->auto_vdev)
 		snprintf(it->vdev, sizeof(it->vdev), "%s", info.vdev);
-	(void)at;
+	if (it->target[0] && !it->script)
+		return check_no_symlink(at, it, true);
 	return 0;
 }
 
@@ -534,7 +630,7 @@ static int plan_shorthand(struct attach *at, struct item *it)
 			return XVBD_EXIT_USAGE;
 		}
 		snprintf(it->target, sizeof(it->target), "%s", it->arg);
-		return 0;
+		return check_no_symlink(at, it, it->kind == ITEM_PHY);
 	case ITEM_SHARE:
 		err = xvbd_share_parse_url(it->arg, &it->url, &bad);
 		if (!err)
@@ -562,6 +658,32 @@ static int plan_shorthand(struct attach *at, struct item *it)
 	return XVBD_EXIT_FAIL;
 }
 
+/* One image or device as two disks of one call: two writers (or a typo). */
+static int check_twice(const struct attach *at, size_t i)
+{
+	const struct item *it = &at->items[i], *o;
+	struct stat st, ot;
+	bool have_st;
+	size_t k;
+
+	if (!it->target[0] || it->script)
+		return 0;
+	have_st = !stat(it->target, &st);
+	for (k = 0; k < i; k++) {
+		o = &at->items[k];
+		if (!o->target[0] || o->script)
+			continue;
+		if (strcmp(o->target, it->target) &&
+		    (!have_st || stat(o->target, &ot) ||
+		     (st.st_dev != ot.st_dev || st.st_ino != ot.st_ino)))
+			continue;
+		item_err(it, "target %s given twice (also in %s)", it->target,
+			 o->arg);
+		return XVBD_EXIT_FAIL;
+	}
+	return 0;
+}
+
 static int plan_items(struct attach *at)
 {
 	const struct attach_args *a = &at->a;
@@ -587,6 +709,9 @@ static int plan_items(struct attach *at)
 
 		rc = it->kind == ITEM_SPEC ? plan_spec(at, it) :
 			plan_shorthand(at, it);
+		if (rc)
+			return rc;
+		rc = check_twice(at, i);
 		if (rc)
 			return rc;
 	}
@@ -650,7 +775,8 @@ static int plan_overrides(struct attach *at)
 
 /* ---- 3. side effects before libxl ---- */
 
-/* --credentials: a root-owned regular file nobody else can read. */
+/* --credentials: a root-owned regular file nobody else can read (not a
+ * symbolic link to one). */
 static int check_credentials(const struct item *it, const char *path)
 {
 	const char *bad;
@@ -660,7 +786,9 @@ static int check_credentials(const struct item *it, const char *path)
 		item_err(it, "--credentials %s: %s", path, bad);
 		return XVBD_EXIT_USAGE;
 	}
-	if (stat(path, &st)) {
+	/* lstat: a link could be re-pointed before the mount helper
+	 * reads it. */
+	if (lstat(path, &st)) {
 		item_err(it, "--credentials %s: %s", path, strerror(errno));
 		return XVBD_EXIT_FAIL;
 	}
@@ -672,14 +800,89 @@ static int check_credentials(const struct item *it, const char *path)
 	return 0;
 }
 
-/* A block device nobody uses: not mounted, not another guest's disk. */
-static int check_phy(struct attach *at, const struct item *it)
+/* Does a domain's disk use the file or block device st describes? */
+static bool disk_uses(struct attach *at, const struct xvbd_disk *disk,
+		      const struct stat *st)
+{
+	struct xvbd_xs_be_path be;
+	unsigned major, minor;
+	char *path, *value;
+	struct stat ot;
+	bool same;
+
+	if (disk->target && !stat(disk->target, &ot) &&
+	    (S_ISREG(st->st_mode) ? S_ISREG(ot.st_mode) &&
+	     ot.st_dev == st->st_dev && ot.st_ino == st->st_ino :
+	     S_ISBLK(ot.st_mode) && ot.st_rdev == st->st_rdev))
+		return true;
+	/* A device: also the one the hotplug script put behind an image
+	 * (its loop device), which blkback holds without excluding others. */
+	if (!S_ISBLK(st->st_mode) || !disk->backend_path ||
+	    xvbd_xs_parse_backend_path(disk->backend_path, &be))
+		return false;
+	path = xvbd_xs_path_backend_key(&be, "physical-device");
+	value = path ? xvbd_xs_read(at->ctx->xs, path) : NULL;
+	same = value && !xvbd_sysfs_parse_devnum(value, &major, &minor) &&
+	       major == major(st->st_rdev) && minor == minor(st->st_rdev);
+	free(value);
+	free(path);
+	return same;
+}
+
+/*
+ * A file or device another disk of any domain uses is refused unless
+ * both are read-only (as Xen's block script shares them): two writers of
+ * one image corrupt it.
+ */
+static int check_in_use(struct attach *at, const struct item *it,
+			const struct stat *st)
 {
 	uint32_t *domids = NULL;
 	size_t ndom = 0, d, k;
+	int rc = 0;
+
+	if (xvbd_tstack_domains(at->ctx->ts, &domids, &ndom)) {
+		item_err(it, "cannot list domains");
+		return XVBD_EXIT_FAIL;
+	}
+	for (d = 0; d < ndom && !rc; d++) {
+		struct xvbd_disk *disks = NULL;
+		size_t nd = 0;
+
+		if (xvbd_tstack_disks(at->ctx->ts, domids[d], &disks, &nd))
+			continue;
+		for (k = 0; k < nd && !rc; k++) {
+			if ((!it->readwrite && !disks[k].readwrite) ||
+			    !disk_uses(at, &disks[k], st))
+				continue;
+			item_err(it, "in use: already attached to domain %u as "
+				 "%s%s", domids[d], disks[k].vdev,
+				 disks[k].readwrite ? "" : " (read-only)");
+			rc = XVBD_EXIT_FAIL;
+		}
+		xvbd_tstack_disks_free(disks, nd);
+	}
+	free(domids);
+	return rc;
+}
+
+/* An existing image or device target: not another disk's (above). */
+static int check_target_free(struct attach *at, const struct item *it)
+{
+	struct stat st;
+
+	if (!it->target[0] || it->script || stat(it->target, &st) ||
+	    !(S_ISREG(st.st_mode) || S_ISBLK(st.st_mode)))
+		return 0;	/* missing or odd: later checks say so */
+	return check_in_use(at, it, &st);
+}
+
+/* A block device nobody uses: not mounted, not another guest's disk. */
+static int check_phy(struct attach *at, const struct item *it)
+{
 	char where[XVBD_PATH_MAX];
-	struct stat st, ot;
-	int fd, rc = 0;
+	struct stat st;
+	int fd, rc;
 
 	if (stat(it->target, &st)) {
 		item_err(it, "%s", strerror(errno));
@@ -696,29 +899,7 @@ static int check_phy(struct attach *at, const struct item *it)
 		item_err(it, "mounted in dom0 on %s", where);
 		return XVBD_EXIT_FAIL;
 	}
-	if (xvbd_tstack_domains(at->ctx->ts, &domids, &ndom)) {
-		item_err(it, "cannot list domains");
-		return XVBD_EXIT_FAIL;
-	}
-	for (d = 0; d < ndom && !rc; d++) {
-		struct xvbd_disk *disks = NULL;
-		size_t nd = 0;
-
-		if (xvbd_tstack_disks(at->ctx->ts, domids[d], &disks, &nd))
-			continue;
-		for (k = 0; k < nd && !rc; k++) {
-			const char *t = disks[k].target;
-
-			if (!t || stat(t, &ot) || !S_ISBLK(ot.st_mode) ||
-			    ot.st_rdev != st.st_rdev)
-				continue;
-			item_err(it, "already attached to domain %u as %s",
-				 domids[d], disks[k].vdev);
-			rc = XVBD_EXIT_FAIL;
-		}
-		xvbd_tstack_disks_free(disks, nd);
-	}
-	free(domids);
+	rc = check_in_use(at, it, &st);
 	if (rc)
 		return rc;
 	/* Held by anything else (a mounted partition of this disk, LVM,
@@ -882,12 +1063,17 @@ static int choose_script(struct attach *at, struct item *it,
  * Without a script the target must exist now: the block script's own
  * message would come later, after a half-made device.
  */
-static int prepare_spec(struct item *it)
+static int prepare_spec(struct attach *at, struct item *it)
 {
+	int rc;
+
 	if (it->target[0] && !it->script && access(it->target, F_OK)) {
 		item_err(it, "target %s: %s", it->target, strerror(errno));
 		return XVBD_EXIT_FAIL;
 	}
+	rc = check_target_free(at, it);
+	if (rc)
+		return rc;
 	if (it->auto_vdev && xvbd_tstack_disk_set_vdev(it->disk, it->vdev))
 		return XVBD_EXIT_FAIL;
 	return 0;
@@ -903,10 +1089,12 @@ static int prepare_items(struct attach *at)
 
 		switch (it->kind) {
 		case ITEM_SPEC:
-			rc = prepare_spec(it);
+			rc = prepare_spec(at, it);
 			break;
 		case ITEM_FILE:
-			rc = prepare_image(at, it);
+			rc = check_target_free(at, it);
+			if (!rc)
+				rc = prepare_image(at, it);
 			if (!rc)
 				rc = build_spec(it);
 			break;
@@ -917,6 +1105,8 @@ static int prepare_items(struct attach *at)
 			break;
 		case ITEM_SHARE:
 			rc = mount_share(at, it);
+			if (!rc)
+				rc = check_target_free(at, it);
 			if (!rc)
 				rc = prepare_image(at, it);
 			if (!rc)
@@ -945,7 +1135,7 @@ static int dry_run_item(struct attach *at, struct item *it)
 	switch (it->kind) {
 	case ITEM_SPEC:
 		it->action = "add";
-		rc = prepare_spec(it);
+		rc = prepare_spec(at, it);
 		break;
 	case ITEM_FILE:
 		if (xvbd_image_check(it->target, a->have_size, a->size_bytes,
@@ -955,6 +1145,9 @@ static int dry_run_item(struct attach *at, struct item *it)
 			return XVBD_EXIT_FAIL;
 		}
 		it->size_known = true;
+		rc = check_target_free(at, it);
+		if (rc)
+			return rc;
 		it->action = act == XVBD_IMAGE_USE ? "add" : a->prealloc ?
 			"create the image (allocated), add" :
 			"create the image (sparse), add";

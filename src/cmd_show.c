@@ -122,6 +122,9 @@ int cmd_show(struct xvbd_ctx *ctx, int argc, char **argv)
 				  "numeric devid (see xen-vbd-interface(7))");
 		return XVBD_EXIT_USAGE;
 	}
+	rc = xvbd_cmd_connect(ctx);	/* CMD_LATE_CONNECT: after the vdev */
+	if (rc)
+		return rc;
 	rc = xvbd_cmd_domain_lookup(ctx, dom_spec, &domid, &domain);
 	if (rc)
 		return rc;

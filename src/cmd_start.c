@@ -41,6 +41,7 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 	uint64_t v;
 	size_t i;
 	int c;
+	bool seen_timeout = false;
 
 	so->timeout_s = START_TIMEOUT_S;
 	xvbd_getopt_begin();
@@ -74,6 +75,11 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 			so->guest_limits = true;
 			break;
 		case 't':
+			if (seen_timeout) {
+				xvbd_err("start", "--timeout", "given twice");
+				return XVBD_EXIT_USAGE;
+			}
+			seen_timeout = true;
 			if (xvbd_parse_uint(optarg, START_TIMEOUT_MAX_S, &v) ||
 			    v == 0) {
 				xvbd_err("start", "--timeout", "\"%s\": expected "

@@ -92,6 +92,7 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, nfmt = 0;
+	bool seen_d = false, seen_n = false;
 	char why[PATH_MAX + 64];
 
 	so->interval_ns = INTERVAL_DEFAULT_NS;
@@ -99,8 +100,15 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 	nfmt = ctx->opts->json;
 	xvbd_getopt_begin();
 	while ((c = xvbd_getopt(argc, argv, ":d:n:", longopts)) != -1) {
+		/* A value given twice: which one was meant? */
+		if ((c == 'd' && seen_d) || (c == 'n' && seen_n) ||
+		    (c == 'p' && so->prom_path))
+			return xvbd_usage_error(ctx->cmd, "%s given twice",
+						c == 'd' ? "-d" : c == 'n' ?
+						"-n" : "--prometheus");
 		switch (c) {
 		case 'd':
+			seen_d = true;
 			if (xvbd_parse_seconds(optarg, INTERVAL_MAX_S,
 					       &so->interval_ns) ||
 			    so->interval_ns < INTERVAL_MIN_NS)
@@ -111,6 +119,7 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 		case 'n': {
 			uint64_t v;
 
+			seen_n = true;
 			if (xvbd_parse_uint(optarg, COUNT_MAX, &v) || !v)
 				return xvbd_usage_error(ctx->cmd, "-n: \"%s\": "
 					"expected a count from 1 to %llu",

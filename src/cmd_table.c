@@ -94,10 +94,24 @@ const struct xvbd_cmd *xvbd_cmd_find(const struct xvbd_cmd *cmds,
 	return hit;
 }
 
+/*
+ * A usage text on stderr explains a usage error; with -q the error is its
+ * one line and the text is left out (help on stdout is always printed).
+ */
+static bool usage_quiet;
+
+void xvbd_usage_quiet(bool quiet)
+{
+	usage_quiet = quiet;
+}
+
 void xvbd_cmd_group_usage(const struct xvbd_cmd *cmds, size_t ncmds,
 			  const char *group, FILE *stream)
 {
 	size_t i, glen = first_word_len(group);
+
+	if (stream == stderr && usage_quiet)
+		return;
 
 	fprintf(stream, "Usage: xvbd %.*s <subcommand> [args]\n\n"
 		"Subcommands:\n", (int)glen, group);
@@ -141,6 +155,8 @@ int xvbd_cmd_not_found(const struct xvbd_cmd *cmds, size_t ncmds, int argc,
 
 void xvbd_cmd_usage(const struct xvbd_cmd *cmd, FILE *stream)
 {
+	if (stream == stderr && usage_quiet)
+		return;
 	fprintf(stream, "Usage: xvbd [-v] [-q] [-j] %s%s %s\n\n%s\n",
 		cmd->flags & CMD_CAN_DRY_RUN ? "[-N] " : "", cmd->name,
 		cmd->usage, cmd->summary);
@@ -151,6 +167,8 @@ void xvbd_global_usage(const struct xvbd_cmd *cmds, size_t ncmds,
 {
 	size_t i;
 
+	if (stream == stderr && usage_quiet)
+		return;
 	fprintf(stream,
 		"Usage: xvbd [options] <command> [args]\n\n"
 		"Options:\n"

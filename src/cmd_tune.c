@@ -123,6 +123,9 @@ int cmd_tune(struct xvbd_ctx *ctx, int argc, char **argv)
 			return XVBD_EXIT_USAGE;
 		}
 	}
+	err = xvbd_cmd_connect(ctx);	/* CMD_LATE_CONNECT: after the input */
+	if (err)
+		return err;
 
 	err = xvbd_cmd_domain_lookup(ctx, dom_spec, &domid, &domain);
 	if (err)

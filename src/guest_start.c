@@ -219,8 +219,7 @@ int xvbd_start_prepare(struct xvbd_ctx *ctx, const struct xvbd_start_req *req,
 	err = xvbd_tstack_xlcfg_read(req->cfg_path, &plan->cfg);
 	if (err) {
 		xvbd_err(name, req->cfg_path, "cannot read the xl config: %s",
-			 err == -EINVAL ? "see the messages above" :
-			 strerror(-err));
+			 err == -EINVAL ? plan->cfg.error : strerror(-err));
 		return XVBD_EXIT_FAIL;
 	}
 	plan->have_cfg = true;

@@ -19,7 +19,8 @@ static const struct xvbd_cmd commands[] = {
 	  "list the VBDs of all or the given domains",
 	  "[Domain...]" },
 	{ "show", cmd_show,
-	  CMD_NEEDS_ROOT | CMD_NEEDS_XS | CMD_NEEDS_LIBXL, 2, 2,
+	  CMD_NEEDS_ROOT | CMD_NEEDS_XS | CMD_NEEDS_LIBXL | CMD_LATE_CONNECT,
+	  2, 2,
 	  "show one VBD's blkif keys, negotiation and warnings",
 	  "<Domain> <VDev>" },
 	{ "start", cmd_start,
@@ -30,7 +31,7 @@ static const struct xvbd_cmd commands[] = {
 	  "[--guest-limits] [--timeout S]" },
 	{ "tune", cmd_tune,
 	  CMD_NEEDS_ROOT | CMD_NEEDS_XS | CMD_NEEDS_LIBXL | CMD_WRITES_XS |
-	  CMD_CAN_DRY_RUN, 3, CMD_ARGS_ANY,
+	  CMD_CAN_DRY_RUN | CMD_LATE_CONNECT, 3, CMD_ARGS_ANY,
 	  "set per-device blkif keys of an existing VBD",
 	  "<Domain> <VDev> key=value..." },
 	{ "defaults", cmd_defaults,
@@ -132,9 +133,12 @@ int main(int argc, char **argv)
 	};
 	bool ambiguous = false;
 	const char *group = NULL;
+	char bad_opt[64] = "";
 	int c, rc = -1, nwords = 0;
 
-	/* '+': stop at the command name; its arguments are its own. */
+	/* '+': stop at the command name; its arguments are its own.  An
+	 * unknown option is reported after the loop, once -q is known. */
+	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+vqjNh", long_options,
 				NULL)) != -1) {
 		switch (c) {
@@ -159,11 +163,25 @@ int main(int argc, char **argv)
 			rc = XVBD_EXIT_OK;
 			goto out;
 		default:
-			xvbd_global_usage(commands, ncmds, stderr);
-			return XVBD_EXIT_USAGE;
+			if (bad_opt[0])
+				break;
+			/* A long option as written ("--json=1"), else the
+			 * letter of a short one ("-x" of "-qx"). */
+			if (!strncmp(argv[optind - 1], "--", 2) || !optopt)
+				snprintf(bad_opt, sizeof(bad_opt), "%.60s",
+					 argv[optind - 1]);
+			else
+				snprintf(bad_opt, sizeof(bad_opt), "-%c",
+					 optopt);
+			break;
 		}
 	}
-	if (optind >= argc) {
+	xvbd_usage_quiet(opts.quiet);
+	if (bad_opt[0] || optind >= argc) {
+		if (bad_opt[0])
+			xvbd_err(NULL, NULL, "unknown option \"%s\"", bad_opt);
+		else
+			xvbd_err(NULL, NULL, "no command: try \"xvbd help\"");
 		xvbd_global_usage(commands, ncmds, stderr);
 		return XVBD_EXIT_USAGE;
 	}

@@ -230,7 +230,8 @@ struct xvbd_tstack_disk {
 int xvbd_tstack_disk_parse(const char *spec, struct xvbd_tstack_disk **out,
 			   char *why, size_t why_len)
 {
-	struct xvbd_tstack_disk *d = calloc(1, sizeof(*d));
+	struct xvbd_tstack_disk *d = NULL;
+	const char *p;
 	char *report = NULL;
 	size_t report_len = 0;
 	FILE *rf = NULL;
@@ -238,6 +239,17 @@ int xvbd_tstack_disk_parse(const char *spec, struct xvbd_tstack_disk **out,
 	int rc;
 
 	why[0] = '\0';
+	/* libxlutil's scanner exits the program ("flex scanner jammed") on
+	 * some control bytes, e.g. "=\n" (fuzz_diskspec); a spec is one
+	 * printable word. */
+	for (p = spec; *p; p++) {
+		if ((unsigned char)*p < 0x20 || *p == 0x7f) {
+			snprintf(why, why_len, "control byte 0x%02x in the "
+				 "disk spec", (unsigned char)*p);
+			return -EINVAL;
+		}
+	}
+	d = calloc(1, sizeof(*d));
 	if (!d)
 		return -ENOMEM;
 	libxl_device_disk_init(&d->disk);
@@ -253,7 +265,8 @@ int xvbd_tstack_disk_parse(const char *spec, struct xvbd_tstack_disk **out,
 		goto out;
 	}
 	rc = xlu_disk_parse(cfg, 1, &spec, &d->disk);
-	if (!rc && !d->disk.vdev) {
+	/* "vdev=," parses as an empty name: no vdev either (fuzz_diskspec) */
+	if (!rc && (!d->disk.vdev || !*d->disk.vdev)) {
 		snprintf(why, why_len, "no vdev in the disk spec");
 		rc = EINVAL;
 	}
@@ -304,6 +317,7 @@ void xvbd_tstack_disk_describe(const struct xvbd_tstack_disk *disk,
 	info->format = libxl_disk_format_to_string(d->format);
 	info->backend = libxl_disk_backend_to_string(d->backend);
 	info->backend_dom0 = !d->backend_domname && !d->backend_domid;
+	info->backend_domname = d->backend_domname;
 	info->readwrite = d->readwrite;
 	info->is_cdrom = d->is_cdrom;
 }

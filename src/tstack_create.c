@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include <libxl.h>
 #include <libxl_utils.h>
@@ -110,21 +111,44 @@ out:
 int xvbd_tstack_xlcfg_read(const char *path, struct xvbd_xlcfg *out)
 {
 	XLU_Config *cfg;
+	struct stat st;
+	char *report = NULL;
+	size_t report_len = 0;
+	FILE *rf;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
 	/* libxlutil's own message for a missing file ends in "Success". */
-	if (access(path, R_OK))
+	if (access(path, R_OK) || stat(path, &st))
 		return -errno;
-	cfg = xlu_cfg_init(stderr, path);
-	if (!cfg)
+	if (!S_ISREG(st.st_mode)) {
+		snprintf(out->error, sizeof(out->error), "not a regular file");
+		return -EINVAL;
+	}
+	/* libxlutil reports to a stream: its first line, for one line. */
+	rf = open_memstream(&report, &report_len);
+	if (!rf)
 		return -ENOMEM;
-	/* Parse errors are reported by libxlutil with file and line. */
+	cfg = xlu_cfg_init(rf, path);
+	if (!cfg) {
+		fclose(rf);
+		free(report);
+		return -ENOMEM;
+	}
 	if (xlu_cfg_readfile(cfg, path))
-		rc = errno ? -errno : -EINVAL;
+		rc = -EINVAL;
 	else
-		rc = xvbd_tstack_xlcfg_fill(cfg, out);
+		rc = xvbd_tstack_xlcfg_fill(cfg, out);	/* (clears out) */
 	xlu_cfg_destroy(cfg);
+	fclose(rf);
+	if (rc == -EINVAL) {
+		const char *msg = report && *report ? report :
+				  "not an xl config";
+		size_t n = strcspn(msg, "\n");
+
+		snprintf(out->error, sizeof(out->error), "%.*s", (int)n, msg);
+	}
+	free(report);
 	return rc;
 }
 

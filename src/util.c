@@ -12,19 +12,51 @@
 
 #include "xvbd/util.h"
 
+/*
+ * s on stderr with control bytes escaped ("\n", "\x1b"): an error
+ * message quotes what the user or a guest wrote, and it stays one line
+ * (a newline in an argument must not forge a second message).
+ */
+static void put_escaped(const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '\n')
+			fputs("\\n", stderr);
+		else if (c == '\t')
+			fputs("\\t", stderr);
+		else if (c < 0x20 || c == 0x7f)
+			fprintf(stderr, "\\x%02x", c);
+		else
+			fputc(c, stderr);
+	}
+}
+
+void xvbd_verr(const char *cmd, const char *what, const char *why_fmt,
+	       va_list ap)
+{
+	char why[2048];
+
+	vsnprintf(why, sizeof(why), why_fmt, ap);
+	fputs("xvbd: ", stderr);
+	if (cmd)
+		fprintf(stderr, "%s: ", cmd);
+	if (what) {
+		put_escaped(what);
+		fputs(": ", stderr);
+	}
+	put_escaped(why);
+	fputc('\n', stderr);
+}
+
 void xvbd_err(const char *cmd, const char *what, const char *why_fmt, ...)
 {
 	va_list ap;
 
-	fputs("xvbd: ", stderr);
-	if (cmd)
-		fprintf(stderr, "%s: ", cmd);
-	if (what)
-		fprintf(stderr, "%s: ", what);
 	va_start(ap, why_fmt);
-	vfprintf(stderr, why_fmt, ap);
+	xvbd_verr(cmd, what, why_fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 void xvbd_hint(const char *fmt, ...)

@@ -77,6 +77,17 @@ case_ 2 "pv: g: libxl records no config file" pv g off
 case_ 2 "pv: --config and --reboot need a running domain" pv /etc/xen/g.cfg off --reboot
 case_ 2 "pv: --reboot with -N" -N pv g on --config /etc/xen/g.cfg --reboot
 case_ 2 'pv: --settle: "x"' pv g --settle x
+case_ 2 'unknown option "--bogus"' --bogus list
+case_ 2 'no command' -v
+case_ 2 'tune: unknown key "bogus"' tune g xvda bogus=1
+case_ 2 'tune: ring-order=5: expected a number 0..4' tune g xvda ring-order=5
+case_ 2 'show: vdev: "sda-1"' show g sda-1
+case_ 2 'show: unknown option "-x"' show -x g xvda
+case_ 2 "stats: -d given twice" stats -d 1 -d 2
+case_ 2 "start: --timeout: given twice" start x.cfg --timeout 5 --timeout 6
+case_ 2 "attach: --file given twice" attach g --file /a.img --file /b.img
+case_ 2 "attach: --ring-order given twice" attach g --file /a.img --ring-order 1 --ring-order 2
+case_ 1 "attach: $no_xs" attach g --file /a.img --no-wait --wait --prealloc --prealloc
 # Valid command lines reach the connection (and say why it failed).
 case_ 1 "attach: $no_xs" attach g --file /srv/x.img --size 8M
 case_ 1 "attach: $no_xs" attach g --file /srv/x.img --cache none
@@ -107,6 +118,12 @@ case_ 2 "ab run: --vdev: 51712 given twice" \
 if [ "$(id -u)" = 0 ]; then
 	case_ 1 "start: /nonexistent.cfg: cannot read the xl config: No such file" \
 		start /nonexistent.cfg
+	# (a directory made libxlutil's scanner exit the program; a non-config
+	# printed libxlutil's messages, one per line)
+	case_ 1 "start: /: cannot read the xl config: not a regular file" \
+		start /
+	case_ 1 "start: /etc/passwd: cannot read the xl config: /etc/passwd:1: config parsing error" \
+		start /etc/passwd
 fi
 
 # The ab commands that read records: no Xen needed, run for real.

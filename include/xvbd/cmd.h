@@ -25,6 +25,9 @@
  * to what main() sees, so such commands usually declare CMD_ARGS_ANY.
  * It calls xvbd_cmd_connect() itself once its arguments are checked. */
 #define CMD_OWN_OPTIONS		(1u << 5)
+/* No options, but operands to check before connecting (a vdev, key=value
+ * words): the command calls xvbd_cmd_connect() itself, after them. */
+#define CMD_LATE_CONNECT	(1u << 6)
 
 #define CMD_ARGS_ANY		(-1)
 
@@ -84,9 +87,12 @@ int xvbd_cmd_not_found(const struct xvbd_cmd *cmds, size_t ncmds, int argc,
 void xvbd_cmd_group_usage(const struct xvbd_cmd *cmds, size_t ncmds,
 			  const char *group, FILE *stream);
 void xvbd_cmd_usage(const struct xvbd_cmd *cmd, FILE *stream);
+/* -q: the usage functions print nothing on stderr (main() sets it). */
+void xvbd_usage_quiet(bool quiet);
 void xvbd_global_usage(const struct xvbd_cmd *cmds, size_t ncmds,
 		       FILE *stream);
-/* "xvbd: <cmd>: <msg>" + usage on stderr; returns XVBD_EXIT_USAGE. */
+/* "xvbd: <cmd>: <msg>" + usage on stderr (not with -q); returns
+ * XVBD_EXIT_USAGE. */
 int xvbd_usage_error(const struct xvbd_cmd *cmd, const char *fmt, ...)
 	XVBD_PRINTF(2, 3);
 /*

@@ -71,9 +71,15 @@ struct xvbd_xlcfg {
 	uint64_t vcpus;		/* 0: not set (one) */
 	char **vdevs;		/* vdev of each disk= entry */
 	size_t nvdevs;
+	/* On -EINVAL: libxlutil's first message ("FILE:LINE: config
+	 * parsing error near ..."), or why the file is not a config. */
+	char error[256];
 };
 
-/* Parse errors go to stderr (libxlutil, with file and line). */
+/*
+ * Read an xl config (a regular file: a directory or FIFO would make
+ * libxlutil's scanner exit the program).  -EINVAL: cfg->error says why.
+ */
 int xvbd_tstack_xlcfg_read(const char *path, struct xvbd_xlcfg *cfg);
 void xvbd_tstack_xlcfg_free(struct xvbd_xlcfg *cfg);
 /* PV or PVH with kernel=: a kernel command line xvbd can extend. */
@@ -117,6 +123,7 @@ struct xvbd_tstack_disk_info {
 	const char *format;	/* "raw", "qcow2", ... */
 	const char *backend;	/* "unknown" until libxl picks one */
 	bool backend_dom0;	/* no backend= driver domain */
+	const char *backend_domname;	/* backend=, as written; NULL */
 	bool readwrite;
 	bool is_cdrom;
 };

@@ -13,6 +13,7 @@
 #ifndef XVBD_UTIL_H
 #define XVBD_UTIL_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -23,9 +24,14 @@
 
 #define XVBD_PRINTF(a, b) __attribute__((format(printf, a, b)))
 
-/* "xvbd: <cmd>: <what>: <why>"; cmd may be NULL (global errors). */
+/*
+ * "xvbd: <cmd>: <what>: <why>"; cmd may be NULL (global errors).  One
+ * line: control bytes in what and why are escaped ("\n", "\x1b").
+ */
 void xvbd_err(const char *cmd, const char *what, const char *why_fmt, ...)
 	XVBD_PRINTF(3, 4);
+void xvbd_verr(const char *cmd, const char *what, const char *why_fmt,
+	       va_list ap) XVBD_PRINTF(3, 0);
 /* "xvbd: hint: ..." */
 void xvbd_hint(const char *fmt, ...) XVBD_PRINTF(1, 2);
 

@@ -126,6 +126,9 @@ sync_tools() {
 	hotplug=$(dirname "$bin")/xvbd-block
 	cp "$LAB_REPO"/tests/lab/share/bin/* "$LAB_SHARE/bin/"
 	cp "$LAB_REPO"/tests/lab/share/lib/* "$LAB_SHARE/lib/"
+	# The catalogue of bad inputs (t/65-bad-input.sh): /lab/bad-input/
+	mkdir -p "$LAB_SHARE/bad-input"
+	cp "$LAB_REPO"/tests/bad-input/cases "$LAB_SHARE/bad-input/"
 	if [ -x "$bin" ]; then
 		cp "$bin" "$LAB_SHARE/bin/xvbd.new"
 		mv "$LAB_SHARE/bin/xvbd.new" "$LAB_SHARE/bin/xvbd"

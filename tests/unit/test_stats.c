@@ -89,6 +89,14 @@ static void test_cpu_pct(void **state)
 	assert_int_equal(xvbd_stats_cpu_pct(NS, NS, NS, 0, 4, &pct),
 			 XVBD_IV_OK);
 	assert_true(pct == 0.0);
+	/* A short interval on 2 vCPUs whose clocks are ms apart (lab:
+	 * 49 ms in 19 ms): within the absolute tolerance. */
+	assert_int_equal(xvbd_stats_cpu_pct(0, 49 * NS / 1000, 19 * NS / 1000,
+					    0, 2, &pct), XVBD_IV_OK);
+	assert_true(pct == 200.0);
+	/* ... but not 100 ms more than the vCPUs could run. */
+	assert_int_equal(xvbd_stats_cpu_pct(0, 138 * NS / 1000, 19 * NS / 1000,
+					    0, 2, &pct), XVBD_IV_IMPOSSIBLE);
 	/* No wall time but CPU time: impossible. */
 	assert_int_equal(xvbd_stats_cpu_pct(0, 1, 0, 0, 1, &pct),
 			 XVBD_IV_IMPOSSIBLE);

@@ -101,6 +101,10 @@ static void test_names(void **state)
 	assert_string_equal(buf, "xvda");
 	assert_int_equal(xvbd_vdev_name(12345, buf, sizeof(buf)), -EINVAL);
 	assert_int_equal(xvbd_vdev_name(2u << 28, buf, sizeof(buf)), -EINVAL);
+	/* the extended form of xvda (fuzz_vdev): not a second "xvda" */
+	assert_int_equal(xvbd_vdev_name(1u << 28, buf, sizeof(buf)), -EINVAL);
+	assert_int_equal(xvbd_vdev_name(1u << 28 | 15 << 8 | 15, buf,
+					sizeof(buf)), -EINVAL);
 	assert_int_equal(xvbd_vdev_name(0x10000, buf, sizeof(buf)), -EINVAL);
 }
 

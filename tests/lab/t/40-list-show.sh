@@ -10,7 +10,9 @@ lab-guest start t40 --vcpus 2 --extra xen_blkfront.max_ring_page_order=2 \
 	--disk "format=raw,vdev=xvdb,access=ro,target=/scratch/t40b.img" \
 	--run 'cat /sys/block/xvda/size /sys/block/xvdb/size' >/dev/null
 lab-guest wait t40 --timeout 180 >/dev/null
+expect_eq "guest t40 booted and read its disks" 0 "$?"
 domid=$(xl domid t40)
+check "guest t40 exists" test -n "$domid"
 be=/local/domain/0/backend/vbd/$domid
 fe=/local/domain/$domid/device/vbd
 
@@ -91,7 +93,9 @@ done
 
 # ---- show warns about a device stuck before Connected ----
 dd if=/dev/zero of=/scratch/t40c.img bs=1M count=0 seek=16 status=none
-lab-guest start t40p --paused --disk "format=raw,vdev=xvda,access=rw,target=/scratch/t40c.img" >/dev/null 2>&1
+lab-guest start t40p --paused --disk "format=raw,vdev=xvda,access=rw,target=/scratch/t40c.img" >/tmp/t40p.log 2>&1
+expect_eq "paused guest t40p created" 0 "$?"
+sed 's/^/# t40p: /' /tmp/t40p.log | tail -n 5
 wp=$(xvbd --json show t40p xvda | jq -r '.warnings[]')
 echo "$wp" | sed 's/^/# warning: /'
 check "show: paused guest's device is flagged as waiting for the frontend" \
@@ -99,7 +103,7 @@ check "show: paused guest's device is flagged as waiting for the frontend" \
 xl destroy t40p
 
 # ---- bad input ----
-before=$(xenstore-ls -f /)
+before=$(xs_tree /) || fail "xenstore read before the bad input"
 bad_input() {	# WHAT EXPECTED_RC ARGS...
 	local what=$1 want=$2 out err rc; shift 2
 	out=$("$@" 2>/tmp/t40.err); rc=$?
@@ -116,7 +120,7 @@ bad_input "domain given as a path" 2 xvbd show /local/domain/$domid xvda
 bad_input "too many arguments" 2 xvbd show t40 xvda xvdb
 bad_input "unknown domain in list" 1 xvbd list nosuchdom
 bad_input "not root" 1 setpriv --reuid=65534 --regid=65534 --clear-groups xvbd list
-after=$(xenstore-ls -f /)
+after=$(xs_tree /) || fail "xenstore read after the bad input"
 expect_eq "bad input wrote nothing to xenstore" "$before" "$after"
 
 lab-guest stop t40

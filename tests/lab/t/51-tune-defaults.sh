@@ -14,21 +14,24 @@ truncate -s 64M $img
 mp=/sys/module/xen_blkback/parameters
 not() { ! "$@"; }
 domain_exists() { xl domid "$1" >/dev/null 2>&1; }
+# dom0's state a refused command must leave alone; 1 when a tool fails
+# (a failed xenstore-ls printed nothing and passed before).
 dump() {
-	xenstore-ls -f /local/domain/0/backend 2>/dev/null
-	xenstore-ls -f /libxl 2>/dev/null
-	[ -n "${d:-}" ] && xenstore-ls -f /local/domain/$d/device 2>/dev/null
-	xl list | awk 'NR > 1 { print $1 }'
+	local l
+	xs_tree /local/domain/0/backend /libxl || return 1
+	if [ -n "${d:-}" ]; then xs_tree /local/domain/$d/device || return 1; fi
+	l=$(crash_retry xl list) || return 1
+	awk 'NR > 1 { print $1 }' <<<"$l"
 	cat $mp/max_ring_page_order $mp/max_buffer_pages
 }
 # bad EXIT WHAT xvbd-args...: exit status, one stderr line, nothing changed
 bad() {
 	local want=$1 what=$2 before after err rc
 	shift 2
-	before=$(dump)
+	before=$(dump) || fail "$what: dom0 state read before"
 	err=$(xvbd -q "$@" 2>&1 >/dev/null)
 	rc=$?
-	after=$(dump)
+	after=$(dump) || fail "$what: dom0 state read after"
 	echo "# xvbd $*: $err"
 	expect_eq "$what: exit $want" "$want" "$rc"
 	expect_eq "$what: one error line" 1 "$(printf '%s\n' "$err" | grep -c .)"

@@ -23,11 +23,11 @@ running() {	# not paused: the state column of xl list has no p
 	s=$(xl list $G | awk 'NR == 2 { print $5 }')
 	[ -n "$s" ] && [ "${s/p/}" = "$s" ]
 }
+# dom0's VBD trees and loop devices; 1 when a tool fails (an empty
+# answer from a failed xenstore-ls is not "nothing there").
 dump() {
-	xenstore-ls -f /local/domain/0/backend 2>/dev/null
-	xenstore-ls -f /libxl/$d 2>/dev/null
-	xenstore-ls -f /local/domain/$d/device 2>/dev/null
-	losetup -a
+	xs_tree /local/domain/0/backend /libxl/$d /local/domain/$d/device &&
+		crash_retry losetup -a
 }
 
 lab-guest start $G --disk "format=raw,vdev=xvda,access=rw,target=$img" \
@@ -91,7 +91,7 @@ check "guest running after the interrupt" running
 check "xvdd frontend Connected anyway" wait_for 120 4 fstate $d $D
 check "xvdd without ring-page-order (order 0 written)" \
 	not has_fe $D ring-page-order
-xvbd detach $G xvdd >/dev/null
+check "detach xvdd" xvbd -q detach $G xvdd
 rm -f /scratch/t53at-d.img
 
 # 4. Bad values: refused before anything happens.
@@ -99,10 +99,10 @@ max_queues=$(cat /sys/module/xen_blkback/parameters/max_queues)
 bad() {
 	local what=$1 before after err rc
 	shift
-	before=$(dump)
+	before=$(dump) || fail "$what: dom0 state read before"
 	err=$(xvbd -q attach $G --file /scratch/t53at-d.img --size 16M "$@" 2>&1 >/dev/null)
 	rc=$?
-	after=$(dump)
+	after=$(dump) || fail "$what: dom0 state read after"
 	echo "# xvbd attach ... $*: $err"
 	check "$what: non-zero exit" test $rc != 0
 	expect_eq "$what: one error line" 1 "$(printf '%s\n' "$err" | grep -c .)"

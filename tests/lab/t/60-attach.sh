@@ -75,6 +75,7 @@ expect_eq "-N still refuses bad input" "1 xvbd: attach:" "$? ${err:0:13}"
 
 phase "attach --file, --phy, --share nfs://"
 out=$(xvbd attach $G --file $img --size 64M --vdev xvdb)
+expect_eq "attach --file exit status" 0 $?
 echo "$out" | sed 's/^/# /'
 check "attach --file (created, 64 MiB)" test -f $img
 expect_eq "image is 64 MiB" 67108864 "$(stat -c %s $img)"

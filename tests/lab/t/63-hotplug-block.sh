@@ -3,7 +3,7 @@
 # the loop device it binds is the VBD's physical-device and is backed by
 # the image; the guest reads and writes through it.  The same image
 # attached again (rw, or ro while a rw use exists) is refused with nothing
-# left behind; --access ro gives a read-only loop, and two read-only uses
+# left behind, by xvbd and by xvbd-block itself; --access ro gives a read-only loop, and two read-only uses
 # may share a file while a rw one may not join them.  xvbd detach and
 # xl block-detach each free exactly their own loop device.  A spec naming
 # script=block still gets Xen's script.
@@ -21,13 +21,25 @@ not() { ! "$@"; }
 be() { xenstore-read "/local/domain/0/backend/vbd/$d/$1/$2" 2>/dev/null; }
 has_be() { xenstore-exists "/local/domain/0/backend/vbd/$d/$1" 2>/dev/null; }
 has_fe() { xenstore-exists "/local/domain/$d/device/vbd/$1" 2>/dev/null; }
-loops_of() { losetup -n -O NAME -j "$1" | sort | tr '\n' ' '; }
-nloops_of() { losetup -n -O NAME -j "$1" | grep -c .; }
+# (a failing losetup prints a line that matches no expectation: an empty
+# answer is not "no loop device")
+loops_of() {
+	local l
+	l=$(losetup_of "$1" 2>&1) || { echo "losetup failed: $l"; return 1; }
+	[ -z "$l" ] || sort <<<"$l" | tr '\n' ' '
+}
+nloops_of() {
+	local l
+	l=$(losetup_of "$1" 2>&1) || { echo "losetup failed: $l"; return 1; }
+	grep -c . <<<"$l"
+}
 md5_at() { dd if="$1" bs=1M skip="$2" count=4 2>/dev/null | md5sum | cut -d' ' -f1; }
-# refused WHAT DEV SPEC: the attach fails, libxl says why, and testlib's
-# dom0_state (VBDs in xenstore, mounts, loop devices) is unchanged.
+# refused WHAT DEV SPEC: xvbd refuses the attach before libxl (the image
+# is another disk's) and testlib's dom0_state (VBDs in xenstore, mounts,
+# loop devices) is unchanged; xvbd-block's own check refuses it too when
+# xl hands it the same disk: libxl says why and no loop device is bound.
 refused() {
-	local what=$1 dev=$2 spec=$3 before after rc
+	local what=$1 dev=$2 spec=$3 before after rc loops i
 	dom0_state $d
 	before=$T_STATE
 	xvbd attach $G --spec "$spec" --timeout 60 >/tmp/t63hp.out 2>/tmp/t63hp.err
@@ -35,19 +47,44 @@ refused() {
 	dom0_state $d
 	after=$T_STATE
 	sed 's/^/# stderr: /' /tmp/t63hp.err
-	check "$what: refused (exit non-zero)" test $rc != 0
-	check "$what: libxl reports the sharing conflict" \
-		grep -q 'loopback-mounted' /tmp/t63hp.err
+	expect_eq "$what: xvbd refuses it" 1 $rc
+	check "$what: xvbd names the other use" \
+		grep -q 'in use: already attached to domain' /tmp/t63hp.err
 	check "$what: no backend left" not has_be $dev
 	check "$what: no frontend left" not has_fe $dev
-	check "$what: loop devices, mounts and VBDs unchanged" test "$before" = "$after"
+	check "$what: loop devices, mounts and VBDs unchanged" \
+		test "$before" = "$after"
+	# (target= ends an xl disk spec: the script goes before it)
+	loops=$(loops_of "${spec##*target=}")
+	xl block-attach $G "${spec/target=/script=$ours,target=}" \
+		>/tmp/t63hp.out 2>/tmp/t63hp.err
+	rc=$?
+	sed 's/^/# xl: /' /tmp/t63hp.err
+	check "$what: xl with xvbd-block: refused (exit non-zero)" test $rc != 0
+	check "$what: libxl reports the sharing conflict" \
+		grep -q 'loopback-mounted' /tmp/t63hp.err
+	expect_eq "$what: xvbd-block bound no loop device" "$loops" \
+		"$(loops_of "${spec##*target=}")"
+	# xl leaves a refused disk's directories behind (xvbd attach
+	# removes them): gone before the next step.
+	timeout 60 xl block-detach $G $dev >/dev/null 2>&1
+	for ((i = 0; i < 50; i++)); do
+		has_be $dev || has_fe $dev || break
+		sleep 0.2
+	done
+	if has_be $dev || has_fe $dev; then
+		echo "# xl block-detach left $dev: removing it from xenstore"
+		xenstore-rm /local/domain/0/backend/vbd/$d/$dev \
+			/local/domain/$d/device/vbd/$dev /libxl/$d/device/vbd/$dev
+	fi
 }
 # The loop device of a VBD must go away (a device still open is freed on
 # its last close: allow a moment).
 loop_gone() {	# NODE FILE
-	local i
+	local i l
 	for ((i = 0; i < 150; i++)); do
-		losetup -n -O NAME -j "$2" | grep -qx "$1" || return 0
+		l=$(losetup_of "$2") || return 1
+		grep -qx "$1" <<<"$l" || return 0
 		sleep 0.2
 	done
 	return 1

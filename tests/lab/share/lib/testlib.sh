@@ -158,6 +158,62 @@ crash_retry() {
 	return $rc
 }
 
+# xs_tree PATH...: `xenstore-ls -f` of each PATH, "PATH: absent" for one
+# that does not exist.  Any other failure of the tool (it crashed,
+# xenstored did not answer) returns 1 with its message on stderr: an
+# empty answer is not "nothing there", so callers check the status.
+xs_tree() {
+	local p out rc
+	for p; do
+		out=$(crash_retry xenstore-ls -f "$p")
+		rc=$?
+		if [ $rc = 0 ]; then
+			[ -z "$out" ] || printf '%s\n' "$out"
+		elif [[ $out == *"No such file or directory"* ]]; then
+			echo "$p: absent"
+		else
+			echo "xs_tree: xenstore-ls -f $p failed ($rc): $out" >&2
+			return 1
+		fi
+	done
+}
+
+# xs_list PATH: the children of PATH, one a line; nothing when PATH does
+# not exist; 1 (message on stderr) when xenstore-list fails otherwise.
+# (xenstore-list's message does not say why it failed: the path counts
+# as absent when the nearest ancestor that lists has no such child.)
+xs_list() {
+	local out rc up=$1 child kids
+	out=$(crash_retry xenstore-list "$1")
+	rc=$?
+	if [ $rc = 0 ]; then
+		[ -z "$out" ] || printf '%s\n' "$out"
+		return 0
+	fi
+	while [ -n "$up" ] && [ "$up" != / ]; do
+		child=${up##*/}
+		up=${up%/*}
+		kids=$(crash_retry xenstore-list "${up:-/}") || continue
+		grep -qxF -- "$child" <<<"$kids" || return 0
+		break
+	done
+	echo "xs_list: xenstore-list $1 failed ($rc): $out" >&2
+	return 1
+}
+
+# losetup_of FILE: the loop devices bound to FILE ("/dev/loopN" lines),
+# from losetup -j; 1 (message on stderr) when losetup fails.
+losetup_of() {
+	local out rc
+	out=$(crash_retry losetup -n -O NAME -j "$1")
+	rc=$?
+	if [ $rc != 0 ]; then
+		echo "losetup_of: losetup -j $1 failed ($rc): $out" >&2
+		return 1
+	fi
+	[ -z "$out" ] || printf '%s\n' "$out"
+}
+
 # dom0_state DOMID DIR...: into T_STATE, everything a failed attach to
 # DOMID must leave as it was: its VBD directories in xenstore (backend,
 # frontend, libxl's record), dom0's mounts and loop devices, and each file
@@ -165,10 +221,15 @@ crash_retry() {
 dom0_state() {
 	local domid=$1 out line type name size files=() d
 	shift
-	# (xenstore-list stops at the first missing directory: fine for a
-	# before/after comparison)
-	T_STATE=$(crash_retry xenstore-list -p "/local/domain/0/backend/vbd/$domid" \
-		"/local/domain/$domid/device/vbd" "/libxl/$domid/device/vbd")$'\n'
+	# A failed tool makes the state an error, which never equals a
+	# baseline (and returns 1); a missing directory is "p: " (empty).
+	T_STATE=
+	for d in "/local/domain/0/backend/vbd/$domid" \
+		"/local/domain/$domid/device/vbd" "/libxl/$domid/device/vbd"; do
+		out=$(xs_list "$d" 2>&1) ||
+			{ T_STATE="ERROR $RANDOM: $out"; return 1; }
+		T_STATE+="$d: ${out//$'\n'/ }"$'\n'
+	done
 	while read -r line; do
 		[[ $line == *" /proc/"* ]] || T_STATE+="mount $line"$'\n'
 	done </proc/mounts
@@ -178,7 +239,8 @@ dom0_state() {
 	done
 	[ ${#files[@]} = 0 ] && return
 	# A directory's size may change by itself (and means nothing here).
-	out=$(crash_retry stat -c '%F|%n|%s' "${files[@]}")
+	out=$(crash_retry stat -c '%F|%n|%s' "${files[@]}") ||
+		{ T_STATE="ERROR $RANDOM: stat failed: $out"; return 1; }
 	while IFS='|' read -r type name size; do
 		case $type in
 		regular*) T_STATE+="file $name $size"$'\n' ;;
@@ -219,12 +281,18 @@ bad_input() {
 # check_no_vbds DOMID: no backend or frontend directory of DOMID's VBDs
 # left in xenstore, and no loop device in dom0.
 check_no_vbds() {
-	local domid=$1
-	check "no backend directory of domain $domid left" \
-		test -z "$(xenstore-list -p /local/domain/0/backend/vbd 2>/dev/null |
-			grep -x "/local/domain/0/backend/vbd/$domid")"
-	expect_eq "no frontend directories of domain $domid left" "" \
-		"$(xenstore-list /local/domain/$domid/device/vbd 2>/dev/null)"
+	local domid=$1 be fe
+	if be=$(xs_list /local/domain/0/backend/vbd); then
+		check "no backend directory of domain $domid left" \
+			test -z "$(grep -x "$domid" <<<"$be")"
+	else
+		fail "no backend directory of domain $domid left: xenstore-list failed"
+	fi
+	if fe=$(xs_list /local/domain/$domid/device/vbd); then
+		expect_eq "no frontend directories of domain $domid left" "" "$fe"
+	else
+		fail "no frontend directories of domain $domid left: xenstore-list failed"
+	fi
 	expect_eq "no loop device left" "" "$(loop_devices)"
 }
 
