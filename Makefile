@@ -85,7 +85,7 @@ SRCS      := $(PURE_SRCS) $(SYS_SRCS) $(CMD_SRCS) src/main.c
 # the cache mode's read-back (sysfs) for xvbd-block-direct, its other name.
 LOOP_SRCS    := src/loop.c
 HOTPLUG_SRCS := src/hotplug/xvbd_block.c $(LOOP_SRCS) src/xs.c src/xs_path.c \
-		src/util.c src/cache.c src/sysfs.c
+		src/util.c src/cache.c src/sysfs.c src/image.c
 
 OBJS      := $(SRCS:%.c=$(BUILD)/%.o)
 PURE_OBJS := $(PURE_SRCS:%.c=$(BUILD)/%.o)

@@ -748,9 +748,10 @@ static int prepare_image(struct attach *at, struct item *it)
 	/* A read-only share or file must not be attached writable: the
 	 * block script would quietly fall back to a read-only loop. */
 	if (it->readwrite) {
-		fd = open(it->target, O_RDWR | O_CLOEXEC);
+		fd = xvbd_image_open(it->target, O_RDWR, NULL, why,
+				     sizeof(why));
 		if (fd < 0) {
-			item_err(it, "not writable (%s)%s", strerror(errno),
+			item_err(it, "not writable (%s)%s", strerror(-fd),
 				 it->kind == ITEM_SHARE ?
 				 ": a read-only share?" : "");
 			if (!quiet(at))
@@ -923,8 +924,10 @@ static int prepare_items(struct attach *at)
 				rc = build_spec(it);
 			break;
 		}
+		/* A file checked by image.c: never re-looked at by path. */
 		if (!rc)
-			rc = choose_script(at, it, false);
+			rc = choose_script(at, it, it->kind == ITEM_FILE ||
+					   it->kind == ITEM_SHARE);
 	}
 	return rc;
 }
@@ -1050,6 +1053,7 @@ static int dry_run(struct attach *at)
 static void cleanup_items(struct attach *at)
 {
 	size_t i, users;
+	int err;
 	char name[128], why[WHY_MAX];
 
 	for (i = 0; i < at->n; i++) {
@@ -1057,9 +1061,10 @@ static void cleanup_items(struct attach *at)
 
 		if (it->added)
 			continue;
-		if (it->created && unlink(it->target) && errno != ENOENT)
+		err = it->created ? xvbd_image_remove(it->target) : 0;
+		if (err && err != -ENOENT)
 			xvbd_err(CMD, it->target, "cannot remove the image "
-				 "this call created: %s", strerror(errno));
+				 "this call created: %s", strerror(-err));
 		it->created = false;
 	}
 	for (i = 0; i < at->n; i++) {

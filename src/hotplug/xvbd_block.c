@@ -46,7 +46,9 @@
 #include <unistd.h>
 
 #include "xvbd/cache.h"
+#include "xvbd/image.h"
 #include "xvbd/loop.h"
+#include "xvbd/share.h"
 #include "xvbd/sysfs.h"
 #include "xvbd/xs.h"
 
@@ -352,7 +354,8 @@ static int do_add(const struct hotplug *h)
 {
 	char *phys = NULL, *params = NULL, *mode = NULL;
 	bool want_write, check_sharing;
-	struct stat st, fst;
+	char why[256];
+	struct stat fst;
 	int rc, fd = -1, lock_fd = -1;
 
 	/* Run twice (the block script's comment: depending on the hotplug
@@ -378,31 +381,27 @@ static int do_add(const struct hotplug *h)
 		rc = refuse(h, "error", "%s is not an absolute path.", params);
 		goto out;
 	}
-	if (stat(params, &st)) {
+	/*
+	 * Whatever xvbd attach checked may have changed since (a file server
+	 * or a user swapping the entry), and a disk spec reaches here
+	 * unchecked: image.h's rules again, on what is opened now.  What is
+	 * bound is what was opened: its identity, not the path's.
+	 */
+	fd = xvbd_image_open(params, want_write ? O_RDWR : O_RDONLY, &fst,
+			     why, sizeof(why));
+	if (fd == -ENOENT) {
 		rc = refuse(h, "error", "%s does not exist.", params);
 		goto out;
 	}
-	if (!S_ISREG(st.st_mode)) {
-		rc = refuse(h, "error", "%s is not a regular file.", params);
-		goto out;
-	}
-	fd = open(params, (want_write ? O_RDWR : O_RDONLY) | O_CLOEXEC |
-		  O_NOCTTY);
-	if (fd < 0 && want_write && (errno == EACCES || errno == EROFS ||
-				     errno == EPERM || errno == ETXTBSY)) {
+	if (fd < 0 && want_write && (fd == -EACCES || fd == -EROFS ||
+				     fd == -EPERM || fd == -ETXTBSY)) {
 		rc = refuse(h, "busy", "File %s is read-only, and so I will "
 			    "not mount it read-write in a guest domain.",
 			    params);
 		goto out;
 	}
 	if (fd < 0) {
-		rc = refuse(h, "error", "Cannot open %s: %s", params,
-			    strerror(errno));
-		goto out;
-	}
-	/* What is bound is what was opened: its identity, not the path's. */
-	if (fstat(fd, &fst) || !S_ISREG(fst.st_mode)) {
-		rc = refuse(h, "error", "%s is not a regular file.", params);
+		rc = refuse(h, "error", "Cannot open %s: %s", params, why);
 		goto out;
 	}
 	lock_fd = lock_hotplug();
