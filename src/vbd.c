@@ -40,7 +40,6 @@ int xvbd_vbd_load(struct xvbd_xs *xs, uint32_t domid,
 	struct xvbd_sysfs *sys;
 	char *error_path = NULL;
 	const char *params;
-	struct stat st;
 	bool be_ok = false;
 	size_t i;
 
@@ -73,20 +72,28 @@ int xvbd_vbd_load(struct xvbd_xs *xs, uint32_t domid,
 	}
 	load_dir(xs, view->frontend_path, "frontend", &view->frontend, &pre);
 
-	/* type=phy with a regular file: the block script used a loop. */
+	/*
+	 * What the loop does, not what xvbd asked for at attach.  Never a
+	 * stat of params: on a share whose server stopped answering it
+	 * would hang list and show (the loop device says it all).
+	 */
+	sys = xvbd_sysfs_open(NULL);
+	view->dom0_cache = xvbd_cache_of_device(sys,
+		xvbd_kvmap_get(&view->backend, "physical-device"));
+	xvbd_sysfs_close(sys);
+	/*
+	 * type=phy backed by a loop device: the hotplug script's file.
+	 * Before the script ran (no physical-device yet), a params path
+	 * outside /dev names a file: by its spelling, without a look.
+	 */
 	params = xvbd_kvmap_get(&view->backend, "params");
 	if (!params)
 		params = disk->target;
 	view->kind = xvbd_be_kind(xvbd_kvmap_get(&view->backend, "type"),
 				  xvbd_kvmap_get(&view->backend, "node"),
-				  params && !stat(params, &st) &&
-				  S_ISREG(st.st_mode));
-
-	/* What the loop does, not what xvbd asked for at attach. */
-	sys = xvbd_sysfs_open(NULL);
-	view->dom0_cache = xvbd_cache_of_device(sys,
-		xvbd_kvmap_get(&view->backend, "physical-device"));
-	xvbd_sysfs_close(sys);
+				  view->dom0_cache != XVBD_CACHE_NA ||
+				  (params && params[0] == '/' &&
+				   strncmp(params, "/dev/", 5)));
 
 	in.backend = &view->backend;
 	in.frontend = &view->frontend;

@@ -424,25 +424,45 @@ out:
 /* ---- remove ---- */
 
 /*
- * Still the image of this VBD: the same file, or (deleted or on an
- * unmounted share, so stat fails or finds another file) the same path
- * in sysfs' backing_file.
+ * Still the image of this VBD.  Decided without touching the file under
+ * the lock, where a hung file server would stall every hotplug on the
+ * host: the loop device is the one the backend published
+ * (physical-device, from xenstore), and sysfs' backing_file names params
+ * (" (deleted)" when unlinked).  Where it names another path (params
+ * reached the file through a link root put there), st is params' stat,
+ * taken before the lock and never for a share's path; NULL otherwise.
  */
-static bool still_backs(const struct xvbd_loop *lo, const char *params)
+static bool still_backs(const struct xvbd_loop *lo, const char *params,
+			const char *physical, const struct stat *st)
 {
 	size_t n = strlen(params);
-	struct stat st;
+	char mine[32];
 
-	if (!stat(params, &st) && xvbd_loop_backs(lo, &st))
+	if (physical) {
+		snprintf(mine, sizeof(mine), "%x:%x", lo->major, lo->minor);
+		if (strcmp(physical, mine))
+			return false;
+	}
+	if (!strncmp(lo->backing, params, n) &&
+	    (!lo->backing[n] || !strcmp(lo->backing + n, " (deleted)")))
 		return true;
-	return !strncmp(lo->backing, params, n) &&
-	       (!lo->backing[n] || !strcmp(lo->backing + n, " (deleted)"));
+	return st && xvbd_loop_backs(lo, st);
+}
+
+/* A share's image: on a server that may not answer. */
+static bool on_share(const char *path)
+{
+	static const char dir[] = XVBD_SHARE_DIR "/";
+
+	return !strncmp(path, dir, sizeof(dir) - 1);
 }
 
 static int do_remove(const struct hotplug *h)
 {
-	char *node = NULL, *params = NULL;
+	char *node = NULL, *params = NULL, *physical = NULL;
 	struct xvbd_loop lo;
+	struct stat st;
+	bool have_st = false;
 	unsigned nr;
 	int rc = 0, err, lock_fd = -1;
 
@@ -451,11 +471,14 @@ static int do_remove(const struct hotplug *h)
 	if (!node)
 		goto out;
 	params = read_key(h, "params");
+	physical = read_key(h, "physical-device");
 	if (xvbd_loop_parse_node(node, &nr)) {
 		say(h, LOG_WARNING, "node %s is not a loop device: left alone",
 		    node);
 		goto out;
 	}
+	if (params && !on_share(params))
+		have_st = !stat(params, &st);
 	lock_fd = lock_hotplug();
 	if (lock_fd < 0) {
 		say(h, LOG_ERR, "cannot lock %s: %s", LOCK_FILE,
@@ -471,7 +494,8 @@ static int do_remove(const struct hotplug *h)
 		rc = 1;
 		goto out;
 	}
-	if (!params || !still_backs(&lo, params)) {
+	if (!params || !still_backs(&lo, params, physical,
+				    have_st ? &st : NULL)) {
 		say(h, LOG_WARNING, "%s is backed by %s, not %s: left alone",
 		    node, lo.backing, params ? params : "(no params)");
 		goto out;
@@ -485,6 +509,7 @@ out:
 	unlock_hotplug(lock_fd);
 	free(node);
 	free(params);
+	free(physical);
 	return rc;
 }
 
