@@ -138,7 +138,7 @@ static int refuse(const struct hotplug *h, const char *status,
 static int lock_hotplug(void)
 {
 	struct stat held, named;
-	int fd;
+	int fd, err;
 
 	if (mkdir(LOCK_DIR, 0755) && errno != EEXIST)
 		return -errno;
@@ -146,8 +146,13 @@ static int lock_hotplug(void)
 		fd = open(LOCK_FILE, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 		if (fd < 0)
 			return -errno;
-		while (flock(fd, LOCK_EX) && errno == EINTR)
+		while ((err = flock(fd, LOCK_EX) ? -errno : 0) == -EINTR)
 			;
+		/* Not held (ENOLCK, EBADF...): said so, never run unlocked. */
+		if (err) {
+			close(fd);
+			return err;
+		}
 		if (!fstat(fd, &held) && !stat(LOCK_FILE, &named) &&
 		    held.st_dev == named.st_dev && held.st_ino == named.st_ino)
 			return fd;
