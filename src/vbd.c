@@ -2,9 +2,13 @@
  * vbd.c - gather one VBD: toolstack record + xenstore + blkif model.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include "xvbd/loop.h"
 
 #include "xvbd/vbd.h"
 
@@ -111,4 +115,109 @@ void xvbd_vbd_view_free(struct xvbd_vbd_view *view)
 	xvbd_kvmap_free(&view->backend);
 	xvbd_kvmap_free(&view->frontend);
 	memset(view, 0, sizeof(*view));
+}
+
+/* The loop device major:minor's binding, if it is a bound loop device. */
+struct loop_find {
+	unsigned major, minor;
+	struct xvbd_loop lo;
+	bool found;
+};
+
+static int loop_match(const struct xvbd_loop *lo, void *arg)
+{
+	struct loop_find *f = arg;
+
+	if (lo->major != f->major || lo->minor != f->minor)
+		return 0;
+	f->lo = *lo;
+	f->found = true;
+	return 1;
+}
+
+static bool loop_of(unsigned major, unsigned minor, struct xvbd_loop *lo)
+{
+	struct loop_find f = { .major = major, .minor = minor };
+
+	xvbd_loop_each(loop_match, &f);
+	*lo = f.lo;
+	return f.found;
+}
+
+/* The device a disk's backend uses: physical-device, else a /dev target. */
+static bool disk_dev(struct xvbd_xs *xs, const struct xvbd_disk *disk,
+		     unsigned *major_nr, unsigned *minor_nr)
+{
+	char *pd = disk->backend_path ?
+		xvbd_xs_read_dir_key(xs, disk->backend_path,
+				     "physical-device") : NULL;
+	struct stat st;
+	int rc = pd ? xvbd_sysfs_parse_devnum(pd, major_nr, minor_nr) : -1;
+
+	free(pd);
+	if (!rc)
+		return true;
+	/* Not published yet: only a device node is looked at (devtmpfs). */
+	if (disk->target && !strncmp(disk->target, "/dev/", 5) &&
+	    !stat(disk->target, &st) && S_ISBLK(st.st_mode)) {
+		*major_nr = major(st.st_rdev);
+		*minor_nr = minor(st.st_rdev);
+		return true;
+	}
+	return false;
+}
+
+int xvbd_vbd_phy_user(struct xvbd_tstack *ts, struct xvbd_xs *xs,
+		      unsigned major_nr, unsigned minor_nr,
+		      struct xvbd_vbd_user *user)
+{
+	struct xvbd_sysfs *sys = xvbd_sysfs_open(NULL);
+	struct xvbd_loop mine, other;
+	uint32_t *domids = NULL;
+	size_t ndom = 0, d, k;
+	unsigned wma, wmi, oma, omi, owma, owmi;
+	bool is_loop;
+	int rc;
+
+	if (!sys)
+		return -errno;
+	xvbd_sysfs_blk_whole(sys, major_nr, minor_nr, &wma, &wmi);
+	is_loop = loop_of(major_nr, minor_nr, &mine);
+	rc = xvbd_tstack_domains(ts, &domids, &ndom);
+	for (d = 0; d < ndom && !rc; d++) {
+		struct xvbd_disk *disks = NULL;
+		size_t nd = 0;
+
+		if (xvbd_tstack_disks(ts, domids[d], &disks, &nd))
+			continue;
+		for (k = 0; k < nd && !rc; k++) {
+			const char *how = NULL;
+
+			if (!disk_dev(xs, &disks[k], &oma, &omi))
+				continue;
+			xvbd_sysfs_blk_whole(sys, oma, omi, &owma, &owmi);
+			if (oma == major_nr && omi == minor_nr)
+				how = "";
+			else if (owma == major_nr && owmi == minor_nr)
+				how = " (a partition of this disk)";
+			else if (wma == oma && wmi == omi)
+				how = " (the disk this is a partition of)";
+			else if (is_loop && loop_of(oma, omi, &other) &&
+				 other.file_major == mine.file_major &&
+				 other.file_minor == mine.file_minor &&
+				 other.file_ino == mine.file_ino)
+				how = " (a loop device of the same file)";
+			if (!how)
+				continue;
+			user->domid = domids[d];
+			snprintf(user->vdev, sizeof(user->vdev), "%s",
+				 disks[k].vdev ? disks[k].vdev : "?");
+			user->how = how;
+			rc = 1;
+		}
+		xvbd_tstack_disks_free(disks, nd);
+	}
+	free(domids);
+	xvbd_sysfs_close(sys);
+	return rc;
 }
