@@ -3,7 +3,7 @@
 # own disk (what xvbd writes: overrides, hotplug keys; what libxl and
 # blkback write) and to the toolstack's keys is refused by xenstored.
 # Then the guest writes hostile values into its own frontend keys (huge
-# and negative numbers, control and C1 bytes, a 3000-byte value, a
+# and negative numbers, control and C1 bytes, a 2000-byte value, a
 # "backend" pointing at another domain's device): xvbd list, show and
 # stats, text and JSON, still exit 0, print valid JSON, put no raw control
 # byte on the terminal, and keep using the toolstack's backend path.
@@ -35,17 +35,20 @@ for p in /libxl/\$id/device/vbd/51728/params /libxl/\$id/device/vbd/51728/backen
 done
 if xenstore-rm \$be 2>/dev/null; then echo "WROTE rm \$be"; else echo "denied rm \$be"; fi
 if xenstore-rm \$be/params 2>/dev/null; then echo "WROTE rm \$be/params"; else echo "denied rm \$be/params"; fi
-big=\$(head -c 3000 /dev/zero | tr '\\0' A)
-xenstore-write -- \$fe/ring-ref 99999999999999999999999 \\
-	\$fe/num-queues -1 \\
-	\$fe/ring-page-order 4294967296 \\
-	\$fe/event-channel "\$(printf 'x\\033[2J\\033]0;pwn\\007y')" \\
-	\$fe/protocol "\$big" \\
-	\$fe/feature-persistent "\$(printf '1\\n\\2337m\\377')" \\
-	\$fe/backend /local/domain/0/backend/vbd/0/51712 \\
-	\$fe/backend-id 7 \\
-	\$fe/multi-queue-num-queues 18446744073709551617 \\
-	&& echo "hostile values written"
+# xenstored's default entry size quota is 2048 bytes
+big=\$(head -c 2000 /dev/zero | tr '\\0' A)
+ok=0
+fw() { if xenstore-write -- "\$fe/\$1" "\$2"; then ok=\$((ok + 1)); else echo "frontend write \$1 failed"; fi; }
+fw ring-ref 99999999999999999999999
+fw num-queues -1
+fw ring-page-order 4294967296
+fw event-channel "\$(printf 'x\033[2J\033]0;pwn\007y')"
+fw protocol "\$big"
+fw feature-persistent "\$(printf '1\n\2337m\377')"
+fw backend /local/domain/0/backend/vbd/0/51712
+fw backend-id 7
+fw multi-queue-num-queues 18446744073709551617
+[ \$ok = 9 ] && echo "hostile values written"
 EOS
 )
 phase "guest with one disk, writing where it must not"
