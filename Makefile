@@ -56,7 +56,7 @@ endif
 # Layers (pure ones first: they are what the unit tests link).
 PURE_SRCS := src/util.c src/blkif.c src/blkif_table.c src/out.c \
 	     src/share.c src/image.c src/xs_path.c src/cmd_table.c
-SYS_SRCS  := src/xs.c src/tstack.c src/vbd.c
+SYS_SRCS  := src/xs.c src/tstack.c src/vbd.c src/loop.c
 CMD_SRCS  := src/cmd.c src/cmd_help.c src/cmd_list.c src/cmd_show.c \
 	     src/cmd_attach.c src/cmd_detach.c
 # start, tune, defaults: per-VBD overrides and blkback module parameters
@@ -95,7 +95,7 @@ SRCS      := $(PURE_SRCS) $(SYS_SRCS) $(CMD_SRCS) src/main.c
 # the cache mode's read-back (sysfs) for xvbd-block-direct, its other name.
 LOOP_SRCS    := src/loop.c
 HOTPLUG_SRCS := src/hotplug/xvbd_block.c $(LOOP_SRCS) src/xs.c src/xs_path.c \
-		src/util.c src/cache.c src/sysfs.c
+		src/util.c src/cache.c src/sysfs.c src/image.c
 
 OBJS      := $(SRCS:%.c=$(BUILD)/%.o)
 PURE_OBJS := $(PURE_SRCS:%.c=$(BUILD)/%.o)

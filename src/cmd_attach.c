@@ -37,10 +37,12 @@
 #include <unistd.h>
 
 #include "xvbd/attach_script.h"
+#include "xvbd/vbd.h"
 #include "xvbd/blkif.h"
 #include "xvbd/cache.h"
 #include "xvbd/cmd.h"
 #include "xvbd/image.h"
+#include "xvbd/loop.h"
 #include "xvbd/modparam.h"
 #include "xvbd/override.h"
 #include "xvbd/override_run.h"
@@ -800,33 +802,34 @@ static int check_credentials(const struct item *it, const char *path)
 	return 0;
 }
 
-/* Does a domain's disk use the file or block device st describes? */
-static bool disk_uses(struct attach *at, const struct xvbd_disk *disk,
-		      const struct stat *st)
+/*
+ * Does a domain's disk use the file or block device st describes?  From
+ * what its backend published (physical-device, and the loop device's
+ * backing inode), never a stat of its target: a share whose server died
+ * would hang attach (issue 16, item 5).
+ */
+static bool disk_uses(struct attach *at, const struct item *it,
+		      const struct xvbd_disk *disk, const struct stat *st)
 {
-	struct xvbd_xs_be_path be;
+	struct xvbd_loop lo;
 	unsigned major, minor;
-	char *path, *value;
-	struct stat ot;
-	bool same;
+	char *value;
+	bool have;
 
-	if (disk->target && !stat(disk->target, &ot) &&
-	    (S_ISREG(st->st_mode) ? S_ISREG(ot.st_mode) &&
-	     ot.st_dev == st->st_dev && ot.st_ino == st->st_ino :
-	     S_ISBLK(ot.st_mode) && ot.st_rdev == st->st_rdev))
+	if (disk->target && !strcmp(disk->target, it->target))
 		return true;
+	value = disk->backend_path ?
+		xvbd_xs_read_dir_key(at->ctx->xs, disk->backend_path,
+				     "physical-device") : NULL;
+	have = value && !xvbd_sysfs_parse_devnum(value, &major, &minor);
+	free(value);
+	if (!have)
+		return false;
 	/* A device: also the one the hotplug script put behind an image
 	 * (its loop device), which blkback holds without excluding others. */
-	if (!S_ISBLK(st->st_mode) || !disk->backend_path ||
-	    xvbd_xs_parse_backend_path(disk->backend_path, &be))
-		return false;
-	path = xvbd_xs_path_backend_key(&be, "physical-device");
-	value = path ? xvbd_xs_read(at->ctx->xs, path) : NULL;
-	same = value && !xvbd_sysfs_parse_devnum(value, &major, &minor) &&
-	       major == major(st->st_rdev) && minor == minor(st->st_rdev);
-	free(value);
-	free(path);
-	return same;
+	if (S_ISBLK(st->st_mode))
+		return major == major(st->st_rdev) && minor == minor(st->st_rdev);
+	return xvbd_loop_find_dev(major, minor, &lo) && xvbd_loop_backs(&lo, st);
 }
 
 /*
@@ -853,7 +856,7 @@ static int check_in_use(struct attach *at, const struct item *it,
 			continue;
 		for (k = 0; k < nd && !rc; k++) {
 			if ((!it->readwrite && !disks[k].readwrite) ||
-			    !disk_uses(at, &disks[k], st))
+			    !disk_uses(at, it, &disks[k], st))
 				continue;
 			item_err(it, "in use: already attached to domain %u as "
 				 "%s%s", domids[d], disks[k].vdev,
@@ -880,6 +883,7 @@ static int check_target_free(struct attach *at, const struct item *it)
 /* A block device nobody uses: not mounted, not another guest's disk. */
 static int check_phy(struct attach *at, const struct item *it)
 {
+	struct xvbd_vbd_user user;
 	char where[XVBD_PATH_MAX];
 	struct stat st;
 	int fd, rc;
@@ -902,6 +906,20 @@ static int check_phy(struct attach *at, const struct item *it)
 	rc = check_in_use(at, it, &st);
 	if (rc)
 		return rc;
+	/* Overlaps count too: a partition of a disk in use, a loop of the
+	 * same file (vbd.c, from what backends published: no stat). */
+	rc = xvbd_vbd_phy_user(at->ctx->ts, at->ctx->xs, major(st.st_rdev),
+			       minor(st.st_rdev), &user);
+	if (rc < 0) {
+		item_err(it, "cannot list the guests' disks: %s",
+			 strerror(-rc));
+		return XVBD_EXIT_FAIL;
+	}
+	if (rc > 0) {
+		item_err(it, "already attached to domain %u as %s%s",
+			 user.domid, user.vdev, user.how);
+		return XVBD_EXIT_FAIL;
+	}
 	/* Held by anything else (a mounted partition of this disk, LVM,
 	 * a loop device): the kernel refuses an exclusive open. */
 	fd = open(it->target, O_RDONLY | O_EXCL | O_CLOEXEC);
@@ -929,9 +947,10 @@ static int prepare_image(struct attach *at, struct item *it)
 	/* A read-only share or file must not be attached writable: the
 	 * block script would quietly fall back to a read-only loop. */
 	if (it->readwrite) {
-		fd = open(it->target, O_RDWR | O_CLOEXEC);
+		fd = xvbd_image_open(it->target, O_RDWR, NULL, why,
+				     sizeof(why));
 		if (fd < 0) {
-			item_err(it, "not writable (%s)%s", strerror(errno),
+			item_err(it, "not writable (%s)%s", strerror(-fd),
 				 it->kind == ITEM_SHARE ?
 				 ": a read-only share?" : "");
 			if (!quiet(at))
@@ -1113,8 +1132,10 @@ static int prepare_items(struct attach *at)
 				rc = build_spec(it);
 			break;
 		}
+		/* A file checked by image.c: never re-looked at by path. */
 		if (!rc)
-			rc = choose_script(at, it, false);
+			rc = choose_script(at, it, it->kind == ITEM_FILE ||
+					   it->kind == ITEM_SHARE);
 	}
 	return rc;
 }
@@ -1243,6 +1264,7 @@ static int dry_run(struct attach *at)
 static void cleanup_items(struct attach *at)
 {
 	size_t i, users;
+	int err;
 	char name[128], why[WHY_MAX];
 
 	for (i = 0; i < at->n; i++) {
@@ -1250,9 +1272,10 @@ static void cleanup_items(struct attach *at)
 
 		if (it->added)
 			continue;
-		if (it->created && unlink(it->target) && errno != ENOENT)
+		err = it->created ? xvbd_image_remove(it->target) : 0;
+		if (err && err != -ENOENT)
 			xvbd_err(CMD, it->target, "cannot remove the image "
-				 "this call created: %s", strerror(errno));
+				 "this call created: %s", strerror(-err));
 		it->created = false;
 	}
 	for (i = 0; i < at->n; i++) {

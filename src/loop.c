@@ -207,3 +207,30 @@ int xvbd_loop_unbind(unsigned nr)
 	close(fd);
 	return err;
 }
+
+/* The loop device major:minor's binding, if it is a bound loop device. */
+struct loop_find {
+	unsigned major, minor;
+	struct xvbd_loop lo;
+	bool found;
+};
+
+static int loop_match(const struct xvbd_loop *lo, void *arg)
+{
+	struct loop_find *f = arg;
+
+	if (lo->major != f->major || lo->minor != f->minor)
+		return 0;
+	f->lo = *lo;
+	f->found = true;
+	return 1;
+}
+
+bool xvbd_loop_find_dev(unsigned major, unsigned minor, struct xvbd_loop *lo)
+{
+	struct loop_find f = { .major = major, .minor = minor };
+
+	xvbd_loop_each(loop_match, &f);
+	*lo = f.lo;
+	return f.found;
+}

@@ -14,6 +14,7 @@
 
 #include "xvbd/share.h"
 #include "xvbd/spawn.h"
+#include "xvbd/util.h"
 
 #define MOUNT_PROG	"/bin/mount"
 #define MOUNTINFO	"/proc/self/mountinfo"
@@ -392,9 +393,14 @@ int xvbd_share_build_opts(enum xvbd_share_proto proto, const char *user_opts,
 		"vers=3,proto=tcp,nolock,retry=0" : "vers=3.0";
 	bool user = user_opts && *user_opts;
 	bool cred = proto == XVBD_SHARE_SMB && credentials;
-	int n = snprintf(buf, len, "%s%s%s%s%s", defaults, user ? "," : "",
-			 user ? user_opts : "", cred ? ",credentials=" : "",
-			 cred ? credentials : "");
+	/*
+	 * Always, and after the user's (the last one wins): the server owns
+	 * every byte on the share, so no set-uid program, no device node
+	 * and no executable of it is honoured in dom0.
+	 */
+	int n = snprintf(buf, len, "%s%s%s,%s%s%s", defaults, user ? "," : "",
+			 user ? user_opts : "", XVBD_SHARE_FORCED_OPTS,
+			 cred ? ",credentials=" : "", cred ? credentials : "");
 
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
@@ -563,22 +569,25 @@ void xvbd_share_unlock(int fd)
 }
 
 /*
- * The first non-empty line of a mount helper's output, control characters
- * blanked: the error itself.  What follows is a pointer to documentation
- * (mount.cifs: "Refer to the mount.cifs(8) manual page ...", mount(8):
- * "dmesg(1) may have more information ...").
+ * The first non-empty line of a mount helper's output, escaped by
+ * xvbd_escape (control bytes, DEL and everything from 0x80: a C1 byte
+ * such as 0x9b is a terminal escape of its own): the error itself.  What
+ * follows is a pointer to documentation (mount.cifs: "Refer to the
+ * mount.cifs(8) manual page ...", mount(8): "dmesg(1) may have more
+ * information ...").
  */
-static void first_line(const char *out, char *why, size_t why_len)
+void xvbd_share_helper_line(const char *out, char *why, size_t why_len)
 {
-	size_t len, i;
+	char line[512], *esc;
+	size_t len;
 
 	while (*out == '\n' || *out == ' ')
 		out++;
 	len = strcspn(out, "\n");
-	snprintf(why, why_len, "%.*s", (int)len, out);
-	for (i = 0; why[i]; i++)
-		if ((unsigned char)why[i] < 0x20)
-			why[i] = ' ';
+	snprintf(line, sizeof(line), "%.*s", (int)len, out);
+	esc = xvbd_escape(line);
+	snprintf(why, why_len, "%s", esc ? esc : "(no memory)");
+	free(esc);
 }
 
 /*
@@ -598,7 +607,7 @@ static int run_helper(char *const argv[], int timeout_ms, char *why,
 
 	rc = xvbd_spawn_capture(argv, envp, timeout_ms, out, sizeof(out),
 				&status);
-	first_line(out, why, why_len);
+	xvbd_share_helper_line(out, why, why_len);
 	return rc ? rc : status;
 }
 
@@ -653,14 +662,26 @@ int xvbd_share_mount(const struct xvbd_share_url *u, const char *opts,
 	if (rc < 0)
 		return rc;
 	if (rc > 0) {
+		char rec[XVBD_PATH_MAX];
+		struct stat st;
+
 		if (strcmp(source, u->source)) {
 			snprintf(why, why_len, "%s is a mount of %s", point,
 				 source);
 			return -EEXIST;
 		}
+		/*
+		 * Only a mount with xvbd's record is xvbd's to reuse (and to
+		 * unmount with its last disk): one someone made there by hand
+		 * may lack nosuid,nodev, and is theirs.
+		 */
+		if (record_path(u->name, rec, sizeof(rec)) || stat(rec, &st)) {
+			snprintf(why, why_len, "%s is mounted, but not mounted "
+				 "by xvbd: unmount it first", point);
+			return -EEXIST;
+		}
 		*reused = true;
-		/* Adopt a mount someone made there by hand. */
-		return write_record(u);
+		return 0;
 	}
 	if (mkdir(point, 0700)) {
 		if (errno != EEXIST)

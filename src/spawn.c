@@ -8,11 +8,54 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "xvbd/spawn.h"
 #include "xvbd/util.h"
+
+/*
+ * The environment of every program xvbd runs: nothing of the caller's
+ * (MODPROBE_OPTIONS under sudo -E would make modprobe run any install
+ * line; LD_PRELOAD, a PATH to a user's bin...), the same as mount gets.
+ */
+#define FIXED_PATH	"/usr/sbin:/usr/bin:/sbin:/bin"
+static char *const fixed_env[] = {
+	"PATH=" FIXED_PATH, "LC_ALL=C", NULL,
+};
+
+/*
+ * execvp with fixed_env and FIXED_PATH, not the caller's PATH: the
+ * search by hand (no allocation: this runs between fork and exec).
+ */
+static void exec_fixed(char *const argv[])
+{
+	const char *dir = FIXED_PATH, *end;
+	char path[512];
+	size_t dlen, nlen = strlen(argv[0]);
+	int first_errno = ENOENT;
+
+	if (strchr(argv[0], '/')) {
+		execve(argv[0], argv, fixed_env);
+		return;
+	}
+	for (; *dir; dir = *end ? end + 1 : end) {
+		end = strchr(dir, ':');
+		if (!end)
+			end = dir + strlen(dir);
+		dlen = (size_t)(end - dir);
+		if (dlen + 1 + nlen + 1 > sizeof(path))
+			continue;
+		memcpy(path, dir, dlen);
+		path[dlen] = '/';
+		memcpy(path + dlen + 1, argv[0], nlen + 1);
+		execve(path, argv, fixed_env);
+		if (errno != ENOENT && first_errno == ENOENT)
+			first_errno = errno;
+	}
+	errno = first_errno;
+}
 
 /*
  * In the child: stdin /dev/null, out_fd (if any) as stdout and stderr;
@@ -43,7 +86,7 @@ child(char *const argv[], char *const envp[], int out_fd, int err_fd)
 	if (envp)
 		execve(argv[0], argv, envp);
 	else
-		execvp(argv[0], argv);
+		exec_fixed(argv);
 fail:
 	child_errno = errno;
 	n = write(err_fd, &child_errno, sizeof(child_errno));

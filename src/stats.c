@@ -34,6 +34,8 @@
  * showed as 49 ms of CPU in 19 ms on 2 vCPUs in the TCG lab.
  */
 #define CPU_ABS_TOLERANCE_NS	(10 * NS_PER_MS)
+/* A domain's name as the toolstack has it (xenstore's value limit). */
+#define DOM_NAME_FULL_MAX	4096
 /* Samples between two reads of the wall clock. */
 #define REALTIME_EVERY	64
 
@@ -324,7 +326,8 @@ static void vbd_open_files(struct xvbd_stats *st, struct vbd_state *v)
 /*
  * Re-read the VBD list.  A VBD that is still there keeps its state
  * unless blkback's device was replaced (detach + attach between two
- * looks) or its backing device changed: then its next interval is reset.
+ * looks), its ring reconnected (connect_gen) or its backing device
+ * changed: then its next interval is reset.
  */
 static int rediscover(struct xvbd_stats *st)
 {
@@ -365,7 +368,8 @@ static int rediscover(struct xvbd_stats *st)
 		old->moved = true;
 		v->moved = false;
 		if (v->files &&
-		    (xvbd_sysfs_vbd_probe(st->sys, v->info.domid,
+		    (info[i].connect_gen != old->info.connect_gen ||
+		     xvbd_sysfs_vbd_probe(st->sys, v->info.domid,
 					  v->info.devid, &inst) ||
 		     inst != xvbd_sysfs_vbd_instance(v->files))) {
 			vbd_state_drop(v);
@@ -551,13 +555,20 @@ static struct dom_state *find_dom(struct xvbd_stats *st, uint32_t domid)
 	return NULL;
 }
 
+/*
+ * The filter compares the whole name (a longer one than the sample
+ * holds must still match -d NAME); the sample keeps what fits.
+ */
 static void dom_name(struct xvbd_stats *st, struct dom_state *d)
 {
-	if (st->src.domain_name(st->src.arg, d->info.domid, d->name,
-				sizeof(d->name)))
-		snprintf(d->name, sizeof(d->name), "%" PRIu32,
-			 d->info.domid);
-	d->keep = filter_keeps(st, d->name);
+	char full[DOM_NAME_FULL_MAX];
+
+	if (st->src.domain_name(st->src.arg, d->info.domid, full,
+				sizeof(full)))
+		snprintf(full, sizeof(full), "%" PRIu32, d->info.domid);
+	snprintf(d->name, sizeof(d->name), "%.*s", (int)sizeof(d->name) - 1,
+		 full);
+	d->keep = filter_keeps(st, full);
 }
 
 /* Per-vCPU times into out (allocated here); the domain's total stays. */

@@ -20,7 +20,15 @@
 /* xenstored answers a new watch at once; this is only a safety net. */
 #define WATCH_SETTLE_MS	2000
 
+/* A VBD whose backend state changed: its connection generation. */
+struct conn_gen {
+	uint32_t domid, devid;
+	uint64_t gen;
+};
+
 struct sys_source {
+	struct conn_gen *gens;
+	size_t ngens, cap_gens;
 	struct xvbd_tstack *ts;
 	struct xvbd_domstats *domstats;
 	struct xvbd_xs *xs;
@@ -79,6 +87,55 @@ static void backing_device(struct sys_source *s,
 	free(path);
 }
 
+static struct conn_gen *find_gen(struct sys_source *s, uint32_t domid,
+				 uint32_t devid)
+{
+	size_t i;
+
+	for (i = 0; i < s->ngens; i++)
+		if (s->gens[i].domid == domid && s->gens[i].devid == devid)
+			return &s->gens[i];
+	return NULL;
+}
+
+/*
+ * A watch event under the backend tree: ".../<domid>/<devid>/state"
+ * means that backend changed state (on a connected VBD only a
+ * disconnect, reconnect or detach does that).  dom0's own keys, so the
+ * guest cannot fake one.
+ */
+static void note_event(const char *path, void *arg)
+{
+	struct sys_source *s = arg;
+	struct xvbd_xs_be_path be;
+	struct conn_gen *g;
+	const char *slash = strrchr(path, '/');
+	char dir[256];
+
+	if (!slash || strcmp(slash, "/state") ||
+	    (size_t)(slash - path) >= sizeof(dir))
+		return;
+	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+	if (xvbd_xs_parse_backend_path(dir, &be) ||
+	    be.be_domid != BLKBACK_DOMID || strcmp(be.kind, BLKBACK_KIND))
+		return;
+	g = find_gen(s, be.fe_domid, be.devid);
+	if (!g) {
+		if (s->ngens == s->cap_gens) {
+			size_t ncap = s->cap_gens ? s->cap_gens * 2 : 16;
+			void *p = realloc(s->gens, ncap * sizeof(*s->gens));
+
+			if (!p)
+				return;
+			s->gens = p;
+			s->cap_gens = ncap;
+		}
+		g = &s->gens[s->ngens++];
+		*g = (struct conn_gen){ be.fe_domid, be.devid, 0 };
+	}
+	g->gen++;
+}
+
 static int add_disks(struct sys_source *s, uint32_t domid,
 		     struct xvbd_stats_vbdinfo **list, size_t *n, size_t *cap)
 {
@@ -118,6 +175,8 @@ static int add_disks(struct sys_source *s, uint32_t domid,
 			snprintf(v->vdev, sizeof(v->vdev), "%s",
 				 disks[i].vdev);
 		backing_device(s, &be, v);
+		if (find_gen(s, domid, be.devid))
+			v->connect_gen = find_gen(s, domid, be.devid)->gen;
 	}
 	xvbd_tstack_disks_free(disks, nd);
 	return rc;
@@ -132,7 +191,7 @@ static int sys_vbds(void *arg, struct xvbd_stats_vbdinfo **out, size_t *n)
 	int rc;
 
 	/* Events up to here are covered by this look. */
-	xvbd_xs_watch_pending(s->xs);
+	xvbd_xs_watch_drain(s->xs, note_event, s);
 	rc = xvbd_tstack_domains(s->ts, &domids, &nd);
 	if (rc)
 		return rc;
@@ -152,7 +211,7 @@ static bool sys_vbds_changed(void *arg)
 {
 	struct sys_source *s = arg;
 
-	return xvbd_xs_watch_pending(s->xs);
+	return xvbd_xs_watch_drain(s->xs, note_event, s);
 }
 
 static int sys_vcpus(void *arg, uint32_t domid, uint64_t *cpu_ns, size_t cap,
@@ -172,6 +231,7 @@ static void sys_close(void *arg)
 	xvbd_tstack_domstats_close(s->domstats);
 	free(s->watch_path);
 	free(s->buf);
+	free(s->gens);
 	free(s);
 }
 

@@ -22,6 +22,9 @@
 #define BLOCK_STAT_FMT		"dev/block/%u:%u/stat"
 /* A loop device's attributes (drivers/block/loop.c, "loop" group). */
 #define LOOP_DIO_FMT		"dev/block/%u:%u/loop/dio"
+/* A partition's attribute, and its disk's dev (the link's parent). */
+#define BLK_PARTITION_FMT	"dev/block/%u:%u/partition"
+#define BLK_PARENT_DEV_FMT	"dev/block/%u:%u/../dev"
 #define CLOCKSOURCE_PATH	\
 	"devices/system/clocksource/clocksource0/current_clocksource"
 
@@ -266,6 +269,39 @@ int xvbd_sysfs_loop_dio(struct xvbd_sysfs *sys, unsigned major,
 	if (!rc)
 		*dio = v == 1;
 	return rc;
+}
+
+int xvbd_sysfs_blk_whole(struct xvbd_sysfs *sys, unsigned major,
+			 unsigned minor, unsigned *whole_major,
+			 unsigned *whole_minor)
+{
+	char path[64], buf[COUNTER_BUF];
+	size_t len = 0;
+	int fd, rc;
+
+	*whole_major = major;
+	*whole_minor = minor;
+	if (major > DEV_MAJOR_MAX || minor > DEV_MINOR_MAX)
+		return -ERANGE;
+	snprintf(path, sizeof(path), BLK_PARTITION_FMT, major, minor);
+	if (faccessat(sys->root_fd, path, F_OK, 0))
+		return errno == ENOENT ? 0 : -errno;
+	snprintf(path, sizeof(path), BLK_PARENT_DEV_FMT, major, minor);
+	fd = openat(sys->root_fd, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	rc = pread_all(fd, buf, sizeof(buf), &len);
+	close(fd);
+	if (rc)
+		return rc;
+	while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
+		len--;
+	buf[len < sizeof(buf) ? len : sizeof(buf) - 1] = '\0';
+	/* decimal here ("8:0"), unlike physical-device's hex */
+	if (sscanf(buf, "%u:%u", whole_major, whole_minor) != 2 ||
+	    *whole_major > DEV_MAJOR_MAX || *whole_minor > DEV_MINOR_MAX)
+		return -EINVAL;
+	return 0;
 }
 
 int xvbd_sysfs_clocksource(struct xvbd_sysfs *sys, char *buf, size_t len)

@@ -2,9 +2,13 @@
  * vbd.c - gather one VBD: toolstack record + xenstore + blkif model.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
+
+#include "xvbd/loop.h"
 
 #include "xvbd/vbd.h"
 
@@ -40,7 +44,6 @@ int xvbd_vbd_load(struct xvbd_xs *xs, uint32_t domid,
 	struct xvbd_sysfs *sys;
 	char *error_path = NULL;
 	const char *params;
-	struct stat st;
 	bool be_ok = false;
 	size_t i;
 
@@ -73,20 +76,28 @@ int xvbd_vbd_load(struct xvbd_xs *xs, uint32_t domid,
 	}
 	load_dir(xs, view->frontend_path, "frontend", &view->frontend, &pre);
 
-	/* type=phy with a regular file: the block script used a loop. */
+	/*
+	 * What the loop does, not what xvbd asked for at attach.  Never a
+	 * stat of params: on a share whose server stopped answering it
+	 * would hang list and show (the loop device says it all).
+	 */
+	sys = xvbd_sysfs_open(NULL);
+	view->dom0_cache = xvbd_cache_of_device(sys,
+		xvbd_kvmap_get(&view->backend, "physical-device"));
+	xvbd_sysfs_close(sys);
+	/*
+	 * type=phy backed by a loop device: the hotplug script's file.
+	 * Before the script ran (no physical-device yet), a params path
+	 * outside /dev names a file: by its spelling, without a look.
+	 */
 	params = xvbd_kvmap_get(&view->backend, "params");
 	if (!params)
 		params = disk->target;
 	view->kind = xvbd_be_kind(xvbd_kvmap_get(&view->backend, "type"),
 				  xvbd_kvmap_get(&view->backend, "node"),
-				  params && !stat(params, &st) &&
-				  S_ISREG(st.st_mode));
-
-	/* What the loop does, not what xvbd asked for at attach. */
-	sys = xvbd_sysfs_open(NULL);
-	view->dom0_cache = xvbd_cache_of_device(sys,
-		xvbd_kvmap_get(&view->backend, "physical-device"));
-	xvbd_sysfs_close(sys);
+				  view->dom0_cache != XVBD_CACHE_NA ||
+				  (params && params[0] == '/' &&
+				   strncmp(params, "/dev/", 5)));
 
 	in.backend = &view->backend;
 	in.frontend = &view->frontend;
@@ -104,4 +115,82 @@ void xvbd_vbd_view_free(struct xvbd_vbd_view *view)
 	xvbd_kvmap_free(&view->backend);
 	xvbd_kvmap_free(&view->frontend);
 	memset(view, 0, sizeof(*view));
+}
+
+/* The device a disk's backend uses: physical-device, else a /dev target. */
+static bool disk_dev(struct xvbd_xs *xs, const struct xvbd_disk *disk,
+		     unsigned *major_nr, unsigned *minor_nr)
+{
+	char *pd = disk->backend_path ?
+		xvbd_xs_read_dir_key(xs, disk->backend_path,
+				     "physical-device") : NULL;
+	struct stat st;
+	int rc = pd ? xvbd_sysfs_parse_devnum(pd, major_nr, minor_nr) : -1;
+
+	free(pd);
+	if (!rc)
+		return true;
+	/* Not published yet: only a device node is looked at (devtmpfs). */
+	if (disk->target && !strncmp(disk->target, "/dev/", 5) &&
+	    !stat(disk->target, &st) && S_ISBLK(st.st_mode)) {
+		*major_nr = major(st.st_rdev);
+		*minor_nr = minor(st.st_rdev);
+		return true;
+	}
+	return false;
+}
+
+int xvbd_vbd_phy_user(struct xvbd_tstack *ts, struct xvbd_xs *xs,
+		      unsigned major_nr, unsigned minor_nr,
+		      struct xvbd_vbd_user *user)
+{
+	struct xvbd_sysfs *sys = xvbd_sysfs_open(NULL);
+	struct xvbd_loop mine, other;
+	uint32_t *domids = NULL;
+	size_t ndom = 0, d, k;
+	unsigned wma, wmi, oma, omi, owma, owmi;
+	bool is_loop;
+	int rc;
+
+	if (!sys)
+		return -errno;
+	xvbd_sysfs_blk_whole(sys, major_nr, minor_nr, &wma, &wmi);
+	is_loop = xvbd_loop_find_dev(major_nr, minor_nr, &mine);
+	rc = xvbd_tstack_domains(ts, &domids, &ndom);
+	for (d = 0; d < ndom && !rc; d++) {
+		struct xvbd_disk *disks = NULL;
+		size_t nd = 0;
+
+		if (xvbd_tstack_disks(ts, domids[d], &disks, &nd))
+			continue;
+		for (k = 0; k < nd && !rc; k++) {
+			const char *how = NULL;
+
+			if (!disk_dev(xs, &disks[k], &oma, &omi))
+				continue;
+			xvbd_sysfs_blk_whole(sys, oma, omi, &owma, &owmi);
+			if (oma == major_nr && omi == minor_nr)
+				how = "";
+			else if (owma == major_nr && owmi == minor_nr)
+				how = " (a partition of this disk)";
+			else if (wma == oma && wmi == omi)
+				how = " (the disk this is a partition of)";
+			else if (is_loop && xvbd_loop_find_dev(oma, omi, &other) &&
+				 other.file_major == mine.file_major &&
+				 other.file_minor == mine.file_minor &&
+				 other.file_ino == mine.file_ino)
+				how = " (a loop device of the same file)";
+			if (!how)
+				continue;
+			user->domid = domids[d];
+			snprintf(user->vdev, sizeof(user->vdev), "%s",
+				 disks[k].vdev ? disks[k].vdev : "?");
+			user->how = how;
+			rc = 1;
+		}
+		xvbd_tstack_disks_free(disks, nd);
+	}
+	free(domids);
+	xvbd_sysfs_close(sys);
+	return rc;
 }

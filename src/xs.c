@@ -284,16 +284,24 @@ int xvbd_xs_watch_wait(struct xvbd_xs *xs, const char *path, int timeout_ms,
  * xs_watch), xs_check_watch() only looks at an in-memory queue: no
  * system call while nothing arrived.
  */
-bool xvbd_xs_watch_pending(struct xvbd_xs *xs)
+bool xvbd_xs_watch_drain(struct xvbd_xs *xs,
+			 void (*fn)(const char *path, void *arg), void *arg)
 {
 	bool any = false;
 	char **event;
 
 	while ((event = xs_check_watch(xs->h))) {
 		any = true;
+		if (fn)
+			fn(event[XS_WATCH_PATH], arg);
 		free(event);
 	}
 	return any;
+}
+
+bool xvbd_xs_watch_pending(struct xvbd_xs *xs)
+{
+	return xvbd_xs_watch_drain(xs, NULL, NULL);
 }
 
 int xvbd_xs_watch_add(struct xvbd_xs *xs, const char *path, int timeout_ms)

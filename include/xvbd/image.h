@@ -3,6 +3,24 @@
  * refuse) is pure and unit-tested; creation is O_EXCL so an existing file
  * is never overwritten, and a file that could not be fully created is
  * removed again.  Plain libc only.
+ *
+ * Who decides which file is opened.  xvbd runs as root, so a path must
+ * not lead it somewhere its owner did not mean:
+ *   - an image on a share (XVBD_SHARE_DIR/<name>/...): the file server
+ *     controls everything below the mount point, so the path is resolved
+ *     beneath it with no symbolic link at all and no mount crossing
+ *     (openat2 RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_XDEV, or
+ *     the same rules walked one component at a time where openat2 is
+ *     missing); the file must be a regular file on the share's own file
+ *     system, mounted nosuid,nodev (share.c mounts with both and noexec);
+ *   - any other path: a symbolic link is followed only if it lies in a
+ *     directory that root owns and nobody else can write to; one in a
+ *     directory another user can write to (/tmp, a user's home) is
+ *     refused, since that user can point it at any dom0 file.
+ * Every open is O_NONBLOCK (a FIFO must not block root) and O_NOFOLLOW on
+ * the last component, and the opened descriptor is checked, not the path:
+ * regular file, or refused.  xvbd attach and xvbd-block use the same
+ * functions, so the hotplug script checks again what the command checked.
  */
 #ifndef XVBD_IMAGE_H
 #define XVBD_IMAGE_H
@@ -44,5 +62,35 @@ int xvbd_image_check(const char *path, bool have_size, uint64_t want_bytes,
 int xvbd_image_prepare(const char *path, bool have_size, uint64_t want_bytes,
 		       bool prealloc, bool *created, uint64_t *size_bytes,
 		       char *why, size_t why_len);
+
+/*
+ * Open the image at the absolute path under the rules above.  flags:
+ * O_RDONLY or O_RDWR (O_CLOEXEC, O_NOCTTY added; O_NONBLOCK used for the
+ * open and cleared after).  Returns the descriptor, or -errno with why
+ * set: -ENOENT (missing), -ELOOP (a symbolic link the rules refuse),
+ * -EINVAL (not a regular file, or a share mounted without nosuid,nodev),
+ * -EXDEV (not on the share's file system), or the open's own error.  st
+ * (may be NULL): the opened file's stat.
+ */
+int xvbd_image_open(const char *path, int flags, struct stat *st,
+		    char *why, size_t why_len);
+
+/*
+ * Resolve rel (relative, no "..") beneath the directory dirfd with no
+ * symbolic link and no mount crossing, and open it with flags (O_NOFOLLOW
+ * and O_CLOEXEC added; mode for O_CREAT).  use_openat2: openat2(2) with
+ * RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_XDEV |
+ * RESOLVE_NO_MAGICLINKS, falling back to the walk when the kernel has no
+ * openat2 (ENOSYS); false: the walk (unit tests check both).  fd or
+ * -errno (-ELOOP: a symbolic link on the way, -EXDEV: a mount crossed).
+ */
+int xvbd_image_openat_beneath(int dirfd, const char *rel, int flags,
+			      mode_t mode, bool use_openat2);
+
+/*
+ * Remove an image this process created (a later step failed), through the
+ * same resolution as xvbd_image_open: never a file a link points to.
+ */
+int xvbd_image_remove(const char *path);
 
 #endif /* XVBD_IMAGE_H */

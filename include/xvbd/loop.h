@@ -39,6 +39,8 @@ bool xvbd_loop_backs(const struct xvbd_loop *lo, const struct stat *st);
 
 /* -ENXIO: not bound (or being torn down). */
 int xvbd_loop_status(unsigned nr, struct xvbd_loop *lo);
+/* The bound loop device with block device number major:minor: true, *lo. */
+bool xvbd_loop_find_dev(unsigned major, unsigned minor, struct xvbd_loop *lo);
 /*
  * fn for every bound loop device, until it returns non-zero (returned).
  * A device that is unbound meanwhile is skipped.

@@ -72,14 +72,24 @@ int xvbd_token_check(const char *s, const char **why);
  */
 int xvbd_share_opts_check(enum xvbd_share_proto proto, const char *opts,
 			  const char **why);
+/* Mount options every share gets, whatever the user asked for. */
+#define XVBD_SHARE_FORCED_OPTS	"nosuid,nodev,noexec"
+
 /*
  * The -o string for mount: the protocol's defaults (nfs:
  * "vers=3,proto=tcp,nolock,retry=0"; smb: "vers=3.0"), then the
- * user's options (later ones win in mount helpers), then
- * "credentials=FILE" for SMB.  -ENAMETOOLONG if it does not fit.
+ * user's options, then XVBD_SHARE_FORCED_OPTS (later ones win in mount
+ * helpers), then "credentials=FILE" for SMB.  -ENAMETOOLONG if it does
+ * not fit.
  */
 int xvbd_share_build_opts(enum xvbd_share_proto proto, const char *user_opts,
 			  const char *credentials, char *buf, size_t len);
+
+/*
+ * The line of a mount helper's output that says what failed (its first
+ * non-empty one), escaped for a terminal (xvbd_escape) into why.
+ */
+void xvbd_share_helper_line(const char *out, char *why, size_t why_len);
 
 /* XVBD_SHARE_DIR "/<name>" into buf. */
 int xvbd_share_mountpoint(const struct xvbd_share_url *u, char *buf,
@@ -106,7 +116,8 @@ void xvbd_share_unlock(int fd);
  * creating the directory; the mount helper runs without a shell and is
  * killed after timeout_ms.  Writes the record file on success.  On
  * failure nothing is left behind and why holds the helper's last line.
- * Already mounted there (with the same source): 0, *reused = true.
+ * Already mounted there by xvbd (same source, a record): 0, *reused =
+ * true; a mount there without xvbd's record is not adopted (-EEXIST).
  */
 int xvbd_share_mount(const struct xvbd_share_url *u, const char *opts,
 		     int timeout_ms, bool *reused, char *why, size_t why_len);

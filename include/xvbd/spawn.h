@@ -13,6 +13,9 @@
 #include <sys/types.h>
 
 /*
+ * Run argv[0], found on the fixed PATH /usr/sbin:/usr/bin:/sbin:/bin
+ * (or as given if it has a '/'), with exactly the environment PATH=that
+ * and LC_ALL=C: nothing of the caller's reaches xl or modprobe.
  * 0 when the program ran and exited; *exit_status is its exit status, or
  * 128 + signal number if a signal ended it.  -errno if it could not be
  * started (-ENOENT: not found on PATH).
@@ -23,7 +26,7 @@ int xvbd_spawn(char *const argv[], int *exit_status);
  * xvbd_spawn() for a helper whose words are wanted and whose time is
  * bounded (mount):
  * - envp non-NULL: exactly that environment, and argv[0] is run as given
- *   (execve, no PATH search); NULL: the caller's, as xvbd_spawn();
+ *   (execve, no PATH search); NULL: xvbd_spawn()'s fixed one;
  * - stdout and stderr both go into out, NUL-terminated; when the program
  *   writes more than out_len - 1 bytes, out keeps the first out_len - 1
  *   (where a mount helper puts its error) and the rest is read and

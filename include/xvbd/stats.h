@@ -34,7 +34,9 @@
 
 #include "xvbd/sysfs.h"
 
-#define XVBD_STATS_NAME_MAX	64
+/* A domain's name in a sample (longer ones are cut: the filter still
+ * compares the whole name). */
+#define XVBD_STATS_NAME_MAX	256
 #define XVBD_STATS_VDEV_MAX	16
 #define XVBD_SECTOR_BYTES	512u
 /* Domains Xen can run at once: domids below DOMID_FIRST_RESERVED. */
@@ -56,6 +58,14 @@ struct xvbd_stats_vbdinfo {
 	char vdev[XVBD_STATS_VDEV_MAX];
 	bool has_blkdev;	/* dom0 block device behind it (phy, loop) */
 	unsigned blk_major, blk_minor;
+	/*
+	 * Bumped by the source whenever the backend's state changed (a
+	 * frontend that disconnects and reconnects: blkback frees its rings
+	 * and starts their counters again at 0 while the sysfs device stays,
+	 * so a later value can pass the old one and a delta would silently
+	 * under-count).  Another value than at the last look: reset.
+	 */
+	uint64_t connect_gen;
 };
 
 struct xvbd_stats_source {

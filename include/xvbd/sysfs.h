@@ -102,6 +102,15 @@ void xvbd_sysfs_blk_close(struct xvbd_sysfs_blk *b);	/* NULL ok */
  * unbound.
  *	/sys/dev/block/<major>:<minor>/loop/dio
  */
+/*
+ * The whole disk a partition major:minor belongs to, or major:minor
+ * itself when it is no partition (no "partition" attribute).
+ *	/sys/dev/block/<major>:<minor>/partition, .../../dev
+ */
+int xvbd_sysfs_blk_whole(struct xvbd_sysfs *sys, unsigned major,
+			 unsigned minor, unsigned *whole_major,
+			 unsigned *whole_minor);
+
 int xvbd_sysfs_loop_dio(struct xvbd_sysfs *sys, unsigned major,
 			unsigned minor, bool *dio);
 

@@ -109,6 +109,9 @@ char *xvbd_xs_path_hotplug_key(const struct xvbd_xs_be_path *p,
  */
 int xvbd_xs_watch_add(struct xvbd_xs *xs, const char *path, int timeout_ms);
 bool xvbd_xs_watch_pending(struct xvbd_xs *xs);
+/* The same, calling fn with each event's path (NULL fn: just drain). */
+bool xvbd_xs_watch_drain(struct xvbd_xs *xs,
+			 void (*fn)(const char *path, void *arg), void *arg);
 void xvbd_xs_watch_remove(struct xvbd_xs *xs, const char *path);
 
 #endif /* XVBD_XS_H */

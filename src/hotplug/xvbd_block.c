@@ -46,7 +46,9 @@
 #include <unistd.h>
 
 #include "xvbd/cache.h"
+#include "xvbd/image.h"
 #include "xvbd/loop.h"
+#include "xvbd/share.h"
 #include "xvbd/sysfs.h"
 #include "xvbd/xs.h"
 
@@ -136,7 +138,7 @@ static int refuse(const struct hotplug *h, const char *status,
 static int lock_hotplug(void)
 {
 	struct stat held, named;
-	int fd;
+	int fd, err;
 
 	if (mkdir(LOCK_DIR, 0755) && errno != EEXIST)
 		return -errno;
@@ -144,8 +146,13 @@ static int lock_hotplug(void)
 		fd = open(LOCK_FILE, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 		if (fd < 0)
 			return -errno;
-		while (flock(fd, LOCK_EX) && errno == EINTR)
+		while ((err = flock(fd, LOCK_EX) ? -errno : 0) == -EINTR)
 			;
+		/* Not held (ENOLCK, EBADF...): said so, never run unlocked. */
+		if (err) {
+			close(fd);
+			return err;
+		}
 		if (!fstat(fd, &held) && !stat(LOCK_FILE, &named) &&
 		    held.st_dev == named.st_dev && held.st_ino == named.st_ino)
 			return fd;
@@ -352,7 +359,8 @@ static int do_add(const struct hotplug *h)
 {
 	char *phys = NULL, *params = NULL, *mode = NULL;
 	bool want_write, check_sharing;
-	struct stat st, fst;
+	char why[256];
+	struct stat fst;
 	int rc, fd = -1, lock_fd = -1;
 
 	/* Run twice (the block script's comment: depending on the hotplug
@@ -378,31 +386,27 @@ static int do_add(const struct hotplug *h)
 		rc = refuse(h, "error", "%s is not an absolute path.", params);
 		goto out;
 	}
-	if (stat(params, &st)) {
+	/*
+	 * Whatever xvbd attach checked may have changed since (a file server
+	 * or a user swapping the entry), and a disk spec reaches here
+	 * unchecked: image.h's rules again, on what is opened now.  What is
+	 * bound is what was opened: its identity, not the path's.
+	 */
+	fd = xvbd_image_open(params, want_write ? O_RDWR : O_RDONLY, &fst,
+			     why, sizeof(why));
+	if (fd == -ENOENT) {
 		rc = refuse(h, "error", "%s does not exist.", params);
 		goto out;
 	}
-	if (!S_ISREG(st.st_mode)) {
-		rc = refuse(h, "error", "%s is not a regular file.", params);
-		goto out;
-	}
-	fd = open(params, (want_write ? O_RDWR : O_RDONLY) | O_CLOEXEC |
-		  O_NOCTTY);
-	if (fd < 0 && want_write && (errno == EACCES || errno == EROFS ||
-				     errno == EPERM || errno == ETXTBSY)) {
+	if (fd < 0 && want_write && (fd == -EACCES || fd == -EROFS ||
+				     fd == -EPERM || fd == -ETXTBSY)) {
 		rc = refuse(h, "busy", "File %s is read-only, and so I will "
 			    "not mount it read-write in a guest domain.",
 			    params);
 		goto out;
 	}
 	if (fd < 0) {
-		rc = refuse(h, "error", "Cannot open %s: %s", params,
-			    strerror(errno));
-		goto out;
-	}
-	/* What is bound is what was opened: its identity, not the path's. */
-	if (fstat(fd, &fst) || !S_ISREG(fst.st_mode)) {
-		rc = refuse(h, "error", "%s is not a regular file.", params);
+		rc = refuse(h, "error", "Cannot open %s: %s", params, why);
 		goto out;
 	}
 	lock_fd = lock_hotplug();
@@ -425,25 +429,45 @@ out:
 /* ---- remove ---- */
 
 /*
- * Still the image of this VBD: the same file, or (deleted or on an
- * unmounted share, so stat fails or finds another file) the same path
- * in sysfs' backing_file.
+ * Still the image of this VBD.  Decided without touching the file under
+ * the lock, where a hung file server would stall every hotplug on the
+ * host: the loop device is the one the backend published
+ * (physical-device, from xenstore), and sysfs' backing_file names params
+ * (" (deleted)" when unlinked).  Where it names another path (params
+ * reached the file through a link root put there), st is params' stat,
+ * taken before the lock and never for a share's path; NULL otherwise.
  */
-static bool still_backs(const struct xvbd_loop *lo, const char *params)
+static bool still_backs(const struct xvbd_loop *lo, const char *params,
+			const char *physical, const struct stat *st)
 {
 	size_t n = strlen(params);
-	struct stat st;
+	char mine[32];
 
-	if (!stat(params, &st) && xvbd_loop_backs(lo, &st))
+	if (physical) {
+		snprintf(mine, sizeof(mine), "%x:%x", lo->major, lo->minor);
+		if (strcmp(physical, mine))
+			return false;
+	}
+	if (!strncmp(lo->backing, params, n) &&
+	    (!lo->backing[n] || !strcmp(lo->backing + n, " (deleted)")))
 		return true;
-	return !strncmp(lo->backing, params, n) &&
-	       (!lo->backing[n] || !strcmp(lo->backing + n, " (deleted)"));
+	return st && xvbd_loop_backs(lo, st);
+}
+
+/* A share's image: on a server that may not answer. */
+static bool on_share(const char *path)
+{
+	static const char dir[] = XVBD_SHARE_DIR "/";
+
+	return !strncmp(path, dir, sizeof(dir) - 1);
 }
 
 static int do_remove(const struct hotplug *h)
 {
-	char *node = NULL, *params = NULL;
+	char *node = NULL, *params = NULL, *physical = NULL;
 	struct xvbd_loop lo;
+	struct stat st;
+	bool have_st = false;
 	unsigned nr;
 	int rc = 0, err, lock_fd = -1;
 
@@ -452,11 +476,14 @@ static int do_remove(const struct hotplug *h)
 	if (!node)
 		goto out;
 	params = read_key(h, "params");
+	physical = read_key(h, "physical-device");
 	if (xvbd_loop_parse_node(node, &nr)) {
 		say(h, LOG_WARNING, "node %s is not a loop device: left alone",
 		    node);
 		goto out;
 	}
+	if (params && !on_share(params))
+		have_st = !stat(params, &st);
 	lock_fd = lock_hotplug();
 	if (lock_fd < 0) {
 		say(h, LOG_ERR, "cannot lock %s: %s", LOCK_FILE,
@@ -472,7 +499,8 @@ static int do_remove(const struct hotplug *h)
 		rc = 1;
 		goto out;
 	}
-	if (!params || !still_backs(&lo, params)) {
+	if (!params || !still_backs(&lo, params, physical,
+				    have_st ? &st : NULL)) {
 		say(h, LOG_WARNING, "%s is backed by %s, not %s: left alone",
 		    node, lo.backing, params ? params : "(no params)");
 		goto out;
@@ -486,6 +514,7 @@ out:
 	unlock_hotplug(lock_fd);
 	free(node);
 	free(params);
+	free(physical);
 	return rc;
 }
 

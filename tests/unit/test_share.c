@@ -185,16 +185,33 @@ static void test_opts(void **state)
 
 	assert_int_equal(xvbd_share_build_opts(XVBD_SHARE_NFS, NULL, NULL,
 					       buf, sizeof(buf)), 0);
-	assert_string_equal(buf, "vers=3,proto=tcp,nolock,retry=0");
+	assert_string_equal(buf, "vers=3,proto=tcp,nolock,retry=0,nosuid,nodev,noexec");
 	assert_int_equal(xvbd_share_build_opts(XVBD_SHARE_SMB, "uid=0",
 					       "/root/c", buf, sizeof(buf)), 0);
-	assert_string_equal(buf, "vers=3.0,uid=0,credentials=/root/c");
+	assert_string_equal(buf, "vers=3.0,uid=0,nosuid,nodev,noexec,credentials=/root/c");
 	/* nfs never gets a credentials option */
 	assert_int_equal(xvbd_share_build_opts(XVBD_SHARE_NFS, "hard",
 					       "/root/c", buf, sizeof(buf)), 0);
-	assert_string_equal(buf, "vers=3,proto=tcp,nolock,retry=0,hard");
+	assert_string_equal(buf, "vers=3,proto=tcp,nolock,retry=0,hard,nosuid,nodev,noexec");
 	assert_int_equal(xvbd_share_build_opts(XVBD_SHARE_NFS, NULL, NULL,
 					       buf, 8), -ENAMETOOLONG);
+}
+
+/* A helper's message reaches the terminal escaped, C1 bytes too. */
+static void test_helper_line(void **state)
+{
+	char why[256];
+
+	(void)state;
+	xvbd_share_helper_line("\n mount.nfs: access denied\nsee dmesg\n",
+			       why, sizeof(why));
+	assert_string_equal(why, "mount.nfs: access denied");
+	xvbd_share_helper_line("bad \x1b[2J\x7f\x9b" "31m\x80\xff\tx", why,
+			       sizeof(why));
+	assert_string_equal(why, "bad \\x1b[2J\\x7f\\x9b31m\\x80\\xff"
+			    "\\x09x");
+	xvbd_share_helper_line("", why, sizeof(why));
+	assert_string_equal(why, "");
 }
 
 static void test_share_of_target(void **state)
@@ -220,6 +237,7 @@ int main(void)
 		cmocka_unit_test(test_token_check),
 		cmocka_unit_test(test_opts),
 		cmocka_unit_test(test_share_of_target),
+		cmocka_unit_test(test_helper_line),
 	};
 
 	return cmocka_run_group_tests_name("share", tests, NULL, NULL);

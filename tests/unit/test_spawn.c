@@ -9,6 +9,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -87,12 +88,40 @@ static void test_group_and_reap(void **state)
 			 -EINVAL);
 }
 
+/*
+ * xvbd_spawn (xl, modprobe): a fixed environment and PATH, whatever the
+ * caller's (MODPROBE_OPTIONS under sudo -E; a PATH with a user's bin).
+ */
+static void test_spawn_fixed_env(void **state)
+{
+	char *check[] = { "sh", "-c", "test -z \"$MODPROBE_OPTIONS\" && "
+		"test \"$PATH\" = /usr/sbin:/usr/bin:/sbin:/bin && "
+		"test -z \"$HOME\"", NULL };
+	char *missing[] = { "xvbd-no-such-program", NULL };
+	char *old_path = getenv("PATH") ? strdup(getenv("PATH")) : NULL;
+	int status = -1;
+
+	(void)state;
+	setenv("MODPROBE_OPTIONS", "-C /tmp/evil.conf", 1);
+	setenv("HOME", "/tmp", 1);
+	/* sh is still found on the fixed PATH, not the caller's */
+	setenv("PATH", "/nonexistent", 1);
+	assert_int_equal(xvbd_spawn(check, &status), 0);
+	assert_int_equal(status, 0);
+	assert_int_equal(xvbd_spawn(missing, &status), -ENOENT);
+	unsetenv("MODPROBE_OPTIONS");
+	if (old_path)
+		setenv("PATH", old_path, 1);
+	free(old_path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_status_env_stdin),
 		cmocka_unit_test(test_output),
 		cmocka_unit_test(test_group_and_reap),
+		cmocka_unit_test(test_spawn_fixed_env),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -276,10 +276,16 @@ static int fake_domains(void *arg, struct xvbd_stats_dominfo *buf,
 	return 0;
 }
 
+/* 80 characters: libxl has no limit on a domain's name */
+#define LONG_NAME "a-guest-whose-name-is-long-" \
+	"0123456789012345678901234567890123456789012345678901x"
+
 static int fake_name(void *arg, uint32_t domid, char *buf, size_t len)
 {
 	(void)arg;
-	if (domid == 0)
+	if (domid == 77)
+		snprintf(buf, len, "%s", LONG_NAME);
+	else if (domid == 0)
 		snprintf(buf, len, "Domain-0");
 	else
 		snprintf(buf, len, "guest%u", domid);
@@ -501,6 +507,25 @@ static void test_sampler(void **state)
 	assert_int_equal(xvbd_stats_sample(st, &s), 0);
 	assert_int_equal(find(&s, 51712)->iv, XVBD_IV_OK);
 
+	/*
+	 * The ring reconnected (the backend's state changed: the source
+	 * bumps connect_gen) and its counters, restarted at 0, already
+	 * passed the old value: reset, not a small, wrong rate.
+	 */
+	a.rd_sect = 30;
+	put_vbd(&f, 3, 51712, &a);
+	assert_int_equal(xvbd_stats_sample(st, &s), 0);
+	f.vbds[0].connect_gen++;
+	f.changed = true;
+	a.rd_sect = 40;
+	put_vbd(&f, 3, 51712, &a);
+	assert_int_equal(xvbd_stats_sample(st, &s), 0);
+	assert_int_equal(find(&s, 51712)->iv, XVBD_IV_RESET);
+	a.rd_sect = 50;
+	put_vbd(&f, 3, 51712, &a);
+	assert_int_equal(xvbd_stats_sample(st, &s), 0);
+	assert_int_equal(find(&s, 51712)->iv, XVBD_IV_OK);
+
 	/* Impossible CPU: 1000 s on one vCPU within milliseconds. */
 	f.doms[1].cpu_ns += 1000 * NS;
 	assert_int_equal(xvbd_stats_sample(st, &s), 0);
@@ -575,6 +600,40 @@ static void test_sampler_reattach(void **state)
 	assert_int_equal(s.vbds[0].iv, XVBD_IV_RESET);
 	assert_int_equal(s.vbds[0].raw.rd_req, 60);
 
+	xvbd_stats_sample_free(&s);
+	xvbd_stats_close(st);
+	xvbd_sysfs_close(sys);
+	fake_fini(&f);
+}
+
+/* A domain named with 64+ characters: stats -d NAME still finds it. */
+static void test_sampler_long_name(void **state)
+{
+	static const char *const keep[] = { LONG_NAME };
+	struct xvbd_stats_opts opts = { .domains = keep, .ndomains = 1 };
+	struct xvbd_blkback_counters a = { .rd_req = 1 };
+	struct xvbd_stats_sample s = { 0 };
+	struct xvbd_stats_source src;
+	struct xvbd_stats *st = NULL;
+	struct xvbd_sysfs *sys;
+	struct fake f;
+
+	(void)state;
+	fake_init(&f);
+	f.doms[1].domid = 77;
+	f.nvbds = 1;
+	f.vbds[0].domid = 77;
+	f.vbds[0].has_blkdev = false;
+	put_vbd(&f, 77, 51712, &a);
+	sys = xvbd_sysfs_open(f.root);
+	src = fake_source(&f);
+	assert_int_equal(xvbd_stats_open(&src, sys, &opts, &st), 0);
+	assert_int_equal(xvbd_stats_sample(st, &s), 0);
+	assert_int_equal(s.ndoms, 1);
+	assert_int_equal(s.doms[0].domid, 77);
+	assert_string_equal(s.doms[0].name, LONG_NAME);
+	assert_int_equal(s.nvbds, 1);
+	assert_string_equal(s.vbds[0].domain, LONG_NAME);
 	xvbd_stats_sample_free(&s);
 	xvbd_stats_close(st);
 	xvbd_sysfs_close(sys);
@@ -1031,6 +1090,7 @@ int main(void)
 		cmocka_unit_test(test_sampler),
 		cmocka_unit_test(test_sampler_reattach),
 		cmocka_unit_test(test_sampler_domains),
+		cmocka_unit_test(test_sampler_long_name),
 		cmocka_unit_test(test_sampler_many_domains),
 		cmocka_unit_test(test_sampler_greedy_source),
 		cmocka_unit_test(test_render_same_numbers),
