@@ -122,7 +122,7 @@ check "read-iops recomputed (A)" close_to "$ia" \
 for f in $store/*.json; do
 	n=$(jq '.samples[-1].vbds[0].rd_sect - .samples[0].vbds[0].rd_sect' $f)
 	check "$(basename $f .json): 8 MiB read in the record ($n sectors)" \
-		sh -c "[ $n -ge 16384 ] && [ $n -le 16384 + 256 ]"
+		sh -c "[ $n -ge 16384 ] && [ $n -le $((16384 + 256)) ]"
 done
 expect_eq "the only fingerprint difference: vbd.xvda.dom0_cache" \
 	"vbd.xvda.dom0_cache" "$(jq -r .comparison.variable $top/ab.json)"

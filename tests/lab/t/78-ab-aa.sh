@@ -30,7 +30,7 @@ expect_eq "3 runs of same2" 3 "$(ls $store/same2-*.json 2>/dev/null | wc -l)"
 for f in $store/*.json; do
 	n=$(jq '.samples[-1].vbds[0].rd_sect - .samples[0].vbds[0].rd_sect' $f)
 	check "$(basename $f .json): 32 MiB read in the record ($n sectors)" \
-		sh -c "[ $n -ge 65536 ] && [ $n -le 65536 + 256 ]"
+		sh -c "[ $n -ge 65536 ] && [ $n -le $((65536 + 256)) ]"
 	expect_eq "$(basename $f .json): complete" true "$(jq -r .complete $f)"
 done
 expect_eq "A/A read-mbs: no difference proven" no-difference \

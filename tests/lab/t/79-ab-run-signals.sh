@@ -2,8 +2,8 @@
 # half-written record and the other records intact, and the next ab run
 # names the guest left behind with the command that removes it; SIGTERM
 # ends the experiment with its guest destroyed and exit 1.  The guests
-# wait for a GO that never comes (/lab/lib/abguest.sh): each run lasts
-# as long as its --duration.
+# of the killed runs wait for a GO that never comes (/lab/lib/abguest.sh):
+# each lasts as long as its --duration.
 # lab-timeout: 900
 . /lab/lib/testlib.sh
 . /lab/lib/abguest.sh
@@ -15,12 +15,12 @@ xl destroy t79 2>/dev/null
 rm -rf $top $img $trig /run/xvbd/ab-run
 mkdir -p $top
 truncate -s 32M $img
-abg_prepare t79 $img $trig xvbd-block 1 32 $top/g.cfg
+abg_prepare t79 $img $trig xvbd-block 1 4 $top/g.cfg
 check "guest config prepared" test -s $top/g.cfg
 cfg=$top/g.cfg
 phase "a record to keep"
-xvbd ab run keep1 "$cfg" keep2 "$cfg" --duration 1 --runs 1 --dir $store \
-	>/dev/null 2>$top/keep.err
+xvbd ab run keep1 "$cfg" keep2 "$cfg" --vdev xvda --warmup 8 \
+	--run "$(abg_go_cmd $trig 8)" --runs 1 --dir $store >/dev/null 2>$top/keep.err
 expect_eq "a short experiment exits 0" 0 $?
 sed 's/^/# /' $top/keep.err
 expect_eq "it left two records" 2 "$(ls $store/*.json 2>/dev/null | wc -l)"
