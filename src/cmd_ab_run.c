@@ -673,11 +673,15 @@ static void say_progress(struct xvbd_ctx *ctx, const struct run_opts *o,
 	const struct xvbd_ab_record *r = &sd->recs[sd->nrecs - 1];
 	struct xvbd_ab_summary s;
 	int m = o->metric >= 0 ? o->metric : XVBD_AB_RD_MBS;
+	char of[32] = "";
 
 	if (ctx->opts->quiet || xvbd_ab_summarize(r, &s))
 		return;
-	fprintf(stderr, "xvbd: ab run: run %zu%s%zu %s: %s %.*f %s (%s)\n",
-		run, total ? "/" : "", total, sd->label,
+	/* --until-confident: no total to show ("run 3", not "run 30"). */
+	if (total)
+		snprintf(of, sizeof(of), "/%zu", total);
+	fprintf(stderr, "xvbd: ab run: run %zu%s %s: %s %.*f %s (%s)\n",
+		run, of, sd->label,
 		xvbd_ab_metrics[m].name, xvbd_ab_metrics[m].decimals,
 		s.known[m] ? s.value[m] : 0.0, xvbd_ab_metrics[m].unit, r->id);
 }
