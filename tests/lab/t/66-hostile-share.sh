@@ -72,9 +72,11 @@ refused "block device node on the share" 1 "not a regular file" \
 	attach $G --share $url/dev.img
 refused "--file: symlink in a directory others can write to" 1 "symbolic link" \
 	attach $G --file $udir/link.img
-out=$(timeout 60 xvbd -N --json attach $G --file /scratch/t66-rlink.img)
-expect_eq "-N --file: a symlink in root's own directory is fine" "0 add" \
-	"$? $(jq -r '.[0].action' <<<"$out")"
+# Outside /dev xvbd takes no link at all, also in root's own directory
+# (issue 15's rule: a link is re-pointable between the checks and the
+# hotplug script; the user gives the real path).
+refused "--file: symlink in root's own directory" 1 "symbolic link" \
+	attach $G --file /scratch/t66-rlink.img
 
 phase "a foreign mount at xvbd's mount point"
 out=$(xvbd -N --json attach $G --share nfs://127.0.0.1$fdir/x.img --size 8M)
