@@ -48,9 +48,11 @@ struct recorder {
 	sigset_t sigs;			/* blocked, taken by wait_until() */
 	bool child_exited;		/* SIGCHLD arrived */
 	/*
-	 * --until-shutdown samples at every poll: the newest complete
-	 * sample not in the record is the shadow, the run's end if the
-	 * counters are gone by the final sample.  Resets seen in samples
+	 * --run and --until-shutdown sample at every poll: the newest
+	 * complete sample not in the record is the shadow, the run's end
+	 * if the counters are gone by the final sample (a guest that
+	 * powers off at its workload's end takes them along: blkback
+	 * frees its rings, its counters read 0).  Resets seen in samples
 	 * not (yet) recorded wait for the next recorded one.
 	 */
 	struct xvbd_ab_sample shadow;
@@ -186,7 +188,6 @@ static int add_sample(struct recorder *r, const struct xvbd_ab_sample *as)
 static int sample_now(struct recorder *r, struct xvbd_ab_sample *as,
 		      const char **missing)
 {
-	size_t j;
 	int err;
 
 	err = xvbd_stats_sample(r->st, &r->s);
@@ -194,11 +195,7 @@ static int sample_now(struct recorder *r, struct xvbd_ab_sample *as,
 		xvbd_err(r->run->cmd, "sampling", "%s", strerror(-err));
 		return err;
 	}
-	if (!convert(r, &r->s, as, missing))
-		return 0;
-	for (j = 0; j < r->rec->nvdevs; j++)
-		r->pending_reset[j] |= as->vbds[j].reset;
-	return 1;
+	return convert(r, &r->s, as, missing) ? 1 : 0;
 }
 
 /* Into the record, with every reset since the last recorded sample. */
@@ -207,7 +204,7 @@ static int keep(struct recorder *r, struct xvbd_ab_sample *as)
 	size_t j;
 
 	for (j = 0; j < r->rec->nvdevs; j++) {
-		as->vbds[j].reset = r->pending_reset[j];
+		as->vbds[j].reset |= r->pending_reset[j];
 		r->pending_reset[j] = false;
 	}
 	r->have_shadow = false;
@@ -216,23 +213,16 @@ static int keep(struct recorder *r, struct xvbd_ab_sample *as)
 
 static void keep_as_shadow(struct recorder *r, const struct xvbd_ab_sample *as)
 {
+	size_t j;
+
+	/* A newer shadow may replace this one: its resets must stay. */
+	for (j = 0; j < r->rec->nvdevs; j++)
+		r->pending_reset[j] |= as->vbds[j].reset;
 	r->shadow = *as;
 	memcpy(r->shadow_vbds, as->vbds,
 	       r->rec->nvdevs * sizeof(*r->shadow_vbds));
 	r->shadow.vbds = r->shadow_vbds;
 	r->have_shadow = true;
-}
-
-/* 1 recorded, 0 something missing (*missing), -errno. */
-static int take_sample(struct recorder *r, const char **missing)
-{
-	struct xvbd_ab_sample as;
-	int got = sample_now(r, &as, missing);
-
-	if (got <= 0)
-		return got;
-	got = keep(r, &as);
-	return got ? got : 1;
 }
 
 /*
@@ -242,6 +232,26 @@ static int take_sample(struct recorder *r, const char **missing)
 static int end_at_shadow(struct recorder *r)
 {
 	return r->have_shadow ? keep(r, &r->shadow) : 0;
+}
+
+/*
+ * A sample whose counters restarted while the guest no longer runs: its
+ * VBDs were torn down with it (the counters read 0), so it says nothing
+ * about the run and the record ends before it.
+ */
+static bool torn_down(struct recorder *r, const struct xvbd_ab_sample *as)
+{
+	bool restarted = false;
+	size_t j;
+
+	for (j = 0; j < r->rec->nvdevs; j++)
+		restarted |= as->vbds[j].reset;
+	return restarted && guest_running(r) == 0;
+}
+
+static double last_t(const struct recorder *r)
+{
+	return (double)r->rec->samples[r->rec->nsamples - 1].t_ns / NS_PER_S;
 }
 
 /* ---- the progress line (a terminal only) ---- */
@@ -433,20 +443,27 @@ static bool warmup(struct recorder *r)
 static int final_sample(struct recorder *r, const char *when)
 {
 	const char *missing = NULL;
-	int got = take_sample(r, &missing);
+	struct xvbd_ab_sample as;
+	int got = sample_now(r, &as, &missing);
 
 	if (got < 0)
 		return got;
-	if (got)
-		return 0;
+	if (got && !torn_down(r, &as))
+		return keep(r, &as);
 	got = end_at_shadow(r);
 	if (got)
 		return got;
-	xvbd_ab_record_note(r->rec, "no final sample %s: %s was already "
-			    "gone; the record ends at the last sample that "
-			    "had it, %.3f s after the baseline", when, missing,
-			    (double)r->rec->samples[r->rec->nsamples - 1].t_ns /
-			    NS_PER_S);
+	if (missing)
+		xvbd_ab_record_note(r->rec, "no final sample %s: %s was "
+				    "already gone; the record ends at the "
+				    "last sample that had it, %.3f s after "
+				    "the baseline", when, missing, last_t(r));
+	else
+		xvbd_ab_record_note(r->rec, "no final sample %s: the VBDs' "
+				    "counters went with the guest; the record "
+				    "ends at the last sample that had them, "
+				    "%.3f s after the baseline", when,
+				    last_t(r));
 	return 0;
 }
 
@@ -454,12 +471,15 @@ static int final_sample(struct recorder *r, const char *when)
  * Something went away mid-run (a VBD's counters, the guest): the run is
  * over.  For --until-shutdown that is how a guest's end may look first
  * (blkfront closes its devices before the guest powers off): complete if
- * the guest then shuts down.
+ * the guest then shuts down.  For --run, a guest that powers off at its
+ * workload's end may go a moment before the command that waited for it:
+ * complete if the guest shut down and the command then ends by itself.
  */
 static int went_away(struct recorder *r, const char *missing, uint64_t now)
 {
 	bool until = r->run->mode == XVBD_AB_MODE_UNTIL_SHUTDOWN;
 	uint64_t t = now - r->base_ns, deadline = now + SHUTDOWN_WAIT_NS;
+	bool cmd_ended = false;
 	int running, err;
 
 	err = end_at_shadow(r);
@@ -471,15 +491,24 @@ static int went_away(struct recorder *r, const char *missing, uint64_t now)
 		wait_until(r, xvbd_stats_now_ns() + POLL_NS);
 		running = guest_running(r);
 	}
-	r->rec->complete = until && running == 0;
+	while (r->run->mode == XVBD_AB_MODE_RUN && running == 0 &&
+	       !r->run->stop_signal && !cmd_ended &&
+	       xvbd_stats_now_ns() < deadline) {
+		wait_until(r, xvbd_stats_now_ns() + POLL_NS);
+		cmd_ended = workload_ended(r);
+	}
+	r->rec->complete = running == 0 && (until || cmd_ended);
 	xvbd_ab_record_note(r->rec, "%s went away after %.3f s%s; the record "
 			    "ends at the last sample that had it, %.3f s "
 			    "after the baseline", missing,
 			    (double)t / NS_PER_S, running == 0 ?
 			    " (the guest shut down)" :
-			    " (the guest still runs)",
-			    (double)r->rec->samples[r->rec->nsamples - 1].t_ns /
-			    NS_PER_S);
+			    " (the guest still runs)", last_t(r));
+	if (cmd_ended)
+		xvbd_ab_record_note(r->rec, "the command ended %.3f s after "
+				    "the baseline", (double)(xvbd_stats_now_ns()
+							  - r->base_ns) /
+				    NS_PER_S);
 	stop_workload(r, "the run ended early");
 	return 0;
 }
@@ -541,14 +570,20 @@ static int record_loop(struct recorder *r)
 				return final_sample(r, "at the shutdown");
 			}
 		}
-		/* --until-shutdown: every poll, the last moment counts. */
-		if (now < next && o->mode != XVBD_AB_MODE_UNTIL_SHUTDOWN)
+		/*
+		 * --run, --until-shutdown: every poll, the last moment
+		 * counts (the guest may take its counters along when it
+		 * ends).
+		 */
+		if (now < next && o->mode == XVBD_AB_MODE_DURATION)
 			continue;
 		got = sample_now(r, &as, &missing);
 		if (got < 0)
 			return got;
 		if (!got)
 			return went_away(r, missing, now);
+		if (torn_down(r, &as))
+			return went_away(r, "the VBDs' counters", now);
 		if (now < next) {
 			keep_as_shadow(r, &as);
 			continue;

@@ -14,6 +14,7 @@
 #  - --until-shutdown: a guest that reads and powers itself off (busybox
 #    `poweroff -f`); the record ends complete with the guest's I/O;
 #  - bad input: one error line, exit 2 or 1, nothing written.
+# lab-timeout: 900
 . /lab/lib/testlib.sh
 img=/scratch/t75.img
 img2=/scratch/t75b.img
