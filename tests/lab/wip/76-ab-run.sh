@@ -41,11 +41,12 @@ check "B's disk: xvbd-block-direct" grep -q "script=xvbd-block-direct," $top/dir
 expect_eq "the configs differ in the script only" "$(md5sum <$top/host.cfg)" \
 	"$(sed 's/script=xvbd-block-direct,/script=xvbd-block,/' $top/direct.cfg | md5sum)"
 cfg=$top/host.cfg
-# The slow disk is slow: 2 MiB read past dom0's page cache take >= 1.5 s.
+# The slow disk is slow: 4 MiB read past dom0's page cache take >= 2 s
+# (QEMU's throttle lets a first burst through: 2 MiB once took 1.18 s).
 t0=$(date +%s%N)
-dd if=$img of=/dev/null bs=1M count=2 skip=4 iflag=direct status=none
+dd if=$img of=/dev/null bs=1M count=4 skip=4 iflag=direct status=none
 ms=$(( ($(date +%s%N) - t0) / 1000000 ))
-check "the slow disk reads at <= ~1.3 MB/s (2 MiB in $ms ms)" test $ms -ge 1500
+check "the slow disk reads at <= ~2 MB/s (4 MiB in $ms ms)" test $ms -ge 2000
 # dom0's page cache holds the image before A's first run.
 cat $img >/dev/null
 
@@ -77,7 +78,7 @@ close_to() {	# close_to A B: two numbers, equal to 0.2 % (or 0.01 absolute)
 
 phase "A/B: dom0 cache host vs none, until confident"
 xvbd ab run cached $top/host.cfg direct $top/direct.cfg --vdev xvda \
-	--warmup 8 --run "$(abg_go_cmd $trig 8)" --interval 0.5 \
+	--warmup 15 --run "$(abg_go_cmd $trig 15)" --interval 0.5 \
 	--until-confident --max-runs 6 --metric read-mbs --dir $store \
 	--json >$top/ab.json 2>$top/ab.err
 rc=$?

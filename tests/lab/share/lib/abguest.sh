@@ -32,8 +32,10 @@ abg_write_go() {
 # abg-go.sh TRIGGER W: start the guest's workload after the warmup of W
 # seconds (and its boot), wait for its end.
 t=$1
+t0=$(date +%s%N)
 sleep "$2.5" &
 warm=$!
+ms() { echo $(( ($(date +%s%N) - t0) / 1000000 )); }
 blk() { dd if="$t" bs=4096 count=1 iflag=direct 2>/dev/null | head -c 4; }
 until_blk() {	# until_blk WORD: poll the trigger (bounded: 600 s)
 	i=0
@@ -44,10 +46,20 @@ until_blk() {	# until_blk WORD: poll the trigger (bounded: 600 s)
 	done
 }
 until_blk READ
+ready=$(ms)
 wait $warm
 printf 'GO%4094s' x | dd of="$t" bs=4096 count=1 conv=notrunc oflag=direct 2>/dev/null
+go=$(ms)
 until_blk DONE
+done=$(ms)
 dd if=/dev/zero of="$t" bs=4096 count=1 conv=notrunc oflag=direct 2>/dev/null
+echo "abg-go: READY ${ready} ms, GO ${go} ms, DONE ${done} ms after the warmup began" >&2
+# A guest that booted after the warmup: the record (from the warmup's
+# end) holds idle time before GO, and its rate is wrong.
+if [ "$ready" -gt "${2}000" ]; then
+	echo "abg-go: the guest was READY after the warmup of $2 s: the record holds $((ready - ${2}000)) ms of waiting; give a longer --warmup" >&2
+	exit 3
+fi
 EOS
 	chmod +x $ABG_GO
 }
