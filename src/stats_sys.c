@@ -100,9 +100,13 @@ static struct conn_gen *find_gen(struct sys_source *s, uint32_t domid,
 
 /*
  * A watch event under the backend tree: ".../<domid>/<devid>/state"
- * means that backend changed state (on a connected VBD only a
- * disconnect, reconnect or detach does that).  dom0's own keys, so the
- * guest cannot fake one.
+ * reading Connected means the ring (re)connected, and blkback's counters
+ * of a new ring start again at 0.  Other states are not counted: a guest
+ * that shuts down takes its backend through Closing and Closed with its
+ * counters intact until the rings are freed (then they read 0, which the
+ * sampler sees as counters going back).  Read when the events are
+ * drained, so a whole Closed ... Connected cycle between two drains still
+ * counts.  dom0's own keys, so the guest cannot fake one.
  */
 static void note_event(const char *path, void *arg)
 {
@@ -111,9 +115,13 @@ static void note_event(const char *path, void *arg)
 	struct conn_gen *g;
 	const char *slash = strrchr(path, '/');
 	char dir[256];
+	uint64_t state;
 
 	if (!slash || strcmp(slash, "/state") ||
 	    (size_t)(slash - path) >= sizeof(dir))
+		return;
+	if (xvbd_xs_read_uint(s->xs, path, UINT32_MAX, &state) ||
+	    state != XVBD_STATE_CONNECTED)
 		return;
 	snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
 	if (xvbd_xs_parse_backend_path(dir, &be) ||

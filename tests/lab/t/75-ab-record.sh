@@ -249,6 +249,12 @@ rd_rec=$(jq '.samples[-1].vbds[0].rd_sect - .samples[0].vbds[0].rd_sect' "$shut_
 rd_guest=$(( $(stat_field STAT2 "$guest_out" 3) - $(stat_field STAT1 "$guest_out" 3) ))
 expect_eq "read sectors = the guest's own stat ($rd_guest)" "$rd_guest" "$rd_rec"
 expect_eq "read bytes = dd's 32 MiB" 33554432 "$((rd_rec * 512))"
+# The guest's shutdown takes its backend through Closing and Closed: no
+# reconnect, so no reset (a reset here once cost the record 24 sectors).
+check "no reset in the record (the shutdown is not a reconnect)" \
+	jq_true '[.samples[].vbds[].reset] | any | not' "$shut_rec"
+expect_eq "the summary's read bytes = the raw counters'" "$((rd_rec * 512))" \
+	"$(jq -r '.vbds[0].rd_bytes' $top.shut.out)"
 expect_eq "fingerprint taken while the guest ran" pv \
 	"$(jq -r '.fingerprint["vbd.xvda.path"]' "$shut_rec")"
 

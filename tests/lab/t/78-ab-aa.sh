@@ -32,7 +32,10 @@ for f in $store/*.json; do
 	check "$(basename $f .json): 32 MiB read in the record ($n sectors)" \
 		sh -c "[ $n -ge 65536 ] && [ $n -le $((65536 + 256)) ]"
 	expect_eq "$(basename $f .json): complete" true "$(jq -r .complete $f)"
+	expect_eq "$(basename $f .json): no sample flagged reset" false \
+		"$(jq '[.samples[].vbds[].reset] | any' $f)"
 done
+check "no run lost an interval" sh -c "! grep -q 'left out' $top/aa.json"
 expect_eq "A/A read-mbs: no difference proven" no-difference \
 	"$(jq -r '.comparison.metrics[] | select(.metric == "read-mbs") | .verdict' $top/aa.json)"
 expect_eq "A/A: no fact differs" null "$(jq -r .comparison.variable $top/aa.json)"

@@ -97,7 +97,9 @@ order=$(for f in $store/*.json; do jq -r '"\(.started_unix_ns) \(.label)"' $f; d
 	sort -n | awk '{ printf "%s", ($2 == "cached" ? "A" : "B") }')
 expect_eq "runs in ABBA order" "$(echo ABBAABBAABBA | cut -c1-$((2 * na)))" "$order"
 check "no run lost an interval (no reset, nothing flagged)" \
-	sh -c "! grep -q 'left out' $top/ab.err"
+	sh -c "! grep -q 'left out' $top/ab.err $top/ab.json"
+check "no sample of any record flagged reset" sh -c \
+	"! jq '[.samples[].vbds[].reset] | any' $store/*.json | grep -q true"
 # Each run is a fresh guest that is gone afterwards.
 check "no guest left" sh -c '! xl list | grep -q "^t76 "'
 check "no state file left" sh -c '[ -z "$(ls /run/xvbd/ab-run 2>/dev/null)" ]'
