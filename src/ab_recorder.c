@@ -135,9 +135,7 @@ static int prepare_record(struct recorder *r)
 {
 	struct xvbd_ab_record *rec = &r->rec;
 	char workload[XVBD_AB_TEXT_MAX + 1];
-	struct xvbd_ab_err e = { "" };
 	size_t i;
-	int err;
 
 	describe_workload(r->o, workload, sizeof(workload));
 	rec->label = strdup(r->o->label);
@@ -157,18 +155,29 @@ static int prepare_record(struct recorder *r)
 	rec->mode = r->o->mode;
 	rec->interval_ns = r->o->interval_ns;
 	rec->warmup_ns = r->o->warmup_ns;
-	/* While the guest runs: the shutdown takes its VBDs along. */
-	err = xvbd_ab_fingerprint(r->ctx->ts, r->ctx->xs, r->domid,
-				  (const char *const *)r->vdevs, r->nvdevs,
-				  workload, &rec->fp, &e);
-	if (err) {
-		xvbd_err(CMD_OF(r), "fingerprint", "%s", e.msg);
-		return err;
-	}
 	return 0;
 nomem:
 	xvbd_err(CMD_OF(r), "record", "%s", strerror(ENOMEM));
 	return -ENOMEM;
+}
+
+/*
+ * At the baseline, after the warmup: a guest just started (ab run) has
+ * connected its disks by then, so the negotiated facts are known; and
+ * while the guest runs (a shutdown takes its VBDs along).
+ */
+static int take_fingerprint(void *arg)
+{
+	struct recorder *r = arg;
+	struct xvbd_ab_err e = { "" };
+	int err;
+
+	err = xvbd_ab_fingerprint(r->ctx->ts, r->ctx->xs, r->domid,
+				  (const char *const *)r->vdevs, r->nvdevs,
+				  r->rec.workload, &r->rec.fp, &e);
+	if (err)
+		xvbd_err(CMD_OF(r), "fingerprint", "%s", e.msg);
+	return err;
 }
 
 /* Write the record under a fresh id if its id is taken. */
@@ -339,6 +348,8 @@ static int record(struct recorder *r, bool report_it)
 	run->interval_ns = r->o->interval_ns;
 	run->warmup_ns = r->o->warmup_ns;
 	run->progress = isatty(STDERR_FILENO) && !r->ctx->opts->quiet;
+	run->before_baseline = take_fingerprint;
+	run->arg = r;
 	if (xvbd_ab_recorder_loop(r->ctx->ts, r->ctx->xs, run, &r->rec))
 		return XVBD_EXIT_FAIL;
 	if (write_record(r))

@@ -735,6 +735,8 @@ int xvbd_ab_recorder_loop(struct xvbd_tstack *ts, struct xvbd_xs *xs,
 		goto out;
 	if (run->warmup_ns && !warmup(&r))
 		goto out;
+	if (run->before_baseline && run->before_baseline(run->arg))
+		goto out;
 	err = baseline(&r);
 	if (err)
 		goto out;

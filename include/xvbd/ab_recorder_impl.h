@@ -27,6 +27,13 @@ struct xvbd_ab_run {
 	const char *run_cmd;		/* XVBD_AB_MODE_RUN: for /bin/sh -c */
 	uint64_t interval_ns, warmup_ns;
 	bool progress;			/* a progress line on stderr */
+	/*
+	 * Called after the warmup, right before the baseline (the guest
+	 * has connected its disks by then): the fingerprint.  Non-zero:
+	 * nothing is recorded (it has printed its error).
+	 */
+	int (*before_baseline)(void *arg);
+	void *arg;
 	/* out */
 	int stop_signal;		/* the signal that ended it, or 0 */
 	bool sampling_failed;		/* the record ends where it failed */

@@ -100,6 +100,10 @@ check "no run lost an interval (no reset, nothing flagged)" \
 	sh -c "! grep -q 'left out' $top/ab.err $top/ab.json"
 check "no sample of any record flagged reset" sh -c \
 	"! jq '[.samples[].vbds[].reset] | any' $store/*.json | grep -q true"
+# The fingerprint is taken after the warmup, the guest's disk connected:
+# what its blkfront negotiated is known, as the backend shows it.
+check "every record knows the ring the guest negotiated" sh -c \
+	"! jq -r '.fingerprint[\"vbd.xvda.ring_pages\"]' $store/*.json | grep -qv '^[0-9][0-9]*\$'"
 # Each run is a fresh guest that is gone afterwards.
 check "no guest left" sh -c '! xl list | grep -q "^t76 "'
 check "no state file left" sh -c '[ -z "$(ls /run/xvbd/ab-run 2>/dev/null)" ]'
