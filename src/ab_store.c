@@ -87,34 +87,6 @@ int xvbd_ab_store_ensure(const char *dir, struct xvbd_ab_err *e)
 	return check_dir(dir, e);
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
-static int fsync_dir(const char *dir)
-{
-	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (fsync(fd))
-		rc = -errno;
-	close(fd);
-	return rc;
-}
-
 /* Give tmp the name path unless path exists. */
 static int rename_noreplace(const char *tmp, const char *path)
 {
@@ -164,7 +136,7 @@ int xvbd_ab_store_write(const char *dir, struct xvbd_ab_record *rec,
 		free(json);
 		return rc;
 	}
-	rc = write_all(fd, json, len);
+	rc = xvbd_write_all(fd, json, len);
 	free(json);
 	if (!rc && fchmod(fd, 0600))
 		rc = -errno;
@@ -184,7 +156,7 @@ int xvbd_ab_store_write(const char *dir, struct xvbd_ab_record *rec,
 		goto fail;
 	}
 	/* The name is durable only once the directory is on disk too. */
-	rc = fsync_dir(dir);
+	rc = xvbd_fsync_dir(dir);
 	if (rc) {
 		err_set(e, "%s: %s", dir, strerror(-rc));
 		/* The record is there (just maybe not durable): keep it. */

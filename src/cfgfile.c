@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "xvbd/cfgfile.h"
+#include "xvbd/util.h"
 
 /* The whole of fd (a regular file of st->st_size bytes) into *out. */
 static int read_all(int fd, const struct stat *st, size_t max_bytes,
@@ -126,21 +127,6 @@ static char *dir_of(const char *path)
 	return dir;
 }
 
-static int write_all(int fd, const char *data, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, data, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return n < 0 ? -errno : -EIO;
-		data += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /*
  * A temporary file ".NAME.xvbd-XXXXXX" beside target holding data, with
  * st's owner and mode, synced.  *tmp malloc'd.
@@ -168,7 +154,7 @@ static int write_temp(const char *target, const struct stat *st,
 		*tmp = NULL;
 		goto out;
 	}
-	rc = write_all(fd, data, len);
+	rc = xvbd_write_all(fd, data, len);
 	if (!rc && fchown(fd, st->st_uid, st->st_gid) &&
 	    (st->st_uid != geteuid() || errno != EPERM))
 		rc = -errno;
@@ -215,17 +201,12 @@ static bool unchanged(const struct xvbd_cfgfile *f)
 static int sync_dir(const char *path)
 {
 	char *dir = dir_of(path);
-	int fd, rc = 0;
+	int rc;
 
 	if (!dir)
 		return -ENOMEM;
-	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	rc = xvbd_fsync_dir(dir);
 	free(dir);
-	if (fd < 0)
-		return -errno;
-	if (fsync(fd))
-		rc = -errno;
-	close(fd);
 	return rc;
 }
 

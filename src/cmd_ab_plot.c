@@ -107,27 +107,12 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 	return rc;
 }
 
-static int write_all(int fd, const char *buf, size_t len)
-{
-	while (len) {
-		ssize_t w = write(fd, buf, len);
-
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w <= 0)
-			return w < 0 ? -errno : -EIO;
-		buf += w;
-		len -= (size_t)w;
-	}
-	return 0;
-}
-
 /* Temporary beside path, fsync, rename over it, fsync the directory. */
 static int write_atomic(const char *path, const char *buf, size_t len)
 {
 	char tmp[PATH_MAX], dir[PATH_MAX];
 	const char *slash = strrchr(path, '/');
-	int fd, dfd, rc = 0;
+	int fd, rc = 0;
 
 	if (slash)
 		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path) ?
@@ -143,7 +128,7 @@ static int write_atomic(const char *path, const char *buf, size_t len)
 	if (fchmod(fd, 0644))
 		rc = -errno;
 	if (!rc)
-		rc = write_all(fd, buf, len);
+		rc = xvbd_write_all(fd, buf, len);
 	if (!rc && fsync(fd))
 		rc = -errno;
 	if (close(fd) && !rc)
@@ -154,13 +139,9 @@ static int write_atomic(const char *path, const char *buf, size_t len)
 		unlink(tmp);
 		return rc;
 	}
-	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (dfd >= 0) {
-		if (fsync(dfd))
-			rc = -errno;
-		close(dfd);
-	}
-	return rc;
+	/* A directory that cannot be opened: the rename stands all the same. */
+	rc = xvbd_fsync_dir(dir);
+	return rc == -EACCES || rc == -ENOENT ? 0 : rc;
 }
 
 int cmd_ab_plot(struct xvbd_ctx *ctx, int argc, char **argv)

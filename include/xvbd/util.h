@@ -84,4 +84,9 @@ void xvbd_kvmap_free(struct xvbd_kvmap *map);
 /* strcmp() that compares digit runs by value. */
 int xvbd_natcmp(const char *a, const char *b);
 
+/* All of buf to fd (EINTR retried): 0 or -errno (-EIO on a 0 write). */
+int xvbd_write_all(int fd, const void *buf, size_t len);
+/* fsync() a directory, so that a rename in it is durable: 0 or -errno. */
+int xvbd_fsync_dir(const char *dir);
+
 #endif /* XVBD_UTIL_H */
