@@ -373,7 +373,10 @@ static int rediscover(struct xvbd_stats *st)
 					  v->info.devid, &inst) ||
 		     inst != xvbd_sysfs_vbd_instance(v->files))) {
 			vbd_state_drop(v);
-			v->first_iv = XVBD_IV_RESET;
+			/* Before the first sample there is no interval to
+			 * reset: a guest that connected since the open. */
+			v->first_iv = st->seq > 0 ? XVBD_IV_RESET :
+						    XVBD_IV_NEW;
 		}
 		if (v->blk && (!info[i].has_blkdev ||
 			       info[i].blk_major != old->info.blk_major ||
@@ -786,7 +789,13 @@ int xvbd_stats_sample(struct xvbd_stats *st, struct xvbd_stats_sample *s)
 
 	st->nwarnings = 0;
 	st->rediscovered = st->seq == 0;
-	if (st->seq > 0 && st->src.vbds_changed(st->src.arg)) {
+	/*
+	 * Also before the first sample: what changed since the open (a
+	 * guest that connected its disks meanwhile, as in ab record's
+	 * warmup) is part of the baseline, not a reset of the first
+	 * interval.
+	 */
+	if (st->src.vbds_changed(st->src.arg)) {
 		rc = rediscover(st);
 		if (rc)
 			warn(st, "re-reading the VBD list failed: %s",

@@ -539,6 +539,46 @@ static void test_sampler(void **state)
 	fake_fini(&f);
 }
 
+/*
+ * A ring that connected between the open and the first sample (ab
+ * record's warmup while a fresh guest boots): part of the baseline, so
+ * the first interval is a plain one, not a reset.
+ */
+static void test_sampler_connect_before_first(void **state)
+{
+	struct xvbd_blkback_counters a = { .rd_req = 0, .rd_sect = 0 };
+	struct xvbd_stats_sample s = { 0 };
+	struct xvbd_stats_source src;
+	struct xvbd_stats *st = NULL;
+	struct xvbd_sysfs *sys;
+	struct fake f;
+
+	(void)state;
+	fake_init(&f);
+	f.nvbds = 1;
+	put_vbd(&f, 3, 51712, &a);
+	sys = xvbd_sysfs_open(f.root);
+	src = fake_source(&f);
+	assert_int_equal(xvbd_stats_open(&src, sys, NULL, &st), 0);
+	f.vbds[0].connect_gen++;
+	f.changed = true;
+	a.rd_req = 2;
+	a.rd_sect = 24;
+	put_vbd(&f, 3, 51712, &a);
+	assert_int_equal(xvbd_stats_sample(st, &s), 0);
+	assert_int_equal(find(&s, 51712)->iv, XVBD_IV_NEW);
+	a.rd_sect = 1048;
+	put_vbd(&f, 3, 51712, &a);
+	assert_int_equal(xvbd_stats_sample(st, &s), 0);
+	assert_int_equal(find(&s, 51712)->iv, XVBD_IV_OK);
+	assert_true(find(&s, 51712)->rd_bytes_s > 0.0);
+
+	xvbd_stats_sample_free(&s);
+	xvbd_stats_close(st);
+	xvbd_sysfs_close(sys);
+	fake_fini(&f);
+}
+
 static void test_sampler_reattach(void **state)
 {
 	struct xvbd_blkback_counters a = { .rd_req = 40, .rd_sect = 640 };
@@ -1088,6 +1128,7 @@ int main(void)
 		cmocka_unit_test(test_parse_blkstat),
 		cmocka_unit_test(test_parse_devnum),
 		cmocka_unit_test(test_sampler),
+		cmocka_unit_test(test_sampler_connect_before_first),
 		cmocka_unit_test(test_sampler_reattach),
 		cmocka_unit_test(test_sampler_domains),
 		cmocka_unit_test(test_sampler_long_name),
