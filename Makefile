@@ -54,7 +54,7 @@ HOTPLUG_PROG := xvbd-block
 endif
 
 # Layers (pure ones first: they are what the unit tests link).
-PURE_SRCS := src/util.c src/blkif.c src/blkif_table.c src/out.c \
+PURE_SRCS := src/util.c src/blkif.c src/blkif_table.c src/out.c src/lock.c \
 	     src/share.c src/image.c src/xs_path.c src/cmd_table.c
 SYS_SRCS  := src/xs.c src/tstack.c src/vbd.c src/loop.c
 CMD_SRCS  := src/cmd.c src/cmd_help.c src/cmd_list.c src/cmd_show.c \
