@@ -101,9 +101,28 @@ int resume_guest(struct attach *at)
 }
 
 /*
+ * Is the device at disk this call's own half-added one?  It was not
+ * there when the vdevs were chosen, and libxl's record has this item's
+ * target.  Anything else at the devid belongs to someone who got there
+ * first (an `xl block-attach` takes no xvbd lock: libxl refuses the
+ * second add of a devid, and that device must survive our cleanup).
+ */
+static bool ours(const struct attach *at, const struct item *it,
+		 const struct xvbd_disk *disk)
+{
+	size_t i;
+
+	for (i = 0; i < at->ndevids_before; i++)
+		if (at->devids_before[i] == disk->devid)
+			return false;
+	return !strcmp(disk->target ? disk->target : "", it->target);
+}
+
+/*
  * A failed add can leave its device behind (libxl gives up on a hotplug
  * script that outlives its timeout, and the script then finishes): tear
- * such devices down so that nothing half-added stays in xenstore.
+ * such devices down so that nothing half-added stays in xenstore; only
+ * this call's (ours above), never another caller's disk at that devid.
  */
 static void remove_leftovers(struct attach *at)
 {
@@ -117,13 +136,25 @@ static void remove_leftovers(struct attach *at)
 
 		if (it->added)
 			continue;
-		for (k = 0; k < nd; k++)
-			if (disks[k].devid == it->devid &&
-			    xvbd_tstack_disk_remove(at->ctx->ts, at->domid,
+		for (k = 0; k < nd; k++) {
+			if (disks[k].devid != it->devid)
+				continue;
+			if (!ours(at, it, &disks[k])) {
+				if (!quiet(at))
+					xvbd_hint("%s is another disk's "
+						  "(target %s), added "
+						  "meanwhile: left alone",
+						  disks[k].vdev,
+						  disks[k].target ?
+						  disks[k].target : "none");
+				continue;
+			}
+			if (xvbd_tstack_disk_remove(at->ctx->ts, at->domid,
 						    disks[k].vdev, true))
 				xvbd_err(CMD, it->vdev, "cannot remove the "
 					 "half-added device: %s", "see "
 					 "libxl's messages above");
+		}
 	}
 	xvbd_tstack_disks_free(disks, nd);
 }

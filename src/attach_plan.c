@@ -97,6 +97,17 @@ static int assign_vdevs(struct attach *at)
 			 strerror(-err));
 		return XVBD_EXIT_FAIL;
 	}
+	free(at->devids_before);
+	at->devids_before = calloc(ndisks ? ndisks : 1,
+				   sizeof(*at->devids_before));
+	if (!at->devids_before) {
+		xvbd_tstack_disks_free(disks, ndisks);
+		xvbd_err(CMD, NULL, "%s", strerror(ENOMEM));
+		return XVBD_EXIT_FAIL;
+	}
+	for (i = 0; i < ndisks; i++)
+		at->devids_before[i] = disks[i].devid;
+	at->ndevids_before = ndisks;
 	for (i = 0; i < at->n && !rc; i++) {
 		struct item *it = &at->items[i];
 

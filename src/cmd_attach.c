@@ -45,6 +45,7 @@
 #include "xvbd/cache.h"
 #include "xvbd/cmd.h"
 #include "xvbd/image.h"
+#include "xvbd/lock.h"
 #include "xvbd/loop.h"
 #include "xvbd/modparam.h"
 #include "xvbd/override.h"
@@ -401,6 +402,7 @@ int cmd_attach(struct xvbd_ctx *ctx, int argc, char **argv)
 	}
 	at->ctx = ctx;
 	at->lock_fd = -1;
+	at->domain_lock_fd = -1;
 	at->xvbd_block = -1;
 	rc = parse_args(ctx, argc, argv, &at->a);
 	if (!rc)
@@ -415,6 +417,18 @@ int cmd_attach(struct xvbd_ctx *ctx, int argc, char **argv)
 		xvbd_err(CMD, "domain", "dom0 gets no VBDs from xvbd");
 		rc = XVBD_EXIT_USAGE;
 		goto out;
+	}
+	/* The vdev choice and the add, one step for xvbd callers. */
+	if (!ctx->opts->dry_run) {
+		at->domain_lock_fd = xvbd_domain_lock(CMD, at->domid,
+						      at->domain,
+						      at->a.timeout_s,
+						      !quiet(at) &&
+						      isatty(STDERR_FILENO));
+		if (at->domain_lock_fd < 0) {
+			rc = XVBD_EXIT_FAIL;
+			goto out;
+		}
 	}
 	at->t_start = xvbd_now_ms();
 	rc = plan_items(at);
@@ -440,6 +454,9 @@ int cmd_attach(struct xvbd_ctx *ctx, int argc, char **argv)
 	err = resume_guest(at);
 	if (!rc)
 		rc = err;
+	/* Added (or cleaned up): the next caller sees these disks. */
+	xvbd_unlock(at->domain_lock_fd);
+	at->domain_lock_fd = -1;
 	if (at->interrupted)
 		goto out;
 	if (waited(at)) {
@@ -462,6 +479,8 @@ int cmd_attach(struct xvbd_ctx *ctx, int argc, char **argv)
 	}
 out:
 	xvbd_share_unlock(at->lock_fd);
+	xvbd_unlock(at->domain_lock_fd);
+	free(at->devids_before);
 	for (i = 0; i < at->n; i++) {
 		xvbd_tstack_disk_free(at->items[i].disk);
 		free(at->items[i].backend_path);

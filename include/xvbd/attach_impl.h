@@ -87,7 +87,13 @@ struct attach {
 	char *domain;
 	struct item items[MAX_ITEMS];
 	size_t n;
-	int lock_fd;
+	int lock_fd;			/* the share lock (mount decisions) */
+	int domain_lock_fd;		/* the domain's (xvbd/lock.h): held
+					 * from the plan through the add */
+	/* the domain's devids when the vdevs were chosen: a device at one
+	 * of them is never this call's to remove */
+	uint32_t *devids_before;
+	size_t ndevids_before;
 	int xvbd_block;			/* installed: 1, not: 0, not known: -1
 					 * (the program for --cache) */
 	/* the guest paused around the attach (overrides only) */
