@@ -455,7 +455,7 @@ int cmd_attach(struct xvbd_ctx *ctx, int argc, char **argv)
 	if (!rc)
 		rc = err;
 	/* Added (or cleaned up): the next caller sees these disks. */
-	xvbd_unlock(at->domain_lock_fd);
+	xvbd_domain_unlock(at->domid, at->domain_lock_fd);
 	at->domain_lock_fd = -1;
 	if (at->interrupted)
 		goto out;
@@ -479,7 +479,7 @@ int cmd_attach(struct xvbd_ctx *ctx, int argc, char **argv)
 	}
 out:
 	xvbd_share_unlock(at->lock_fd);
-	xvbd_unlock(at->domain_lock_fd);
+	xvbd_domain_unlock(at->domid, at->domain_lock_fd);
 	free(at->devids_before);
 	for (i = 0; i < at->n; i++) {
 		xvbd_tstack_disk_free(at->items[i].disk);

@@ -217,7 +217,7 @@ int cmd_tune(struct xvbd_ctx *ctx, int argc, char **argv)
 	render(ctx->out, domain, domid, &set, res);
 	rc = XVBD_EXIT_OK;
 out:
-	xvbd_unlock(lock_fd);
+	xvbd_domain_unlock(domid, lock_fd);
 	xvbd_override_plan_free(&plan);
 	xvbd_modparams_free(&mp);
 	if (have_view)

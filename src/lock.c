@@ -23,21 +23,39 @@ int xvbd_domain_lock_path(uint32_t domid, char *buf, size_t len)
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
+/* Is fd still the file at path (not unlinked by a holder that left)? */
+static bool still_there(int fd, const char *path)
+{
+	struct stat fst, pst;
+
+	return !fstat(fd, &fst) && !lstat(path, &pst) &&
+	       fst.st_dev == pst.st_dev && fst.st_ino == pst.st_ino;
+}
+
 int xvbd_lock_wait(const char *path, int timeout_ms,
 		   void (*waiting)(void *arg), void *arg)
 {
 	const struct timespec poll = { 0, LOCK_POLL_MS * 1000000L };
 	int64_t start = xvbd_now_ms(), now;
 	bool told = false;
-	int fd, err;
+	int fd = -1, err;
 
-	/* O_NOFOLLOW: the directory is root's, but a link is never ours. */
-	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -errno;
 	for (;;) {
-		if (!flock(fd, LOCK_EX | LOCK_NB))
-			return fd;
+		/* O_NOFOLLOW: the directory is root's, but a link is never
+		 * ours. */
+		if (fd < 0)
+			fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW |
+				  O_CLOEXEC, 0600);
+		if (fd < 0)
+			return -errno;
+		if (!flock(fd, LOCK_EX | LOCK_NB)) {
+			if (still_there(fd, path))
+				return fd;
+			/* The holder removed it on release: a new file. */
+			close(fd);
+			fd = -1;
+			continue;
+		}
 		err = errno;
 		if (err != EWOULDBLOCK && err != EINTR) {
 			close(fd);
@@ -54,6 +72,16 @@ int xvbd_lock_wait(const char *path, int timeout_ms,
 		}
 		nanosleep(&poll, NULL);
 	}
+}
+
+void xvbd_lock_release(const char *path, int fd)
+{
+	if (fd < 0)
+		return;
+	/* Unlinked while held, so nothing stays behind; a waiter that
+	 * then gets the old file sees it is gone (still_there). */
+	unlink(path);
+	close(fd);
 }
 
 struct tell_arg {
@@ -96,8 +124,11 @@ int xvbd_domain_lock(const char *cmd, uint32_t domid, const char *domain,
 	return fd;
 }
 
-void xvbd_unlock(int fd)
+void xvbd_domain_unlock(uint32_t domid, int fd)
 {
-	if (fd >= 0)
-		close(fd);	/* releases the flock */
+	char path[64];
+
+	if (fd < 0 || xvbd_domain_lock_path(domid, path, sizeof(path)))
+		return;
+	xvbd_lock_release(path, fd);
 }

@@ -29,12 +29,18 @@ int xvbd_domain_lock_path(uint32_t domid, char *buf, size_t len);
 /*
  * An exclusive flock on path (created 0600, never through a symbolic
  * link), waiting at most timeout_ms; once XVBD_LOCK_TELL_MS have passed,
- * waiting(arg) is called (once).  The fd (close releases the lock), or
- * -ETIMEDOUT, or another negative errno.  A signal ends the wait as it
- * ends the process (nothing is held while waiting).
+ * waiting(arg) is called (once).  The fd, or -ETIMEDOUT, or another
+ * negative errno.  A signal ends the wait as it ends the process
+ * (nothing is held while waiting).  The file exists only while someone
+ * holds or waits for it: xvbd_lock_release unlinks it (so a refused
+ * command leaves /run/xvbd as it was), and a waiter that gets an
+ * unlinked file's lock opens the path again.  (The process's exit
+ * releases the lock too, leaving the file: the next holder removes it.)
  */
 int xvbd_lock_wait(const char *path, int timeout_ms,
 		   void (*waiting)(void *arg), void *arg);
+/* Release a lock of xvbd_lock_wait (fd < 0: nothing). */
+void xvbd_lock_release(const char *path, int fd);
 
 /*
  * The lock of domain domid (named domain in messages) for command cmd,
@@ -43,6 +49,6 @@ int xvbd_lock_wait(const char *path, int timeout_ms,
  */
 int xvbd_domain_lock(const char *cmd, uint32_t domid, const char *domain,
 		     unsigned timeout_s, bool tell);
-void xvbd_unlock(int fd);
+void xvbd_domain_unlock(uint32_t domid, int fd);
 
 #endif

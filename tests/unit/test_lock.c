@@ -2,7 +2,8 @@
  * Unit tests: the per-domain lock of attach and tune (xvbd/lock.h): its
  * path, a second holder waits and times out (the wait bounded, the
  * waiting callback once after a second), a released lock is taken at
- * once, and a symbolic link is never followed.
+ * once and leaves no file, a waiter whose file the holder removed takes
+ * the new one, and a symbolic link is never followed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -71,7 +74,11 @@ static void test_free_lock(void **state)
 	fd = xvbd_lock_wait(path, 100, count, &calls);
 	assert_true(fd >= 0);
 	assert_int_equal(calls, 0);
-	close(fd);
+	assert_int_equal(access(path, F_OK), 0);
+	xvbd_lock_release(path, fd);
+	/* Released: nothing left behind. */
+	assert_int_equal(access(path, F_OK), -1);
+	assert_int_equal(errno, ENOENT);
 }
 
 static void test_held(void **state)
@@ -103,7 +110,46 @@ static void test_held(void **state)
 	assert_true(fd >= 0);
 	assert_true(xvbd_now_ms() - t0 < 1000);
 	assert_int_equal(calls, 1);
-	xvbd_unlock(fd);
+	xvbd_lock_release(path, fd);
+}
+
+/*
+ * The holder (a child) releases as xvbd does: unlink, then close.  The
+ * waiter got the old file's lock then; it must take the path's new file,
+ * or a third caller could hold that one at the same time.
+ */
+static void test_removed_while_waiting(void **state)
+{
+	struct stat fst, pst;
+	int ready[2], fd, status;
+	pid_t pid;
+	char c;
+
+	(void)state;
+	assert_int_equal(pipe(ready), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		int held = xvbd_lock_wait(path, 1000, NULL, NULL);
+
+		if (held < 0 || write(ready[1], "x", 1) != 1)
+			_exit(1);
+		usleep(300 * 1000);
+		xvbd_lock_release(path, held);
+		_exit(0);
+	}
+	assert_int_equal(read(ready[0], &c, 1), 1);
+	fd = xvbd_lock_wait(path, 5000, NULL, NULL);
+	assert_true(fd >= 0);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	/* What the waiter holds is the file now at path. */
+	assert_int_equal(fstat(fd, &fst), 0);
+	assert_int_equal(stat(path, &pst), 0);
+	assert_true(fst.st_ino == pst.st_ino && fst.st_dev == pst.st_dev);
+	xvbd_lock_release(path, fd);
+	close(ready[0]);
+	close(ready[1]);
 }
 
 static void test_symlink(void **state)
@@ -122,6 +168,7 @@ int main(void)
 		cmocka_unit_test(test_path),
 		cmocka_unit_test(test_free_lock),
 		cmocka_unit_test(test_held),
+		cmocka_unit_test(test_removed_while_waiting),
 		cmocka_unit_test(test_symlink),
 	};
 
