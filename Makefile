@@ -54,11 +54,12 @@ HOTPLUG_PROG := xvbd-block
 endif
 
 # Layers (pure ones first: they are what the unit tests link).
-PURE_SRCS := src/util.c src/blkif.c src/blkif_table.c src/out.c \
+PURE_SRCS := src/util.c src/blkif.c src/blkif_table.c src/out.c src/lock.c \
 	     src/share.c src/image.c src/xs_path.c src/cmd_table.c
 SYS_SRCS  := src/xs.c src/tstack.c src/vbd.c src/loop.c
 CMD_SRCS  := src/cmd.c src/cmd_help.c src/cmd_list.c src/cmd_show.c \
-	     src/cmd_attach.c src/cmd_detach.c
+	     src/cmd_attach.c src/attach_plan.c src/attach_prepare.c \
+	     src/attach_add.c src/cmd_detach.c
 # start, tune, defaults: per-VBD overrides and blkback module parameters
 PURE_SRCS += src/override.c src/modparam.c src/spawn.c
 SYS_SRCS  += src/override_xs.c src/override_run.c src/tstack_create.c \

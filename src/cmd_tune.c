@@ -13,8 +13,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "xvbd/cmd.h"
+#include "xvbd/lock.h"
 #include "xvbd/modparam.h"
 #include "xvbd/override.h"
 #include "xvbd/vbd.h"
@@ -110,7 +112,7 @@ int cmd_tune(struct xvbd_ctx *ctx, int argc, char **argv)
 	size_t ndisks = 0, i;
 	char *domain = NULL, why[320];
 	uint32_t domid;
-	int rc = XVBD_EXIT_FAIL, err;
+	int rc = XVBD_EXIT_FAIL, err, lock_fd = -1;
 
 	/* Input first: a bad key never gets as far as the toolstack. */
 	if (xvbd_override_set_init(&set, argv[1], why, sizeof(why))) {
@@ -130,6 +132,16 @@ int cmd_tune(struct xvbd_ctx *ctx, int argc, char **argv)
 	err = xvbd_cmd_domain_lookup(ctx, dom_spec, &domid, &domain);
 	if (err)
 		return err;
+	/* Not while an attach of this domain chooses or adds its disks
+	 * (or another tune writes): one waits for the other. */
+	if (!ctx->opts->dry_run) {
+		lock_fd = xvbd_domain_lock("tune", domid, domain,
+					   XVBD_DOMAIN_LOCK_WAIT_S,
+					   !ctx->opts->quiet &&
+					   isatty(STDERR_FILENO));
+		if (lock_fd < 0)
+			goto out;
+	}
 	err = xvbd_tstack_domain_info(ctx->ts, domid, &info);
 	if (err || info.dying || info.shutdown) {
 		xvbd_err("tune", "domain", "%s: not running (%s)", domain,
@@ -205,6 +217,7 @@ int cmd_tune(struct xvbd_ctx *ctx, int argc, char **argv)
 	render(ctx->out, domain, domid, &set, res);
 	rc = XVBD_EXIT_OK;
 out:
+	xvbd_domain_unlock(domid, lock_fd);
 	xvbd_override_plan_free(&plan);
 	xvbd_modparams_free(&mp);
 	if (have_view)

@@ -93,7 +93,7 @@ json_files=(
 	"xvbd-start.1 cmd_start.c override_run.c"
 	"xvbd-tune.1 cmd_tune.c override.c"
 	"xvbd-defaults.1 cmd_defaults.c"
-	"xvbd-attach.1 cmd_attach.c"
+	"xvbd-attach.1 $(cd "$top/src" && echo cmd_attach.c attach_*.c)"
 	"xvbd-detach.1 cmd_detach.c"
 	"xvbd-stats.1 cmd_stats.c stats_render.c"
 	"xvbd-ab.1 $(cd "$top/src" && echo ab_*.c cmd_ab_*.c)"

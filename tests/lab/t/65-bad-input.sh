@@ -42,6 +42,9 @@ REC=
 phase "fixtures"
 rm -rf $DIR
 mkdir -p $DIR $SUB $ABD
+# attach and tune take the domain's lock in /run/xvbd (a file that lives
+# while it is held): the directory is xvbd's from the first such call on.
+mkdir -p -m 0700 /run/xvbd
 truncate -s 64M $IMG
 truncate -s 8M $FREE $DIR/other.img
 ln -s $FREE $LINK

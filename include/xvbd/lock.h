@@ -1,0 +1,54 @@
+/*
+ * lock.h - the per-domain lock of the commands that choose or change a
+ * domain's VBDs (attach, tune): an flock on a file under XVBD_RUN_DIR,
+ * waited for with a bound.
+ *
+ * Two `xvbd attach` of one guest would otherwise both pick the first
+ * free vdev (issue 16, item 2); under the lock the vdev choice and the
+ * add are one step for xvbd callers.  Other toolstacks (xl block-attach)
+ * do not take it: attach's cleanup checks that a device is its own.
+ *
+ * Plain libc only (unit-tested with a lock file of the test's).
+ */
+#ifndef XVBD_LOCK_H
+#define XVBD_LOCK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define XVBD_RUN_DIR		"/run/xvbd"
+/* After this long waiting, a terminal is told what for. */
+#define XVBD_LOCK_TELL_MS	1000
+/* tune's wait (attach waits its --timeout). */
+#define XVBD_DOMAIN_LOCK_WAIT_S	120
+
+/* The lock file of domain domid: 0, or -ENAMETOOLONG. */
+int xvbd_domain_lock_path(uint32_t domid, char *buf, size_t len);
+
+/*
+ * An exclusive flock on path (created 0600, never through a symbolic
+ * link), waiting at most timeout_ms; once XVBD_LOCK_TELL_MS have passed,
+ * waiting(arg) is called (once).  The fd, or -ETIMEDOUT, or another
+ * negative errno.  A signal ends the wait as it ends the process
+ * (nothing is held while waiting).  The file exists only while someone
+ * holds or waits for it: xvbd_lock_release unlinks it (so a refused
+ * command leaves /run/xvbd as it was), and a waiter that gets an
+ * unlinked file's lock opens the path again.  (The process's exit
+ * releases the lock too, leaving the file: the next holder removes it.)
+ */
+int xvbd_lock_wait(const char *path, int timeout_ms,
+		   void (*waiting)(void *arg), void *arg);
+/* Release a lock of xvbd_lock_wait (fd < 0: nothing). */
+void xvbd_lock_release(const char *path, int fd);
+
+/*
+ * The lock of domain domid (named domain in messages) for command cmd,
+ * at most timeout_s: fd, or -1 after a one-line error.  tell: say on
+ * stderr what it waits for after XVBD_LOCK_TELL_MS (a terminal, not -q).
+ */
+int xvbd_domain_lock(const char *cmd, uint32_t domid, const char *domain,
+		     unsigned timeout_s, bool tell);
+void xvbd_domain_unlock(uint32_t domid, int fd);
+
+#endif

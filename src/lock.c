@@ -1,0 +1,134 @@
+/*
+ * lock.c - the per-domain lock of attach and tune (xvbd/lock.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "xvbd/lock.h"
+#include "xvbd/util.h"
+
+/* Between two tries: short next to an attach (seconds), cheap. */
+#define LOCK_POLL_MS	50
+
+int xvbd_domain_lock_path(uint32_t domid, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, XVBD_RUN_DIR "/domain.%u.lock", domid);
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+/* Is fd still the file at path (not unlinked by a holder that left)? */
+static bool still_there(int fd, const char *path)
+{
+	struct stat fst, pst;
+
+	return !fstat(fd, &fst) && !lstat(path, &pst) &&
+	       fst.st_dev == pst.st_dev && fst.st_ino == pst.st_ino;
+}
+
+int xvbd_lock_wait(const char *path, int timeout_ms,
+		   void (*waiting)(void *arg), void *arg)
+{
+	const struct timespec poll = { 0, LOCK_POLL_MS * 1000000L };
+	int64_t start = xvbd_now_ms(), now;
+	bool told = false;
+	int fd = -1, err;
+
+	for (;;) {
+		/* O_NOFOLLOW: the directory is root's, but a link is never
+		 * ours. */
+		if (fd < 0)
+			fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW |
+				  O_CLOEXEC, 0600);
+		if (fd < 0)
+			return -errno;
+		if (!flock(fd, LOCK_EX | LOCK_NB)) {
+			if (still_there(fd, path))
+				return fd;
+			/* The holder removed it on release: a new file. */
+			close(fd);
+			fd = -1;
+			continue;
+		}
+		err = errno;
+		if (err != EWOULDBLOCK && err != EINTR) {
+			close(fd);
+			return -err;
+		}
+		now = xvbd_now_ms();
+		if (now - start >= timeout_ms) {
+			close(fd);
+			return -ETIMEDOUT;
+		}
+		if (!told && waiting && now - start >= XVBD_LOCK_TELL_MS) {
+			waiting(arg);
+			told = true;
+		}
+		nanosleep(&poll, NULL);
+	}
+}
+
+void xvbd_lock_release(const char *path, int fd)
+{
+	if (fd < 0)
+		return;
+	/* Unlinked while held, so nothing stays behind; a waiter that
+	 * then gets the old file sees it is gone (still_there). */
+	unlink(path);
+	close(fd);
+}
+
+struct tell_arg {
+	const char *cmd, *domain, *path;
+};
+
+static void tell_waiting(void *arg)
+{
+	const struct tell_arg *t = arg;
+
+	fprintf(stderr, "xvbd: %s: waiting for another xvbd attach or tune "
+		"of domain %s (lock %s)\n", t->cmd, t->domain, t->path);
+}
+
+int xvbd_domain_lock(const char *cmd, uint32_t domid, const char *domain,
+		     unsigned timeout_s, bool tell)
+{
+	char path[64];
+	struct tell_arg t = { cmd, domain, path };
+	int fd;
+
+	if (xvbd_domain_lock_path(domid, path, sizeof(path)))
+		return -1;
+	if (mkdir(XVBD_RUN_DIR, 0700) && errno != EEXIST) {
+		xvbd_err(cmd, XVBD_RUN_DIR, "%s", strerror(errno));
+		return -1;
+	}
+	fd = xvbd_lock_wait(path, (int)timeout_s * 1000,
+			    tell ? tell_waiting : NULL, &t);
+	if (fd == -ETIMEDOUT) {
+		xvbd_err(cmd, "domain", "%s: another xvbd attach or tune held "
+			 "its lock (%s) for %u s; nothing done", domain, path,
+			 timeout_s);
+		return -1;
+	}
+	if (fd < 0) {
+		xvbd_err(cmd, "lock", "%s: %s", path, strerror(-fd));
+		return -1;
+	}
+	return fd;
+}
+
+void xvbd_domain_unlock(uint32_t domid, int fd)
+{
+	char path[64];
+
+	if (fd < 0 || xvbd_domain_lock_path(domid, path, sizeof(path)))
+		return;
+	xvbd_lock_release(path, fd);
+}

@@ -1,0 +1,176 @@
+/*
+ * Unit tests: the per-domain lock of attach and tune (xvbd/lock.h): its
+ * path, a second holder waits and times out (the wait bounded, the
+ * waiting callback once after a second), a released lock is taken at
+ * once and leaves no file, a waiter whose file the holder removed takes
+ * the new one, and a symbolic link is never followed.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "xvbd/lock.h"
+#include "xvbd/util.h"
+
+static char dir[] = "/tmp/xvbd-test-lock.XXXXXX";
+static char path[256];
+
+static int setup(void **state)
+{
+	(void)state;
+	if (!mkdtemp(dir))
+		return -1;
+	snprintf(path, sizeof(path), "%s/domain.7.lock", dir);
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	char link[300];
+
+	(void)state;
+	snprintf(link, sizeof(link), "%s/link.lock", dir);
+	unlink(link);
+	unlink(path);
+	return rmdir(dir);
+}
+
+static void test_path(void **state)
+{
+	char buf[64], small[8];
+
+	(void)state;
+	assert_int_equal(xvbd_domain_lock_path(5, buf, sizeof(buf)), 0);
+	assert_string_equal(buf, "/run/xvbd/domain.5.lock");
+	assert_int_equal(xvbd_domain_lock_path(4294967295u, buf, sizeof(buf)),
+			 0);
+	assert_string_equal(buf, "/run/xvbd/domain.4294967295.lock");
+	assert_int_equal(xvbd_domain_lock_path(5, small, sizeof(small)),
+			 -ENAMETOOLONG);
+}
+
+static void count(void *arg)
+{
+	(*(int *)arg)++;
+}
+
+static void test_free_lock(void **state)
+{
+	int calls = 0, fd;
+
+	(void)state;
+	fd = xvbd_lock_wait(path, 100, count, &calls);
+	assert_true(fd >= 0);
+	assert_int_equal(calls, 0);
+	assert_int_equal(access(path, F_OK), 0);
+	xvbd_lock_release(path, fd);
+	/* Released: nothing left behind. */
+	assert_int_equal(access(path, F_OK), -1);
+	assert_int_equal(errno, ENOENT);
+}
+
+static void test_held(void **state)
+{
+	int calls = 0, holder, fd;
+	int64_t t0, waited_ms;
+
+	(void)state;
+	/* Another open file description: flock conflicts as between
+	 * processes. */
+	holder = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	assert_true(holder >= 0);
+	assert_int_equal(flock(holder, LOCK_EX), 0);
+
+	t0 = xvbd_now_ms();
+	fd = xvbd_lock_wait(path, 300, count, &calls);
+	waited_ms = xvbd_now_ms() - t0;
+	assert_int_equal(fd, -ETIMEDOUT);
+	assert_int_equal(calls, 0);	/* under a second: not told */
+	assert_true(waited_ms >= 300 && waited_ms < 2000);
+
+	fd = xvbd_lock_wait(path, 1300, count, &calls);
+	assert_int_equal(fd, -ETIMEDOUT);
+	assert_int_equal(calls, 1);	/* told once, after a second */
+
+	close(holder);			/* released: taken at once */
+	t0 = xvbd_now_ms();
+	fd = xvbd_lock_wait(path, 5000, count, &calls);
+	assert_true(fd >= 0);
+	assert_true(xvbd_now_ms() - t0 < 1000);
+	assert_int_equal(calls, 1);
+	xvbd_lock_release(path, fd);
+}
+
+/*
+ * The holder (a child) releases as xvbd does: unlink, then close.  The
+ * waiter got the old file's lock then; it must take the path's new file,
+ * or a third caller could hold that one at the same time.
+ */
+static void test_removed_while_waiting(void **state)
+{
+	struct stat fst, pst;
+	int ready[2], fd, status;
+	pid_t pid;
+	char c;
+
+	(void)state;
+	assert_int_equal(pipe(ready), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		int held = xvbd_lock_wait(path, 1000, NULL, NULL);
+
+		if (held < 0 || write(ready[1], "x", 1) != 1)
+			_exit(1);
+		usleep(300 * 1000);
+		xvbd_lock_release(path, held);
+		_exit(0);
+	}
+	assert_int_equal(read(ready[0], &c, 1), 1);
+	fd = xvbd_lock_wait(path, 5000, NULL, NULL);
+	assert_true(fd >= 0);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	/* What the waiter holds is the file now at path. */
+	assert_int_equal(fstat(fd, &fst), 0);
+	assert_int_equal(stat(path, &pst), 0);
+	assert_true(fst.st_ino == pst.st_ino && fst.st_dev == pst.st_dev);
+	xvbd_lock_release(path, fd);
+	close(ready[0]);
+	close(ready[1]);
+}
+
+static void test_symlink(void **state)
+{
+	char link[300];
+
+	(void)state;
+	snprintf(link, sizeof(link), "%s/link.lock", dir);
+	assert_int_equal(symlink(path, link), 0);
+	assert_int_equal(xvbd_lock_wait(link, 100, NULL, NULL), -ELOOP);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_path),
+		cmocka_unit_test(test_free_lock),
+		cmocka_unit_test(test_held),
+		cmocka_unit_test(test_removed_while_waiting),
+		cmocka_unit_test(test_symlink),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
