@@ -129,6 +129,10 @@ sync_tools() {
 	# The catalogue of bad inputs (t/65-bad-input.sh): /lab/bad-input/
 	mkdir -p "$LAB_SHARE/bad-input"
 	cp "$LAB_REPO"/tests/bad-input/cases "$LAB_SHARE/bad-input/"
+	# The manual pages, whose EXAMPLES t/74-man-examples.sh runs: /lab/man/
+	mkdir -p "$LAB_SHARE/man"
+	rm -f "$LAB_SHARE"/man/*.1
+	cp "$LAB_REPO"/man/*.1 "$LAB_SHARE/man/"
 	if [ -x "$bin" ]; then
 		cp "$bin" "$LAB_SHARE/bin/xvbd.new"
 		mv "$LAB_SHARE/bin/xvbd.new" "$LAB_SHARE/bin/xvbd"
