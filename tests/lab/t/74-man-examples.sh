@@ -46,7 +46,7 @@ MAP=(
 )
 declare -A NOT_RUN=(
 	["xvbd ab record ring4 --domain bench1 --vdev xvdb --run 'ssh bench1 fio /root/job.fio'"]="its workload logs into the guest with ssh: lab guests have no network (no vif)"
-	["xvbd ab record ring4 --domain bench2 --until-shutdown --interval 0.5"]="needs a guest that shuts down during the record; its lab test (tests/lab/wip/75-ab-record.sh) is parked: it found a regression at the guest's shutdown (see tests/lab/wip/README.md)"
+	["xvbd ab record ring4 --domain bench2 --until-shutdown --interval 0.5"]="needs a guest that shuts itself down during the record: tests/lab/t/75-ab-record.sh records one (--until-shutdown, checked against the guest's own counters)"
 	["xvbd pv win10 on --config /etc/xen/win10.cfg --reboot"]="reboots an HVM guest: the lab has no hardware virtualisation, so no HVM guests (xvbd-pv's file edits are run: the examples on /etc/xen/win10.cfg)"
 )
 # Examples run after the others, when no guest of the test is left.
