@@ -162,9 +162,9 @@ nomem:
 }
 
 /*
- * At the baseline, after the warmup: a guest just started (ab run) has
- * connected its disks by then, so the negotiated facts are known; and
- * while the guest runs (a shutdown takes its VBDs along).
+ * Right after the baseline, after the warmup: a guest just started (ab
+ * run) has connected its disks by then, so the negotiated facts are
+ * known; and while the guest runs (a shutdown takes its VBDs along).
  */
 static int take_fingerprint(void *arg)
 {
@@ -348,7 +348,7 @@ static int record(struct recorder *r, bool report_it)
 	run->interval_ns = r->o->interval_ns;
 	run->warmup_ns = r->o->warmup_ns;
 	run->progress = isatty(STDERR_FILENO) && !r->ctx->opts->quiet;
-	run->before_baseline = take_fingerprint;
+	run->at_baseline = take_fingerprint;
 	run->arg = r;
 	if (xvbd_ab_recorder_loop(r->ctx->ts, r->ctx->xs, run, &r->rec))
 		return XVBD_EXIT_FAIL;

@@ -735,8 +735,6 @@ int xvbd_ab_recorder_loop(struct xvbd_tstack *ts, struct xvbd_xs *xs,
 		goto out;
 	if (run->warmup_ns && !warmup(&r))
 		goto out;
-	if (run->before_baseline && run->before_baseline(run->arg))
-		goto out;
 	err = baseline(&r);
 	if (err)
 		goto out;
@@ -745,6 +743,17 @@ int xvbd_ab_recorder_loop(struct xvbd_tstack *ts, struct xvbd_xs *xs,
 		err = start_workload(&r);
 		if (err)
 			goto out;	/* the baseline alone is no run */
+	}
+	/*
+	 * After the baseline, not before: it takes a second or more under
+	 * load, and a workload timed to the warmup's end (the lab's GO)
+	 * would already run before the baseline.  The counters are
+	 * cumulative, so the first interval is only longer.
+	 */
+	if (run->at_baseline) {
+		err = run->at_baseline(run->arg);
+		if (err)
+			goto out;	/* its error is printed */
 	}
 	err = record_loop(&r);
 	progress(&r, 0, true);

@@ -28,11 +28,11 @@ struct xvbd_ab_run {
 	uint64_t interval_ns, warmup_ns;
 	bool progress;			/* a progress line on stderr */
 	/*
-	 * Called after the warmup, right before the baseline (the guest
-	 * has connected its disks by then): the fingerprint.  Non-zero:
-	 * nothing is recorded (it has printed its error).
+	 * Called right after the baseline (after the warmup: a fresh
+	 * guest has connected its disks by then): the fingerprint.
+	 * Non-zero: nothing is recorded (it has printed its error).
 	 */
-	int (*before_baseline)(void *arg);
+	int (*at_baseline)(void *arg);
 	void *arg;
 	/* out */
 	int stop_signal;		/* the signal that ended it, or 0 */
