@@ -79,7 +79,7 @@ for side in xvbd-block:host xvbd-block-direct:direct; do
 done
 cat /slow/demo-ab.img >/dev/null	# A's cache, warm
 run xvbd ab run cached /tmp/demo-host.cfg direct /tmp/demo-direct.cfg \
-	--vdev xvda --warmup 30 --run "$(abg_go_cmd /scratch/demo-go.img 30)" \
+	--vdev xvda --warmup 45 --run "$(abg_go_cmd /scratch/demo-go.img 45)" \
 	--interval 0.5 --runs 3 --metric read-mbs --dir /tmp/demo-ab
 say "The runs it recorded, and the same comparison from the records"
 run xvbd ab list --dir /tmp/demo-ab

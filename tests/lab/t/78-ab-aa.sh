@@ -19,8 +19,8 @@ abg_prepare t78 $img $trig xvbd-block-direct 1 32 $top/g.cfg
 check "guest config prepared" test -s $top/g.cfg
 
 phase "A/A: one configuration under two labels, --runs 3"
-xvbd ab run same1 $top/g.cfg same2 $top/g.cfg --vdev xvda --warmup 30 \
-	--run "$(abg_go_cmd $trig 30)" --interval 0.5 --runs 3 --confidence 99 \
+xvbd ab run same1 $top/g.cfg same2 $top/g.cfg --vdev xvda --warmup 45 \
+	--run "$(abg_go_cmd $trig 45)" --interval 0.5 --runs 3 --confidence 99 \
 	--dir $store --json >$top/aa.json 2>$top/aa.err
 expect_eq "ab run A/A exits 0" 0 $?
 sed 's/^/# /' $top/aa.err

@@ -78,7 +78,7 @@ close_to() {	# close_to A B: two numbers, equal to 0.2 % (or 0.01 absolute)
 
 phase "A/B: dom0 cache host vs none, until confident"
 xvbd ab run cached $top/host.cfg direct $top/direct.cfg --vdev xvda \
-	--warmup 30 --run "$(abg_go_cmd $trig 30)" --interval 0.5 \
+	--warmup 45 --run "$(abg_go_cmd $trig 45)" --interval 0.5 \
 	--until-confident --max-runs 6 --metric read-mbs --dir $store \
 	--json >$top/ab.json 2>$top/ab.err
 rc=$?
