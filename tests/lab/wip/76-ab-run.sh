@@ -17,7 +17,7 @@
 #    fingerprint difference is vbd.xvda.dom0_cache.
 # The A/A experiment is t/78; kill -9 and SIGTERM during ab run, t/79.
 # Parked: see tests/lab/wip/README.md.
-# lab-timeout: 1200
+# lab-timeout: 1800
 . /lab/lib/testlib.sh
 . /lab/lib/abguest.sh
 slow=/slow
