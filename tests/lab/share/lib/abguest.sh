@@ -6,7 +6,7 @@
 # So the guest waits: its second disk (xvdb, a 1 MiB "trigger" file)
 # carries a handshake.  The guest, booted, writes "READY" there; the
 # --run command (dom0, started by ab run at the beginning of --warmup W)
-# waits for READY and for W + 0.5 s to pass, writes "GO", the guest reads,
+# waits for READY and for W + 1 s to pass, writes "GO", the guest reads,
 # writes "DONE", and the command returns.  The record (from the end of the
 # warmup) spans the workload, not the boot, and no read can fall before
 # its baseline.  `--vdev xvda` keeps the trigger's polling out of it.
@@ -35,7 +35,7 @@ t=$1
 # dom0's date is busybox's (no %N): time from /proc/uptime, in 10 ms.
 cs() { read -r up _ </proc/uptime; echo "${up%.*}${up#*.}"; }
 t0=$(cs)
-sleep "$2.5" &
+sleep "$(($2 + 1))" &
 warm=$!
 ms() { echo $(( ($(cs) - t0) * 10 )); }
 blk() { dd if="$t" bs=4096 count=1 iflag=direct 2>/dev/null | head -c 4; }
