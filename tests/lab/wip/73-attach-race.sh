@@ -14,8 +14,9 @@ G=t73
 rounds=3
 rm -f /scratch/t73-*.img
 
-# The guest prints its block devices whenever they change: its own view.
-lab-guest start $G --run 'old=; while :; do b=$(ls /sys/block | grep "^xvd" | tr "\n" " "); [ "$b" = "$old" ] || echo "blocks: [$b]"; old=$b; sleep 1; done'
+# The guest prints its block devices whenever they change (and once at
+# the start, none yet): its own view.
+lab-guest start $G --run 'old=none; while :; do b=$(ls /sys/block | grep "^xvd" | tr "\n" " "); [ "$b" = "$old" ] || echo "blocks: [$b]"; old=$b; sleep 1; done'
 domid=$(xl domid $G)
 check "guest running" test -n "$domid"
 check "guest reports its block devices" \
