@@ -620,6 +620,7 @@ static int baseline(struct recorder *r)
 	struct xvbd_ab_sample as;
 	const char *missing = NULL;
 	char id[XVBD_AB_ID_MAX];
+	size_t j;
 	int err;
 
 	err = xvbd_stats_sample(r->st, &r->s);
@@ -633,6 +634,12 @@ static int baseline(struct recorder *r)
 			 "not connected yet, or gone)", missing);
 		return -ENOENT;
 	}
+	/*
+	 * No interval ends at the baseline: a reset the warmup's samples
+	 * saw last (a fresh guest's disks connecting) is not the record's.
+	 */
+	for (j = 0; j < r->rec->nvdevs; j++)
+		as.vbds[j].reset = false;
 	r->rec->started_unix_ns = r->s.realtime_ns;
 	err = xvbd_ab_make_id(r->run->label, r->rec->started_unix_ns, id,
 			      sizeof(id));
