@@ -112,7 +112,7 @@ static int write_atomic(const char *path, const char *buf, size_t len)
 {
 	char tmp[PATH_MAX], dir[PATH_MAX];
 	const char *slash = strrchr(path, '/');
-	int fd, rc = 0;
+	int fd, dfd, rc = 0;
 
 	if (slash)
 		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path) ?
@@ -140,8 +140,13 @@ static int write_atomic(const char *path, const char *buf, size_t len)
 		return rc;
 	}
 	/* A directory that cannot be opened: the rename stands all the same. */
-	rc = xvbd_fsync_dir(dir);
-	return rc == -EACCES || rc == -ENOENT ? 0 : rc;
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		if (fsync(dfd))
+			rc = -errno;
+		close(dfd);
+	}
+	return rc;
 }
 
 int cmd_ab_plot(struct xvbd_ctx *ctx, int argc, char **argv)
