@@ -481,19 +481,29 @@ void xvbd_stats_sample_free(struct xvbd_stats_sample *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* Grow an array to hold n entries (zeroing the new ones). */
+/*
+ * Grow an array to hold at least n entries (zeroing the new ones).  The
+ * capacity at least doubles: domains are added one at a time, and growing
+ * by one entry each made a first sample of 32000 domains copy the array
+ * 32000 times.
+ */
 static int grow(void **arr, size_t *cap, size_t n, size_t size)
 {
+	size_t want = *cap * 2;
 	void *p;
 
 	if (n <= *cap)
 		return 0;
-	p = realloc(*arr, n * size);
+	if (want < n)
+		want = n;
+	if (want > SIZE_MAX / size)
+		return -ENOMEM;
+	p = realloc(*arr, want * size);
 	if (!p)
 		return -ENOMEM;
-	memset((char *)p + *cap * size, 0, (n - *cap) * size);
+	memset((char *)p + *cap * size, 0, (want - *cap) * size);
 	*arr = p;
-	*cap = n;
+	*cap = want;
 	return 0;
 }
 
