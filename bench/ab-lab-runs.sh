@@ -25,8 +25,8 @@ dd if=/dev/urandom of=$img bs=1M count=64 status=none
 abg_prepare benchabl $img $trig xvbd-block-direct 2 48 $top/g.cfg ||
 	{ echo "bench: cannot prepare the guest"; exit 1; }
 t0=$(date +%s)
-xvbd ab run aa1 $top/g.cfg aa2 $top/g.cfg --vdev xvda --warmup 45 \
-	--run "$(abg_go_cmd $trig 45)" --interval 0.5 --runs "$pairs" \
+xvbd ab run aa1 $top/g.cfg aa2 $top/g.cfg --vdev xvda --warmup $ABG_WARMUP \
+	--run "$(abg_go_cmd $trig $ABG_WARMUP)" --interval 0.5 --runs "$pairs" \
 	--dir $top/store >$top/report 2>$top/err
 rc=$?
 sed 's/^/# /' $top/err

@@ -734,8 +734,13 @@ static int experiment(struct xvbd_ctx *ctx, struct run_opts *o)
 					     o->until_confident ? 0 : 2 * pairs,
 					     sd);
 		}
-		if (rc)
-			break;
+		/*
+		 * Only the sequential procedure needs each pair's ratio: a
+		 * fixed number of runs goes on through a pair with no I/O
+		 * of one kind (ab compare then says so per metric).
+		 */
+		if (rc || !o->until_confident)
+			continue;
 		if (o->metric < 0)
 			o->metric = default_metric(&o->side[0].recs[0]);
 		if (!pair_logratio(&o->side[0].recs[k], &o->side[1].recs[k],
@@ -748,8 +753,6 @@ static int experiment(struct xvbd_ctx *ctx, struct run_opts *o)
 			break;
 		}
 		nd++;
-		if (!o->until_confident)
-			continue;
 		if (xvbd_seq_decide(d, nd, &sp, &st)) {
 			rc = XVBD_EXIT_FAIL;
 			break;

@@ -8,32 +8,14 @@
 # tune (and -N), defaults (and -N with a parameter), stats, pv (domain,
 # file, -N off), detach (and -N), start (and -N), ab record, ab list,
 # ab show, ab compare, ab export, ab plot, ab rm, ab run -N (the plan; a
-# real ab run is t/78-ab-aa's: fresh guests per run).
+# real ab run's is checked by t/78 and t/76: fresh guests per run).
+# fields is /lab/lib/testlib.sh's.
 . /lab/lib/testlib.sh
 G=t74j S=t74k
 dir=/scratch/t74j
 store=$dir/ab
 BE=/local/domain/0/backend/vbd
 
-# fields WHAT JSON 'KEY:TYPE ...': JSON is an object with each KEY of the
-# jq TYPE (string, number, boolean, array, object; "a|b" either; a
-# trailing ? also null).  One jq call per object.
-fields() {
-	local what=$1 json=$2 spec k t g got bad=
-	got=$(jq -r 'if type == "object" then to_entries[] | "\(.key):\(.value | type)" else error("not an object") end' \
-		<<<"$json" 2>&1) || { fail "$what: not a JSON object: ${json:0:200}"; return; }
-	for spec in $3; do
-		k=${spec%%:*} t=${spec#*:}
-		g=$(grep -m1 "^$k:" <<<"$got")
-		g=${g#*:}
-		if [ "${t: -1}" = '?' ]; then
-			t=${t%?}
-			[ "$g" = null ] && continue
-		fi
-		[[ "|$t|" == *"|$g|"* ]] || bad+=" $k(want $t, got ${g:-nothing})"
-	done
-	expect_eq "$what: documented fields with their types" "" "$bad"
-}
 # json_of WHAT XVBD_ARGS...: xvbd's stdout into J; ok if it exits 0 and parses
 json_of() {
 	local what=$1 rc

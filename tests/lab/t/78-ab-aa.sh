@@ -19,12 +19,21 @@ abg_prepare t78 $img $trig xvbd-block-direct 1 32 $top/g.cfg
 check "guest config prepared" test -s $top/g.cfg
 
 phase "A/A: one configuration under two labels, --runs 3"
-xvbd ab run same1 $top/g.cfg same2 $top/g.cfg --vdev xvda --warmup 45 \
-	--run "$(abg_go_cmd $trig 45)" --interval 0.5 --runs 3 --confidence 99 \
+xvbd ab run same1 $top/g.cfg same2 $top/g.cfg --vdev xvda --warmup $ABG_WARMUP \
+	--run "$(abg_go_cmd $trig $ABG_WARMUP)" --interval 0.5 --runs 3 --confidence 99 \
 	--dir $store --json >$top/aa.json 2>$top/aa.err
 expect_eq "ab run A/A exits 0" 0 $?
 sed 's/^/# /' $top/aa.err
 check "ab run prints JSON" jq -e . $top/aa.json
+# A real ab run's JSON, as man xvbd-ab documents it (JSON OUTPUT).
+J=$top/aa.json
+fields "ab run --json" "$(jq -c . $J)" "a:string b:string runs:number order:string dir:string comparison:object"
+fields "ab run --json: comparison" "$(jq -c .comparison $J)" "a:string runs_a:number b:string runs_b:number
+	confidence:number|string test:string metrics:array variable:string? differences:array warnings:array"
+fields "ab run --json: comparison.metrics[0]" "$(jq -c '.comparison.metrics[0]' $J)" "metric:string unit:string
+	n_a:number a:number? a_half:number? n_b:number b:number? b_half:number? diff:number|string?
+	diff_lo:number? diff_hi:number? pct:number|string? pct_lo:number? pct_hi:number? p:number?
+	verdict:string text:string"
 expect_eq "3 runs of same1" 3 "$(ls $store/same1-*.json 2>/dev/null | wc -l)"
 expect_eq "3 runs of same2" 3 "$(ls $store/same2-*.json 2>/dev/null | wc -l)"
 for f in $store/*.json; do

@@ -19,11 +19,26 @@ abg_prepare t79 $img $trig xvbd-block 1 4 $top/g.cfg
 check "guest config prepared" test -s $top/g.cfg
 cfg=$top/g.cfg
 phase "a record to keep"
-xvbd ab run keep1 "$cfg" keep2 "$cfg" --vdev xvda --warmup 45 \
-	--run "$(abg_go_cmd $trig 45)" --runs 1 --dir $store >/dev/null 2>$top/keep.err
+xvbd ab run keep1 "$cfg" keep2 "$cfg" --vdev xvda --warmup $ABG_WARMUP \
+	--run "$(abg_go_cmd $trig $ABG_WARMUP)" --runs 1 --dir $store >/dev/null 2>$top/keep.err
 expect_eq "a short experiment exits 0" 0 $?
 sed 's/^/# /' $top/keep.err
 expect_eq "it left two records" 2 "$(ls $store/*.json 2>/dev/null | wc -l)"
+
+phase "a fixed number of runs goes on through a metric with no I/O"
+# The image is read-only: no run writes.  Only --until-confident needs a
+# pair's ratio of --metric; --runs N used to stop at the first pair
+# ("pair 1 has no write-mbs on a side") and print no comparison.
+xvbd ab run w1 "$cfg" w2 "$cfg" --vdev xvda --warmup 0 --duration 2 \
+	--runs 1 --metric write-mbs --dir $top/wstore --json >$top/w.json 2>$top/w.err
+expect_eq "--runs 1 --metric write-mbs of a reader exits 0" 0 $?
+sed 's/^/# /' $top/w.err
+expect_eq "both runs recorded" 2 "$(ls $top/wstore/*.json 2>/dev/null | wc -l)"
+expect_eq "no writes in any run (the records' counters)" 0 \
+	"$(jq -s '[.[].samples[-1].vbds[0].wr_sect] | add' $top/wstore/*.json)"
+check "the comparison is printed, write-mbs without a verdict of change" sh -c \
+	"jq -r '.comparison.metrics[] | select(.metric == \"write-mbs\") | .verdict' $top/w.json | grep -qv '^better\$\|^worse\$'"
+check "no guest left" sh -c '! xl list | grep -q "^t79 "'
 
 phase "kill -9 and SIGTERM during ab run"
 sums=$(md5sum $store/*.json)

@@ -323,3 +323,23 @@ guest_with_share() {
 		sed 's/^/# /' "$log"
 	fi
 }
+
+# fields WHAT JSON 'KEY:TYPE ...': JSON is an object with each KEY of the
+# jq TYPE (string, number, boolean, array, object; "a|b" either; a
+# trailing ? also null).  One jq call per object.
+fields() {
+	local what=$1 json=$2 spec k t g got bad=
+	got=$(jq -r 'if type == "object" then to_entries[] | "\(.key):\(.value | type)" else error("not an object") end' \
+		<<<"$json" 2>&1) || { fail "$what: not a JSON object: ${json:0:200}"; return; }
+	for spec in $3; do
+		k=${spec%%:*} t=${spec#*:}
+		g=$(grep -m1 "^$k:" <<<"$got")
+		g=${g#*:}
+		if [ "${t: -1}" = '?' ]; then
+			t=${t%?}
+			[ "$g" = null ] && continue
+		fi
+		[[ "|$t|" == *"|$g|"* ]] || bad+=" $k(want $t, got ${g:-nothing})"
+	done
+	expect_eq "$what: documented fields with their types" "" "$bad"
+}
