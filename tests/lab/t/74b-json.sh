@@ -224,12 +224,8 @@ fields "ab show --json" "$J" "id:string label:string path:string started:string 
 	intervals_flagged:number used_s:number? summary:object left_out:array fingerprint:object notes:array"
 check "ab show --json: path is $id's file" test "$(jq -r .path <<<"$J")" -ef "$store/$id.json"
 json_of "ab compare --json" ab compare x y --dir $store --json
-fields "ab compare --json" "$J" "a:string runs_a:number b:string runs_b:number
-	confidence:number|string test:string metrics:array variable:string? differences:array warnings:array"
-fields "ab compare --json: metrics[0]" "$(jq -c '.metrics[0]' <<<"$J")" "metric:string unit:string
-	n_a:number a:number? a_half:number? n_b:number b:number? b_half:number? diff:number|string?
-	diff_lo:number? diff_hi:number? pct:number|string? pct_lo:number? pct_hi:number? p:number?
-	verdict:string text:string"
+fields "ab compare --json" "$J" "$AB_COMPARE_FIELDS"
+fields "ab compare --json: metrics[0]" "$(jq -c '.metrics[0]' <<<"$J")" "$AB_METRIC_FIELDS"
 expect_eq "ab compare --json: runs = run files of each label" \
 	"$(ls $store/x-*.json | grep -c .) $(ls $store/y-*.json | grep -c .)" \
 	"$(jq -r '"\(.runs_a) \(.runs_b)"' <<<"$J")"

@@ -25,15 +25,7 @@ xvbd ab run same1 $top/g.cfg same2 $top/g.cfg --vdev xvda --warmup $ABG_WARMUP \
 expect_eq "ab run A/A exits 0" 0 $?
 sed 's/^/# /' $top/aa.err
 check "ab run prints JSON" jq -e . $top/aa.json
-# A real ab run's JSON, as man xvbd-ab documents it (JSON OUTPUT).
-J=$top/aa.json
-fields "ab run --json" "$(jq -c . $J)" "a:string b:string runs:number order:string dir:string comparison:object"
-fields "ab run --json: comparison" "$(jq -c .comparison $J)" "a:string runs_a:number b:string runs_b:number
-	confidence:number|string test:string metrics:array variable:string? differences:array warnings:array"
-fields "ab run --json: comparison.metrics[0]" "$(jq -c '.comparison.metrics[0]' $J)" "metric:string unit:string
-	n_a:number a:number? a_half:number? n_b:number b:number? b_half:number? diff:number|string?
-	diff_lo:number? diff_hi:number? pct:number|string? pct_lo:number? pct_hi:number? p:number?
-	verdict:string text:string"
+abg_run_fields $top/aa.json
 expect_eq "3 runs of same1" 3 "$(ls $store/same1-*.json 2>/dev/null | wc -l)"
 expect_eq "3 runs of same2" 3 "$(ls $store/same2-*.json 2>/dev/null | wc -l)"
 for f in $store/*.json; do

@@ -85,19 +85,7 @@ rc=$?
 sed 's/^/# /' $top/ab.err
 expect_eq "ab run A/B exits 0" 0 $rc
 check "ab run prints JSON" jq -e . $top/ab.json
-# A real ab run's JSON, as man xvbd-ab documents it (JSON OUTPUT).
-J=$top/ab.json
-fields "ab run --json" "$(jq -c . $J)" "a:string b:string runs:number order:string dir:string
-	sequential:object comparison:object"
-fields "ab run --json: sequential" "$(jq -c .sequential $J)" "metric:string procedure:string
-	pairs:number decision:string effect_pct:number? effect_lo_pct:number? effect_hi_pct:number?
-	min_effect_pct:number?"
-fields "ab run --json: comparison" "$(jq -c .comparison $J)" "a:string runs_a:number b:string runs_b:number
-	confidence:number|string test:string metrics:array variable:string? differences:array warnings:array"
-fields "ab run --json: comparison.metrics[0]" "$(jq -c '.comparison.metrics[0]' $J)" "metric:string unit:string
-	n_a:number a:number? a_half:number? n_b:number b:number? b_half:number? diff:number|string?
-	diff_lo:number? diff_hi:number? pct:number|string? pct_lo:number? pct_hi:number? p:number?
-	verdict:string text:string"
+abg_run_fields $top/ab.json sequential
 na=$(ls $store/cached-*.json 2>/dev/null | wc -l)
 nb=$(ls $store/direct-*.json 2>/dev/null | wc -l)
 expect_eq "as many runs of A as of B" "$na" "$nb"

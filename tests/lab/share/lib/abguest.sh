@@ -20,6 +20,9 @@
 #   abg_reset TRIGGER   clear the handshake
 #   abg_mount_slow      mount the lab's slow disk (/dev/vdc, reads
 #			throttled by QEMU) on /slow, once
+#   abg_run_fields FILE [sequential]
+#			checks a real `ab run --json` output's fields and
+#			types (testlib.sh's fields; man xvbd-ab, JSON OUTPUT)
 
 ABG_GO=/tmp/abg-go.sh
 # The warmup of the lab's experiments: it must cover a fresh guest's boot
@@ -99,4 +102,19 @@ printf 'DONE%4092s' x | dd of=/dev/xvdb bs=4096 count=1 oflag=direct 2>/dev/null
 abg_mount_slow() {
 	mkdir -p /slow || return 1
 	grep -q '^/dev/vdc /slow ' /proc/mounts || mount /dev/vdc /slow
+}
+
+abg_run_fields() {
+	local j=$1 top="a:string b:string runs:number order:string dir:string comparison:object"
+	if [ "${2:-}" = sequential ]; then
+		fields "ab run --json" "$(jq -c . "$j")" "$top sequential:object"
+		fields "ab run --json: sequential" "$(jq -c .sequential "$j")" "metric:string
+			procedure:string pairs:number decision:string effect_pct:number?
+			effect_lo_pct:number? effect_hi_pct:number? min_effect_pct:number?"
+	else
+		fields "ab run --json" "$(jq -c . "$j")" "$top"
+	fi
+	fields "ab run --json: comparison" "$(jq -c .comparison "$j")" "$AB_COMPARE_FIELDS"
+	fields "ab run --json: comparison.metrics[0]" \
+		"$(jq -c '.comparison.metrics[0]' "$j")" "$AB_METRIC_FIELDS"
 }

@@ -343,3 +343,11 @@ fields() {
 	done
 	expect_eq "$what: documented fields with their types" "" "$bad"
 }
+# ab compare's JSON, as man xvbd-ab documents it (JSON OUTPUT), for fields:
+# the report and each of its metrics (also ab run's "comparison").
+AB_COMPARE_FIELDS="a:string runs_a:number b:string runs_b:number
+	confidence:number|string test:string metrics:array variable:string? differences:array warnings:array"
+AB_METRIC_FIELDS="metric:string unit:string
+	n_a:number a:number? a_half:number? n_b:number b:number? b_half:number? diff:number|string?
+	diff_lo:number? diff_hi:number? pct:number|string? pct_lo:number? pct_hi:number? p:number?
+	verdict:string text:string"
