@@ -233,6 +233,16 @@ static int check_share(struct attach *at, struct item *it, char *opts,
 	char point[XVBD_PATH_MAX];
 	int err, n;
 
+	/* Refused before anything is mounted (attach_script.h says why). */
+	if (!xvbd_script_installed(at->a.cache, &at->xvbd_block)) {
+		item_err(it, "a share's image needs %s, which is not "
+			 "installed (Xen's block script follows links and "
+			 "device nodes on the share)",
+			 xvbd_script_path(at->a.cache));
+		if (!quiet(at))
+			xvbd_hint("make install puts it there");
+		return XVBD_EXIT_FAIL;
+	}
 	if (it->url.proto == XVBD_SHARE_SMB) {
 		err = check_credentials(it, at->a.credentials);
 		if (err)
@@ -323,6 +333,12 @@ static int choose_script(struct attach *at, struct item *it,
 		item_err(it, "%s", why);
 		if (hint && !quiet(at))
 			xvbd_hint("%s", hint);
+		return XVBD_EXIT_FAIL;
+	}
+	/* check_share's rule, whatever happened since */
+	if (it->kind == ITEM_SHARE && !ch.ours) {
+		item_err(it, "a share's image gets no hotplug script but %s",
+			 xvbd_script_path(at->a.cache));
 		return XVBD_EXIT_FAIL;
 	}
 	if (ch.ours && xvbd_tstack_disk_set_script(it->disk, ch.script)) {

@@ -78,6 +78,19 @@ static int check_none(const struct xvbd_tstack_disk_info *info,
 	return 0;
 }
 
+bool xvbd_script_installed(enum xvbd_cache want, int *installed)
+{
+	if (*installed < 0)
+		*installed = installed_now(want == XVBD_CACHE_NONE ?
+					   XVBD_BLOCK_DIRECT : XVBD_BLOCK);
+	return *installed;
+}
+
+const char *xvbd_script_path(enum xvbd_cache want)
+{
+	return want == XVBD_CACHE_NONE ? XVBD_BLOCK_DIRECT : XVBD_BLOCK;
+}
+
 int xvbd_script_choose(const struct xvbd_tstack_disk_info *info, bool file,
 		       enum xvbd_cache want, int *installed,
 		       struct xvbd_script_choice *out, char *why,

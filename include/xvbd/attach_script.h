@@ -41,4 +41,15 @@ int xvbd_script_choose(const struct xvbd_tstack_disk_info *info, bool file,
 		       struct xvbd_script_choice *out, char *why,
 		       size_t why_len, const char **hint);
 
+/*
+ * Whether xvbd's program for want (xvbd-block, or xvbd-block-direct for
+ * --cache none) is installed; *installed caches it as above.  A share's
+ * image needs it: Xen's block script opens the image again by path, later,
+ * and follows the links and device nodes the share's server puts there;
+ * xvbd-block checks what it opened (issue 16).
+ */
+bool xvbd_script_installed(enum xvbd_cache want, int *installed);
+/* Its absolute path, for messages. */
+const char *xvbd_script_path(enum xvbd_cache want);
+
 #endif /* XVBD_ATTACH_SCRIPT_H */

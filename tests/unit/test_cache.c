@@ -275,6 +275,25 @@ static void test_choose_none(void **state)
 	assert_non_null(strstr(hint, "--cache host"));
 }
 
+/* A share's image needs xvbd's program: what is asked, and its name. */
+static void test_script_installed(void **state)
+{
+	int installed = 0;
+
+	(void)state;
+	assert_false(xvbd_script_installed(XVBD_CACHE_HOST, &installed));
+	installed = 1;
+	assert_true(xvbd_script_installed(XVBD_CACHE_NONE, &installed));
+	assert_string_equal(xvbd_script_path(XVBD_CACHE_HOST),
+			    XVBD_XEN_SCRIPT_DIR "/xvbd-block");
+	assert_string_equal(xvbd_script_path(XVBD_CACHE_NONE),
+			    XVBD_XEN_SCRIPT_DIR "/xvbd-block-direct");
+	/* not looked at yet: looked at (this host has no Xen scripts) */
+	installed = -1;
+	xvbd_script_installed(XVBD_CACHE_HOST, &installed);
+	assert_true(installed == 0 || installed == 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -285,6 +304,7 @@ int main(void)
 		cmocka_unit_test(test_check_direct),
 		cmocka_unit_test(test_choose_host),
 		cmocka_unit_test(test_choose_none),
+		cmocka_unit_test(test_script_installed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -8,7 +8,8 @@
 # share is mounted nosuid,nodev,noexec.  --file through a symbolic link in
 # a directory other users can write to is refused; one in root's own
 # directory still works.  A mount someone else made at xvbd's mount point
-# is not adopted.
+# is not adopted.  Without xvbd-block installed a share is refused (Xen's
+# block script would open the image by path again).
 . /lab/lib/testlib.sh
 G=t66
 dir=/srv/nfs/export/t66
@@ -91,6 +92,19 @@ refused "a mount xvbd did not make" 1 "not mounted by xvbd" \
 check "no record written for it" test ! -e $fmnt.mount
 umount $fmnt
 rmdir $fmnt
+
+phase "without xvbd-block, no share"
+# Xen's block script would open the image by path after xvbd's checks,
+# following whatever the server put there since: refused before a mount.
+mv /etc/xen/scripts/xvbd-block /etc/xen/scripts/.t66-away
+bad_input_setup $domid $dir /scratch /run/xvbd/shares
+refused "--share without xvbd-block" 1 "needs /etc/xen/scripts/xvbd-block" \
+	attach $G --share $url/new.img --size 8M
+err=$(timeout 120 xvbd -q -N attach $G --share $url/new.img --size 8M 2>&1 >/dev/null)
+expect_eq "-N --share without xvbd-block: the plan says no" \
+	"1 xvbd: attach: needs" "$? $(cut -d' ' -f1-2 <<<"$err") $(grep -o needs <<<"$err")"
+mv /etc/xen/scripts/.t66-away /etc/xen/scripts/xvbd-block
+expect_eq "no new.img on the export" "" "$(ls $dir/new.img 2>/dev/null)"
 
 phase "a good image on the share"
 out=$(timeout 300 xvbd --json attach $G --share $url/ok.img --size 8M --vdev xvdb)
