@@ -26,10 +26,10 @@
 
 ABG_GO=/tmp/abg-go.sh
 # The warmup of the lab's experiments: it must cover a fresh guest's boot
-# to READY (5-9 s with one lab on two cores; 5-36 s seen with two labs,
-# where abg-go then refuses the run).  tests/lab/run passes LAB_AB_WARMUP
-# in for a loaded host; 25 s costs 20 s a run less than 45 s did.
-ABG_WARMUP=${LAB_AB_WARMUP:-25}
+# to READY: 4-21 s seen with one lab on two cores, 5-36 s with two, where
+# abg-go then refuses the run.  tests/lab/run passes LAB_AB_WARMUP in for
+# a loaded host.
+ABG_WARMUP=${LAB_AB_WARMUP:-30}
 
 # The --run command: GO, wait for DONE (bounded), clear.  It sees only
 # PATH, HOME and XVBD_AB_* (ab run's fixed environment), so the trigger

@@ -16,7 +16,6 @@
 #    each run's read sectors are the guest's 8 MiB; the only
 #    fingerprint difference is vbd.xvda.dom0_cache.
 # The A/A experiment is t/78; kill -9 and SIGTERM during ab run, t/79.
-# Parked: see tests/lab/wip/README.md.
 # lab-timeout: 1800
 . /lab/lib/testlib.sh
 . /lab/lib/abguest.sh
