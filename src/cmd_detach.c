@@ -123,6 +123,7 @@ int cmd_detach(struct xvbd_ctx *ctx, int argc, char **argv)
 			goto out;
 		}
 	}
+	xvbd_test_stop("detach-found");
 	if (xvbd_interrupted()) {
 		xvbd_err(CMD, "interrupted", "by %s: nothing removed",
 			 xvbd_sig_name(xvbd_interrupted()));

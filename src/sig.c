@@ -35,8 +35,15 @@ void xvbd_sig_setup(bool catch)
 	sa.sa_flags = SA_RESTART;
 	for (i = 0; i < NSIGNALS; i++)
 		sigaddset(&sa.sa_mask, interrupt_signals[i]);
-	for (i = 0; i < NSIGNALS; i++)
+	for (i = 0; i < NSIGNALS; i++) {
+		struct sigaction cur;
+
+		/* Ignored on entry (nohup: SIGHUP) stays ignored. */
+		if (!sigaction(interrupt_signals[i], NULL, &cur) &&
+		    cur.sa_handler == SIG_IGN)
+			continue;
 		sigaction(interrupt_signals[i], &sa, NULL);
+	}
 }
 
 int xvbd_interrupted(void)

@@ -32,7 +32,8 @@
  * (SA_RESTART: libxl and libxenstore are not interrupted; poll() and
  * sleeps still return early, and the layers' waits check the flag).
  * Without catch they keep their default action (the commands that change
- * nothing, or handle them themselves: stats, ab record, ab run).
+ * nothing, or handle them themselves: stats, ab record, ab run).  One
+ * ignored on entry stays ignored (nohup xvbd ...: SIGHUP).
  */
 void xvbd_sig_setup(bool catch);
 

@@ -116,6 +116,26 @@ static void test_not_caught(void **state)
 	assert_int_equal(WTERMSIG(status), SIGINT);
 }
 
+/* nohup: a signal ignored on entry stays ignored. */
+static void test_ignored_stays(void **state)
+{
+	struct sigaction ign, cur;
+
+	(void)state;
+	reset();
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	sigaction(SIGHUP, &ign, NULL);
+	xvbd_sig_setup(true);
+	assert_int_equal(sigaction(SIGHUP, NULL, &cur), 0);
+	assert_true(cur.sa_handler == SIG_IGN);
+	raise(SIGHUP);
+	assert_int_equal(xvbd_interrupted(), 0);
+	assert_int_equal(sigaction(SIGINT, NULL, &cur), 0);
+	assert_true(cur.sa_handler != SIG_IGN && cur.sa_handler != SIG_DFL);
+	reset();
+}
+
 /* XVBD_TEST_STOP_AT: stops at that step only. */
 static void test_stop_at(void **state)
 {
@@ -147,6 +167,7 @@ int main(void)
 		cmocka_unit_test(test_sigpipe),
 		cmocka_unit_test(test_hold),
 		cmocka_unit_test(test_not_caught),
+		cmocka_unit_test(test_ignored_stays),
 		cmocka_unit_test(test_stop_at),
 	};
 
