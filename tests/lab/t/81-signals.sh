@@ -160,7 +160,7 @@ check "the image stays (not this call's)" test -f $img
 same_state "attach, Ctrl-C during the hotplug script"
 
 phase "attach with overrides, stderr into a pipe closed after one line"
-xvbd -vv attach $G --file $img --ring-order 1 2>&1 >/dev/null | head -1 >/dev/null
+xvbd -vv attach $G --file $img --vdev xvdb --ring-order 1 2>&1 >/dev/null | head -1 >/dev/null
 rc=${PIPESTATUS[0]}
 echo "# xvbd -vv attach ... 2>&1 | head -1: exit $rc"
 check "not killed by SIGPIPE" test "$rc" -lt 128
