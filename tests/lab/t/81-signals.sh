@@ -166,7 +166,7 @@ echo "# xvbd -vv attach ... 2>&1 | head -1: exit $rc"
 check "not killed by SIGPIPE" test "$rc" -lt 128
 st=$(xl list $G | awk 'NR == 2 { print $5 }')
 check "guest not left paused (state $st)" test -n "$st" -a "${st/p/}" = "$st"
-check "the disk is Connected" wait_for 300 4 bstate $domid 51728
+check "the disk is Connected" wait_for 120 4 bstate $domid 51728
 
 phase "tune: SIGTERM before the write"
 before=$(xenstore-read /local/domain/0/backend/vbd/$domid/51728/max-ring-page-order 2>&1)
