@@ -169,8 +169,9 @@ check "guest not left paused (state $st)" test -n "$st" -a "${st/p/}" = "$st"
 check "the disk is Connected" wait_for 120 4 bstate $domid 51728
 
 phase "tune: SIGTERM before the write"
-before=$(xenstore-read /local/domain/0/backend/vbd/$domid/51728/max-ring-page-order 2>&1)
-XVBD_TEST_STOP_AT=tune-planned xvbd tune $G xvdb ring-order=0 \
+# (discard: a toolstack key, tunable on a connected device)
+before=$(xenstore-read /local/domain/0/backend/vbd/$domid/51728/discard-enable 2>&1)
+XVBD_TEST_STOP_AT=tune-planned xvbd tune $G xvdb discard=0 \
 	>/dev/null 2>/tmp/t81.err &
 pid=$!
 if wait_stopped $pid; then
@@ -180,9 +181,10 @@ if wait_stopped $pid; then
 else
 	fail "tune did not stop at tune-planned"
 	reap $pid
+	sed 's/^/# stderr: /' /tmp/t81.err
 fi
 expect_eq "tune wrote nothing" "$before" \
-	"$(xenstore-read /local/domain/0/backend/vbd/$domid/51728/max-ring-page-order 2>&1)"
+	"$(xenstore-read /local/domain/0/backend/vbd/$domid/51728/discard-enable 2>&1)"
 
 phase "detach: SIGTERM before the removal"
 XVBD_TEST_STOP_AT=detach-found xvbd detach $G xvdb >/dev/null 2>/tmp/t81.err &
