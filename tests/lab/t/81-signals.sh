@@ -1,4 +1,4 @@
-# lab-timeout: 1500
+# lab-timeout: 900
 # Signals outside the paused window (issue 16, defect 3): SIGINT, SIGTERM
 # and a terminal's Ctrl-C (SIGINT to the whole process group) at the steps
 # of attach, the hotplug script, start, tune, detach and defaults --reload
