@@ -7,8 +7,10 @@
 # in /scratch, xl list, /sys/module.  The stop points are XVBD_TEST_STOP_AT
 # (tests/lab/README.md): the process stops itself there (SIGSTOP), the test
 # sends the signal, then SIGCONT.  Before the fix every case left debris:
-# the created image, a loop device bound with no disk, a paused half-built
-# domain, dom0 without xen_blkback, a guest left paused by SIGPIPE.
+# the created image, a share mounted for no disk, a loop device bound with
+# no disk, a paused half-built domain, dom0 without xen_blkback, xvbd
+# killed by SIGPIPE (8 passed, 22 failed with the fix's mechanisms taken
+# out and its stop points kept).
 . /lab/lib/testlib.sh
 # Job control: every background job is its own process group (pgid = its
 # pid), as a terminal's foreground job is, and keeps SIGINT (a script's
@@ -113,9 +115,10 @@ fi
 check "xen_blkback is loaded afterwards" blkback_loaded
 blkback_loaded || modprobe xen-blkback
 
-lab-guest start $G --run 'while :; do sleep 5; done'
-domid=$(xl domid $G)
-check "guest running" test -n "$domid"
+guest_with_share $G nfs 'while :; do sleep 5; done'
+share_dir=/srv/nfs/export/t81
+mkdir -p $share_dir
+rm -f $share_dir/disk.img
 dom0_state $domid /scratch /run/xvbd/shares
 BASE=$T_STATE
 
@@ -158,6 +161,25 @@ else
 fi
 check "the image stays (not this call's)" test -f $img
 same_state "attach, Ctrl-C during the hotplug script"
+
+phase "attach --share: Ctrl-C once the share is mounted and the image made"
+XVBD_TEST_STOP_AT=attach-prepared xvbd attach $G \
+	--share nfs://127.0.0.1$share_dir/disk.img --size 8M \
+	>/dev/null 2>/tmp/t81.err &
+pid=$!
+if wait_stopped $pid; then
+	check "the share is mounted at the stop" grep -q " /run/xvbd/shares/" /proc/mounts
+	check "its image exists at the stop" test -f $share_dir/disk.img
+	kill -INT -$pid
+	kill -CONT -$pid
+	finished "attach --share, Ctrl-C" $pid /tmp/t81.err
+else
+	fail "attach --share did not stop at attach-prepared"
+	reap $pid
+	sed 's/^/# stderr: /' /tmp/t81.err
+fi
+check "no image left on the share" test ! -e $share_dir/disk.img
+same_state "attach --share, Ctrl-C (no mount, no record)"
 
 phase "attach with overrides, stderr into a pipe closed after one line"
 xvbd -vv attach $G --file $img --vdev xvdb --ring-order 1 2>&1 >/dev/null | head -1 >/dev/null
