@@ -55,7 +55,7 @@ endif
 
 # Layers (pure ones first: they are what the unit tests link).
 PURE_SRCS := src/util.c src/blkif.c src/blkif_table.c src/out.c src/lock.c \
-	     src/share.c src/image.c src/xs_path.c src/cmd_table.c
+	     src/share.c src/image.c src/xs_path.c src/cmd_table.c src/sig.c
 SYS_SRCS  := src/xs.c src/tstack.c src/vbd.c src/loop.c
 CMD_SRCS  := src/cmd.c src/cmd_help.c src/cmd_list.c src/cmd_show.c \
 	     src/cmd_attach.c src/attach_plan.c src/attach_prepare.c \
@@ -96,7 +96,7 @@ SRCS      := $(PURE_SRCS) $(SYS_SRCS) $(CMD_SRCS) src/main.c
 # the cache mode's read-back (sysfs) for xvbd-block-direct, its other name.
 LOOP_SRCS    := src/loop.c
 HOTPLUG_SRCS := src/hotplug/xvbd_block.c $(LOOP_SRCS) src/xs.c src/xs_path.c \
-		src/util.c src/cache.c src/sysfs.c src/image.c
+		src/util.c src/cache.c src/sysfs.c src/image.c src/sig.c
 
 OBJS      := $(SRCS:%.c=$(BUILD)/%.o)
 PURE_OBJS := $(PURE_SRCS:%.c=$(BUILD)/%.o)

@@ -27,6 +27,7 @@
 #include "xvbd/override.h"
 #include "xvbd/override_run.h"
 #include "xvbd/share.h"
+#include "xvbd/sig.h"
 #include "xvbd/sysfs.h"
 #include "xvbd/attach_impl.h"
 
@@ -186,6 +187,47 @@ int add_items(struct attach *at)
 	return rc;
 }
 
+/*
+ * Ctrl-C, SIGTERM or SIGHUP before the disks were in the guest (the add
+ * itself finishes: libxl and the hotplug scripts are not cut off half-way):
+ * this call's disks are removed again, and cleanup_items then removes the
+ * images it created and the mounts nobody uses, so that the host is as it
+ * was.  In the paused window (overrides) the signal is held instead, and
+ * resume_guest reports it with the disks kept.
+ */
+int undo_if_interrupted(struct attach *at)
+{
+	int sig = xvbd_interrupted();
+	size_t i, removed = 0, kept = 0;
+
+	if (!sig || at->paused_by_us)
+		return 0;
+	at->interrupted = true;
+	for (i = 0; i < at->n; i++) {
+		struct item *it = &at->items[i];
+
+		if (!it->added)
+			continue;
+		if (xvbd_tstack_disk_remove(at->ctx->ts, at->domid, it->vdev,
+					    true)) {
+			item_err(it, "cannot remove %s again (see libxl's "
+				 "messages above)", it->vdev);
+			if (!quiet(at))
+				xvbd_hint("xvbd detach --force %s %s",
+					  at->domain, it->vdev);
+			kept++;
+			continue;
+		}
+		it->added = false;
+		removed++;
+	}
+	xvbd_err(CMD, "interrupted", "by %s: %s", xvbd_sig_name(sig),
+		 kept ? "some disks could not be removed again" : removed ?
+		 "the disks added were removed again: nothing is left" :
+		 "nothing added, nothing is left");
+	return XVBD_EXIT_FAIL;
+}
+
 /* ---- 5. backends ready ---- */
 
 /*
@@ -304,6 +346,19 @@ int wait_items(struct attach *at)
 		if (!err && it->bstate == XVBD_STATE_CONNECTED)
 			continue;
 		rc = XVBD_EXIT_FAIL;
+		if (err == -EINTR) {
+			/* Added and working on it: the guest keeps them. */
+			at->interrupted = true;
+			xvbd_err(CMD, "interrupted", "by %s: the disks are "
+				 "added to domain %s, not waited for",
+				 xvbd_sig_name(xvbd_interrupted()),
+				 at->domain);
+			if (!quiet(at))
+				xvbd_hint("\"xvbd list %s\" shows them; "
+					  "\"xvbd detach\" removes one",
+					  at->domain);
+			break;
+		}
 		item_err(it, "%s attached but not connected%s: backend %s, "
 			 "frontend %s", it->vdev,
 			 err == -ETIMEDOUT ? " after --timeout" : "",

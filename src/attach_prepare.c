@@ -27,6 +27,7 @@
 #include "xvbd/override.h"
 #include "xvbd/override_run.h"
 #include "xvbd/share.h"
+#include "xvbd/sig.h"
 #include "xvbd/sysfs.h"
 #include "xvbd/attach_impl.h"
 
@@ -382,6 +383,9 @@ int prepare_items(struct attach *at)
 	for (i = 0; i < at->n && !rc; i++) {
 		struct item *it = &at->items[i];
 
+		/* Ctrl-C: what was made so far is undone (cleanup_items). */
+		if (xvbd_interrupted())
+			return XVBD_EXIT_FAIL;
 		switch (it->kind) {
 		case ITEM_SPEC:
 			rc = prepare_spec(at, it);
@@ -413,6 +417,8 @@ int prepare_items(struct attach *at)
 			rc = choose_script(at, it, it->kind == ITEM_FILE ||
 					   it->kind == ITEM_SHARE);
 	}
+	if (!rc && xvbd_interrupted())
+		rc = XVBD_EXIT_FAIL;
 	return rc;
 }
 

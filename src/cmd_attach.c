@@ -51,6 +51,7 @@
 #include "xvbd/override.h"
 #include "xvbd/override_run.h"
 #include "xvbd/share.h"
+#include "xvbd/sig.h"
 #include "xvbd/sysfs.h"
 #include "xvbd/attach_impl.h"
 
@@ -440,12 +441,19 @@ int cmd_attach(struct xvbd_ctx *ctx, int argc, char **argv)
 	}
 	if (!rc)
 		rc = prepare_items(at);
-	if (!rc)
+	xvbd_test_stop("attach-prepared");
+	/* (Once paused, the signals are held: the flag stays as it is.) */
+	if (!rc && !xvbd_interrupted())
 		rc = pause_guest(at);
 	at->t_planned = xvbd_now_ms();
-	if (!rc)
+	if (!rc && !xvbd_interrupted())
 		rc = add_items(at);
 	at->t_added = xvbd_now_ms();
+	xvbd_test_stop("attach-added");
+	/* Ctrl-C so far: nothing stays (also when the add never began). */
+	err = undo_if_interrupted(at);
+	if (!rc)
+		rc = err;
 	cleanup_items(at);	/* disks not added: images, unused mounts */
 	xvbd_share_unlock(at->lock_fd);
 	at->lock_fd = -1;

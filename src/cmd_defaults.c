@@ -14,6 +14,7 @@
 #include "xvbd/blkif.h"
 #include "xvbd/cmd.h"
 #include "xvbd/modparam.h"
+#include "xvbd/sig.h"
 
 #define DEFAULTS_MAX_PARAMS	16
 #define ATTACHED_SHOWN		8
@@ -427,6 +428,11 @@ int cmd_defaults(struct xvbd_ctx *ctx, int argc, char **argv)
 	/* Every refusal before the first change. */
 	if (d.reload && check_detached(ctx, attached, nattached))
 		goto out;
+	if (xvbd_interrupted()) {
+		xvbd_err("defaults", "interrupted", "by %s: nothing changed",
+			 xvbd_sig_name(xvbd_interrupted()));
+		goto out;
+	}
 	if (!d.reload && !d.persist) {
 		rc = do_write(ctx, &mp, &d);
 		if (rc)
@@ -451,6 +457,15 @@ int cmd_defaults(struct xvbd_ctx *ctx, int argc, char **argv)
 		how = "reloaded";
 	}
 	rc = report(ctx, &mp, &d, how, persist_path, modprobe_args);
+	/* A signal during the changes let them finish (the reload holds
+	 * it): what was done is reported, and the exit says interrupted. */
+	if (!rc && xvbd_interrupted()) {
+		xvbd_err("defaults", "interrupted", "by %s: the changes were "
+			 "finished first (above)",
+			 xvbd_sig_name(xvbd_interrupted()));
+		xvbd_out_finish(ctx->out);
+		rc = XVBD_EXIT_FAIL;
+	}
 out:
 	free_argv(modprobe_args);
 	free(persist_path);

@@ -11,6 +11,7 @@
 #include "xvbd/blkif.h"
 #include "xvbd/cmd.h"
 #include "xvbd/share.h"
+#include "xvbd/sig.h"
 
 #define CMD	"detach"
 
@@ -122,6 +123,14 @@ int cmd_detach(struct xvbd_ctx *ctx, int argc, char **argv)
 			goto out;
 		}
 	}
+	xvbd_test_stop("detach-found");
+	if (xvbd_interrupted()) {
+		xvbd_err(CMD, "interrupted", "by %s: nothing removed",
+			 xvbd_sig_name(xvbd_interrupted()));
+		rc = XVBD_EXIT_FAIL;
+		goto out;
+	}
+	/* From here a signal lets the removal (and the unmount) finish. */
 	err = dry_run ? 0 :
 	      xvbd_tstack_disk_remove(ctx->ts, domid, disk->vdev, force);
 	if (err) {
@@ -149,6 +158,15 @@ int cmd_detach(struct xvbd_ctx *ctx, int argc, char **argv)
 	xvbd_out_bool(ctx->out, "share_unmounted", released > 0);
 	xvbd_out_bool(ctx->out, "dry_run", dry_run);
 	xvbd_out_obj_end(ctx->out);
+	if (xvbd_interrupted()) {
+		xvbd_err(CMD, "interrupted", "by %s: %s was removed all the "
+			 "same%s", xvbd_sig_name(xvbd_interrupted()),
+			 disk->vdev, released > 0 ? " (its share unmounted)" :
+			 "");
+		/* What was done is still told (cmd.c ends only a 0's). */
+		xvbd_out_finish(ctx->out);
+		rc = XVBD_EXIT_FAIL;
+	}
 out:
 	xvbd_share_unlock(lock_fd);
 	xvbd_tstack_disks_free(disks, ndisks);

@@ -17,6 +17,7 @@
 
 #include "xvbd/cmd.h"
 #include "xvbd/lock.h"
+#include "xvbd/sig.h"
 #include "xvbd/modparam.h"
 #include "xvbd/override.h"
 #include "xvbd/vbd.h"
@@ -193,6 +194,13 @@ int cmd_tune(struct xvbd_ctx *ctx, int argc, char **argv)
 		xvbd_override_plan_render(ctx->out, &plan);
 		xvbd_out_obj_end(ctx->out);
 		rc = XVBD_EXIT_OK;
+		goto out;
+	}
+	/* Ctrl-C so far: nothing written (the write is one transaction). */
+	xvbd_test_stop("tune-planned");
+	if (xvbd_interrupted()) {
+		xvbd_err("tune", "interrupted", "by %s: nothing written",
+			 xvbd_sig_name(xvbd_interrupted()));
 		goto out;
 	}
 	if (xvbd_override_apply_txn(ctx->xs, &target, 1, why, sizeof(why))) {

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "xvbd/guest_start.h"
+#include "xvbd/sig.h"
 #include "xvbd/vbd.h"
 
 #define CFG_SIZE_MAX		(1 << 20)
@@ -313,6 +314,32 @@ void xvbd_start_plan_free(struct xvbd_start_plan *plan)
 	memset(plan, 0, sizeof(*plan));
 }
 
+/*
+ * xl killed by a signal (someone's kill of xl itself) may leave the domain
+ * it was building, paused, under the config's name; xl's own failures
+ * destroy it themselves.  The name was free when start began
+ * (xvbd_start_prepare), so a domain of that name now is xl's.
+ */
+static void destroy_half_built(struct xvbd_ctx *ctx, const char *dom_name)
+{
+	const char *name = ctx->cmd->name;
+	uint32_t domid;
+	int err;
+
+	if (xvbd_tstack_name_to_domid(ctx->ts, dom_name, &domid))
+		return;
+	err = xvbd_tstack_domain_destroy(ctx->ts, domid);
+	if (err && err != -ENOENT) {
+		xvbd_err(name, dom_name, "cannot destroy the domain xl left "
+			 "half-built (domid %u): %s", domid, strerror(-err));
+		if (!ctx->opts->quiet)
+			xvbd_hint("xl destroy %u", domid);
+		return;
+	}
+	xvbd_err(name, dom_name, "the domain xl left half-built (domid %u) "
+		 "was destroyed", domid);
+}
+
 int xvbd_start_run(struct xvbd_ctx *ctx, const struct xvbd_start_req *req,
 		   const struct xvbd_start_plan *plan,
 		   struct xvbd_start_result *res)
@@ -332,7 +359,16 @@ int xvbd_start_run(struct xvbd_ctx *ctx, const struct xvbd_start_req *req,
 	for (i = 0; i < req->nsets; i++)
 		res->devs[i].target.set = &req->sets[i];
 
-	/* Ctrl-C must not leave a paused guest behind: held until unpause. */
+	if (xvbd_interrupted()) {
+		xvbd_err(name, "interrupted", "by %s: nothing created",
+			 xvbd_sig_name(xvbd_interrupted()));
+		return XVBD_EXIT_FAIL;
+	}
+	/*
+	 * Ctrl-C must not leave a paused guest behind: held until unpause.
+	 * xl runs in its own process group (spawn.h), so a terminal's
+	 * Ctrl-C does not reach it either.
+	 */
 	xvbd_guard_signals(&old);
 	err = xvbd_tstack_create_paused(ctx->ts, xvbd_start_plan_cfg(plan),
 					cfg->name, &res->domid, &xl_status);
@@ -342,6 +378,8 @@ int xvbd_start_run(struct xvbd_ctx *ctx, const struct xvbd_start_req *req,
 				 "status %d, see above)", xl_status);
 		else
 			xvbd_err(name, "xl create -p", "%s", strerror(-err));
+		if (err == -EIO && xl_status > 128)
+			destroy_half_built(ctx, cfg->name);
 		sigprocmask(SIG_SETMASK, &old, NULL);
 		return XVBD_EXIT_FAIL;
 	}
@@ -373,6 +411,13 @@ int xvbd_start_run(struct xvbd_ctx *ctx, const struct xvbd_start_req *req,
 
 	xvbd_ovr_run_verify(ctx->xs, res->domid, res->devs, res->ndevs,
 			    timeout_ms);
+	if (xvbd_interrupted()) {
+		xvbd_err(name, "interrupted", "by %s: guest %s (%u) is running; "
+			 "overrides %s, not verified",
+			 xvbd_sig_name(xvbd_interrupted()), cfg->name,
+			 res->domid, why[0] ? "not written" : "written");
+		return XVBD_EXIT_FAIL;
+	}
 	if (ctx->opts->verbose)
 		fprintf(stderr, "xvbd: %s: timing: xl create -p %.1f s, "
 			"paused window %.1f s, Connected "

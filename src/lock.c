@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "xvbd/lock.h"
+#include "xvbd/sig.h"
 #include "xvbd/util.h"
 
 /* Between two tries: short next to an attach (seconds), cheap. */
@@ -60,6 +61,11 @@ int xvbd_lock_wait(const char *path, int timeout_ms,
 		if (err != EWOULDBLOCK && err != EINTR) {
 			close(fd);
 			return -err;
+		}
+		/* Ctrl-C while waiting: nothing is held yet. */
+		if (xvbd_interrupted()) {
+			close(fd);
+			return -EINTR;
 		}
 		now = xvbd_now_ms();
 		if (now - start >= timeout_ms) {
@@ -115,6 +121,12 @@ int xvbd_domain_lock(const char *cmd, uint32_t domid, const char *domain,
 		xvbd_err(cmd, "domain", "%s: another xvbd attach or tune held "
 			 "its lock (%s) for %u s; nothing done", domain, path,
 			 timeout_s);
+		return -1;
+	}
+	if (fd == -EINTR) {
+		xvbd_err(cmd, "interrupted", "by %s while waiting for the lock "
+			 "of domain %s; nothing done",
+			 xvbd_sig_name(xvbd_interrupted()), domain);
 		return -1;
 	}
 	if (fd < 0) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "xvbd/cmd.h"
+#include "xvbd/sig.h"
 #include "xvbd/util.h"
 
 #ifndef XVBD_VERSION
@@ -24,22 +25,26 @@ static const struct xvbd_cmd commands[] = {
 	  "show one VBD's blkif keys, negotiation and warnings",
 	  "<Domain> <VDev>" },
 	{ "start", cmd_start,
+	  CMD_CATCHES_SIGNALS |
 	  CMD_NEEDS_ROOT | CMD_NEEDS_XS | CMD_NEEDS_LIBXL | CMD_WRITES_XS |
 	  CMD_CAN_DRY_RUN | CMD_OWN_OPTIONS, 1, CMD_ARGS_ANY,
 	  "create a guest paused, override blkif keys per VBD, verify",
 	  "<xl.cfg> [--vbd VDEV:key=value[,key=value]...]... "
 	  "[--guest-limits] [--timeout S]" },
 	{ "tune", cmd_tune,
+	  CMD_CATCHES_SIGNALS |
 	  CMD_NEEDS_ROOT | CMD_NEEDS_XS | CMD_NEEDS_LIBXL | CMD_WRITES_XS |
 	  CMD_CAN_DRY_RUN | CMD_LATE_CONNECT, 3, CMD_ARGS_ANY,
 	  "set per-device blkif keys of an existing VBD",
 	  "<Domain> <VDev> key=value..." },
 	{ "defaults", cmd_defaults,
+	  CMD_CATCHES_SIGNALS |
 	  CMD_NEEDS_ROOT | CMD_NEEDS_LIBXL | CMD_CAN_DRY_RUN |
 	  CMD_OWN_OPTIONS, 0, CMD_ARGS_ANY,
 	  "show or change dom0's xen_blkback module parameters",
 	  "[--reload] [--persist] [param=value...]" },
 	{ "attach", cmd_attach,
+	  CMD_CATCHES_SIGNALS |
 	  CMD_NEEDS_ROOT | CMD_NEEDS_XS | CMD_NEEDS_LIBXL | CMD_WRITES_XS |
 	  CMD_CAN_DRY_RUN | CMD_OWN_OPTIONS,
 	  1, CMD_ARGS_ANY,
@@ -52,6 +57,7 @@ static const struct xvbd_cmd commands[] = {
 	  "[--queues N] [--indirect-segments N] [--discard on|off] "
 	  "[--trusted on|off]" },
 	{ "detach", cmd_detach,
+	  CMD_CATCHES_SIGNALS |
 	  CMD_NEEDS_ROOT | CMD_NEEDS_XS | CMD_NEEDS_LIBXL | CMD_CAN_DRY_RUN |
 	  CMD_OWN_OPTIONS,
 	  2, CMD_ARGS_ANY,
@@ -136,6 +142,8 @@ int main(int argc, char **argv)
 	char bad_opt[64] = "";
 	int c, rc = -1, nwords = 0;
 
+	/* A reader that went away is a write error, not a death. */
+	xvbd_sig_setup(false);
 	/* '+': stop at the command name; its arguments are its own.  An
 	 * unknown option is reported after the loop, once -q is known. */
 	opterr = 0;
@@ -191,6 +199,8 @@ int main(int argc, char **argv)
 		return xvbd_cmd_not_found(commands, ncmds, argc - optind,
 					  argv + optind, nwords, ambiguous,
 					  group, NULL);
+	if (ctx.cmd->flags & CMD_CATCHES_SIGNALS)
+		xvbd_sig_setup(true);
 	rc = xvbd_cmd_run(&ctx, argc - optind - nwords, argv + optind + nwords);
 out:
 	/* Like git: output that never reached its reader is a failure. */

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "xvbd/modparam.h"
+#include "xvbd/sig.h"
 #include "xvbd/spawn.h"
 #include "xvbd/util.h"
 
@@ -474,22 +475,31 @@ int xvbd_modparam_reload(const char *module, char *const params[],
 			 char *const restore[], const char **step)
 {
 	char *unload[] = { "modprobe", "-r", (char *)module, NULL };
+	sigset_t old_mask;
 	int rc;
 
 	*step = "arguments";
 	if (!name_ok(module) || !items_ok(params))
 		return -EINVAL;
+	/*
+	 * Never leave dom0 without its block backend: a signal from the
+	 * unload to the end of the reload waits for it (modprobe runs in
+	 * its own process group: a terminal's Ctrl-C does not reach it).
+	 */
+	xvbd_sig_hold(&old_mask);
 	*step = "unload";
 	rc = modprobe(unload);
 	if (rc)
-		return rc;
+		goto out;
+	xvbd_test_stop("defaults-unloaded");
 	*step = "load";
 	rc = load(module, params);
 	if (!rc)
-		return 0;
-	/* Never leave dom0 without its block backend. */
+		goto out;
 	*step = load(module, restore) ?
 		"load (restore failed too)" : "load (restored the old values)";
+out:
+	xvbd_sig_release(&old_mask);
 	return rc;
 }
 

@@ -58,10 +58,13 @@ static void exec_fixed(char *const argv[])
 }
 
 /*
- * In the child: stdin /dev/null, out_fd (if any) as stdout and stderr;
- * with out_fd also its own process group, so that a timeout kills the
- * helpers it runs too (mount(8) runs mount.nfs or mount.cifs, which
- * could otherwise still mount after xvbd gave up).
+ * In the child: its own process group, stdin /dev/null, out_fd (if any)
+ * as stdout and stderr.  The group: a terminal's Ctrl-C reaches xvbd
+ * alone, which lets xl, modprobe or mount finish and then cleans up (a
+ * killed xl leaves a half-built domain, a killed mount a mount without
+ * xvbd's record); and a timeout kills the helpers a program runs too
+ * (mount(8) runs mount.nfs or mount.cifs, which could otherwise still
+ * mount after xvbd gave up).
  */
 static void __attribute__((noreturn))
 child(char *const argv[], char *const envp[], int out_fd, int err_fd)
@@ -70,7 +73,7 @@ child(char *const argv[], char *const envp[], int out_fd, int err_fd)
 	sigset_t none;
 	ssize_t n;
 
-	if (out_fd >= 0 && setpgid(0, 0))
+	if (setpgid(0, 0))
 		goto fail;
 
 	if (fd >= 0) {
@@ -129,8 +132,7 @@ static int start(char *const argv[], char *const envp[], int out_fd,
 		child(argv, envp, out_fd, pipefd[1]);
 	}
 	/* Also here, so that the group exists before any kill(-pid). */
-	if (out_fd >= 0)
-		setpgid(*pid, *pid);
+	setpgid(*pid, *pid);
 	close(pipefd[1]);
 	do {
 		n = read(pipefd[0], &child_errno, sizeof(child_errno));

@@ -10,11 +10,14 @@
 
 #include <xenstore.h>
 
+#include "xvbd/sig.h"
 #include "xvbd/xs.h"
 
 /* Commits that lose a race with another writer are retried this often. */
 #define XS_TXN_RETRIES	16
 #define XS_KEY_MAX	256
+/* Longest poll() of a watch wait between looks at the interrupt flag */
+#define WAIT_SLICE_MS	250
 
 struct xvbd_xs {
 	struct xs_handle *h;
@@ -258,12 +261,20 @@ int xvbd_xs_watch_wait(struct xvbd_xs *xs, const char *path, int timeout_ms,
 			rc = 0;
 			break;
 		}
+		/* Ctrl-C: the caller cleans up (xvbd/sig.h). */
+		if (xvbd_interrupted()) {
+			rc = -EINTR;
+			break;
+		}
 		left = deadline - xvbd_now_ms();
 		if (left <= 0) {
 			rc = -ETIMEDOUT;
 			break;
 		}
-		rc = poll(&pfd, 1, (int)left);
+		/* Slices: a signal between the check and poll() is seen at
+		 * the next one. */
+		rc = poll(&pfd, 1, left < WAIT_SLICE_MS ? (int)left :
+			  WAIT_SLICE_MS);
 		if (rc < 0 && errno != EINTR) {
 			rc = -errno;
 			break;

@@ -126,6 +126,28 @@ if [ "$(id -u)" = 0 ]; then
 		start /etc/passwd
 fi
 
+# SIGPIPE is ignored (issue 16, defect 3): output into a pipe whose reader
+# has gone is a write error (exit 1, one line), not a death by SIGPIPE
+# (141), which in attach or start could come with the guest paused.
+pipe_case() {
+	local rcf err rc
+	rcf=$(mktemp) err=$(mktemp)
+	{ sleep 0.3; "$xvbd" "$@"; echo $? >"$rcf"; } 2>"$err" | true
+	rc=$(cat "$rcf")
+	if [ "$rc" = 1 ] && grep -q "^xvbd: .*stdout: write failed" "$err"; then
+		echo "ok - xvbd $* | (reader gone) -> 1: $(head -n 1 "$err")"
+		passed=$((passed + 1))
+	else
+		echo "not ok - xvbd $* | (reader gone) -> $rc (want 1 and stdout: write failed)"
+		sed 's/^/#   /' "$err"
+		failed=$((failed + 1))
+	fi
+	rm -f "$rcf" "$err"
+}
+pipe_case help
+pipe_case help attach
+pipe_case --help
+
 # The ab commands that read records: no Xen needed, run for real.
 . "$(dirname "$0")/cli-ab.sh"
 

@@ -128,6 +128,7 @@ void render_disk(const struct attach *at, const struct item *it);
 int pause_guest(struct attach *at);
 int resume_guest(struct attach *at);
 int add_items(struct attach *at);
+int undo_if_interrupted(struct attach *at);
 int backends_ready(struct attach *at);
 int wait_items(struct attach *at);
 int verify_overrides(struct attach *at);

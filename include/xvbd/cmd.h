@@ -28,6 +28,9 @@
 /* No options, but operands to check before connecting (a vdev, key=value
  * words): the command calls xvbd_cmd_connect() itself, after them. */
 #define CMD_LATE_CONNECT	(1u << 6)
+/* The command changes the host in steps: SIGINT, SIGTERM and SIGHUP set a
+ * flag (xvbd/sig.h) that it checks between them, cleans up, exits 1. */
+#define CMD_CATCHES_SIGNALS	(1u << 7)
 
 #define CMD_ARGS_ANY		(-1)
 

@@ -30,8 +30,9 @@ int xvbd_domain_lock_path(uint32_t domid, char *buf, size_t len);
  * An exclusive flock on path (created 0600, never through a symbolic
  * link), waiting at most timeout_ms; once XVBD_LOCK_TELL_MS have passed,
  * waiting(arg) is called (once).  The fd, or -ETIMEDOUT, or another
- * negative errno.  A signal ends the wait as it ends the process
- * (nothing is held while waiting).  The file exists only while someone
+ * negative errno.  A signal ends the wait as it ends the process, or,
+ * caught as a flag (xvbd/sig.h), with -EINTR (nothing is held while
+ * waiting).  The file exists only while someone
  * holds or waits for it: xvbd_lock_release unlinks it (so a refused
  * command leaves /run/xvbd as it was), and a waiter that gets an
  * unlinked file's lock opens the path again.  (The process's exit

@@ -2,8 +2,10 @@
  * spawn.h - run a program with an argv (fork + exec), never a shell.
  *
  * The child gets an empty signal mask (a caller that blocks SIGINT around
- * a critical section must not hand that mask to xl or modprobe) and
- * /dev/null as stdin; stdout and stderr are the caller's unless captured.
+ * a critical section must not hand that mask to xl or modprobe), its own
+ * process group (a terminal's Ctrl-C reaches xvbd only, which lets the
+ * program finish and then cleans up: xvbd/sig.h) and /dev/null as stdin;
+ * stdout and stderr are the caller's unless captured.
  */
 #ifndef XVBD_SPAWN_H
 #define XVBD_SPAWN_H

@@ -59,7 +59,8 @@ int xvbd_xs_txn_write(struct xvbd_xs_txn *txn, const char *path,
 
 /*
  * Watch path and wait until done(xs, arg) returns true, re-checked after
- * every watch event, for at most timeout_ms.  0, -ETIMEDOUT or -errno.
+ * every watch event, for at most timeout_ms.  0, -ETIMEDOUT or -errno;
+ * -EINTR as soon as the command is interrupted (xvbd/sig.h).
  */
 int xvbd_xs_watch_wait(struct xvbd_xs *xs, const char *path, int timeout_ms,
 		       bool (*done)(struct xvbd_xs *xs, void *arg), void *arg);

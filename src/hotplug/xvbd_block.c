@@ -27,6 +27,10 @@
  *   remove  unbinds the loop device in node if it is still backed by
  *           params (a refused add left no node: nothing to do).
  *
+ * SIGINT, SIGTERM and SIGHUP are held from the bind (add) or the read of
+ * node (remove) to the exit: killed in between, the script would leave a
+ * loop device bound that no node names (issue 16, defect 3).
+ *
  * Errors as the block script reports them: hotplug-error and
  * hotplug-status ("error"; "busy" for a sharing conflict or a read-only
  * file, like its ebusy) in the backend directory, a line in syslog and on
@@ -49,6 +53,7 @@
 #include "xvbd/image.h"
 #include "xvbd/loop.h"
 #include "xvbd/share.h"
+#include "xvbd/sig.h"
 #include "xvbd/sysfs.h"
 #include "xvbd/xs.h"
 
@@ -314,7 +319,17 @@ static int add_locked(const struct hotplug *h, const char *params,
 				      "read-write" : "read-only");
 		}
 	}
+	/*
+	 * libxl runs this in xvbd's (or xl's) process group: the terminal's
+	 * Ctrl-C reaches it too.  Killed between the bind and the publish,
+	 * it would leave a loop device that no node names, which remove
+	 * then cannot find.  Held from here to the exit: the add finishes
+	 * (published, or the loop freed again), and the caller, who got the
+	 * same signal, undoes it through remove if it wants to.
+	 */
+	xvbd_sig_hold(&(sigset_t){ 0 });
 	err = xvbd_loop_bind(file_fd, !want_write, h->direct_io, params, &lo);
+	xvbd_test_stop("block-bound");
 	if (err)
 		return refuse(h, "error", "Failed to find an unused loop "
 			      "device for %s: %s", params, strerror(-err));
@@ -471,6 +486,9 @@ static int do_remove(const struct hotplug *h)
 	unsigned nr;
 	int rc = 0, err, lock_fd = -1;
 
+	/* From the node read to the unbind (and the exit), as in add: a
+	 * signal cannot leave the loop bound with its node gone. */
+	xvbd_sig_hold(&(sigset_t){ 0 });
 	/* No node: the add was refused or never ran; nothing is bound. */
 	node = read_key(h, "node");
 	if (!node)

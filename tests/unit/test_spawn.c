@@ -115,6 +115,29 @@ static void test_spawn_fixed_env(void **state)
 	free(old_path);
 }
 
+/*
+ * xvbd_spawn and xvbd_spawn_capture (xl create -p, modprobe, mount): the
+ * child leads its own process group, so that a terminal's Ctrl-C (sent to
+ * xvbd's group) cannot kill it half-way (issue 16, defect 3).  Field 5 of
+ * /proc/self/stat is the process group.
+ */
+static void test_spawn_own_group(void **state)
+{
+	char *own[] = { "/bin/sh", "-c", "set -- $(cat /proc/$$/stat); "
+		"test \"$5\" = $$", NULL };
+	char *const cenv[] = { "PATH=/usr/bin:/bin", NULL };
+	char out[64];
+	int status = -1;
+
+	(void)state;
+	assert_int_equal(xvbd_spawn(own, &status), 0);
+	assert_int_equal(status, 0);
+	status = -1;
+	assert_int_equal(xvbd_spawn_capture(own, cenv, 10000, out,
+					    sizeof(out), &status), 0);
+	assert_int_equal(status, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -122,6 +145,7 @@ int main(void)
 		cmocka_unit_test(test_output),
 		cmocka_unit_test(test_group_and_reap),
 		cmocka_unit_test(test_spawn_fixed_env),
+		cmocka_unit_test(test_spawn_own_group),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,285 @@
+# lab-timeout: 900
+# Signals outside the paused window (issue 16, defect 3): SIGINT, SIGTERM
+# and a terminal's Ctrl-C (SIGINT to the whole process group) at the steps
+# of attach, the hotplug script, start, tune, detach and defaults --reload
+# leave a clean host, checked against what xvbd does not control: the
+# xenstore directories, dom0's mounts and loop devices (sysfs), the files
+# in /scratch, xl list, /sys/module.  The stop points are XVBD_TEST_STOP_AT
+# (tests/lab/README.md): the process stops itself there (SIGSTOP), the test
+# sends the signal, then SIGCONT.  Before the fix every case left debris:
+# the created image, a share mounted for no disk, a loop device bound with
+# no disk, a paused half-built domain, dom0 without xen_blkback, xvbd
+# killed by SIGPIPE (8 passed, 22 failed with the fix's mechanisms taken
+# out and its stop points kept).
+. /lab/lib/testlib.sh
+# Job control: every background job is its own process group (pgid = its
+# pid), as a terminal's foreground job is, and keeps SIGINT (a script's
+# background jobs otherwise start with it ignored).
+set -m
+G=t81
+S=t81s
+new=/scratch/t81-new.img
+img=/scratch/t81-b.img
+xl destroy $G 2>/dev/null
+xl destroy $S 2>/dev/null
+rm -f /scratch/t81-*.img /tmp/t81.*
+truncate -s 64M $img
+
+# state_of PID: its state letter (T: stopped), from /proc.
+state_of() { sed 's/.*) //' /proc/$1/stat 2>/dev/null | cut -d' ' -f1; }
+# wait_stopped PID: until it stops itself (at most 120 s).
+wait_stopped() {
+	local i
+	for ((i = 0; i < 1200; i++)); do
+		[ "$(state_of $1)" = T ] && return 0
+		[ -d /proc/$1 ] || return 1
+		sleep 0.1
+	done
+	return 1
+}
+# member_of PGID NAME: the pid of a process called NAME in group PGID.
+member_of() {
+	local f rest
+	for f in /proc/[0-9]*/stat; do
+		read -r rest <"$f" 2>/dev/null || continue
+		[[ $rest == *"($2) "* ]] || continue
+		set -- "$1" "$2" ${rest##*) }
+		[ "$5" = "$1" ] && { echo "${f//[^0-9]/}"; return 0; }
+	done
+	return 1
+}
+# stopped_named NAME: the pid of a stopped process called NAME.
+stopped_named() {
+	local f rest
+	for f in /proc/[0-9]*/stat; do
+		read -r rest <"$f" 2>/dev/null || continue
+		[[ $rest == *"($1) T "* ]] && { echo "${f//[^0-9]/}"; return 0; }
+	done
+	return 1
+}
+# child_of PPID NAME: the pid of NAME whose parent is PPID.
+child_of() {
+	local f rest
+	for f in /proc/[0-9]*/stat; do
+		read -r rest <"$f" 2>/dev/null || continue
+		[[ $rest == *"($2) "* ]] || continue
+		set -- "$1" "$2" ${rest##*) }
+		[ "$4" = "$1" ] && { echo "${f//[^0-9]/}"; return 0; }
+	done
+	return 1
+}
+# same_state WHAT: dom0_state as at the baseline (looked at twice: dom0
+# tools under TCG crash now and then).
+same_state() {
+	dom0_state $domid /scratch /run/xvbd/shares
+	[ "$T_STATE" = "$BASE" ] || { sleep 2; dom0_state $domid /scratch /run/xvbd/shares; }
+	if [ "$T_STATE" = "$BASE" ]; then
+		ok "$1: xenstore, mounts, loop devices and /scratch as before"
+	else
+		fail "$1: xenstore, mounts, loop devices and /scratch as before"
+		diff <(echo "$BASE") <(echo "$T_STATE") | sed 's/^/#   /'
+	fi
+}
+# reap PID: its exit status once it has ended (with job control, bash's
+# wait returns when a job stops, and remembers the stop).
+reap() {
+	while [ -d /proc/$1 ]; do sleep 0.1; done
+	wait $1
+}
+# finished WHAT PID ERRFILE: exits 1 and says it was interrupted.
+finished() {
+	local rc
+	reap $2
+	rc=$?
+	sed 's/^/# stderr: /' $3
+	expect_eq "$1: exits 1" 1 "$rc"
+	check "$1: says it was interrupted" grep -q 'interrupted' $3
+}
+blkback_loaded() { test -d /sys/module/xen_blkback/parameters; }
+
+phase "defaults --reload: SIGTERM between modprobe -r and the reload"
+# (before any guest: --reload wants no VBD attached)
+order=$(cat /sys/module/xen_blkback/parameters/max_ring_page_order)
+XVBD_TEST_STOP_AT=defaults-unloaded xvbd defaults --reload \
+	max_ring_page_order=$order >/dev/null 2>/tmp/t81.err &
+pid=$!
+if wait_stopped $pid; then
+	check "stopped with xen_blkback unloaded" test ! -d /sys/module/xen_blkback/parameters
+	kill -TERM $pid
+	kill -CONT $pid
+	finished "defaults --reload, SIGTERM" $pid /tmp/t81.err
+else
+	fail "defaults --reload did not stop at defaults-unloaded"
+	reap $pid
+fi
+check "xen_blkback is loaded afterwards" blkback_loaded
+blkback_loaded || modprobe xen-blkback
+
+guest_with_share $G nfs 'while :; do sleep 5; done'
+share_dir=/srv/nfs/export/t81
+mkdir -p $share_dir
+rm -f $share_dir/disk.img
+dom0_state $domid /scratch /run/xvbd/shares
+BASE=$T_STATE
+
+phase "attach --file NEW --prealloc: Ctrl-C once the image is made"
+XVBD_TEST_STOP_AT=attach-prepared xvbd attach $G --file $new --size 64M \
+	--prealloc >/dev/null 2>/tmp/t81.err &
+pid=$!
+if wait_stopped $pid; then
+	check "the image exists at the stop" test -f $new
+	kill -INT -$pid
+	kill -CONT -$pid
+	finished "attach --prealloc, Ctrl-C" $pid /tmp/t81.err
+else
+	fail "attach did not stop at attach-prepared"
+	reap $pid
+fi
+check "no image left" test ! -e $new
+same_state "attach --prealloc, Ctrl-C"
+
+phase "attach: Ctrl-C to the group while xvbd-block has bound the loop"
+XVBD_TEST_STOP_AT=block-bound xvbd attach $G --file $img \
+	>/dev/null 2>/tmp/t81.err &
+pid=$!
+blk=
+for ((i = 0; i < 1200; i++)); do
+	blk=$(stopped_named xvbd-block) && break
+	[ -d /proc/$pid ] || break
+	sleep 0.1
+done
+if [ -n "$blk" ]; then
+	echo "# xvbd-block $blk stopped ($(member_of $pid xvbd-block >/dev/null && echo "in xvbd's group" || echo "in another group")): $(loop_devices | tr '\n' ' ')"
+	check "a loop device is bound to the image at the stop" \
+		grep -q " $img\$" <(loop_devices)
+	kill -INT -$pid		# the terminal's Ctrl-C: xvbd and the script
+	kill -CONT $blk
+	finished "attach, Ctrl-C during the hotplug script" $pid /tmp/t81.err
+else
+	fail "xvbd-block did not stop at block-bound (is it installed?)"
+	reap $pid
+fi
+check "the image stays (not this call's)" test -f $img
+same_state "attach, Ctrl-C during the hotplug script"
+
+phase "attach --share: Ctrl-C once the share is mounted and the image made"
+XVBD_TEST_STOP_AT=attach-prepared xvbd attach $G \
+	--share nfs://127.0.0.1$share_dir/disk.img --size 8M \
+	>/dev/null 2>/tmp/t81.err &
+pid=$!
+if wait_stopped $pid; then
+	check "the share is mounted at the stop" grep -q " /run/xvbd/shares/" /proc/mounts
+	check "its image exists at the stop" test -f $share_dir/disk.img
+	kill -INT -$pid
+	kill -CONT -$pid
+	finished "attach --share, Ctrl-C" $pid /tmp/t81.err
+else
+	fail "attach --share did not stop at attach-prepared"
+	reap $pid
+	sed 's/^/# stderr: /' /tmp/t81.err
+fi
+check "no image left on the share" test ! -e $share_dir/disk.img
+same_state "attach --share, Ctrl-C (no mount, no record)"
+
+phase "attach with overrides, stderr into a pipe closed after one line"
+xvbd -vv attach $G --file $img --vdev xvdb --ring-order 1 2>&1 >/dev/null | head -1 >/dev/null
+rc=${PIPESTATUS[0]}
+echo "# xvbd -vv attach ... 2>&1 | head -1: exit $rc"
+check "not killed by SIGPIPE" test "$rc" -lt 128
+st=$(xl list $G | awk 'NR == 2 { print $5 }')
+check "guest not left paused (state $st)" test -n "$st" -a "${st/p/}" = "$st"
+check "the disk is Connected" wait_for 120 4 bstate $domid 51728
+
+phase "tune: SIGTERM before the write"
+# (discard: a toolstack key, tunable on a connected device)
+before=$(xenstore-read /local/domain/0/backend/vbd/$domid/51728/discard-enable 2>&1)
+XVBD_TEST_STOP_AT=tune-planned xvbd tune $G xvdb discard=0 \
+	>/dev/null 2>/tmp/t81.err &
+pid=$!
+if wait_stopped $pid; then
+	kill -TERM $pid
+	kill -CONT $pid
+	finished "tune, SIGTERM" $pid /tmp/t81.err
+else
+	fail "tune did not stop at tune-planned"
+	reap $pid
+	sed 's/^/# stderr: /' /tmp/t81.err
+fi
+expect_eq "tune wrote nothing" "$before" \
+	"$(xenstore-read /local/domain/0/backend/vbd/$domid/51728/discard-enable 2>&1)"
+
+phase "detach: SIGTERM before the removal"
+XVBD_TEST_STOP_AT=detach-found xvbd detach $G xvdb >/dev/null 2>/tmp/t81.err &
+pid=$!
+if wait_stopped $pid; then
+	kill -TERM $pid
+	kill -CONT $pid
+	finished "detach, SIGTERM" $pid /tmp/t81.err
+else
+	fail "detach did not stop at detach-found"
+	reap $pid
+fi
+expect_eq "the disk is still there" 4 "$(bstate $domid 51728)"
+xvbd -q detach $G xvdb >/dev/null
+same_state "after the final detach"
+lab-guest stop $G
+
+phase "start: Ctrl-C to xvbd's group during xl create -p"
+cfg=$(lab-guest prepare $S --disk "format=raw,vdev=xvda,access=rw,target=$img" \
+	--run 'true')
+xvbd start "$cfg" --timeout 600 --vbd xvda:ring-order=1 >/dev/null 2>/tmp/t81.err &
+pid=$!
+xlpid=
+for ((i = 0; i < 3000; i++)); do
+	xlpid=$(child_of $pid xl) && xl domid $S >/dev/null 2>&1 && break
+	xlpid=
+	[ -d /proc/$pid ] || break
+	sleep 0.1
+done
+if [ -n "$xlpid" ]; then
+	kill -INT -$pid		# xl is not in that group: it finishes
+	reap $pid
+	rc=$?
+	sed 's/^/# stderr: /' /tmp/t81.err
+	expect_eq "start, Ctrl-C during xl create: exits 1" 1 "$rc"
+	check "start, Ctrl-C during xl create: xl was not killed" \
+		grep -q 'interrupted: guest t81s .* is running' /tmp/t81.err
+	st=$(xl list $S 2>/dev/null | awk 'NR == 2 { print $5 }')
+	check "no half-built or paused domain (state '$st')" \
+		test -n "$st" -a "${st/p/}" = "$st"
+else
+	echo "# xl create finished before the domain was seen: not exercised"
+	reap $pid
+fi
+xl destroy $S 2>/dev/null
+
+phase "start: xl itself killed during xl create -p"
+xvbd start "$cfg" --timeout 600 >/dev/null 2>/tmp/t81.err &
+pid=$!
+xlpid=
+for ((i = 0; i < 3000; i++)); do
+	xlpid=$(child_of $pid xl) && xl domid $S >/dev/null 2>&1 && break
+	xlpid=
+	[ -d /proc/$pid ] || break
+	sleep 0.1
+done
+if [ -n "$xlpid" ] && kill -INT $xlpid; then
+	reap $pid
+	rc=$?
+	sed 's/^/# stderr: /' /tmp/t81.err
+	expect_eq "start, xl killed: exits 1" 1 "$rc"
+	if grep -q 'failed (exit status 130' /tmp/t81.err; then
+		check "start, xl killed: says the half-built domain was destroyed" \
+			grep -q 'half-built .* was destroyed' /tmp/t81.err
+	else
+		echo "# xl finished before the kill reached it"
+	fi
+	check "start, xl killed: no domain $S left" sh -c "! xl domid $S"
+else
+	echo "# xl create finished before the domain was seen: not exercised"
+	reap $pid
+fi
+xl destroy $S 2>/dev/null
+expect_eq "no loop device left" "" "$(loop_devices)"
+rm -f $img /tmp/t81.*
+finish
