@@ -37,37 +37,21 @@ wait_stopped() {
 	done
 	return 1
 }
-# member_of PGID NAME: the pid of a process called NAME in group PGID.
-member_of() {
-	local f rest
+# proc_with NAME N VALUE: the pid of a process called NAME whose N-th
+# /proc/PID/stat field after the name (0 state, 1 parent, 2 group) is VALUE.
+proc_with() {
+	local f rest a
 	for f in /proc/[0-9]*/stat; do
 		read -r rest <"$f" 2>/dev/null || continue
-		[[ $rest == *"($2) "* ]] || continue
-		set -- "$1" "$2" ${rest##*) }
-		[ "$5" = "$1" ] && { echo "${f//[^0-9]/}"; return 0; }
+		[[ $rest == *"($1) "* ]] || continue
+		read -ra a <<<"${rest##*) }"
+		[ "${a[$2]}" = "$3" ] && { echo "${f//[^0-9]/}"; return 0; }
 	done
 	return 1
 }
-# stopped_named NAME: the pid of a stopped process called NAME.
-stopped_named() {
-	local f rest
-	for f in /proc/[0-9]*/stat; do
-		read -r rest <"$f" 2>/dev/null || continue
-		[[ $rest == *"($1) T "* ]] && { echo "${f//[^0-9]/}"; return 0; }
-	done
-	return 1
-}
-# child_of PPID NAME: the pid of NAME whose parent is PPID.
-child_of() {
-	local f rest
-	for f in /proc/[0-9]*/stat; do
-		read -r rest <"$f" 2>/dev/null || continue
-		[[ $rest == *"($2) "* ]] || continue
-		set -- "$1" "$2" ${rest##*) }
-		[ "$4" = "$1" ] && { echo "${f//[^0-9]/}"; return 0; }
-	done
-	return 1
-}
+member_of() { proc_with "$2" 2 "$1"; }		# member_of PGID NAME
+stopped_named() { proc_with "$1" 0 T; }		# stopped_named NAME
+child_of() { proc_with "$2" 1 "$1"; }		# child_of PPID NAME
 # same_state WHAT: dom0_state as at the baseline (looked at twice: dom0
 # tools under TCG crash now and then).
 same_state() {
