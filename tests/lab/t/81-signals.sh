@@ -80,21 +80,35 @@ finished() {
 	check "$1: says it was interrupted" grep -q 'interrupted' $3
 }
 blkback_loaded() { test -d /sys/module/xen_blkback/parameters; }
+# stop_at STEP XVBD_ARGS...: xvbd in the background (its pid in $pid),
+# until it stops itself at STEP; false, said and reaped, if it does not.
+stop_at() {
+	local step=$1
+	shift
+	XVBD_TEST_STOP_AT=$step xvbd "$@" >/dev/null 2>/tmp/t81.err &
+	pid=$!
+	wait_stopped $pid && return 0
+	fail "xvbd $1 did not stop at $step"
+	reap $pid
+	sed 's/^/# stderr: /' /tmp/t81.err
+	return 1
+}
+# go_on SIGNAL WHAT [group]: SIGNAL to $pid (to its process group, as a
+# terminal's Ctrl-C, with "group"), on it goes, and how it finished.
+go_on() {
+	local to=$pid
+	[ "${3:-}" = group ] && to=-$pid
+	kill -$1 $to
+	kill -CONT $to
+	finished "$2" $pid /tmp/t81.err
+}
 
 phase "defaults --reload: SIGTERM between modprobe -r and the reload"
 # (before any guest: --reload wants no VBD attached)
 order=$(cat /sys/module/xen_blkback/parameters/max_ring_page_order)
-XVBD_TEST_STOP_AT=defaults-unloaded xvbd defaults --reload \
-	max_ring_page_order=$order >/dev/null 2>/tmp/t81.err &
-pid=$!
-if wait_stopped $pid; then
+if stop_at defaults-unloaded defaults --reload max_ring_page_order=$order; then
 	check "stopped with xen_blkback unloaded" test ! -d /sys/module/xen_blkback/parameters
-	kill -TERM $pid
-	kill -CONT $pid
-	finished "defaults --reload, SIGTERM" $pid /tmp/t81.err
-else
-	fail "defaults --reload did not stop at defaults-unloaded"
-	reap $pid
+	go_on TERM "defaults --reload, SIGTERM"
 fi
 check "xen_blkback is loaded afterwards" blkback_loaded
 blkback_loaded || modprobe xen-blkback
@@ -107,17 +121,9 @@ dom0_state $domid /scratch /run/xvbd/shares
 BASE=$T_STATE
 
 phase "attach --file NEW --prealloc: Ctrl-C once the image is made"
-XVBD_TEST_STOP_AT=attach-prepared xvbd attach $G --file $new --size 64M \
-	--prealloc >/dev/null 2>/tmp/t81.err &
-pid=$!
-if wait_stopped $pid; then
+if stop_at attach-prepared attach $G --file $new --size 64M --prealloc; then
 	check "the image exists at the stop" test -f $new
-	kill -INT -$pid
-	kill -CONT -$pid
-	finished "attach --prealloc, Ctrl-C" $pid /tmp/t81.err
-else
-	fail "attach did not stop at attach-prepared"
-	reap $pid
+	go_on INT "attach --prealloc, Ctrl-C" group
 fi
 check "no image left" test ! -e $new
 same_state "attach --prealloc, Ctrl-C"
@@ -147,20 +153,11 @@ check "the image stays (not this call's)" test -f $img
 same_state "attach, Ctrl-C during the hotplug script"
 
 phase "attach --share: Ctrl-C once the share is mounted and the image made"
-XVBD_TEST_STOP_AT=attach-prepared xvbd attach $G \
-	--share nfs://127.0.0.1$share_dir/disk.img --size 8M \
-	>/dev/null 2>/tmp/t81.err &
-pid=$!
-if wait_stopped $pid; then
+if stop_at attach-prepared attach $G \
+	--share nfs://127.0.0.1$share_dir/disk.img --size 8M; then
 	check "the share is mounted at the stop" grep -q " /run/xvbd/shares/" /proc/mounts
 	check "its image exists at the stop" test -f $share_dir/disk.img
-	kill -INT -$pid
-	kill -CONT -$pid
-	finished "attach --share, Ctrl-C" $pid /tmp/t81.err
-else
-	fail "attach --share did not stop at attach-prepared"
-	reap $pid
-	sed 's/^/# stderr: /' /tmp/t81.err
+	go_on INT "attach --share, Ctrl-C" group
 fi
 check "no image left on the share" test ! -e $share_dir/disk.img
 same_state "attach --share, Ctrl-C (no mount, no record)"
@@ -177,49 +174,36 @@ check "the disk is Connected" wait_for 120 4 bstate $domid 51728
 phase "tune: SIGTERM before the write"
 # (discard: a toolstack key, tunable on a connected device)
 before=$(xenstore-read /local/domain/0/backend/vbd/$domid/51728/discard-enable 2>&1)
-XVBD_TEST_STOP_AT=tune-planned xvbd tune $G xvdb discard=0 \
-	>/dev/null 2>/tmp/t81.err &
-pid=$!
-if wait_stopped $pid; then
-	kill -TERM $pid
-	kill -CONT $pid
-	finished "tune, SIGTERM" $pid /tmp/t81.err
-else
-	fail "tune did not stop at tune-planned"
-	reap $pid
-	sed 's/^/# stderr: /' /tmp/t81.err
-fi
+stop_at tune-planned tune $G xvdb discard=0 && go_on TERM "tune, SIGTERM"
 expect_eq "tune wrote nothing" "$before" \
 	"$(xenstore-read /local/domain/0/backend/vbd/$domid/51728/discard-enable 2>&1)"
 
 phase "detach: SIGTERM before the removal"
-XVBD_TEST_STOP_AT=detach-found xvbd detach $G xvdb >/dev/null 2>/tmp/t81.err &
-pid=$!
-if wait_stopped $pid; then
-	kill -TERM $pid
-	kill -CONT $pid
-	finished "detach, SIGTERM" $pid /tmp/t81.err
-else
-	fail "detach did not stop at detach-found"
-	reap $pid
-fi
+stop_at detach-found detach $G xvdb && go_on TERM "detach, SIGTERM"
 expect_eq "the disk is still there" 4 "$(bstate $domid 51728)"
 xvbd -q detach $G xvdb >/dev/null
 same_state "after the final detach"
 lab-guest stop $G
 
+# start_creating [OPTIONS]: xvbd start "$cfg" in the background ($pid),
+# until its xl create has made domain $S (xl's pid in $xlpid; empty if
+# start got past that before it was seen).
+start_creating() {
+	xvbd start "$cfg" --timeout 600 "$@" >/dev/null 2>/tmp/t81.err &
+	pid=$!
+	xlpid=
+	for ((i = 0; i < 3000; i++)); do
+		xlpid=$(child_of $pid xl) && xl domid $S >/dev/null 2>&1 && break
+		xlpid=
+		[ -d /proc/$pid ] || break
+		sleep 0.1
+	done
+}
+
 phase "start: Ctrl-C to xvbd's group during xl create -p"
 cfg=$(lab-guest prepare $S --disk "format=raw,vdev=xvda,access=rw,target=$img" \
 	--run 'true')
-xvbd start "$cfg" --timeout 600 --vbd xvda:ring-order=1 >/dev/null 2>/tmp/t81.err &
-pid=$!
-xlpid=
-for ((i = 0; i < 3000; i++)); do
-	xlpid=$(child_of $pid xl) && xl domid $S >/dev/null 2>&1 && break
-	xlpid=
-	[ -d /proc/$pid ] || break
-	sleep 0.1
-done
+start_creating --vbd xvda:ring-order=1
 if [ -n "$xlpid" ]; then
 	kill -INT -$pid		# xl is not in that group: it finishes
 	reap $pid
@@ -238,15 +222,7 @@ fi
 xl destroy $S 2>/dev/null
 
 phase "start: xl itself killed during xl create -p"
-xvbd start "$cfg" --timeout 600 >/dev/null 2>/tmp/t81.err &
-pid=$!
-xlpid=
-for ((i = 0; i < 3000; i++)); do
-	xlpid=$(child_of $pid xl) && xl domid $S >/dev/null 2>&1 && break
-	xlpid=
-	[ -d /proc/$pid ] || break
-	sleep 0.1
-done
+start_creating
 if [ -n "$xlpid" ] && kill -INT $xlpid; then
 	reap $pid
 	rc=$?
