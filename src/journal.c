@@ -2,6 +2,7 @@
  * journal.c - a command's journal of what it has under way (journal.h):
  * writing it, and reading one back.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -263,4 +264,77 @@ int xvbd_journal_domid(const char *args, long *domid, const char **rest)
 		return -EINVAL;
 	*rest = end + 1;
 	return 0;
+}
+
+/* The text of a journal: a root-owned regular file, bounded. */
+static char *slurp(int dirfd, const char *name)
+{
+	struct stat st;
+	char *text;
+	ssize_t n;
+	int fd;
+
+	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
+		    O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != 0 ||
+	    st.st_size > XVBD_JOURNAL_MAX_BYTES) {
+		close(fd);
+		return NULL;
+	}
+	text = malloc(st.st_size + 1);
+	n = text ? read(fd, text, st.st_size) : -1;
+	close(fd);
+	if (n < 0) {
+		free(text);
+		return NULL;
+	}
+	text[n] = '\0';
+	return text;
+}
+
+int xvbd_journal_each_dead(int (*fn)(long pid, const struct xvbd_journal *j,
+					void *arg),
+			   void *arg, bool forget)
+{
+	DIR *dir;
+	struct dirent *de;
+	int n = 0;
+
+	dir = opendir(XVBD_JOURNAL_DIR);
+	if (!dir)
+		return 0;
+	while ((de = readdir(dir))) {
+		unsigned long long start, now;
+		struct xvbd_journal j;
+		char *text, *end;
+		long pid;
+		int rc;
+
+		errno = 0;
+		pid = strtol(de->d_name, &end, 10);
+		if (errno || pid <= 0 || *end != '.')
+			continue;
+		start = strtoull(end + 1, &end, 10);
+		if (*end)
+			continue;
+		if (!xvbd_proc_start_time(pid, &now) && now == start)
+			continue;	/* still at work */
+		text = slurp(dirfd(dir), de->d_name);
+		if (!text)
+			continue;
+		rc = xvbd_journal_parse(text, &j);
+		free(text);
+		if (rc)
+			continue;
+		n++;
+		rc = fn(pid, &j, arg);
+		xvbd_journal_free(&j);
+		/* Nothing left to name: forgotten. */
+		if (!rc && forget)
+			unlinkat(dirfd(dir), de->d_name, 0);
+	}
+	closedir(dir);
+	return n;
 }

@@ -295,34 +295,6 @@ static int check(const struct dead *d, const struct xvbd_jentry *e)
 	return 0;	/* a kind of a later xvbd: not ours to judge */
 }
 
-/* The text of a journal: a root-owned regular file, bounded. */
-static char *slurp(int dirfd, const char *name)
-{
-	struct stat st;
-	char *text;
-	ssize_t n;
-	int fd;
-
-	fd = openat(dirfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK |
-		    O_CLOEXEC);
-	if (fd < 0)
-		return NULL;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != 0 ||
-	    st.st_size > XVBD_JOURNAL_MAX_BYTES) {
-		close(fd);
-		return NULL;
-	}
-	text = malloc(st.st_size + 1);
-	n = text ? read(fd, text, st.st_size) : -1;
-	close(fd);
-	if (n < 0) {
-		free(text);
-		return NULL;
-	}
-	text[n] = '\0';
-	return text;
-}
-
 /* "xvbd attach (pid 12)", "xvbd ab run (pid 12)", "xvbd-block (pid 12)". */
 static void name_of(const struct xvbd_journal *j, long pid, char *buf,
 		    size_t len)
@@ -339,52 +311,25 @@ static void name_of(const struct xvbd_journal *j, long pid, char *buf,
 		 "xvbd " : "", cmd, pid);
 }
 
+/* One killed command's journal: 1 if something is left. */
+static int report_one(long pid, const struct xvbd_journal *j, void *arg)
+{
+	struct dead d = { .ctx = arg, .j = j, .pid = pid };
+	char who[96];
+	size_t i;
+	int left = 0;
+
+	name_of(j, pid, who, sizeof(who));
+	d.who = who;
+	/* Latest first: the order in which to undo them. */
+	for (i = j->nopen; i-- > 0;)
+		if (check(&d, &j->open[i]))
+			left = 1;
+	return left;
+}
+
 void xvbd_journal_report(struct xvbd_ctx *ctx)
 {
-	DIR *dir;
-	struct dirent *de;
-
-	if (!ctx->ts)
-		return;
-	dir = opendir(XVBD_JOURNAL_DIR);
-	if (!dir)
-		return;
-	while ((de = readdir(dir))) {
-		unsigned long long start, now;
-		struct xvbd_journal j;
-		struct dead d = { .ctx = ctx, .j = &j };
-		char who[96], *text, *end;
-		size_t i;
-		int left = 0, rc;
-
-		errno = 0;
-		d.pid = strtol(de->d_name, &end, 10);
-		if (errno || d.pid <= 0 || *end != '.')
-			continue;
-		start = strtoull(end + 1, &end, 10);
-		if (*end)
-			continue;
-		if (!xvbd_proc_start_time(d.pid, &now) && now == start)
-			continue;	/* still at work */
-		text = slurp(dirfd(dir), de->d_name);
-		if (!text)
-			continue;
-		rc = xvbd_journal_parse(text, &j);
-		free(text);
-		if (rc)
-			continue;
-		name_of(&j, d.pid, who, sizeof(who));
-		d.who = who;
-		/* Latest first: the order in which to undo them. */
-		for (i = j.nopen; i-- > 0;) {
-			rc = check(&d, &j.open[i]);
-			if (rc)
-				left = 1;
-		}
-		xvbd_journal_free(&j);
-		/* Nothing left to name: forgotten. */
-		if (!left)
-			unlinkat(dirfd(dir), de->d_name, 0);
-	}
-	closedir(dir);
+	if (ctx->ts)
+		xvbd_journal_each_dead(report_one, ctx, true);
 }

@@ -29,6 +29,7 @@
 #ifndef XVBD_JOURNAL_H
 #define XVBD_JOURNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -79,6 +80,16 @@ void xvbd_journal_free(struct xvbd_journal *j);
 
 /* The start time of process pid (field 22): 0, or -ESRCH when gone. */
 int xvbd_proc_start_time(pid_t pid, unsigned long long *start);
+
+/*
+ * fn for the journal of every process that is gone (pid, and what is
+ * open in it); with forget, a journal whose fn returned 0 (nothing left)
+ * is removed.  Only root-owned regular files of a sane size are read.
+ * The number of such journals.
+ */
+int xvbd_journal_each_dead(int (*fn)(long pid, const struct xvbd_journal *j,
+					void *arg),
+			   void *arg, bool forget);
 
 /*
  * Split "DOMID REST" (the kinds that start with a domid): 0, or -EINVAL.

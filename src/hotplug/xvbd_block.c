@@ -505,6 +505,43 @@ static bool on_share(const char *path)
 	return !strncmp(path, dir, sizeof(dir) - 1);
 }
 
+/*
+ * A killed add's loop device for this backend (journal.h, XVBD_J_LOOP):
+ * freed if it is still bound to the same file (device and inode).
+ * Locked, so no add is between its bind and its publish now.  The
+ * journal stays: the next xvbd finds the loop free and forgets it.
+ */
+static int free_orphan_loop(long pid, const struct xvbd_journal *j,
+			    void *arg)
+{
+	const struct hotplug *h = arg;
+	char *mine = xvbd_xs_path_backend(&h->be), backend[256];
+	unsigned nr, fmaj, fmin;
+	unsigned long long ino;
+	struct xvbd_loop lo;
+	size_t i;
+
+	for (i = 0; mine && i < j->nopen; i++) {
+		if (strcmp(j->open[i].kind, XVBD_J_LOOP) ||
+		    sscanf(j->open[i].args, "%u %x:%x:%llu %255s", &nr, &fmaj,
+			   &fmin, &ino, backend) != 5 ||
+		    strcmp(backend, mine))
+			continue;
+		if (xvbd_loop_status(nr, &lo) || lo.file_major != fmaj ||
+		    lo.file_minor != fmin || lo.file_ino != ino)
+			continue;
+		if (xvbd_loop_unbind(nr))
+			say(h, LOG_ERR, "cannot free /dev/loop%u, bound by a "
+			    "killed %s (pid %ld)", nr, h->prog, pid);
+		else
+			say(h, LOG_NOTICE, "freed /dev/loop%u, bound to %s by "
+			    "a killed %s (pid %ld) that never published it",
+			    nr, lo.backing, h->prog, pid);
+	}
+	free(mine);
+	return 1;
+}
+
 static int do_remove(const struct hotplug *h)
 {
 	char *node = NULL, *params = NULL, *physical = NULL;
@@ -517,10 +554,19 @@ static int do_remove(const struct hotplug *h)
 	/* From the node read to the unbind (and the exit), as in add: a
 	 * signal cannot leave the loop bound with its node gone. */
 	xvbd_sig_hold(&(sigset_t){ 0 });
-	/* No node: the add was refused or never ran; nothing is bound. */
+	/*
+	 * No node: the add was refused or never ran, or an add killed
+	 * (SIGKILL) between its bind and its publish left a loop device
+	 * its journal names.
+	 */
 	node = read_key(h, "node");
-	if (!node)
+	if (!node) {
+		lock_fd = lock_hotplug();
+		if (lock_fd >= 0)
+			xvbd_journal_each_dead(free_orphan_loop, (void *)h,
+					       false);
 		goto out;
+	}
 	params = read_key(h, "params");
 	physical = read_key(h, "physical-device");
 	if (xvbd_loop_parse_node(node, &nr)) {

@@ -23,20 +23,9 @@ img=/scratch/t81-b.img
 xl destroy $G 2>/dev/null
 xl destroy $S 2>/dev/null
 rm -f /scratch/t81-*.img /tmp/t81.*
+STOP_ERR=/tmp/t81.err
 truncate -s 64M $img
 
-# same_state WHAT: dom0_state as at the baseline (looked at twice: dom0
-# tools under TCG crash now and then).
-same_state() {
-	dom0_state $domid /scratch /run/xvbd/shares
-	[ "$T_STATE" = "$BASE" ] || { sleep 2; dom0_state $domid /scratch /run/xvbd/shares; }
-	if [ "$T_STATE" = "$BASE" ]; then
-		ok "$1: xenstore, mounts, loop devices and /scratch as before"
-	else
-		fail "$1: xenstore, mounts, loop devices and /scratch as before"
-		diff <(echo "$BASE") <(echo "$T_STATE") | sed 's/^/#   /'
-	fi
-}
 # finished WHAT PID ERRFILE: exits 1 and says it was interrupted.
 finished() {
 	local rc
@@ -46,20 +35,6 @@ finished() {
 	expect_eq "$1: exits 1" 1 "$rc"
 	check "$1: says it was interrupted" grep -q 'interrupted' $3
 }
-blkback_loaded() { test -d /sys/module/xen_blkback/parameters; }
-# stop_at STEP XVBD_ARGS...: xvbd in the background (its pid in $pid),
-# until it stops itself at STEP; false, said and reaped, if it does not.
-stop_at() {
-	local step=$1
-	shift
-	XVBD_TEST_STOP_AT=$step xvbd "$@" >/dev/null 2>/tmp/t81.err &
-	pid=$!
-	wait_stopped $pid && return 0
-	fail "xvbd $1 did not stop at $step"
-	reap $pid
-	sed 's/^/# stderr: /' /tmp/t81.err
-	return 1
-}
 # go_on SIGNAL WHAT [group]: SIGNAL to $pid (to its process group, as a
 # terminal's Ctrl-C, with "group"), on it goes, and how it finished.
 go_on() {
@@ -67,7 +42,7 @@ go_on() {
 	[ "${3:-}" = group ] && to=-$pid
 	kill -$1 $to
 	kill -CONT $to
-	finished "$2" $pid /tmp/t81.err
+	finished "$2" $pid $STOP_ERR
 }
 
 phase "defaults --reload: SIGTERM between modprobe -r and the reload"
@@ -97,7 +72,7 @@ same_state "attach --prealloc, Ctrl-C"
 
 phase "attach: Ctrl-C to the group while xvbd-block has bound the loop"
 XVBD_TEST_STOP_AT=block-bound xvbd attach $G --file $img \
-	>/dev/null 2>/tmp/t81.err &
+	>/dev/null 2>$STOP_ERR &
 pid=$!
 blk=
 for ((i = 0; i < 1200; i++)); do
@@ -111,13 +86,20 @@ if [ -n "$blk" ]; then
 		grep -q " $img\$" <(loop_devices)
 	kill -INT -$pid		# the terminal's Ctrl-C: xvbd and the script
 	kill -CONT $blk
-	finished "attach, Ctrl-C during the hotplug script" $pid /tmp/t81.err
+	finished "attach, Ctrl-C during the hotplug script" $pid $STOP_ERR
 else
 	fail "xvbd-block did not stop at block-bound (is it installed?)"
 	reap $pid
 fi
 check "the image stays (not this call's)" test -f $img
 same_state "attach, Ctrl-C during the hotplug script"
+
+phase "attach --phy: Ctrl-C once libxl's add is done"
+if stop_at attach-added attach $G --phy /dev/vdb1; then
+	check "the disk is there at the stop" test -n "$(bstate $domid 51728)"
+	go_on INT "attach --phy, Ctrl-C after the add" group
+fi
+same_state "attach --phy, Ctrl-C after the add (removed again)"
 
 phase "attach --share: Ctrl-C once the share is mounted and the image made"
 if stop_at attach-prepared attach $G \
@@ -156,7 +138,7 @@ lab-guest stop $G
 # until its xl create has made domain $S (xl's pid in $xlpid; empty if
 # start got past that before it was seen).
 start_creating() {
-	xvbd start "$cfg" --timeout 600 "$@" >/dev/null 2>/tmp/t81.err &
+	xvbd start "$cfg" --timeout 600 "$@" >/dev/null 2>$STOP_ERR &
 	pid=$!
 	xlpid=
 	for ((i = 0; i < 3000; i++)); do
@@ -175,10 +157,10 @@ if [ -n "$xlpid" ]; then
 	kill -INT -$pid		# xl is not in that group: it finishes
 	reap $pid
 	rc=$?
-	sed 's/^/# stderr: /' /tmp/t81.err
+	sed 's/^/# stderr: /' $STOP_ERR
 	expect_eq "start, Ctrl-C during xl create: exits 1" 1 "$rc"
 	check "start, Ctrl-C during xl create: xl was not killed" \
-		grep -q 'interrupted: guest t81s .* is running' /tmp/t81.err
+		grep -q 'interrupted: guest t81s .* is running' $STOP_ERR
 	st=$(xl list $S 2>/dev/null | awk 'NR == 2 { print $5 }')
 	check "no half-built or paused domain (state '$st')" \
 		test -n "$st" -a "${st/p/}" = "$st"
@@ -193,11 +175,11 @@ start_creating
 if [ -n "$xlpid" ] && kill -INT $xlpid; then
 	reap $pid
 	rc=$?
-	sed 's/^/# stderr: /' /tmp/t81.err
+	sed 's/^/# stderr: /' $STOP_ERR
 	expect_eq "start, xl killed: exits 1" 1 "$rc"
-	if grep -q 'failed (exit status 130' /tmp/t81.err; then
+	if grep -q 'failed (exit status 130' $STOP_ERR; then
 		check "start, xl killed: says the half-built domain was destroyed" \
-			grep -q 'half-built .* was destroyed' /tmp/t81.err
+			grep -q 'half-built .* was destroyed' $STOP_ERR
 	else
 		echo "# xl finished before the kill reached it"
 	fi

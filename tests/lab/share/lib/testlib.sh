@@ -387,3 +387,30 @@ reap() {
 	while [ -d /proc/$1 ]; do sleep 0.1; done
 	wait $1
 }
+# stop_at STEP XVBD_ARGS...: xvbd in the background ($pid), its stderr in
+# $STOP_ERR, until it stops itself at STEP; false (said, reaped) if not.
+stop_at() {
+	local step=$1
+	shift
+	XVBD_TEST_STOP_AT=$step xvbd "$@" >/dev/null 2>"$STOP_ERR" &
+	pid=$!
+	wait_stopped $pid && return 0
+	fail "xvbd $1 did not stop at $step"
+	reap $pid
+	sed 's/^/# stderr: /' "$STOP_ERR"
+	return 1
+}
+# same_state WHAT: dom0_state of $domid, /scratch and /run/xvbd/shares as
+# at the baseline $BASE (looked at twice: dom0 tools under TCG crash now
+# and then).
+same_state() {
+	dom0_state $domid /scratch /run/xvbd/shares
+	[ "$T_STATE" = "$BASE" ] || { sleep 2; dom0_state $domid /scratch /run/xvbd/shares; }
+	if [ "$T_STATE" = "$BASE" ]; then
+		ok "$1: xenstore, mounts, loop devices and /scratch as before"
+	else
+		fail "$1: xenstore, mounts, loop devices and /scratch as before"
+		diff <(echo "$BASE") <(echo "$T_STATE") | sed 's/^/#   /'
+	fi
+}
+blkback_loaded() { test -d /sys/module/xen_blkback/parameters; }
