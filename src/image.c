@@ -499,6 +499,7 @@ static int image_parent(const char *path, int *parent, char *name,
 static int create(const char *path, uint64_t size, bool prealloc, char *why,
 		  size_t why_len)
 {
+	struct stat st = { 0 };
 	char name[NAME_MAX + 1];
 	int parent, fd, err;
 
@@ -515,8 +516,11 @@ static int create(const char *path, uint64_t size, bool prealloc, char *why,
 		return err;
 	}
 	/* Killed from here on (a long --prealloc), it is the next run's to
-	 * name. */
-	xvbd_journal_note(XVBD_J_IMAGE, "%s", path);
+	 * name: this file, not whatever has its name later. */
+	if (!fstat(fd, &st))
+		xvbd_journal_note(XVBD_J_IMAGE, XVBD_J_IMAGE_FMT,
+				  (unsigned long long)st.st_dev,
+				  (unsigned long long)st.st_ino, path);
 	if (prealloc)
 		err = posix_fallocate(fd, 0, (off_t)size);
 	else if (ftruncate(fd, (off_t)size))
@@ -529,7 +533,9 @@ static int create(const char *path, uint64_t size, bool prealloc, char *why,
 		snprintf(why, why_len, "cannot %s: %s",
 			 prealloc ? "allocate" : "size", strerror(err));
 		if (!unlinkat(parent, name, 0))
-			xvbd_journal_done(XVBD_J_IMAGE, "%s", path);
+			xvbd_journal_done(XVBD_J_IMAGE, XVBD_J_IMAGE_FMT,
+					  (unsigned long long)st.st_dev,
+					  (unsigned long long)st.st_ino, path);
 	}
 	close(parent);
 	return -err;
@@ -552,7 +558,9 @@ int xvbd_image_remove(const char *path)
 	else if (unlinkat(parent, name, 0))
 		err = -errno;
 	else
-		xvbd_journal_done(XVBD_J_IMAGE, "%s", path);
+		xvbd_journal_done(XVBD_J_IMAGE, XVBD_J_IMAGE_FMT,
+				  (unsigned long long)st.st_dev,
+				  (unsigned long long)st.st_ino, path);
 	close(parent);
 	return err;
 }

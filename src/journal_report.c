@@ -63,13 +63,19 @@ static void remedy(const struct dead *d, const char *fmt, ...)
  * a later run).
  */
 
-/* An image attach created and no disk of any domain uses. */
-static int left_image(const struct dead *d, const char *path)
+/* An image attach created (that file) and no disk of any domain uses. */
+static int left_image(const struct dead *d, const char *args)
 {
+	unsigned long long dev, ino;
+	char path[4096];
 	struct stat st;
 	size_t users = 0;
 
-	if (lstat(path, &st) || !S_ISREG(st.st_mode))
+	if (sscanf(args, "%llx:%llu %4095s", &dev, &ino, path) != 3)
+		return 0;
+	if (lstat(path, &st) || !S_ISREG(st.st_mode) ||
+	    (unsigned long long)st.st_dev != dev ||
+	    (unsigned long long)st.st_ino != ino)
 		return 0;
 	if (xvbd_tstack_targets_under(d->ctx->ts, path, &users))
 		return -1;

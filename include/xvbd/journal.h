@@ -38,7 +38,8 @@
 #define XVBD_JOURNAL_MAX_BYTES	65536
 
 /* Kinds, with their ARGS. */
-#define XVBD_J_IMAGE	"image"		/* PATH: created by attach */
+#define XVBD_J_IMAGE	"image"		/* DEV:INO PATH: created by attach */
+#define XVBD_J_IMAGE_FMT	"%llx:%llu %s"
 #define XVBD_J_MOUNT	"mount"		/* POINT: a share mount made */
 #define XVBD_J_PAUSED	"paused"	/* DOMID NAME: paused by attach */
 #define XVBD_J_CREATED	"created"	/* DOMID NAME: start's xl create -p */
