@@ -95,7 +95,7 @@ check "the image stays (not this call's)" test -f $img
 same_state "attach, Ctrl-C during the hotplug script"
 
 phase "attach --phy: Ctrl-C once libxl's add is done"
-if stop_at attach-added attach $G --phy /dev/vdb1; then
+if stop_at attach-added attach $G --phy /dev/vdb1 --vdev xvdb; then
 	check "the disk is there at the stop" test -n "$(bstate $domid 51728)"
 	go_on INT "attach --phy, Ctrl-C after the add" group
 fi
