@@ -148,6 +148,7 @@ t=/scratch/t73-t.img
 truncate -s 16M $t
 timeout 300 xvbd -q attach $G --file $t --vdev xvdb >/dev/null || fail "attach for tune"
 be=/local/domain/0/backend/vbd/$domid/51728
+fe=/local/domain/$domid/device/vbd/51728	# trusted: blkfront's key
 # pair JSON: "discard,trusted" of a tune's before or value fields.
 pair() { jq -r "[(.overrides[] | select(.key == \"discard\") | .$2), (.overrides[] | select(.key == \"trusted\") | .$2)] | map(tostring) | join(\",\")" "$1"; }
 for r in 1 2 3; do
@@ -161,7 +162,7 @@ for r in 1 2 3; do
 	wait $pb; rb=$?
 	expect_eq "round $r: both tunes exit 0" "0 0" "$ra $rb"
 	ba=$(pair /tmp/t73-ta.json before) bb=$(pair /tmp/t73-tb.json before)
-	now="$(xenstore-read $be/discard-enable),$(xenstore-read $be/trusted)"
+	now="$(xenstore-read $be/discard-enable),$(xenstore-read $fe/trusted)"
 	echo "# round $r: before a=$ba b=$bb; xenstore now $now"
 	if [ "$ba" = "1,0" ] && [ "$bb" = "0,0" ]; then
 		expect_eq "round $r: a then b: b's values stay" "1,1" "$now"
