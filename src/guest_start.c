@@ -369,7 +369,7 @@ int xvbd_start_run(struct xvbd_ctx *ctx, const struct xvbd_start_req *req,
 	 * xl runs in its own process group (spawn.h), so a terminal's
 	 * Ctrl-C does not reach it either.
 	 */
-	xvbd_guard_signals(&old);
+	xvbd_sig_hold(&old);
 	err = xvbd_tstack_create_paused(ctx->ts, xvbd_start_plan_cfg(plan),
 					cfg->name, &res->domid, &xl_status);
 	if (err) {
@@ -392,7 +392,7 @@ int xvbd_start_run(struct xvbd_ctx *ctx, const struct xvbd_start_req *req,
 			   why, sizeof(why));
 	err = xvbd_tstack_unpause(ctx->ts, res->domid);
 	t_unpaused = xvbd_now_ms();
-	interrupted = xvbd_guard_signals_pending();
+	interrupted = xvbd_sig_held_pending();
 	if (err) {
 		xvbd_err(name, "unpause", "domain %s (%u): %s", cfg->name,
 			 res->domid, strerror(-err));
