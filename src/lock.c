@@ -1,8 +1,10 @@
 /*
- * lock.c - the per-domain lock of attach and tune (xvbd/lock.h).
+ * lock.c - the bounded, interruptible lock wait of xvbd's commands and
+ * the per-domain lock of attach and tune (xvbd/lock.h).
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/file.h>
@@ -91,22 +93,31 @@ void xvbd_lock_release(const char *path, int fd)
 }
 
 struct tell_arg {
-	const char *cmd, *domain, *path;
+	const char *cmd, *whom, *path;
 };
 
 static void tell_waiting(void *arg)
 {
 	const struct tell_arg *t = arg;
 
-	fprintf(stderr, "xvbd: %s: waiting for another xvbd attach or tune "
-		"of domain %s (lock %s)\n", t->cmd, t->domain, t->path);
+	fprintf(stderr, "xvbd: %s: waiting for %s (lock %s)\n", t->cmd,
+		t->whom, t->path);
+}
+
+int xvbd_lock_wait_s(const char *cmd, const char *path, unsigned timeout_s,
+		     bool tell, const char *whom)
+{
+	struct tell_arg t = { cmd, whom, path };
+	int64_t timeout_ms = (int64_t)timeout_s * 1000;
+
+	return xvbd_lock_wait(path, timeout_ms > INT_MAX ? INT_MAX :
+			      (int)timeout_ms, tell ? tell_waiting : NULL, &t);
 }
 
 int xvbd_domain_lock(const char *cmd, uint32_t domid, const char *domain,
 		     unsigned timeout_s, bool tell)
 {
-	char path[64];
-	struct tell_arg t = { cmd, domain, path };
+	char path[64], whom[128];
 	int fd;
 
 	if (xvbd_domain_lock_path(domid, path, sizeof(path)))
@@ -115,8 +126,9 @@ int xvbd_domain_lock(const char *cmd, uint32_t domid, const char *domain,
 		xvbd_err(cmd, XVBD_RUN_DIR, "%s", strerror(errno));
 		return -1;
 	}
-	fd = xvbd_lock_wait(path, (int)timeout_s * 1000,
-			    tell ? tell_waiting : NULL, &t);
+	snprintf(whom, sizeof(whom), "another xvbd attach or tune of domain "
+		 "%s", domain);
+	fd = xvbd_lock_wait_s(cmd, path, timeout_s, tell, whom);
 	if (fd == -ETIMEDOUT) {
 		xvbd_err(cmd, "domain", "%s: another xvbd attach or tune held "
 			 "its lock (%s) for %u s; nothing done", domain, path,

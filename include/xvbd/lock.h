@@ -1,7 +1,11 @@
 /*
- * lock.h - the per-domain lock of the commands that choose or change a
- * domain's VBDs (attach, tune): an flock on a file under XVBD_RUN_DIR,
- * waited for with a bound.
+ * lock.h - the locks of xvbd's commands: an flock on a file, waited for
+ * by polling with a bound, ending early on a caught signal, and said on a
+ * terminal after a second (xvbd_lock_wait, the one such wait: the
+ * per-domain lock here, the shares' lock of share.h).
+ *
+ * The per-domain lock of the commands that choose or change a domain's
+ * VBDs (attach, tune) is a file under XVBD_RUN_DIR.
  *
  * Two `xvbd attach` of one guest would otherwise both pick the first
  * free vdev (issue 16, item 2); under the lock the vdev choice and the
@@ -20,8 +24,8 @@
 #define XVBD_RUN_DIR		"/run/xvbd"
 /* After this long waiting, a terminal is told what for. */
 #define XVBD_LOCK_TELL_MS	1000
-/* tune's wait (attach waits its --timeout). */
-#define XVBD_DOMAIN_LOCK_WAIT_S	120
+/* The wait of tune and detach (attach waits its --timeout). */
+#define XVBD_LOCK_WAIT_S	120
 
 /* The lock file of domain domid: 0, or -ENAMETOOLONG. */
 int xvbd_domain_lock_path(uint32_t domid, char *buf, size_t len);
@@ -40,6 +44,14 @@ int xvbd_domain_lock_path(uint32_t domid, char *buf, size_t len);
  */
 int xvbd_lock_wait(const char *path, int timeout_ms,
 		   void (*waiting)(void *arg), void *arg);
+/*
+ * xvbd_lock_wait for command cmd, at most timeout_s: when tell (a
+ * terminal, not -q), after XVBD_LOCK_TELL_MS stderr says "xvbd: <cmd>:
+ * waiting for <whom> (lock <path>)".  Returns as xvbd_lock_wait; the
+ * caller words -ETIMEDOUT and -EINTR.
+ */
+int xvbd_lock_wait_s(const char *cmd, const char *path, unsigned timeout_s,
+		     bool tell, const char *whom);
 /* Release a lock of xvbd_lock_wait (fd < 0: nothing). */
 void xvbd_lock_release(const char *path, int fd);
 
