@@ -26,12 +26,16 @@ int xvbd_domain_lock_path(uint32_t domid, char *buf, size_t len)
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
-/* Is fd still the file at path (not unlinked by a holder that left)? */
-static bool still_there(int fd, const char *path)
+/*
+ * Is fd still the file at path (not unlinked by a holder that left)?
+ * follow: path was opened following a symbolic link.
+ */
+static bool still_there(int fd, const char *path, bool follow)
 {
 	struct stat fst, pst;
 
-	return !fstat(fd, &fst) && !lstat(path, &pst) &&
+	return !fstat(fd, &fst) &&
+	       !(follow ? stat(path, &pst) : lstat(path, &pst)) &&
 	       fst.st_dev == pst.st_dev && fst.st_ino == pst.st_ino;
 }
 
@@ -52,7 +56,7 @@ int xvbd_lock_wait(const char *path, int timeout_ms,
 		if (fd < 0)
 			return -errno;
 		if (!flock(fd, LOCK_EX | LOCK_NB)) {
-			if (still_there(fd, path))
+			if (still_there(fd, path, false))
 				return fd;
 			/* The holder removed it on release: a new file. */
 			close(fd);
@@ -79,6 +83,32 @@ int xvbd_lock_wait(const char *path, int timeout_ms,
 			told = true;
 		}
 		nanosleep(&poll, NULL);
+	}
+}
+
+int xvbd_lock_hold(const char *path, mode_t mode)
+{
+	int fd, err;
+
+	for (;;) {
+		/* Followed as locking.sh's `>>` follows it. */
+		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, mode);
+		if (fd < 0)
+			return -errno;
+		while ((err = flock(fd, LOCK_EX) ? -errno : 0) == -EINTR)
+			;
+		/*
+		 * Not held (ENOLCK, EBADF...): an error, never taken as held,
+		 * or two hotplug scripts would bind at once (issue 16, item 6).
+		 */
+		if (err) {
+			close(fd);
+			return err;
+		}
+		if (still_there(fd, path, true))
+			return fd;
+		/* The holder removed it on release: a new file. */
+		close(fd);
 	}
 }
 

@@ -12,7 +12,8 @@
  * add are one step for xvbd callers.  Other toolstacks (xl block-attach)
  * do not take it: attach's cleanup checks that a device is its own.
  *
- * Plain libc only (unit-tested with a lock file of the test's).
+ * Plain libc only (unit-tested with a lock file of the test's); linked
+ * into xvbd-block too (xvbd_lock_hold).
  */
 #ifndef XVBD_LOCK_H
 #define XVBD_LOCK_H
@@ -20,6 +21,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define XVBD_RUN_DIR		"/run/xvbd"
 /* After this long waiting, a terminal is told what for. */
@@ -52,7 +54,17 @@ int xvbd_lock_wait(const char *path, int timeout_ms,
  */
 int xvbd_lock_wait_s(const char *cmd, const char *path, unsigned timeout_s,
 		     bool tell, const char *whom);
-/* Release a lock of xvbd_lock_wait (fd < 0: nothing). */
+/*
+ * Xen's hotplug lock protocol (tools/hotplug/Linux/locking.sh, claim_lock),
+ * for xvbd-block, which must exclude the block script: open path (created
+ * with mode, a symbolic link followed as the script follows it), wait for
+ * an exclusive flock without bound (EINTR retried), and hold it only if
+ * path still names the locked file.  The fd, or a negative errno: a flock
+ * error (ENOLCK...) is returned, never taken as held.  Released with
+ * xvbd_lock_release (release_lock: unlink, then close).
+ */
+int xvbd_lock_hold(const char *path, mode_t mode);
+/* Release a lock of xvbd_lock_wait or xvbd_lock_hold (fd < 0: nothing). */
 void xvbd_lock_release(const char *path, int fd);
 
 /*
