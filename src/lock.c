@@ -147,7 +147,7 @@ int xvbd_lock_wait_s(const char *cmd, const char *path, unsigned timeout_s,
 int xvbd_domain_lock(const char *cmd, uint32_t domid, const char *domain,
 		     unsigned timeout_s, bool tell)
 {
-	char path[64], whom[128];
+	char path[64], whom[320];
 	int fd;
 
 	if (xvbd_domain_lock_path(domid, path, sizeof(path)))

@@ -8,7 +8,7 @@
  * SIGTERM, SIGHUP and SIGQUIT with a handler that only sets a flag; they
  * look at it at their step boundaries (xvbd_interrupted()), take their
  * cleanup path and exit 1 ("interrupted").  The waits of the layers (xenstore
- * watches, the domain lock) end early when it is set.
+ * watches, the domain and shares' locks) end early when it is set.
  *
  * SIGPIPE is ignored by every command: a reader that went away (xvbd
  * ... | head -1) turns writes into EPIPE errors, never a death in the
