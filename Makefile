@@ -90,6 +90,10 @@ CMD_SRCS  += src/cmd_ab_common.c src/cmd_ab_compare.c src/cmd_ab_list.c \
 PURE_SRCS += src/xlcfg_edit.c src/xlcfg_diff.c src/pvpath.c src/cfgfile.c
 SYS_SRCS  += src/tstack_pv.c
 CMD_SRCS  += src/cmd_pv.c src/cmd_pv_status.c
+# the journal of what a command has under way, and the report of what a
+# killed one left (issue 16)
+PURE_SRCS += src/journal.c
+CMD_SRCS  += src/journal_report.c
 SRCS      := $(PURE_SRCS) $(SYS_SRCS) $(CMD_SRCS) src/main.c
 # xvbd-block, the hotplug program libxl runs for raw image files: its own
 # main, the loop device layer (libc only: unit-tested too), xenstore, and
@@ -97,7 +101,7 @@ SRCS      := $(PURE_SRCS) $(SYS_SRCS) $(CMD_SRCS) src/main.c
 LOOP_SRCS    := src/loop.c
 HOTPLUG_SRCS := src/hotplug/xvbd_block.c $(LOOP_SRCS) src/xs.c src/xs_path.c \
 		src/util.c src/cache.c src/sysfs.c src/image.c src/sig.c \
-		src/lock.c
+		src/lock.c src/journal.c
 
 OBJS      := $(SRCS:%.c=$(BUILD)/%.o)
 PURE_OBJS := $(PURE_SRCS:%.c=$(BUILD)/%.o)

@@ -16,6 +16,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "xvbd/journal.h"
 #include "xvbd/attach_script.h"
 #include "xvbd/vbd.h"
 #include "xvbd/blkif.h"
@@ -54,6 +55,7 @@ int pause_guest(struct attach *at)
 	if (!at->a.have_ovr || at->was_paused)
 		return 0;
 	xvbd_sig_hold(&at->old_mask);
+	xvbd_journal_note(XVBD_J_PAUSED, "%u %s", at->domid, at->domain);
 	err = xvbd_tstack_pause(at->ctx->ts, at->domid);
 	if (err) {
 		xvbd_sig_release(&at->old_mask);
@@ -78,6 +80,9 @@ int resume_guest(struct attach *at)
 	err = xvbd_tstack_unpause(at->ctx->ts, at->domid);
 	at->interrupted = xvbd_sig_held_pending();
 	at->paused_by_us = false;
+	if (!err)
+		xvbd_journal_done(XVBD_J_PAUSED, "%u %s", at->domid,
+				  at->domain);
 	if (err) {
 		xvbd_sig_release(&at->old_mask);
 		xvbd_err(CMD, "unpause", "domain %s (%u): %s", at->domain,

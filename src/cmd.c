@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "xvbd/cmd.h"
+#include "xvbd/journal.h"
 #include "xvbd/util.h"
 
 int xvbd_usage_error(const struct xvbd_cmd *cmd, const char *fmt, ...)
@@ -158,6 +159,8 @@ int xvbd_cmd_connect(struct xvbd_ctx *ctx)
 					  "(xenfs, privcmd) available?");
 			return XVBD_EXIT_FAIL;
 		}
+		/* What a killed xvbd left, said by the next one. */
+		xvbd_journal_report(ctx);
 	}
 	return XVBD_EXIT_OK;
 }
@@ -189,7 +192,10 @@ int xvbd_cmd_run(struct xvbd_ctx *ctx, int argc, char **argv)
 		if (rc)
 			goto out;
 	}
+	xvbd_journal_begin(cmd->name);
 	rc = cmd->fn(ctx, argc, argv);
+	/* Whatever its exit code, it has said itself what it left. */
+	xvbd_journal_end();
 	/* A command that rendered nothing (help) has no document to end. */
 	if (rc == XVBD_EXIT_OK && xvbd_out_finish(ctx->out)) {
 		xvbd_err(cmd->name, "stdout", "write failed");

@@ -24,9 +24,9 @@
  * `ab compare`'s on this experiment's records.
  *
  * A guest is never left behind by a run that ends: interrupted (SIGINT,
- * SIGTERM, SIGHUP) it is destroyed; killed with SIGKILL, the state file
- * /run/xvbd/ab-run/<pid> names it, and the next `ab run` says so with
- * the command that removes it.
+ * SIGTERM, SIGHUP) it is destroyed; killed with SIGKILL, its journal
+ * (journal.h) names it, and the next xvbd says so with the command that
+ * removes it.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -40,6 +40,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "xvbd/journal.h"
 #include "xvbd/ab.h"
 #include "xvbd/ab_recorder.h"
 #include "xvbd/ab_stat.h"
@@ -63,7 +64,6 @@
 #define DESTROY_WAIT_TRIES	50
 #define DESTROY_WAIT_US		100000
 /* Where a running experiment names the guest it owns (kill -9 proof). */
-#define STATE_DIR		"/run/xvbd/ab-run"
 
 struct side {
 	const char *label;
@@ -416,101 +416,32 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 	return 0;
 }
 
-/* ---- the state file: which guest this experiment owns ---- */
+/* ---- the journal: which guest this experiment owns ---- */
 
-static void state_path(pid_t pid, char *buf, size_t len)
-{
-	snprintf(buf, len, STATE_DIR "/%ld", (long)pid);
-}
+/* The guest entry open in the journal ("DOMID NAME"), or "". */
+static char guest_entry[300];
 
-/* "NAME DOMID\n" (domid -1 while it is being created). */
+/* Noted before xl create (domid -1: found by its name), then its domid. */
 static int state_write(const char *name, long domid)
 {
-	char path[64], tmp[80];
-	FILE *f;
+	char entry[sizeof(guest_entry)];
+	int err;
 
-	if (mkdir("/run/xvbd", 0700) && errno != EEXIST)
-		return -errno;
-	if (mkdir(STATE_DIR, 0700) && errno != EEXIST)
-		return -errno;
-	state_path(getpid(), path, sizeof(path));
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = fopen(tmp, "we");
-	if (!f)
-		return -errno;
-	fprintf(f, "%s %ld\n", name, domid);
-	if (fflush(f) || fsync(fileno(f))) {
-		fclose(f);
-		unlink(tmp);
-		return -EIO;
-	}
-	fclose(f);
-	return rename(tmp, path) ? -errno : 0;
+	snprintf(entry, sizeof(entry), "%ld %s", domid, name);
+	err = xvbd_journal_note(XVBD_J_GUEST, "%s", entry);
+	if (err)
+		return err;
+	if (guest_entry[0])
+		xvbd_journal_done(XVBD_J_GUEST, "%s", guest_entry);
+	snprintf(guest_entry, sizeof(guest_entry), "%s", entry);
+	return 0;
 }
 
 static void state_clear(void)
 {
-	char path[64];
-
-	state_path(getpid(), path, sizeof(path));
-	unlink(path);
-}
-
-/*
- * Experiments that died (SIGKILL, a crash) without destroying their
- * guest: name each guest that still runs, with the command that removes
- * it; forget the file of one that is gone.
- */
-static void report_orphans(struct xvbd_ctx *ctx)
-{
-	DIR *d = opendir(STATE_DIR);
-	struct dirent *de;
-
-	if (!d)
-		return;
-	while ((de = readdir(d))) {
-		char path[64 + 256], name[128], cur[128];
-		long pid, domid;
-		char *end;
-		FILE *f;
-		int n;
-
-		errno = 0;
-		pid = strtol(de->d_name, &end, 10);
-		if (*end || pid <= 0 || errno)
-			continue;
-		if (!kill((pid_t)pid, 0) || errno != ESRCH)
-			continue;	/* still running (or not ours to ask) */
-		snprintf(path, sizeof(path), STATE_DIR "/%s", de->d_name);
-		f = fopen(path, "re");
-		if (!f)
-			continue;
-		n = fscanf(f, "%127s %ld", name, &domid);
-		fclose(f);
-		/*
-		 * Killed while xl create ran or before the domid was noted
-		 * (-1): the name finds it, as names are unique among running
-		 * domains.
-		 */
-		if (n == 2 && domid < 0) {
-			uint32_t id;
-
-			if (!xvbd_tstack_name_to_domid(ctx->ts, name, &id))
-				domid = id;
-		}
-		if (n != 2 || domid < 0 || domid > UINT32_MAX ||
-		    xvbd_tstack_domain_name(ctx->ts, (uint32_t)domid, cur,
-					    sizeof(cur)) ||
-		    strcmp(cur, name)) {
-			unlink(path);	/* the guest is gone */
-			continue;
-		}
-		xvbd_err(CMD, "warning", "guest %s (domid %ld) was started "
-			 "by an ab run that died (pid %ld)", name, domid,
-			 pid);
-		xvbd_hint("remove it with: xl destroy %ld", domid);
-	}
-	closedir(d);
+	if (guest_entry[0])
+		xvbd_journal_done(XVBD_J_GUEST, "%s", guest_entry);
+	guest_entry[0] = '\0';
 }
 
 /* ---- one run ---- */
@@ -592,7 +523,7 @@ static int one_run(struct xvbd_ctx *ctx, struct run_opts *o, struct side *sd,
 	memset(&rec, 0, sizeof(rec));
 	err = state_write(name, -1);
 	if (err) {
-		xvbd_err(CMD, STATE_DIR, "%s", strerror(-err));
+		xvbd_err(CMD, XVBD_JOURNAL_DIR, "%s", strerror(-err));
 		return XVBD_EXIT_FAIL;
 	}
 	rc = xvbd_start_run(ctx, &sd->req, &sd->plan, &res);
@@ -818,7 +749,6 @@ int cmd_ab_run(struct xvbd_ctx *ctx, int argc, char **argv)
 			return XVBD_EXIT_FAIL;
 		}
 	}
-	report_orphans(ctx);
 	for (i = 0; i < 2 && !rc; i++) {
 		rc = xvbd_start_prepare(ctx, &o.side[i].req, &o.side[i].plan);
 		o.side[i].prepared = true;

@@ -11,6 +11,7 @@
 
 #include "xvbd/blkif.h"
 #include "xvbd/cmd.h"
+#include "xvbd/journal.h"
 #include "xvbd/lock.h"
 #include "xvbd/share.h"
 #include "xvbd/sig.h"
@@ -144,9 +145,20 @@ int cmd_detach(struct xvbd_ctx *ctx, int argc, char **argv)
 		rc = XVBD_EXIT_FAIL;
 		goto out;
 	}
-	/* From here a signal lets the removal (and the unmount) finish. */
+	/* From here a signal lets the removal (and the unmount) finish;
+	 * a SIGKILL leaves it to the next run to name. */
+	if (!dry_run) {
+		xvbd_journal_note(XVBD_J_DETACH, "%u %u %s %s", domid, devid,
+				  disk->vdev, domain);
+		if (on_share)
+			xvbd_journal_note(XVBD_J_MOUNT, "%s/%s",
+					  XVBD_SHARE_DIR, share);
+	}
 	err = dry_run ? 0 :
 	      xvbd_tstack_disk_remove(ctx->ts, domid, disk->vdev, force);
+	if (!dry_run)
+		xvbd_journal_done(XVBD_J_DETACH, "%u %u %s %s", domid, devid,
+				  disk->vdev, domain);
 	if (err) {
 		xvbd_err(CMD, disk->vdev, "libxl could not remove it from "
 			 "domain %s%s", domain, err == -ENOENT ?

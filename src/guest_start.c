@@ -16,6 +16,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "xvbd/journal.h"
 #include "xvbd/guest_start.h"
 #include "xvbd/sig.h"
 #include "xvbd/vbd.h"
@@ -370,6 +371,8 @@ int xvbd_start_run(struct xvbd_ctx *ctx, const struct xvbd_start_req *req,
 	 * Ctrl-C does not reach it either.
 	 */
 	xvbd_sig_hold(&old);
+	/* SIGKILL: xl finishes on its own and leaves the domain paused. */
+	xvbd_journal_note(XVBD_J_CREATED, "-1 %s", cfg->name);
 	err = xvbd_tstack_create_paused(ctx->ts, xvbd_start_plan_cfg(plan),
 					cfg->name, &res->domid, &xl_status);
 	if (err) {
@@ -384,13 +387,19 @@ int xvbd_start_run(struct xvbd_ctx *ctx, const struct xvbd_start_req *req,
 		return XVBD_EXIT_FAIL;
 	}
 	res->created = true;
+	xvbd_journal_note(XVBD_J_CREATED, "%u %s", res->domid, cfg->name);
+	xvbd_journal_done(XVBD_J_CREATED, "-1 %s", cfg->name);
 	t_created = xvbd_now_ms();
 	/* From here to the unpause nothing may return early. */
 	why[0] = '\0';
 	xvbd_ovr_run_apply(ctx->ts, ctx->xs, res->domid, res->devs,
 			   res->ndevs, &res->disks, &res->ndisks, timeout_ms,
 			   why, sizeof(why));
+	xvbd_test_stop("start-paused");
 	err = xvbd_tstack_unpause(ctx->ts, res->domid);
+	if (!err)
+		xvbd_journal_done(XVBD_J_CREATED, "%u %s", res->domid,
+				  cfg->name);
 	t_unpaused = xvbd_now_ms();
 	interrupted = xvbd_sig_held_pending();
 	if (err) {

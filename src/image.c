@@ -15,6 +15,7 @@
 #include <linux/openat2.h>
 
 #include "xvbd/image.h"
+#include "xvbd/journal.h"
 #include "xvbd/share.h"
 #include "xvbd/util.h"
 
@@ -513,6 +514,9 @@ static int create(const char *path, uint64_t size, bool prealloc, char *why,
 		snprintf(why, why_len, "cannot create: %s", strerror(-err));
 		return err;
 	}
+	/* Killed from here on (a long --prealloc), it is the next run's to
+	 * name. */
+	xvbd_journal_note(XVBD_J_IMAGE, "%s", path);
 	if (prealloc)
 		err = posix_fallocate(fd, 0, (off_t)size);
 	else if (ftruncate(fd, (off_t)size))
@@ -524,7 +528,8 @@ static int create(const char *path, uint64_t size, bool prealloc, char *why,
 	if (err) {
 		snprintf(why, why_len, "cannot %s: %s",
 			 prealloc ? "allocate" : "size", strerror(err));
-		unlinkat(parent, name, 0);
+		if (!unlinkat(parent, name, 0))
+			xvbd_journal_done(XVBD_J_IMAGE, "%s", path);
 	}
 	close(parent);
 	return -err;
@@ -546,6 +551,8 @@ int xvbd_image_remove(const char *path)
 		err = -EINVAL;
 	else if (unlinkat(parent, name, 0))
 		err = -errno;
+	else
+		xvbd_journal_done(XVBD_J_IMAGE, "%s", path);
 	close(parent);
 	return err;
 }

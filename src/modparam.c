@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "xvbd/journal.h"
 #include "xvbd/modparam.h"
 #include "xvbd/sig.h"
 #include "xvbd/spawn.h"
@@ -475,6 +476,7 @@ int xvbd_modparam_reload(const char *module, char *const params[],
 			 char *const restore[], const char **step)
 {
 	char *unload[] = { "modprobe", "-r", (char *)module, NULL };
+	char dir[128];
 	sigset_t old_mask;
 	int rc;
 
@@ -488,6 +490,8 @@ int xvbd_modparam_reload(const char *module, char *const params[],
 	 */
 	xvbd_sig_hold(&old_mask);
 	*step = "unload";
+	/* A SIGKILL cannot be held: the next run names it. */
+	xvbd_journal_note(XVBD_J_UNLOADED, "%s", module);
 	rc = modprobe(unload);
 	if (rc)
 		goto out;
@@ -499,6 +503,9 @@ int xvbd_modparam_reload(const char *module, char *const params[],
 	*step = load(module, restore) ?
 		"load (restore failed too)" : "load (restored the old values)";
 out:
+	/* Loaded again (new values or restored): nothing to name. */
+	if (!params_dir(module, dir, sizeof(dir)) && !access(dir, F_OK))
+		xvbd_journal_done(XVBD_J_UNLOADED, "%s", module);
 	xvbd_sig_release(&old_mask);
 	return rc;
 }

@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "xvbd/journal.h"
 #include "xvbd/lock.h"
 #include "xvbd/share.h"
 #include "xvbd/spawn.h"
@@ -697,6 +698,9 @@ int xvbd_share_mount(const struct xvbd_share_url *u, const char *opts,
 	} else {
 		made_dir = true;
 	}
+	/* The helper runs in its own process group: a SIGKILL of ours
+	 * does not stop it mounting. */
+	xvbd_journal_note(XVBD_J_MOUNT, "%s", point);
 	rc = run_helper(argv, timeout_ms, why, why_len);
 	if (rc == 0 && xvbd_mount_lookup(point, NULL, 0, NULL, 0) != 1) {
 		snprintf(why, why_len, "mount reported success but %s is not "
@@ -715,6 +719,8 @@ int xvbd_share_mount(const struct xvbd_share_url *u, const char *opts,
 			umount2(point, MNT_DETACH);
 		if (made_dir)
 			rmdir(point);
+		if (xvbd_mount_lookup(point, NULL, 0, NULL, 0) == 0)
+			xvbd_journal_done(XVBD_J_MOUNT, "%s", point);
 	}
 	return rc;
 }
@@ -739,6 +745,7 @@ int xvbd_share_umount(const char *name, char *why, size_t why_len)
 		snprintf(why, why_len, "rmdir %s: %s", point, strerror(-err));
 		return err;
 	}
+	xvbd_journal_done(XVBD_J_MOUNT, "%s", point);
 	if (unlink(rec) && errno != ENOENT)
 		return -errno;
 	return 0;

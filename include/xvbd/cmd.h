@@ -107,6 +107,12 @@ int xvbd_usage_error(const struct xvbd_cmd *cmd, const char *fmt, ...)
  */
 int xvbd_cmd_connect(struct xvbd_ctx *ctx);
 /*
+ * The journals of killed commands (journal.h): what they left, named on
+ * stderr with the command that removes it.  Called by xvbd_cmd_connect
+ * once libxl is open.
+ */
+void xvbd_journal_report(struct xvbd_ctx *ctx);
+/*
  * Option parsing for CMD_OWN_OPTIONS commands: getopt_long over the
  * command's own arguments (argc, argv as the handler got them; argv[-1],
  * the command name, stands in for getopt's program name), with getopt's

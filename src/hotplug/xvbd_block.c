@@ -49,6 +49,7 @@
 #include <syslog.h>
 #include <unistd.h>
 
+#include "xvbd/journal.h"
 #include "xvbd/cache.h"
 #include "xvbd/image.h"
 #include "xvbd/lock.h"
@@ -262,6 +263,28 @@ static bool direct_io_on(const char *physical)
 	return on;
 }
 
+/*
+ * The journal's entry of a bound loop device (journal.h): its number,
+ * the identity of its file and the backend it was bound for.
+ */
+static void loop_entry(const struct hotplug *h, const struct xvbd_loop *lo,
+		       char *buf, size_t len)
+{
+	char *be = xvbd_xs_path_backend(&h->be);
+
+	snprintf(buf, len, "%u %x:%x:%llu %s", lo->nr, lo->file_major,
+		 lo->file_minor, (unsigned long long)lo->file_ino,
+		 be ? be : h->xenbus_path);
+	free(be);
+	xvbd_journal_note(XVBD_J_LOOP, "%s", buf);
+}
+
+static void unbind(const struct xvbd_loop *lo, const char *entry)
+{
+	if (!xvbd_loop_unbind(lo->nr))
+		xvbd_journal_done(XVBD_J_LOOP, "%s", entry);
+}
+
 /* Locked: InitWait, the sharing rule, the bind, the dio check, the keys. */
 static int add_locked(const struct hotplug *h, const char *params,
 		      int file_fd, const struct stat *st, bool want_write,
@@ -270,7 +293,7 @@ static int add_locked(const struct hotplug *h, const char *params,
 	struct share_check sc = { .st = st, .want_write = want_write };
 	struct publish pub = { .h = h };
 	struct xvbd_loop lo;
-	char node[32], physical[32], why[64];
+	char node[32], physical[32], why[64], entry[320];
 	char *state;
 	int err, attempt;
 
@@ -309,6 +332,9 @@ static int add_locked(const struct hotplug *h, const char *params,
 	 */
 	xvbd_sig_hold(&(sigset_t){ 0 });
 	err = xvbd_loop_bind(file_fd, !want_write, h->direct_io, params, &lo);
+	/* A SIGKILL cannot be held: the next xvbd names the loop. */
+	if (!err)
+		loop_entry(h, &lo, entry, sizeof(entry));
 	xvbd_test_stop("block-bound");
 	if (err)
 		return refuse(h, "error", "Failed to find an unused loop "
@@ -317,7 +343,7 @@ static int add_locked(const struct hotplug *h, const char *params,
 	/* Lower-case hex, as the block script's stat %t:%T writes it. */
 	snprintf(physical, sizeof(physical), "%x:%x", lo.major, lo.minor);
 	if (h->direct_io && !direct_io_on(physical)) {
-		xvbd_loop_unbind(lo.nr);
+		unbind(&lo, entry);
 		return refuse(h, "error", "Direct I/O is not available for %s: "
 			      "its file system cannot do O_DIRECT, or its "
 			      "block size is above the loop device's 512 "
@@ -342,11 +368,13 @@ static int add_locked(const struct hotplug *h, const char *params,
 		usleep(100000);
 	}
 	if (err) {
-		xvbd_loop_unbind(lo.nr);
+		unbind(&lo, entry);
 		return refuse(h, "error", "Cannot publish %s for %s: %s", node,
 			      params, pub.why[0] ? pub.why :
 			      xs_why(err, why, sizeof(why)));
 	}
+	/* Published: remove finds it by its node. */
+	xvbd_journal_done(XVBD_J_LOOP, "%s", entry);
 	return 0;
 }
 
@@ -555,7 +583,9 @@ int main(int argc, char **argv)
 		say(&h, LOG_ERR, "cannot open xenstore: %s", strerror(errno));
 		return 1;
 	}
+	xvbd_journal_begin(XVBD_BLOCK_SCRIPT);
 	rc = strcmp(argv[1], "add") ? do_remove(&h) : do_add(&h);
+	xvbd_journal_end();
 	xvbd_xs_close(h.xs);
 	closelog();
 	return rc;

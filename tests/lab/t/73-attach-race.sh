@@ -9,6 +9,7 @@
 # of another image at the vdev xvbd picks (xvdb): the xl disk survives.
 # Before the fix both attaches picked xvdb and the loser's cleanup removed
 # the winner's disk (3 of 3 rounds: both failed, loops left bound).
+# Then two tunes of one device at once: one after the other, never mixed.
 . /lab/lib/testlib.sh
 G=t73
 rounds=3
@@ -138,6 +139,39 @@ for f in $a $b; do
 	[ -z "$d" ] || attached+=" $(vdev_of $d)"
 done
 detach_all
+
+# Two tunes of one device at once (issue 16, "also build"): both go
+# through, one after the other (the domain lock): the second one's
+# "before" is what the first one wrote, and xenstore holds the second
+# one's values, never a mix of the two.
+t=/scratch/t73-t.img
+truncate -s 16M $t
+timeout 300 xvbd -q attach $G --file $t --vdev xvdb >/dev/null || fail "attach for tune"
+be=/local/domain/0/backend/vbd/$domid/51728
+# pair JSON: "discard,trusted" of a tune's before or value fields.
+pair() { jq -r "[(.overrides[] | select(.key == \"discard\") | .$2), (.overrides[] | select(.key == \"trusted\") | .$2)] | map(tostring) | join(\",\")" "$1"; }
+for r in 1 2 3; do
+	phase "round $r: two xvbd tune of xvdb at once"
+	xvbd -q tune $G xvdb discard=1 trusted=0 >/dev/null || fail "tune to the start values"
+	xvbd --json tune $G xvdb discard=0 trusted=0 >/tmp/t73-ta.json 2>/tmp/t73-ta.err &
+	pa=$!
+	xvbd --json tune $G xvdb discard=1 trusted=1 >/tmp/t73-tb.json 2>/tmp/t73-tb.err &
+	pb=$!
+	wait $pa; ra=$?
+	wait $pb; rb=$?
+	expect_eq "round $r: both tunes exit 0" "0 0" "$ra $rb"
+	ba=$(pair /tmp/t73-ta.json before) bb=$(pair /tmp/t73-tb.json before)
+	now="$(xenstore-read $be/discard-enable),$(xenstore-read $be/trusted)"
+	echo "# round $r: before a=$ba b=$bb; xenstore now $now"
+	if [ "$ba" = "1,0" ] && [ "$bb" = "0,0" ]; then
+		expect_eq "round $r: a then b: b's values stay" "1,1" "$now"
+	elif [ "$bb" = "1,0" ] && [ "$ba" = "1,1" ]; then
+		expect_eq "round $r: b then a: a's values stay" "0,0" "$now"
+	else
+		fail "round $r: one after the other (befores a=$ba b=$bb)"
+	fi
+done
+timeout 300 xvbd -q detach $G xvdb || fail "detach xvdb"
 
 phase "clean up"
 lab-guest stop $G

@@ -25,33 +25,6 @@ xl destroy $S 2>/dev/null
 rm -f /scratch/t81-*.img /tmp/t81.*
 truncate -s 64M $img
 
-# state_of PID: its state letter (T: stopped), from /proc.
-state_of() { sed 's/.*) //' /proc/$1/stat 2>/dev/null | cut -d' ' -f1; }
-# wait_stopped PID: until it stops itself (at most 120 s).
-wait_stopped() {
-	local i
-	for ((i = 0; i < 1200; i++)); do
-		[ "$(state_of $1)" = T ] && return 0
-		[ -d /proc/$1 ] || return 1
-		sleep 0.1
-	done
-	return 1
-}
-# proc_with NAME N VALUE: the pid of a process called NAME whose N-th
-# /proc/PID/stat field after the name (0 state, 1 parent, 2 group) is VALUE.
-proc_with() {
-	local f rest a
-	for f in /proc/[0-9]*/stat; do
-		read -r rest <"$f" 2>/dev/null || continue
-		[[ $rest == *"($1) "* ]] || continue
-		read -ra a <<<"${rest##*) }"
-		[ "${a[$2]}" = "$3" ] && { echo "${f//[^0-9]/}"; return 0; }
-	done
-	return 1
-}
-member_of() { proc_with "$2" 2 "$1"; }		# member_of PGID NAME
-stopped_named() { proc_with "$1" 0 T; }		# stopped_named NAME
-child_of() { proc_with "$2" 1 "$1"; }		# child_of PPID NAME
 # same_state WHAT: dom0_state as at the baseline (looked at twice: dom0
 # tools under TCG crash now and then).
 same_state() {
@@ -63,12 +36,6 @@ same_state() {
 		fail "$1: xenstore, mounts, loop devices and /scratch as before"
 		diff <(echo "$BASE") <(echo "$T_STATE") | sed 's/^/#   /'
 	fi
-}
-# reap PID: its exit status once it has ended (with job control, bash's
-# wait returns when a job stops, and remembers the stop).
-reap() {
-	while [ -d /proc/$1 ]; do sleep 0.1; done
-	wait $1
 }
 # finished WHAT PID ERRFILE: exits 1 and says it was interrupted.
 finished() {

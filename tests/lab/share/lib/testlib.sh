@@ -351,3 +351,39 @@ AB_METRIC_FIELDS="metric:string unit:string
 	n_a:number a:number? a_half:number? n_b:number b:number? b_half:number? diff:number|string?
 	diff_lo:number? diff_hi:number? pct:number|string? pct_lo:number? pct_hi:number? p:number?
 	verdict:string text:string"
+
+# ---- processes stopped at XVBD_TEST_STOP_AT points (t/81, t/82) ----
+
+# state_of PID: its state letter (T: stopped), from /proc.
+state_of() { sed 's/.*) //' /proc/$1/stat 2>/dev/null | cut -d' ' -f1; }
+# wait_stopped PID: until it stops itself (at most 120 s).
+wait_stopped() {
+	local i
+	for ((i = 0; i < 1200; i++)); do
+		[ "$(state_of $1)" = T ] && return 0
+		[ -d /proc/$1 ] || return 1
+		sleep 0.1
+	done
+	return 1
+}
+# proc_with NAME N VALUE: the pid of a process called NAME whose N-th
+# /proc/PID/stat field after the name (0 state, 1 parent, 2 group) is VALUE.
+proc_with() {
+	local f rest a
+	for f in /proc/[0-9]*/stat; do
+		read -r rest <"$f" 2>/dev/null || continue
+		[[ $rest == *"($1) "* ]] || continue
+		read -ra a <<<"${rest##*) }"
+		[ "${a[$2]}" = "$3" ] && { echo "${f//[^0-9]/}"; return 0; }
+	done
+	return 1
+}
+member_of() { proc_with "$2" 2 "$1"; }		# member_of PGID NAME
+stopped_named() { proc_with "$1" 0 T; }		# stopped_named NAME
+child_of() { proc_with "$2" 1 "$1"; }		# child_of PPID NAME
+# reap PID: its exit status once it has ended (with job control, bash's
+# wait returns when a job stops, and remembers the stop).
+reap() {
+	while [ -d /proc/$1 ]; do sleep 0.1; done
+	wait $1
+}

@@ -1,0 +1,89 @@
+/*
+ * journal.h - what a command has under way, for the run after it when it
+ * is killed (SIGKILL, a crash, the OOM killer: no handler runs).
+ *
+ * A command that changes the host notes each change that would be debris
+ * if it died there (an image it created, a share it mounted, a guest it
+ * paused or created, blkback unloaded, a loop device bound, a removal
+ * begun) in its journal, XVBD_JOURNAL_DIR/<pid>, and notes it done when
+ * it is undone or handed over.  The journal goes when the command exits,
+ * whatever its exit code: the command has said itself what it left.
+ *
+ * A journal whose process is gone is read by the next xvbd that connects
+ * to Xen (journal_report.c): each open entry is checked against the host
+ * (libxl, xenstore, /proc/mounts, sysfs), what is still there is named
+ * with the command that removes it, and a journal with nothing left is
+ * removed.  Nothing is removed for the user: a killed command's debris may
+ * already be someone's (an image attached by hand since).
+ *
+ * Lines: "xvbd CMD START" first (START: the process's start time, field
+ * 22 of /proc/PID/stat, so that a pid reused by another process is told
+ * apart), then "+KIND ARGS" and "-KIND ARGS" with ARGS as noted.  An
+ * entry is open when its "+" line has no later "-" line with the same
+ * KIND and ARGS.  /run is a tmpfs: a journal lives as long as what it
+ * describes (domains, mounts, loop devices, a module), except a created
+ * image, which a reboot keeps and nobody then names.
+ *
+ * Plain libc (xvbd-block links it).
+ */
+#ifndef XVBD_JOURNAL_H
+#define XVBD_JOURNAL_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#define XVBD_JOURNAL_DIR	"/run/xvbd/journal"
+/* A journal is a few lines; a bigger file is not one of ours. */
+#define XVBD_JOURNAL_MAX_BYTES	65536
+
+/* Kinds, with their ARGS. */
+#define XVBD_J_IMAGE	"image"		/* PATH: created by attach */
+#define XVBD_J_MOUNT	"mount"		/* POINT: a share mount made */
+#define XVBD_J_PAUSED	"paused"	/* DOMID NAME: paused by attach */
+#define XVBD_J_CREATED	"created"	/* DOMID NAME: start's xl create -p */
+#define XVBD_J_GUEST	"guest"		/* DOMID NAME: an ab run's guest */
+#define XVBD_J_UNLOADED	"unloaded"	/* MODULE: defaults --reload */
+#define XVBD_J_DETACH	"detach"	/* DOMID DEVID VDEV NAME: removing */
+#define XVBD_J_LOOP	"loop"		/* NR DEV:INO BACKEND: xvbd-block */
+
+/*
+ * The writing side.  begin names the command (its journal is made at its
+ * first note; a process that never began keeps none: a unit test).  note/done append one line; note returns 0 or -errno.  A
+ * journal that cannot be written (no /run/xvbd) does not stop a command:
+ * it works as it did before journals, and only its own SIGKILL would go
+ * unnamed.  end removes this process's journal.
+ */
+void xvbd_journal_begin(const char *cmd);
+int xvbd_journal_note(const char *kind, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void xvbd_journal_done(const char *kind, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void xvbd_journal_end(void);
+
+/* The reading side's pure part: one journal's text. */
+struct xvbd_jentry {
+	char kind[16];
+	char *args;
+};
+
+struct xvbd_journal {
+	char cmd[32];
+	unsigned long long start;
+	struct xvbd_jentry *open;	/* in the order they were noted */
+	size_t nopen;
+};
+
+/* 0, -EINVAL (not a journal: no header), -ENOMEM. */
+int xvbd_journal_parse(const char *text, struct xvbd_journal *j);
+void xvbd_journal_free(struct xvbd_journal *j);
+
+/* The start time of process pid (field 22): 0, or -ESRCH when gone. */
+int xvbd_proc_start_time(pid_t pid, unsigned long long *start);
+
+/*
+ * Split "DOMID REST" (the kinds that start with a domid): 0, or -EINVAL.
+ * *rest points into args.
+ */
+int xvbd_journal_domid(const char *args, long *domid, const char **rest);
+
+#endif
