@@ -17,6 +17,7 @@
 #include "xvbd/ab_recorder_impl.h"
 #include "xvbd/blkif.h"
 #include "xvbd/cmd.h"
+#include "xvbd/sig.h"
 #include "xvbd/stats.h"
 #include "xvbd/xs.h"
 
@@ -361,7 +362,7 @@ static int record(struct recorder *r, bool report_it)
 		if (report_it)
 			xvbd_err(CMD_OF(r), "interrupted", "by %s: record %s "
 				 "kept, marked incomplete",
-				 xvbd_ab_signal_name(run->stop_signal),
+				 xvbd_sig_name(run->stop_signal),
 				 r->rec.id);
 		return XVBD_EXIT_FAIL;
 	}
@@ -402,7 +403,7 @@ int xvbd_ab_recorder_run(struct xvbd_ctx *ctx,
 	*stopped_by = NULL;
 	rc = record(&r, report_it);
 	if (r.run.stop_signal)
-		*stopped_by = xvbd_ab_signal_name(r.run.stop_signal);
+		*stopped_by = xvbd_sig_name(r.run.stop_signal);
 	/* The caller gets the record whenever it was written. */
 	if (r.rec.path) {
 		*rec = r.rec;

@@ -18,6 +18,7 @@
 #include "xvbd/ab_record_impl.h"
 #include "xvbd/ab_recorder.h"
 #include "xvbd/ab_recorder_impl.h"
+#include "xvbd/sig.h"
 #include "xvbd/spawn.h"
 #include "xvbd/stats.h"
 #include "xvbd/sysfs.h"
@@ -397,12 +398,6 @@ static void stop_workload(struct recorder *r, const char *why)
 			    "status %d", why, status);
 }
 
-const char *xvbd_ab_signal_name(int sig)
-{
-	return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" :
-	       sig == SIGHUP ? "SIGHUP" : "a signal";
-}
-
 /* Warmup: time passes, nothing is kept.  false when the run ended. */
 static bool warmup(struct recorder *r)
 {
@@ -423,7 +418,7 @@ static bool warmup(struct recorder *r)
 		if (r->run->stop_signal) {
 			xvbd_err(r->run->cmd, "interrupted", "by %s during "
 				 "the warmup: nothing recorded",
-				 xvbd_ab_signal_name(r->run->stop_signal));
+				 xvbd_sig_name(r->run->stop_signal));
 			return false;
 		}
 		if (workload_ended(r)) {
@@ -546,8 +541,7 @@ static int record_loop(struct recorder *r)
 		wait_until(r, wake);
 		now = xvbd_stats_now_ns();
 		if (r->run->stop_signal) {
-			const char *sig = xvbd_ab_signal_name(
-				r->run->stop_signal);
+			const char *sig = xvbd_sig_name(r->run->stop_signal);
 
 			stop_workload(r, sig);
 			xvbd_ab_record_note(r->rec, "interrupted by %s after "
@@ -742,7 +736,7 @@ int xvbd_ab_recorder_loop(struct xvbd_tstack *ts, struct xvbd_xs *xs,
 	if (run->stop_signal) {
 		xvbd_err(run->cmd, "interrupted", "by %s before the baseline: "
 			 "nothing recorded",
-			 xvbd_ab_signal_name(run->stop_signal));
+			 xvbd_sig_name(run->stop_signal));
 		goto out;
 	}
 	if (run->mode == XVBD_AB_MODE_RUN && run->warmup_ns &&

@@ -54,11 +54,11 @@ int pause_guest(struct attach *at)
 	at->was_paused = info.paused;
 	if (!at->a.have_ovr || at->was_paused)
 		return 0;
-	xvbd_guard_signals(&at->old_mask);
+	xvbd_sig_hold(&at->old_mask);
 	xvbd_journal_note(XVBD_J_PAUSED, "%u %s", at->domid, at->domain);
 	err = xvbd_tstack_pause(at->ctx->ts, at->domid);
 	if (err) {
-		sigprocmask(SIG_SETMASK, &at->old_mask, NULL);
+		xvbd_sig_release(&at->old_mask);
 		xvbd_err(CMD, "pause", "domain %s: %s", at->domain,
 			 strerror(-err));
 		return XVBD_EXIT_FAIL;
@@ -78,13 +78,13 @@ int resume_guest(struct attach *at)
 	if (!at->paused_by_us)
 		return 0;
 	err = xvbd_tstack_unpause(at->ctx->ts, at->domid);
-	at->interrupted = xvbd_guard_signals_pending();
+	at->interrupted = xvbd_sig_held_pending();
 	at->paused_by_us = false;
 	if (!err)
 		xvbd_journal_done(XVBD_J_PAUSED, "%u %s", at->domid,
 				  at->domain);
 	if (err) {
-		sigprocmask(SIG_SETMASK, &at->old_mask, NULL);
+		xvbd_sig_release(&at->old_mask);
 		xvbd_err(CMD, "unpause", "domain %s (%u): %s", at->domain,
 			 at->domid, strerror(-err));
 		if (!quiet(at))
@@ -102,7 +102,7 @@ int resume_guest(struct attach *at)
 			 at->ovr_why[0] ? "not written" : "written");
 		return XVBD_EXIT_FAIL;
 	}
-	sigprocmask(SIG_SETMASK, &at->old_mask, NULL);
+	xvbd_sig_release(&at->old_mask);
 	return 0;
 }
 

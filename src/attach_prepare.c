@@ -273,7 +273,18 @@ static int mount_share(struct attach *at, struct item *it)
 	if (err)
 		return err;
 	if (at->lock_fd < 0) {
-		at->lock_fd = xvbd_share_lock();
+		at->lock_fd = xvbd_share_lock(CMD, at->a.timeout_s,
+					      !quiet(at) &&
+					      isatty(STDERR_FILENO));
+		/* Ctrl-C while waiting: undo_if_interrupted says it, once. */
+		if (at->lock_fd == -EINTR)
+			return XVBD_EXIT_FAIL;
+		if (at->lock_fd == -ETIMEDOUT) {
+			item_err(it, "%s: another xvbd attach or detach held "
+				 "its lock for %u s; nothing is mounted",
+				 XVBD_SHARE_DIR, at->a.timeout_s);
+			return XVBD_EXIT_FAIL;
+		}
 		if (at->lock_fd < 0) {
 			item_err(it, "lock %s: %s", XVBD_SHARE_DIR,
 				 strerror(-at->lock_fd));

@@ -48,6 +48,7 @@
 #include "xvbd/cmd.h"
 #include "xvbd/cmd_ab.h"
 #include "xvbd/guest_start.h"
+#include "xvbd/sig.h"
 #include "xvbd/util.h"
 
 #define CMD			"ab run"
@@ -504,15 +505,6 @@ static void destroy_guest(struct xvbd_ctx *ctx, const char *name,
 	state_clear();
 }
 
-static bool stop_pending(void)
-{
-	sigset_t pend;
-
-	sigpending(&pend);
-	return sigismember(&pend, SIGINT) || sigismember(&pend, SIGTERM) ||
-	       sigismember(&pend, SIGHUP);
-}
-
 /*
  * Create side sd's guest, record it, destroy it.  Exit code; the record
  * joins sd->recs when the run was complete.
@@ -543,7 +535,7 @@ static int one_run(struct xvbd_ctx *ctx, struct run_opts *o, struct side *sd,
 			  "experiment stops");
 		rc = XVBD_EXIT_FAIL;
 	}
-	if (!rc && stop_pending())
+	if (!rc && xvbd_sig_held_pending())
 		rc = XVBD_EXIT_FAIL;
 	if (!rc) {
 		snprintf(domspec, sizeof(domspec), "%u", res.domid);
@@ -701,7 +693,7 @@ static int experiment(struct xvbd_ctx *ctx, struct run_opts *o)
 			break;
 	}
 	free(d);
-	if (stopped_by || stop_pending()) {
+	if (stopped_by || xvbd_sig_held_pending()) {
 		xvbd_err(CMD, "interrupted", "%s: %zu complete run%s kept in "
 			 "%s; no guest left behind", stopped_by ? stopped_by :
 			 "signal", run, run == 1 ? "" : "s", o->dir);

@@ -7,10 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "xvbd/blkif.h"
 #include "xvbd/cmd.h"
 #include "xvbd/journal.h"
+#include "xvbd/lock.h"
 #include "xvbd/share.h"
 #include "xvbd/sig.h"
 
@@ -116,10 +118,22 @@ int cmd_detach(struct xvbd_ctx *ctx, int argc, char **argv)
 	/* A dry run takes no lock: it changes nothing another detach or
 	 * attach could race with, and reads what is there now. */
 	if (on_share && !dry_run) {
-		lock_fd = xvbd_share_lock();
-		if (lock_fd < 0) {
+		lock_fd = xvbd_share_lock(CMD, XVBD_LOCK_WAIT_S,
+					  !ctx->opts->quiet &&
+					  isatty(STDERR_FILENO));
+		if (lock_fd == -EINTR)
+			xvbd_err(CMD, "interrupted", "by %s while waiting for "
+				 "the lock of %s: nothing removed",
+				 xvbd_sig_name(xvbd_interrupted()),
+				 XVBD_SHARE_DIR);
+		else if (lock_fd == -ETIMEDOUT)
+			xvbd_err(CMD, XVBD_SHARE_DIR, "another xvbd attach or "
+				 "detach held its lock for %u s; nothing "
+				 "removed", XVBD_LOCK_WAIT_S);
+		else if (lock_fd < 0)
 			xvbd_err(CMD, XVBD_SHARE_DIR, "cannot lock: %s",
 				 strerror(-lock_fd));
+		if (lock_fd < 0) {
 			rc = XVBD_EXIT_FAIL;
 			goto out;
 		}

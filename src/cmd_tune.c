@@ -137,7 +137,7 @@ int cmd_tune(struct xvbd_ctx *ctx, int argc, char **argv)
 	 * (or another tune writes): one waits for the other. */
 	if (!ctx->opts->dry_run) {
 		lock_fd = xvbd_domain_lock("tune", domid, domain,
-					   XVBD_DOMAIN_LOCK_WAIT_S,
+					   XVBD_LOCK_WAIT_S,
 					   !ctx->opts->quiet &&
 					   isatty(STDERR_FILENO));
 		if (lock_fd < 0)

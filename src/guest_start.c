@@ -370,7 +370,7 @@ int xvbd_start_run(struct xvbd_ctx *ctx, const struct xvbd_start_req *req,
 	 * xl runs in its own process group (spawn.h), so a terminal's
 	 * Ctrl-C does not reach it either.
 	 */
-	xvbd_guard_signals(&old);
+	xvbd_sig_hold(&old);
 	/* SIGKILL: xl finishes on its own and leaves the domain paused. */
 	xvbd_journal_note(XVBD_J_CREATED, "-1 %s", cfg->name);
 	err = xvbd_tstack_create_paused(ctx->ts, xvbd_start_plan_cfg(plan),
@@ -401,7 +401,7 @@ int xvbd_start_run(struct xvbd_ctx *ctx, const struct xvbd_start_req *req,
 		xvbd_journal_done(XVBD_J_CREATED, "%u %s", res->domid,
 				  cfg->name);
 	t_unpaused = xvbd_now_ms();
-	interrupted = xvbd_guard_signals_pending();
+	interrupted = xvbd_sig_held_pending();
 	if (err) {
 		xvbd_err(name, "unpause", "domain %s (%u): %s", cfg->name,
 			 res->domid, strerror(-err));

@@ -1,8 +1,10 @@
 /*
- * lock.c - the per-domain lock of attach and tune (xvbd/lock.h).
+ * lock.c - the bounded, interruptible lock wait of xvbd's commands and
+ * the per-domain lock of attach and tune (xvbd/lock.h).
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/file.h>
@@ -24,12 +26,16 @@ int xvbd_domain_lock_path(uint32_t domid, char *buf, size_t len)
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
-/* Is fd still the file at path (not unlinked by a holder that left)? */
-static bool still_there(int fd, const char *path)
+/*
+ * Is fd still the file at path (not unlinked by a holder that left)?
+ * follow: path was opened following a symbolic link.
+ */
+static bool still_there(int fd, const char *path, bool follow)
 {
 	struct stat fst, pst;
 
-	return !fstat(fd, &fst) && !lstat(path, &pst) &&
+	return !fstat(fd, &fst) &&
+	       !(follow ? stat(path, &pst) : lstat(path, &pst)) &&
 	       fst.st_dev == pst.st_dev && fst.st_ino == pst.st_ino;
 }
 
@@ -50,7 +56,7 @@ int xvbd_lock_wait(const char *path, int timeout_ms,
 		if (fd < 0)
 			return -errno;
 		if (!flock(fd, LOCK_EX | LOCK_NB)) {
-			if (still_there(fd, path))
+			if (still_there(fd, path, false))
 				return fd;
 			/* The holder removed it on release: a new file. */
 			close(fd);
@@ -80,6 +86,32 @@ int xvbd_lock_wait(const char *path, int timeout_ms,
 	}
 }
 
+int xvbd_lock_hold(const char *path, mode_t mode)
+{
+	int fd, err;
+
+	for (;;) {
+		/* Followed as locking.sh's `>>` follows it. */
+		fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, mode);
+		if (fd < 0)
+			return -errno;
+		while ((err = flock(fd, LOCK_EX) ? -errno : 0) == -EINTR)
+			;
+		/*
+		 * Not held (ENOLCK, EBADF...): an error, never taken as held,
+		 * or two hotplug scripts would bind at once (issue 16, item 6).
+		 */
+		if (err) {
+			close(fd);
+			return err;
+		}
+		if (still_there(fd, path, true))
+			return fd;
+		/* The holder removed it on release: a new file. */
+		close(fd);
+	}
+}
+
 void xvbd_lock_release(const char *path, int fd)
 {
 	if (fd < 0)
@@ -91,22 +123,31 @@ void xvbd_lock_release(const char *path, int fd)
 }
 
 struct tell_arg {
-	const char *cmd, *domain, *path;
+	const char *cmd, *whom, *path;
 };
 
 static void tell_waiting(void *arg)
 {
 	const struct tell_arg *t = arg;
 
-	fprintf(stderr, "xvbd: %s: waiting for another xvbd attach or tune "
-		"of domain %s (lock %s)\n", t->cmd, t->domain, t->path);
+	fprintf(stderr, "xvbd: %s: waiting for %s (lock %s)\n", t->cmd,
+		t->whom, t->path);
+}
+
+int xvbd_lock_wait_s(const char *cmd, const char *path, unsigned timeout_s,
+		     bool tell, const char *whom)
+{
+	struct tell_arg t = { cmd, whom, path };
+	int64_t timeout_ms = (int64_t)timeout_s * 1000;
+
+	return xvbd_lock_wait(path, timeout_ms > INT_MAX ? INT_MAX :
+			      (int)timeout_ms, tell ? tell_waiting : NULL, &t);
 }
 
 int xvbd_domain_lock(const char *cmd, uint32_t domid, const char *domain,
 		     unsigned timeout_s, bool tell)
 {
-	char path[64];
-	struct tell_arg t = { cmd, domain, path };
+	char path[64], whom[320];
 	int fd;
 
 	if (xvbd_domain_lock_path(domid, path, sizeof(path)))
@@ -115,8 +156,9 @@ int xvbd_domain_lock(const char *cmd, uint32_t domid, const char *domain,
 		xvbd_err(cmd, XVBD_RUN_DIR, "%s", strerror(errno));
 		return -1;
 	}
-	fd = xvbd_lock_wait(path, (int)timeout_s * 1000,
-			    tell ? tell_waiting : NULL, &t);
+	snprintf(whom, sizeof(whom), "another xvbd attach or tune of domain "
+		 "%s", domain);
+	fd = xvbd_lock_wait_s(cmd, path, timeout_s, tell, whom);
 	if (fd == -ETIMEDOUT) {
 		xvbd_err(cmd, "domain", "%s: another xvbd attach or tune held "
 			 "its lock (%s) for %u s; nothing done", domain, path,

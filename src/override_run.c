@@ -3,7 +3,6 @@
  * paused guest (start and attach share it; see override_run.h).
  */
 #include <errno.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,29 +204,4 @@ void xvbd_ovr_run_free(struct xvbd_ovr_dev *devs, size_t n)
 			xvbd_vbd_view_free(&devs[i].view);
 			devs[i].verified = false;
 		}
-}
-
-static const int guarded_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
-
-void xvbd_guard_signals(sigset_t *old)
-{
-	sigset_t set;
-	size_t i;
-
-	sigemptyset(&set);
-	for (i = 0; i < sizeof(guarded_signals) / sizeof(int); i++)
-		sigaddset(&set, guarded_signals[i]);
-	sigprocmask(SIG_BLOCK, &set, old);
-}
-
-bool xvbd_guard_signals_pending(void)
-{
-	sigset_t pending;
-	size_t i;
-
-	sigpending(&pending);
-	for (i = 0; i < sizeof(guarded_signals) / sizeof(int); i++)
-		if (sigismember(&pending, guarded_signals[i]))
-			return true;
-	return false;
 }

@@ -7,19 +7,20 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "xvbd/journal.h"
+#include "xvbd/lock.h"
 #include "xvbd/share.h"
 #include "xvbd/spawn.h"
 #include "xvbd/util.h"
 
 #define MOUNT_PROG	"/bin/mount"
 #define MOUNTINFO	"/proc/self/mountinfo"
-#define LOCK_FILE	XVBD_SHARE_DIR "/.lock"
+/* The shares' lock: XVBD_SHARE_DIR/.lock (no share has that name). */
+#define LOCK_NAME	".lock"
 
 const char *xvbd_share_proto_name(enum xvbd_share_proto proto)
 {
@@ -544,29 +545,36 @@ static int mkdir_p(const char *path, mode_t mode)
 	return 0;
 }
 
-int xvbd_share_lock(void)
+int xvbd_share_lock_at(const char *dir, const char *cmd, unsigned timeout_s,
+		       bool tell)
 {
-	int fd, err = mkdir_p(XVBD_SHARE_DIR, 0700);
+	char path[XVBD_PATH_MAX];
+	int err = mkdir_p(dir, 0700);
 
 	if (err)
 		return err;
-	fd = open(LOCK_FILE, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -errno;
-	while (flock(fd, LOCK_EX)) {
-		if (errno != EINTR) {
-			err = -errno;
-			close(fd);
-			return err;
-		}
-	}
-	return fd;
+	if (snprintf(path, sizeof(path), "%s/" LOCK_NAME, dir) >=
+	    (int)sizeof(path))
+		return -ENAMETOOLONG;
+	/*
+	 * Polled, not a blocking flock: with the signals caught as a flag
+	 * (SA_RESTART), Ctrl-C would wait for the holder, and a holder
+	 * stuck on a dead server would hold the caller for ever.
+	 */
+	return xvbd_lock_wait_s(cmd, path, timeout_s, tell, "another xvbd "
+				"attach or detach of a share");
+}
+
+int xvbd_share_lock(const char *cmd, unsigned timeout_s, bool tell)
+{
+	return xvbd_share_lock_at(XVBD_SHARE_DIR, cmd, timeout_s, tell);
 }
 
 void xvbd_share_unlock(int fd)
 {
+	/* Released, the file stays: it is the shares' directory's. */
 	if (fd >= 0)
-		close(fd);	/* releases the flock */
+		close(fd);
 }
 
 /*

@@ -10,7 +10,12 @@
 
 static volatile sig_atomic_t interrupted_by;
 
-static const int interrupt_signals[] = { SIGINT, SIGTERM, SIGHUP };
+/*
+ * The one list: caught as the flag, held, and looked for as pending.
+ * SIGQUIT (Ctrl-\) too: its default action (a core dump) in the middle
+ * of a step leaves the same debris as SIGINT's.
+ */
+static const int interrupt_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT };
 #define NSIGNALS (sizeof(interrupt_signals) / sizeof(interrupt_signals[0]))
 
 static void on_interrupt(int sig)
@@ -60,6 +65,8 @@ const char *xvbd_sig_name(int sig)
 		return "SIGTERM";
 	case SIGHUP:
 		return "SIGHUP";
+	case SIGQUIT:
+		return "SIGQUIT";
 	default:
 		return "a signal";
 	}

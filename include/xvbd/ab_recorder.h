@@ -65,8 +65,6 @@ int xvbd_ab_recorder_run(struct xvbd_ctx *ctx,
  * here: a pending SIGINT would kill the caller before it writes.
  */
 void xvbd_ab_recorder_block_signals(void);
-/* "SIGINT", "SIGTERM", "SIGHUP" */
-const char *xvbd_ab_signal_name(int sig);
 
 /* A --run command that ignores SIGTERM this long gets SIGKILL. */
 #define XVBD_AB_KILL_GRACE_MS	3000

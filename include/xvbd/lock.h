@@ -1,14 +1,19 @@
 /*
- * lock.h - the per-domain lock of the commands that choose or change a
- * domain's VBDs (attach, tune): an flock on a file under XVBD_RUN_DIR,
- * waited for with a bound.
+ * lock.h - the locks of xvbd's commands: an flock on a file, waited for
+ * by polling with a bound, ending early on a caught signal, and said on a
+ * terminal after a second (xvbd_lock_wait, the one such wait: the
+ * per-domain lock here, the shares' lock of share.h).
+ *
+ * The per-domain lock of the commands that choose or change a domain's
+ * VBDs (attach, tune) is a file under XVBD_RUN_DIR.
  *
  * Two `xvbd attach` of one guest would otherwise both pick the first
  * free vdev (issue 16, item 2); under the lock the vdev choice and the
  * add are one step for xvbd callers.  Other toolstacks (xl block-attach)
  * do not take it: attach's cleanup checks that a device is its own.
  *
- * Plain libc only (unit-tested with a lock file of the test's).
+ * Plain libc only (unit-tested with a lock file of the test's); linked
+ * into xvbd-block too (xvbd_lock_hold).
  */
 #ifndef XVBD_LOCK_H
 #define XVBD_LOCK_H
@@ -16,12 +21,13 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #define XVBD_RUN_DIR		"/run/xvbd"
 /* After this long waiting, a terminal is told what for. */
 #define XVBD_LOCK_TELL_MS	1000
-/* tune's wait (attach waits its --timeout). */
-#define XVBD_DOMAIN_LOCK_WAIT_S	120
+/* The wait of tune and detach (attach waits its --timeout). */
+#define XVBD_LOCK_WAIT_S	120
 
 /* The lock file of domain domid: 0, or -ENAMETOOLONG. */
 int xvbd_domain_lock_path(uint32_t domid, char *buf, size_t len);
@@ -40,7 +46,25 @@ int xvbd_domain_lock_path(uint32_t domid, char *buf, size_t len);
  */
 int xvbd_lock_wait(const char *path, int timeout_ms,
 		   void (*waiting)(void *arg), void *arg);
-/* Release a lock of xvbd_lock_wait (fd < 0: nothing). */
+/*
+ * xvbd_lock_wait for command cmd, at most timeout_s: when tell (a
+ * terminal, not -q), after XVBD_LOCK_TELL_MS stderr says "xvbd: <cmd>:
+ * waiting for <whom> (lock <path>)".  Returns as xvbd_lock_wait; the
+ * caller words -ETIMEDOUT and -EINTR.
+ */
+int xvbd_lock_wait_s(const char *cmd, const char *path, unsigned timeout_s,
+		     bool tell, const char *whom);
+/*
+ * Xen's hotplug lock protocol (tools/hotplug/Linux/locking.sh, claim_lock),
+ * for xvbd-block, which must exclude the block script: open path (created
+ * with mode, a symbolic link followed as the script follows it), wait for
+ * an exclusive flock without bound (EINTR retried), and hold it only if
+ * path still names the locked file.  The fd, or a negative errno: a flock
+ * error (ENOLCK...) is returned, never taken as held.  Released with
+ * xvbd_lock_release (release_lock: unlink, then close).
+ */
+int xvbd_lock_hold(const char *path, mode_t mode);
+/* Release a lock of xvbd_lock_wait or xvbd_lock_hold (fd < 0: nothing). */
 void xvbd_lock_release(const char *path, int fd);
 
 /*

@@ -3,7 +3,7 @@
  * by `start` (guest created paused) and `attach` (running guest paused
  * around the hot-attach):
  *
- *	xvbd_guard_signals()		Ctrl-C held until the unpause
+ *	xvbd_sig_hold() (sig.h)		Ctrl-C held until the unpause
  *	... pause / create paused, add the disks ...
  *	xvbd_ovr_run_apply()		bind to the toolstack's records, wait
  *					for InitWait, one transaction
@@ -18,7 +18,6 @@
 #ifndef XVBD_OVERRIDE_RUN_H
 #define XVBD_OVERRIDE_RUN_H
 
-#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -72,13 +71,5 @@ void xvbd_ovr_run_render(struct xvbd_out *o, const struct xvbd_ovr_dev *devs,
 			 size_t n);
 
 void xvbd_ovr_run_free(struct xvbd_ovr_dev *devs, size_t n);
-
-/*
- * SIGINT, SIGTERM, SIGHUP and SIGQUIT held (blocked) so that Ctrl-C
- * cannot leave a paused guest behind; old receives the mask to restore
- * with sigprocmask(SIG_SETMASK, old, NULL).  _pending: one arrived.
- */
-void xvbd_guard_signals(sigset_t *old);
-bool xvbd_guard_signals_pending(void);
 
 #endif /* XVBD_OVERRIDE_RUN_H */

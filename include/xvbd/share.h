@@ -107,8 +107,17 @@ int xvbd_mount_lookup(const char *path, char *source, size_t source_len,
 int xvbd_mount_find_dev(unsigned major, unsigned minor, char *buf,
 			size_t len);
 
-/* Exclusive lock over XVBD_SHARE_DIR (mount/umount decisions): fd or -errno. */
-int xvbd_share_lock(void);
+/*
+ * Exclusive lock over XVBD_SHARE_DIR (mount/umount decisions) for command
+ * cmd: waited for at most timeout_s, as xvbd_lock_wait_s (xvbd/lock.h)
+ * waits; tell: say on stderr what for after a second.  fd, or -ETIMEDOUT
+ * (another holder), -EINTR (a caught signal, xvbd/sig.h), another -errno;
+ * nothing is held then.
+ */
+int xvbd_share_lock(const char *cmd, unsigned timeout_s, bool tell);
+/* The same in directory dir (tests). */
+int xvbd_share_lock_at(const char *dir, const char *cmd, unsigned timeout_s,
+		       bool tell);
 void xvbd_share_unlock(int fd);
 
 /*

@@ -4,11 +4,11 @@
  *
  * A Ctrl-C that kills a command between two of its steps leaves debris:
  * a created image, a mount without its record, a half-added disk, a
- * loop device nobody will free.  So those commands catch SIGINT, SIGTERM
- * and SIGHUP with a handler that only sets a flag; they look at it at
- * their step boundaries (xvbd_interrupted()), take their cleanup path
- * and exit 1 ("interrupted").  The waits of the layers (xenstore
- * watches, the domain lock) end early when it is set.
+ * loop device nobody will free.  So those commands catch SIGINT,
+ * SIGTERM, SIGHUP and SIGQUIT with a handler that only sets a flag; they
+ * look at it at their step boundaries (xvbd_interrupted()), take their
+ * cleanup path and exit 1 ("interrupted").  The waits of the layers (xenstore
+ * watches, the domain and shares' locks) end early when it is set.
  *
  * SIGPIPE is ignored by every command: a reader that went away (xvbd
  * ... | head -1) turns writes into EPIPE errors, never a death in the
@@ -16,10 +16,15 @@
  *
  *	xvbd_sig_setup()	once, in main()
  *	xvbd_interrupted()	the flag (0: not interrupted; else the signal)
- *	xvbd_sig_hold()		INT/TERM/HUP blocked across a section that
- *				must finish (modprobe -r .. reload; in
- *				xvbd-block, the loop's bind .. publish)
+ *	xvbd_sig_hold()		INT/TERM/HUP/QUIT blocked across a section
+ *				that must finish (modprobe -r .. reload; a
+ *				paused guest's window in start and attach;
+ *				in xvbd-block, the loop's bind .. publish)
+ *	xvbd_sig_held_pending()	one of them arrived while held
  *	xvbd_test_stop()	the lab's fault injection (XVBD_TEST_STOP_AT)
+ *
+ * One list of signals for catching, holding and the pending check, and
+ * their names: here only.
  */
 #ifndef XVBD_SIG_H
 #define XVBD_SIG_H
@@ -28,9 +33,9 @@
 #include <stdbool.h>
 
 /*
- * SIGPIPE ignored; with catch, SIGINT, SIGTERM and SIGHUP set the flag
- * (SA_RESTART: libxl and libxenstore are not interrupted; poll() and
- * sleeps still return early, and the layers' waits check the flag).
+ * SIGPIPE ignored; with catch, SIGINT, SIGTERM, SIGHUP and SIGQUIT set
+ * the flag (SA_RESTART: libxl and libxenstore are not interrupted; poll()
+ * and sleeps still return early, and the layers' waits check the flag).
  * Without catch they keep their default action (the commands that change
  * nothing, or handle them themselves: stats, ab record, ab run).  One
  * ignored on entry stays ignored (nohup xvbd ...: SIGHUP).
@@ -40,17 +45,19 @@ void xvbd_sig_setup(bool catch);
 /* The signal that interrupted the command (SIGINT...), or 0. */
 int xvbd_interrupted(void);
 
-/* "SIGINT", "SIGTERM", "SIGHUP", else "a signal". */
+/* "SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT", else "a signal". */
 const char *xvbd_sig_name(int sig);
 
 /*
- * SIGINT, SIGTERM and SIGHUP blocked (the old mask in *old) until
+ * SIGINT, SIGTERM, SIGHUP and SIGQUIT blocked (the old mask in *old) until
  * xvbd_sig_release(old); one that arrived meanwhile is then delivered
- * (caught: sets the flag; not caught: its default action).
+ * (caught: sets the flag; not caught: its default action).  A caller that
+ * acts on one itself (a paused guest's window: unpause, then say
+ * "interrupted") asks xvbd_sig_held_pending() first.
  */
 void xvbd_sig_hold(sigset_t *old);
 void xvbd_sig_release(const sigset_t *old);
-/* While held: has one of them arrived? */
+/* While held (also by a caller's own mask): has one of them arrived? */
 bool xvbd_sig_held_pending(void);
 
 /* Tests only: the flag cleared. */

@@ -52,6 +52,7 @@
 #include "xvbd/journal.h"
 #include "xvbd/cache.h"
 #include "xvbd/image.h"
+#include "xvbd/lock.h"
 #include "xvbd/loop.h"
 #include "xvbd/share.h"
 #include "xvbd/sig.h"
@@ -138,41 +139,20 @@ static int refuse(const struct hotplug *h, const char *status,
 
 /*
  * locking.sh's protocol, so that the block script and xvbd-block
- * exclude each other: open (creating), flock, and hold the lock only if
- * the path still names the locked file (a releaser unlinks it).
+ * exclude each other (xvbd_lock_hold: a flock error is returned, never
+ * taken as held).
  */
 static int lock_hotplug(void)
 {
-	struct stat held, named;
-	int fd, err;
-
 	if (mkdir(LOCK_DIR, 0755) && errno != EEXIST)
 		return -errno;
-	for (;;) {
-		fd = open(LOCK_FILE, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-		if (fd < 0)
-			return -errno;
-		while ((err = flock(fd, LOCK_EX) ? -errno : 0) == -EINTR)
-			;
-		/* Not held (ENOLCK, EBADF...): said so, never run unlocked. */
-		if (err) {
-			close(fd);
-			return err;
-		}
-		if (!fstat(fd, &held) && !stat(LOCK_FILE, &named) &&
-		    held.st_dev == named.st_dev && held.st_ino == named.st_ino)
-			return fd;
-		close(fd);
-	}
+	return xvbd_lock_hold(LOCK_FILE, 0644);
 }
 
 /* release_lock: unlink while still holding it, then let go. */
 static void unlock_hotplug(int fd)
 {
-	if (fd < 0)
-		return;
-	unlink(LOCK_FILE);
-	close(fd);
+	xvbd_lock_release(LOCK_FILE, fd);
 }
 
 /* ---- add ---- */

@@ -3,11 +3,13 @@
  * path, a second holder waits and times out (the wait bounded, the
  * waiting callback once after a second), a released lock is taken at
  * once and leaves no file, a waiter whose file the holder removed takes
- * the new one, and a symbolic link is never followed.
+ * the new one, a symbolic link is never followed, a caught signal ends
+ * the wait (issue 16), and the shares' lock waits the same way.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -22,6 +24,8 @@
 #include <cmocka.h>
 
 #include "xvbd/lock.h"
+#include "xvbd/share.h"
+#include "xvbd/sig.h"
 #include "xvbd/util.h"
 
 static char dir[] = "/tmp/xvbd-test-lock.XXXXXX";
@@ -152,6 +156,180 @@ static void test_removed_while_waiting(void **state)
 	close(ready[1]);
 }
 
+/*
+ * Another process holds path's lock (a plain flock, as a holder of the
+ * shares' lock does: the file stays).  With kill_after_ms, it sends the
+ * parent SIGINT that long after taking it (Ctrl-C while waiting).  It
+ * lets go when the parent closes *release.
+ */
+static pid_t hold_in_child(const char *lock_path, int kill_after_ms,
+			   int *release)
+{
+	int ready[2], go[2];
+	pid_t pid;
+	char c;
+
+	assert_int_equal(pipe(ready), 0);
+	assert_int_equal(pipe(go), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		int fd = open(lock_path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+
+		close(ready[0]);
+		close(go[1]);
+		if (fd < 0 || flock(fd, LOCK_EX) ||
+		    write(ready[1], "x", 1) != 1)
+			_exit(1);
+		if (kill_after_ms) {
+			usleep((useconds_t)kill_after_ms * 1000);
+			kill(getppid(), SIGINT);
+		}
+		/* Until the parent is done (EOF). */
+		while (read(go[0], &c, 1) > 0)
+			;
+		_exit(0);
+	}
+	close(ready[1]);
+	close(go[0]);
+	assert_int_equal(read(ready[0], &c, 1), 1);
+	close(ready[0]);
+	*release = go[1];
+	return pid;
+}
+
+static void let_go(pid_t pid, int release)
+{
+	int status;
+
+	close(release);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+}
+
+/* Ctrl-C as the commands that change the host catch it (xvbd/sig.h). */
+static void catch_signals(void)
+{
+	xvbd_sig_clear();
+	xvbd_sig_setup(true);
+}
+
+static void default_signals(void)
+{
+	struct sigaction dfl;
+
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigaction(SIGINT, &dfl, NULL);
+	sigaction(SIGTERM, &dfl, NULL);
+	sigaction(SIGHUP, &dfl, NULL);
+	sigaction(SIGQUIT, &dfl, NULL);
+	sigaction(SIGPIPE, &dfl, NULL);
+	xvbd_sig_clear();
+}
+
+/*
+ * The polled wait against a lock another process holds: it times out;
+ * with the interrupt flag already set it returns -EINTR at once; a
+ * caught SIGINT during the wait ends it with -EINTR (a blocking flock
+ * would be restarted by SA_RESTART and wait for the holder).
+ */
+static void test_wait_interruptible(void **state)
+{
+	int release, fd;
+	int64_t t0, waited_ms;
+	pid_t pid;
+
+	(void)state;
+	/* A wait that never ends fails the test instead of hanging it. */
+	alarm(20);
+	catch_signals();
+	pid = hold_in_child(path, 0, &release);
+	t0 = xvbd_now_ms();
+	fd = xvbd_lock_wait(path, 300, NULL, NULL);
+	waited_ms = xvbd_now_ms() - t0;
+	assert_int_equal(fd, -ETIMEDOUT);
+	assert_true(waited_ms >= 300 && waited_ms < 2000);
+
+	raise(SIGINT);				/* the flag is set */
+	assert_int_equal(xvbd_interrupted(), SIGINT);
+	t0 = xvbd_now_ms();
+	assert_int_equal(xvbd_lock_wait(path, 5000, NULL, NULL), -EINTR);
+	assert_true(xvbd_now_ms() - t0 < 1000);
+	let_go(pid, release);
+
+	xvbd_sig_clear();
+	pid = hold_in_child(path, 300, &release);
+	t0 = xvbd_now_ms();
+	assert_int_equal(xvbd_lock_wait(path, 10000, NULL, NULL), -EINTR);
+	waited_ms = xvbd_now_ms() - t0;
+	assert_int_equal(xvbd_interrupted(), SIGINT);
+	assert_true(waited_ms < 3000);
+	let_go(pid, release);
+	unlink(path);
+	default_signals();
+	alarm(0);
+}
+
+/*
+ * The shares' lock (attach --share, detach of a disk on a share) waits
+ * as the domain lock does: bounded by the caller's timeout, ended by
+ * Ctrl-C, nothing held after either.  (Before, a blocking flock: this
+ * test was ended by its alarm.)
+ */
+static void test_share_lock(void **state)
+{
+	char shares[300], share_lock[320];
+	int release, fd, again;
+	int64_t t0, waited_ms;
+	pid_t pid;
+
+	(void)state;
+	alarm(20);
+	catch_signals();
+	snprintf(shares, sizeof(shares), "%s/shares", dir);
+	snprintf(share_lock, sizeof(share_lock), "%s/.lock", shares);
+
+	/* Free: taken, and only one holder at a time. */
+	fd = xvbd_share_lock_at(shares, "attach", 1, false);
+	assert_true(fd >= 0);
+	assert_int_equal(access(share_lock, F_OK), 0);
+	t0 = xvbd_now_ms();
+	assert_int_equal(xvbd_share_lock_at(shares, "detach", 1, false),
+			 -ETIMEDOUT);
+	assert_true(xvbd_now_ms() - t0 >= 1000);
+	xvbd_share_unlock(fd);
+
+	/* Held by another process: --timeout 1 ends the wait. */
+	pid = hold_in_child(share_lock, 0, &release);
+	t0 = xvbd_now_ms();
+	fd = xvbd_share_lock_at(shares, "attach", 1, false);
+	waited_ms = xvbd_now_ms() - t0;
+	assert_int_equal(fd, -ETIMEDOUT);
+	assert_true(waited_ms >= 1000 && waited_ms < 3000);
+	let_go(pid, release);
+
+	/* Ctrl-C while waiting (default --timeout): -EINTR, soon. */
+	pid = hold_in_child(share_lock, 300, &release);
+	t0 = xvbd_now_ms();
+	fd = xvbd_share_lock_at(shares, "attach", 120, false);
+	waited_ms = xvbd_now_ms() - t0;
+	assert_int_equal(fd, -EINTR);
+	assert_int_equal(xvbd_interrupted(), SIGINT);
+	assert_true(waited_ms < 3000);
+	let_go(pid, release);
+
+	/* Nothing was held by the waits that failed: free again. */
+	xvbd_sig_clear();
+	again = xvbd_share_lock_at(shares, "attach", 1, false);
+	assert_true(again >= 0);
+	xvbd_share_unlock(again);
+	unlink(share_lock);
+	assert_int_equal(rmdir(shares), 0);
+	default_signals();
+	alarm(0);
+}
+
 static void test_symlink(void **state)
 {
 	char link[300];
@@ -169,6 +347,8 @@ int main(void)
 		cmocka_unit_test(test_free_lock),
 		cmocka_unit_test(test_held),
 		cmocka_unit_test(test_removed_while_waiting),
+		cmocka_unit_test(test_wait_interruptible),
+		cmocka_unit_test(test_share_lock),
 		cmocka_unit_test(test_symlink),
 	};
 

@@ -9,7 +9,8 @@
 # a directory other users can write to is refused; one in root's own
 # directory still works.  A mount someone else made at xvbd's mount point
 # is not adopted.  Without xvbd-block installed a share is refused (Xen's
-# block script would open the image by path again).
+# block script would open the image by path again).  A shares' lock held
+# by someone else bounds attach's wait, and Ctrl-C ends it (issue 16).
 . /lab/lib/testlib.sh
 G=t66
 dir=/srv/nfs/export/t66
@@ -125,6 +126,42 @@ MULTI=1 refused "disk spec: xvbd-block and a symlink under the mount" 1 "symboli
 check "xvbd-block said why in the hotplug log" \
 	grep -q "link.img.*symbolic link" /var/log/xen/xen-hotplug.log
 expect_eq "no loop device on $secret" "" "$(losetup -n -O NAME -j $secret)"
+
+phase "the shares' lock held by someone else"
+# flock(1)'s protocol, as another attach or detach holds it (a mount to a
+# dead server can take minutes): attach waits at most its --timeout,
+# Ctrl-C ends the wait of attach and detach at once, and nothing is left
+# (before: a blocking flock that SIGINT did not end).
+exec 9>>/run/xvbd/shares/.lock
+check "this test holds /run/xvbd/shares/.lock" flock -n 9
+bad_input_setup $domid $dir /scratch /run/xvbd/shares
+refused "shares' lock held: attach --timeout 2" 1 "held its lock for 2 s" \
+	attach $G --share $url/locked.img --size 8M --timeout 2 9>&-
+t0=$SECONDS
+err=$(timeout --preserve-status -k 30 -s INT 5 \
+	xvbd -q attach $G --share $url/locked.img --size 8M 2>&1 >/dev/null 9>&-)
+rc=$?
+echo "# attach, SIGINT while waiting: rc=$rc after $((SECONDS - t0)) s: $err"
+dom0_state "${T_BAD_ARGS[@]}"
+expect_eq "attach: SIGINT ends the wait: exit 1, one line, 'interrupted'" \
+	"1 1 interrupted" "$rc $(wc -l <<<"$err") $(grep -o interrupted <<<"$err")"
+check "attach: ended within 15 s of the signal" test $((SECONDS - t0)) -lt 20
+check "attach: nothing left (VBDs, mounts, loops, files)" \
+	test "$T_STATE" = "$T_BAD_BASE"
+expect_eq "no locked.img on the export" "" "$(ls $dir/locked.img 2>/dev/null)"
+t0=$SECONDS
+err=$(timeout --preserve-status -k 30 -s INT 5 \
+	xvbd -q detach $G xvdb 2>&1 >/dev/null 9>&-)
+rc=$?
+echo "# detach, SIGINT while waiting: rc=$rc after $((SECONDS - t0)) s: $err"
+dom0_state "${T_BAD_ARGS[@]}"
+expect_eq "detach: SIGINT ends the wait: exit 1, one line, nothing removed" \
+	"1 1 nothing removed" \
+	"$rc $(wc -l <<<"$err") $(grep -o 'nothing removed' <<<"$err")"
+check "detach: ended within 15 s of the signal" test $((SECONDS - t0)) -lt 20
+check "detach: xvdb and its share still there" \
+	test "$T_STATE" = "$T_BAD_BASE"
+exec 9>&-
 
 phase "clean up"
 check "detach xvdb" timeout 300 xvbd -q detach $G xvdb
