@@ -71,16 +71,7 @@ check "no image left" test ! -e $new
 same_state "attach --prealloc, Ctrl-C"
 
 phase "attach: Ctrl-C to the group while xvbd-block has bound the loop"
-XVBD_TEST_STOP_AT=block-bound xvbd attach $G --file $img \
-	>/dev/null 2>$STOP_ERR &
-pid=$!
-blk=
-for ((i = 0; i < 1200; i++)); do
-	blk=$(stopped_named xvbd-block) && break
-	[ -d /proc/$pid ] || break
-	sleep 0.1
-done
-if [ -n "$blk" ]; then
+if block_stopped attach $G --file $img; then
 	echo "# xvbd-block $blk stopped ($(member_of $pid xvbd-block >/dev/null && echo "in xvbd's group" || echo "in another group")): $(loop_devices | tr '\n' ' ')"
 	check "a loop device is bound to the image at the stop" \
 		grep -q " $img\$" <(loop_devices)

@@ -119,16 +119,7 @@ fi
 same_state "attach --phy, SIGKILL after the add, detached"
 
 phase "attach: SIGKILL to xvbd-block between the bind and the publish"
-XVBD_TEST_STOP_AT=block-bound xvbd attach $G --file $img \
-	>/dev/null 2>$STOP_ERR &
-pid=$!
-blk=
-for ((i = 0; i < 1200; i++)); do
-	blk=$(stopped_named xvbd-block) && break
-	[ -d /proc/$pid ] || break
-	sleep 0.1
-done
-if [ -n "$blk" ]; then
+if block_stopped attach $G --file $img; then
 	loop=$(loop_devices | awk -v f=$img '$2 == f { print $1 }')
 	echo "# xvbd-block $blk stopped with $loop bound"
 	kill -KILL $blk

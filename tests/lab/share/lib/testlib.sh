@@ -414,3 +414,18 @@ same_state() {
 	fi
 }
 blkback_loaded() { test -d /sys/module/xen_blkback/parameters; }
+# block_stopped XVBD_ARGS...: xvbd in the background ($pid, its stderr in
+# $STOP_ERR) until the xvbd-block it has libxl run stops itself at
+# block-bound: true, its pid in $blk; false (blk empty) if it never does.
+block_stopped() {
+	local i
+	XVBD_TEST_STOP_AT=block-bound xvbd "$@" >/dev/null 2>"$STOP_ERR" &
+	pid=$!
+	blk=
+	for ((i = 0; i < 1200; i++)); do
+		blk=$(stopped_named xvbd-block) && return 0
+		[ -d /proc/$pid ] || return 1
+		sleep 0.1
+	done
+	return 1
+}
