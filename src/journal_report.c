@@ -3,10 +3,8 @@
  * they left, checked against the host, named with the command that
  * removes it.
  */
-#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,10 +35,15 @@ static void warn(const struct dead *d, const char *fmt, ...)
 	char msg[768];
 	va_list ap;
 
+	char *safe;
+
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	xvbd_err(d->ctx->cmd->name, "warning", "%s", msg);
+	/* Domain names and paths: no control byte reaches the terminal. */
+	safe = xvbd_escape(msg);
+	xvbd_err(d->ctx->cmd->name, "warning", "%s", safe ? safe : msg);
+	free(safe);
 }
 
 /* The command that removes it (-q: the warning alone). */
@@ -49,12 +52,16 @@ static void remedy(const struct dead *d, const char *fmt, ...)
 	char msg[768];
 	va_list ap;
 
+	char *safe;
+
 	if (d->ctx->opts->quiet)
 		return;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	xvbd_hint("%s", msg);
+	safe = xvbd_escape(msg);
+	xvbd_hint("%s", safe ? safe : msg);
+	free(safe);
 }
 
 /*
