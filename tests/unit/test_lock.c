@@ -27,6 +27,7 @@
 #include "xvbd/share.h"
 #include "xvbd/sig.h"
 #include "xvbd/util.h"
+#include "unit_sig.h"
 
 static char dir[] = "/tmp/xvbd-test-lock.XXXXXX";
 static char path[256];
@@ -216,16 +217,7 @@ static void catch_signals(void)
 
 static void default_signals(void)
 {
-	struct sigaction dfl;
-
-	memset(&dfl, 0, sizeof(dfl));
-	dfl.sa_handler = SIG_DFL;
-	sigaction(SIGINT, &dfl, NULL);
-	sigaction(SIGTERM, &dfl, NULL);
-	sigaction(SIGHUP, &dfl, NULL);
-	sigaction(SIGQUIT, &dfl, NULL);
-	sigaction(SIGPIPE, &dfl, NULL);
-	xvbd_sig_clear();
+	unit_sig_reset();
 }
 
 /*

@@ -20,22 +20,11 @@
 #include <cmocka.h>
 
 #include "xvbd/sig.h"
+#include "unit_sig.h"
 
 static void reset(void)
 {
-	struct sigaction dfl;
-	sigset_t none;
-
-	memset(&dfl, 0, sizeof(dfl));
-	dfl.sa_handler = SIG_DFL;
-	sigaction(SIGINT, &dfl, NULL);
-	sigaction(SIGTERM, &dfl, NULL);
-	sigaction(SIGHUP, &dfl, NULL);
-	sigaction(SIGQUIT, &dfl, NULL);
-	sigaction(SIGPIPE, &dfl, NULL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-	xvbd_sig_clear();
+	unit_sig_reset();
 }
 
 static void test_flag(void **state)
