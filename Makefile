@@ -54,54 +54,54 @@ HOTPLUG_PROG := xvbd-block
 endif
 
 # Layers (pure ones first: they are what the unit tests link).
-PURE_SRCS := src/util.c src/blkif.c src/blkif_table.c src/out.c src/lock.c \
-	     src/share.c src/image.c src/xs_path.c src/cmd_table.c src/sig.c
-SYS_SRCS  := src/xs.c src/tstack.c src/vbd.c src/loop.c
-CMD_SRCS  := src/cmd.c src/cmd_help.c src/cmd_list.c src/cmd_show.c \
-	     src/cmd_attach.c src/attach_plan.c src/attach_prepare.c \
-	     src/attach_add.c src/cmd_detach.c
+PURE_SRCS := src/base/util.c src/xen/blkif.c src/xen/blkif_table.c src/base/out.c src/base/lock.c \
+	     src/dom0/share.c src/dom0/image.c src/xen/xs_path.c src/cmd/cmd_table.c src/base/sig.c
+SYS_SRCS  := src/xen/xs.c src/xen/tstack.c src/vbd/vbd.c src/dom0/loop.c
+CMD_SRCS  := src/cmd/cmd.c src/cmd/cmd_help.c src/cmd/cmd_list.c src/cmd/cmd_show.c \
+	     src/cmd/attach/cmd_attach.c src/cmd/attach/attach_plan.c src/cmd/attach/attach_prepare.c \
+	     src/cmd/attach/attach_add.c src/cmd/cmd_detach.c
 # start, tune, defaults: per-VBD overrides and blkback module parameters
-PURE_SRCS += src/override.c src/modparam.c src/spawn.c
-SYS_SRCS  += src/override_xs.c src/override_run.c src/tstack_create.c \
-	     src/guest_start.c
-CMD_SRCS  += src/cmd_start.c src/cmd_tune.c src/cmd_defaults.c
+PURE_SRCS += src/vbd/override.c src/dom0/modparam.c src/base/spawn.c
+SYS_SRCS  += src/vbd/override_xs.c src/vbd/override_run.c src/xen/tstack_create.c \
+	     src/cmd/guest_start.c
+CMD_SRCS  += src/cmd/cmd_start.c src/cmd/cmd_tune.c src/cmd/cmd_defaults.c
 # stats: the sampler (sysfs, stats: pure enough for unit tests) and its source
-PURE_SRCS += src/sysfs.c src/stats.c src/stats_render.c
+PURE_SRCS += src/dom0/sysfs.c src/stats/stats.c src/stats/stats_render.c
 # ab: the A/B records (model, JSON, store)
-PURE_SRCS += src/ab_record.c src/ab_json.c src/ab_store.c
+PURE_SRCS += src/ab/ab_record.c src/ab/ab_json.c src/ab/ab_store.c
 # dom0 page cache modes of file-backed disks (attach --cache, list, show)
-PURE_SRCS += src/cache.c src/attach_script.c
-SYS_SRCS  += src/ab_sys.c src/ab_recorder.c src/ab_recorder_loop.c \
-	     src/tstack_facts.c
-CMD_SRCS  += src/cmd_ab_record.c src/cmd_ab_run.c
-SYS_SRCS  += src/stats_sys.c src/tstack_stats.c
-CMD_SRCS  += src/cmd_stats.c
+PURE_SRCS += src/dom0/cache.c src/vbd/attach_script.c
+SYS_SRCS  += src/ab/ab_sys.c src/cmd/ab/ab_recorder.c src/cmd/ab/ab_recorder_loop.c \
+	     src/xen/tstack_facts.c
+CMD_SRCS  += src/cmd/ab/cmd_ab_record.c src/cmd/ab/cmd_ab_run.c
+SYS_SRCS  += src/stats/stats_sys.c src/xen/tstack_stats.c
+CMD_SRCS  += src/cmd/cmd_stats.c
 # ab: the statistics of A/B experiments (pure math, needs libm)
-PURE_SRCS += src/ab_stat.c src/ab_seq.c
+PURE_SRCS += src/ab/ab_stat.c src/ab/ab_seq.c
 # ab: A/B summaries, fingerprint diffs, comparison, plots, and the
 # commands that read records
-PURE_SRCS += src/ab_fp.c src/ab_summary.c src/ab_compare.c \
-	     src/ab_compare_render.c src/ab_plot.c
-CMD_SRCS  += src/cmd_ab_common.c src/cmd_ab_compare.c src/cmd_ab_list.c \
-	     src/cmd_ab_show.c src/cmd_ab_rm.c src/cmd_ab_export.c \
-	     src/cmd_ab_plot.c
+PURE_SRCS += src/ab/ab_fp.c src/ab/ab_summary.c src/ab/ab_compare.c \
+	     src/ab/ab_compare_render.c src/ab/ab_plot.c
+CMD_SRCS  += src/cmd/ab/cmd_ab_common.c src/cmd/ab/cmd_ab_compare.c src/cmd/ab/cmd_ab_list.c \
+	     src/cmd/ab/cmd_ab_show.c src/cmd/ab/cmd_ab_rm.c src/cmd/ab/cmd_ab_export.c \
+	     src/cmd/ab/cmd_ab_plot.c
 # pv: xl config text editing and the PV path verdict (pure), the file
 # replaced safely (libc only: unit-tested with real files), libxlutil/libxl
-PURE_SRCS += src/xlcfg_edit.c src/xlcfg_diff.c src/pvpath.c src/cfgfile.c
-SYS_SRCS  += src/tstack_pv.c
-CMD_SRCS  += src/cmd_pv.c src/cmd_pv_status.c
+PURE_SRCS += src/xen/xlcfg_edit.c src/xen/xlcfg_diff.c src/xen/pvpath.c src/base/cfgfile.c
+SYS_SRCS  += src/xen/tstack_pv.c
+CMD_SRCS  += src/cmd/cmd_pv.c src/cmd/cmd_pv_status.c
 # the journal of what a command has under way, and the report of what a
 # killed one left (issue 16)
-PURE_SRCS += src/journal.c
-CMD_SRCS  += src/journal_report.c
-SRCS      := $(PURE_SRCS) $(SYS_SRCS) $(CMD_SRCS) src/main.c
+PURE_SRCS += src/base/journal.c
+CMD_SRCS  += src/cmd/journal_report.c
+SRCS      := $(PURE_SRCS) $(SYS_SRCS) $(CMD_SRCS) src/cmd/main.c
 # xvbd-block, the hotplug program libxl runs for raw image files: its own
 # main, the loop device layer (libc only: unit-tested too), xenstore, and
 # the cache mode's read-back (sysfs) for xvbd-block-direct, its other name.
-LOOP_SRCS    := src/loop.c
-HOTPLUG_SRCS := src/hotplug/xvbd_block.c $(LOOP_SRCS) src/xs.c src/xs_path.c \
-		src/util.c src/cache.c src/sysfs.c src/image.c src/sig.c \
-		src/lock.c src/journal.c
+LOOP_SRCS    := src/dom0/loop.c
+HOTPLUG_SRCS := src/hotplug/xvbd_block.c $(LOOP_SRCS) src/xen/xs.c src/xen/xs_path.c \
+		src/base/util.c src/dom0/cache.c src/dom0/sysfs.c src/dom0/image.c src/base/sig.c \
+		src/base/lock.c src/base/journal.c
 
 OBJS      := $(SRCS:%.c=$(BUILD)/%.o)
 PURE_OBJS := $(PURE_SRCS:%.c=$(BUILD)/%.o)
@@ -172,8 +172,8 @@ check-valgrind: unit-bins
 
 # Host-side benchmark of the sequential A/B procedure (bench/README.md).
 AB_BENCH := $(BUILD)/bench/ab-sequential
-AB_BENCH_OBJS := $(BUILD)/bench/ab-sequential.o $(BUILD)/src/ab_stat.o \
-		 $(BUILD)/src/ab_seq.o
+AB_BENCH_OBJS := $(BUILD)/bench/ab-sequential.o $(BUILD)/src/ab/ab_stat.o \
+		 $(BUILD)/src/ab/ab_seq.o
 bench-ab-sequential: $(AB_BENCH)
 
 $(AB_BENCH): $(AB_BENCH_OBJS)

@@ -35,7 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xvbd/ab_stat.h"
+#include "xvbd/ab/ab_stat.h"
 
 #define VALUES_MIN		5
 #define CALIBRATION_CAP_MIN	400

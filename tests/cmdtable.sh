@@ -2,15 +2,15 @@
 # tests/cmdtable.sh [SRC]: the command line as the sources define it, for
 # the tests that keep the completions and the manual from drifting:
 #
-#   cmd NAME          each entry of the command table (src/main.c)
+#   cmd NAME          each entry of the command table (src/cmd/main.c)
 #   opt NAME -X       each option NAME's parser takes: its getopt string
-#                     and its struct option array (src/cmd_<name>.c, "ab
+#                     and its struct option array (src/cmd/**/cmd_<name>.c, "ab
 #                     record" -> cmd_ab_record.c); NAME "xvbd": the global
-#                     options of src/main.c.  "-X=": it takes a value.
-#   key tune KEY      the per-VBD keys tune and --vbd take (src/override.c,
+#                     options of src/cmd/main.c.  "-X=": it takes a value.
+#   key tune KEY      the per-VBD keys tune and --vbd take (src/vbd/override.c,
 #                     not those it refuses)
-#   key defaults P    xen_blkback's parameters (src/modparam.c)
-#   key metric M      the A/B metrics (src/ab_summary.c)
+#   key defaults P    xen_blkback's parameters (src/dom0/modparam.c)
+#   key metric M      the A/B metrics (src/ab/ab_summary.c)
 #
 # Read from the C text, not from a build: the tests run without one.
 set -euo pipefail
@@ -32,21 +32,21 @@ opts() {
 mapfile -t names < <(awk '/^static const struct xvbd_cmd commands\[\]/ { on = 1 }
 	on && /^};/ { on = 0 }
 	on && match($0, /^\t\{ "[^"]*", cmd_/) {
-		s = substr($0, RSTART, RLENGTH); sub(/^\t\{ "/, "", s); sub(/", cmd_$/, "", s); print s }' "$src/main.c")
-[ ${#names[@]} -ge 5 ] || { echo "cmdtable: no command table in $src/main.c" >&2; exit 1; }
+		s = substr($0, RSTART, RLENGTH); sub(/^\t\{ "/, "", s); sub(/", cmd_$/, "", s); print s }' "$src/cmd/main.c")
+[ ${#names[@]} -ge 5 ] || { echo "cmdtable: no command table in $src/cmd/main.c" >&2; exit 1; }
 for n in "${names[@]}"; do
 	echo "cmd $n"
 done
-opts "$src/main.c" | grep -v -- '^-V$' | sort -u | sed 's/^/opt xvbd /'
+opts "$src/cmd/main.c" | grep -v -- '^-V$' | sort -u | sed 's/^/opt xvbd /'
 for n in "${names[@]}"; do
-	f=$src/cmd_${n// /_}.c
-	[ -f "$f" ] || continue
+	f=$(find "$src" -name "cmd_${n// /_}.c" | head -n 1)
+	[ -n "$f" ] || continue
 	opts "$f" | sort -u | sed "s/^/opt $n /"
 done
 # Keys of xvbd_ovr_keys: [XVBD_OVR_X] = { XVBD_OVR_X, "name", "xs-key", B|F, CLASS
-tr '\n\t' '  ' <"$src/override.c" |
+tr '\n\t' '  ' <"$src/vbd/override.c" |
 	grep -o 'XVBD_OVR_[A-Z_]*, *"[a-z-]*", *"[a-z-]*", *[BF], *XVBD_OVR_[A-Z]*' |
 	awk -F'"' '$NF !~ /REFUSED/ { print "key tune " $2 }'
 awk '/xvbd_blkback_params\[\] = \{/ { on = 1; next } on && /^};/ { on = 0 }
-     on && match($0, /^\t\{ "[a-z_]*"/) { s = substr($0, RSTART, RLENGTH); sub(/^\t\{ "/, "", s); sub(/"$/, "", s); print "key defaults " s }' "$src/modparam.c"
-sed -n 's/^\t\[XVBD_AB_[A-Z0-9_]*\] = { "\([a-z0-9-]*\)".*/key metric \1/p' "$src/ab_summary.c"
+     on && match($0, /^\t\{ "[a-z_]*"/) { s = substr($0, RSTART, RLENGTH); sub(/^\t\{ "/, "", s); sub(/"$/, "", s); print "key defaults " s }' "$src/dom0/modparam.c"
+sed -n 's/^\t\[XVBD_AB_[A-Z0-9_]*\] = { "\([a-z0-9-]*\)".*/key metric \1/p' "$src/ab/ab_summary.c"

@@ -87,17 +87,20 @@ done
 # Every JSON field the sources print (xvbd_out_* with a literal key) is
 # named in the JSON OUTPUT section of its command's page; every source
 # file that prints fields is in this table.
+# Source files by name, wherever their layer folder is (src/*/, src/*/*/).
+src_names() { (cd "$top/src" && for g in "$@"; do find . -name "$g" -printf '%f\n'; done | sort -u | tr '\n' ' '); }
+src_path() { find "$top/src" -name "$1" | head -n 1; }
 json_files=(
 	"xvbd-list.1 cmd_list.c"
 	"xvbd-show.1 cmd_show.c"
 	"xvbd-start.1 cmd_start.c override_run.c"
 	"xvbd-tune.1 cmd_tune.c override.c"
 	"xvbd-defaults.1 cmd_defaults.c"
-	"xvbd-attach.1 $(cd "$top/src" && echo cmd_attach.c attach_*.c)"
+	"xvbd-attach.1 $(src_names 'cmd_attach.c' 'attach_*.c')"
 	"xvbd-detach.1 cmd_detach.c"
 	"xvbd-stats.1 cmd_stats.c stats_render.c"
-	"xvbd-ab.1 $(cd "$top/src" && echo ab_*.c cmd_ab_*.c)"
-	"xvbd-pv.1 $(cd "$top/src" && echo cmd_pv*.c)"
+	"xvbd-ab.1 $(src_names 'ab_*.c' 'cmd_ab_*.c')"
+	"xvbd-pv.1 $(src_names 'cmd_pv*.c')"
 )
 json_re='(xvbd_out_[a-z_]+\([^,]+|num\(o), *"[a-z0-9_]+"'
 json_section() { text "$1" | awk '/^\.SH / { on = /^\.SH "?JSON OUTPUT/ } on'; }
@@ -106,7 +109,7 @@ for row in "${json_files[@]}"; do
 	read -r n fs <<<"$row"
 	p=$top/man/$n
 	srcs=()
-	for f in $fs; do srcs+=("$top/src/$f"); mapped+="$f "; done
+	for f in $fs; do srcs+=("$(src_path "$f")"); mapped+="$f "; done
 	keys=$(grep -ohE "$json_re" "${srcs[@]}" | sed -E 's/.*"([a-z0-9_]+)"$/\1/' | sort -u)
 	sec=$(json_section "$p" 2>/dev/null)
 	missing=()
@@ -117,7 +120,7 @@ for row in "${json_files[@]}"; do
 		not_ok "man/$n: JSON fields not in JSON OUTPUT: ${missing[*]}"
 done
 unmapped=()
-for f in $(grep -lE "$json_re" "$top"/src/*.c); do
+for f in $(grep -rlE --include="*.c" "$json_re" "$top"/src); do
 	f=${f##*/}
 	[ "$f" = out.c ] || [[ $mapped == *" $f "* ]] || unmapped+=("$f")
 done

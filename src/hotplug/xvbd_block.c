@@ -49,15 +49,15 @@
 #include <syslog.h>
 #include <unistd.h>
 
-#include "xvbd/journal.h"
-#include "xvbd/cache.h"
-#include "xvbd/image.h"
-#include "xvbd/lock.h"
-#include "xvbd/loop.h"
-#include "xvbd/share.h"
-#include "xvbd/sig.h"
-#include "xvbd/sysfs.h"
-#include "xvbd/xs.h"
+#include "xvbd/base/journal.h"
+#include "xvbd/dom0/cache.h"
+#include "xvbd/dom0/image.h"
+#include "xvbd/base/lock.h"
+#include "xvbd/dom0/loop.h"
+#include "xvbd/dom0/share.h"
+#include "xvbd/base/sig.h"
+#include "xvbd/dom0/sysfs.h"
+#include "xvbd/xen/xs.h"
 
 /* Where Xen's hotplug scripts send stderr (xen-hotplug-common.sh). */
 #define HOTPLUG_LOG	"/var/log/xen/xen-hotplug.log"

@@ -26,8 +26,8 @@ FUZZ_SRCS    := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_NAMES   := $(FUZZ_SRCS:tests/fuzz/%.c=%)
 FUZZ_BINS    := $(FUZZ_NAMES:%=$(FUZZ_BUILD)/%)
 FUZZ_LIB_OBJS := $(PURE_SRCS:%.c=$(FUZZ_BUILD)/%.o) \
-		 $(FUZZ_BUILD)/src/tstack.o $(FUZZ_BUILD)/src/xs.o \
-		 $(FUZZ_BUILD)/src/xs_path.o
+		 $(FUZZ_BUILD)/src/xen/tstack.o $(FUZZ_BUILD)/src/xen/xs.o \
+		 $(FUZZ_BUILD)/src/xen/xs_path.o
 FUZZ_SECONDS ?= 5
 FUZZ_RUNS    ?= 10000000
 # -rss_limit_mb: a leak or a runaway allocation ends a run.

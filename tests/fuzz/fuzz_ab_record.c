@@ -4,7 +4,7 @@
  * write back to JSON and parse again to the same text.
  */
 #include "fuzz.h"
-#include "xvbd/ab.h"
+#include "xvbd/ab/ab.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {

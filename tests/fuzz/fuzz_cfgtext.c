@@ -9,7 +9,7 @@
 #include <stdbool.h>
 
 #include "fuzz.h"
-#include "xvbd/override.h"
+#include "xvbd/vbd/override.h"
 
 /* A key as xl configs spell them (what start edits: "extra"). */
 static bool plain_key(const char *key)

@@ -6,8 +6,8 @@
  * a vdev, and its target is a path or word without option injection.
  */
 #include "fuzz.h"
-#include "xvbd/share.h"
-#include "xvbd/tstack.h"
+#include "xvbd/dom0/share.h"
+#include "xvbd/xen/tstack.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {

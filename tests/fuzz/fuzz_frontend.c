@@ -8,7 +8,7 @@
  * first, then after a '\x01' the backend's, then the error text.
  */
 #include "fuzz.h"
-#include "xvbd/blkif.h"
+#include "xvbd/xen/blkif.h"
 
 static void load(struct xvbd_kvmap *map, enum xvbd_dir dir, char *text)
 {

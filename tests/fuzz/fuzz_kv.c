@@ -5,8 +5,8 @@
  * at most once.
  */
 #include "fuzz.h"
-#include "xvbd/modparam.h"
-#include "xvbd/override.h"
+#include "xvbd/dom0/modparam.h"
+#include "xvbd/vbd/override.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {

@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #include "fuzz.h"
-#include "xvbd/util.h"
+#include "xvbd/base/util.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {

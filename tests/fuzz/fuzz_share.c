@@ -6,7 +6,7 @@
  * newline reaches a mount option string or a disk spec.
  */
 #include "fuzz.h"
-#include "xvbd/share.h"
+#include "xvbd/dom0/share.h"
 
 static void no_injection(const char *s)
 {

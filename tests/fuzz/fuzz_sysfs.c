@@ -5,8 +5,8 @@
  * script), and blkback's device names ("vbd-DOMID-DEVID").
  */
 #include "fuzz.h"
-#include "xvbd/modparam.h"
-#include "xvbd/sysfs.h"
+#include "xvbd/dom0/modparam.h"
+#include "xvbd/dom0/sysfs.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {

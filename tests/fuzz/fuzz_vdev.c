@@ -4,7 +4,7 @@
  * xvbd_vdev_name (a devid that has a name parses back to itself).
  */
 #include "fuzz.h"
-#include "xvbd/blkif.h"
+#include "xvbd/xen/blkif.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {

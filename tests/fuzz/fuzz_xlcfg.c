@@ -13,7 +13,7 @@
 #include <stdio.h>
 
 #include "fuzz.h"
-#include "xvbd/xlcfg_edit.h"
+#include "xvbd/xen/xlcfg_edit.h"
 
 /* A key as xvbd's callers pass them: an IDENT of libxlutil's lexer. */
 static bool ident(const char *key)

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "xvbd/ab.h"
+#include "xvbd/ab/ab.h"
 
 #define T_NS		1000000000ull
 #define T_SAMPLES	32

@@ -17,9 +17,9 @@
 #include <cmocka.h>
 #include <yajl/yajl_tree.h>
 
-#include "xvbd/ab.h"
-#include "xvbd/ab_plot.h"
-#include "xvbd/out.h"
+#include "xvbd/ab/ab.h"
+#include "xvbd/ab/ab_plot.h"
+#include "xvbd/base/out.h"
 #include "ab_testrec.h"
 
 #define MAXRUNS	8

@@ -21,9 +21,9 @@
 
 #include <cmocka.h>
 
-#include "xvbd/ab.h"
-#include "xvbd/ab_record_impl.h"
-#include "xvbd/sysfs.h"
+#include "xvbd/ab/ab.h"
+#include "xvbd/ab/ab_record_impl.h"
+#include "xvbd/dom0/sysfs.h"
 
 #define NS	UINT64_C(1000000000)
 /* 2024-05-01T12:00:00Z */

@@ -19,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "xvbd/ab_stat.h"
+#include "xvbd/ab/ab_stat.h"
 
 #define N_ELEMS(a)	(sizeof(a) / sizeof((a)[0]))
 

@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "xvbd/ab.h"
+#include "xvbd/ab/ab.h"
 #include "ab_testrec.h"
 
 #define near(x, want) assert_true(fabs_((x) - (want)) < 1e-9 * \

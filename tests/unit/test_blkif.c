@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "xvbd/blkif.h"
+#include "xvbd/xen/blkif.h"
 
 static void test_table_sane(void **state)
 {

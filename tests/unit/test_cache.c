@@ -16,8 +16,8 @@
 
 #include <cmocka.h>
 
-#include "xvbd/attach_script.h"
-#include "xvbd/cache.h"
+#include "xvbd/vbd/attach_script.h"
+#include "xvbd/dom0/cache.h"
 
 static void test_parse(void **state)
 {

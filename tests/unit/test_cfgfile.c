@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "xvbd/cfgfile.h"
+#include "xvbd/base/cfgfile.h"
 
 static char why[256];
 static char dir[] = "/tmp/xvbd-test-cfgfile-XXXXXX";

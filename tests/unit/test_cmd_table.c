@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "xvbd/cmd.h"
+#include "xvbd/cmd/cmd.h"
 
 static const struct xvbd_cmd table[] = {
 	{ "list", NULL, 0, 0, 0, "list", "" },

@@ -16,7 +16,7 @@
 
 #include <cmocka.h>
 
-#include "xvbd/image.h"
+#include "xvbd/dom0/image.h"
 
 #define MiB (1024ull * 1024)
 

@@ -17,7 +17,7 @@
 
 #include <cmocka.h>
 
-#include "xvbd/journal.h"
+#include "xvbd/base/journal.h"
 
 static void test_open_entries(void **state)
 {

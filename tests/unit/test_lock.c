@@ -23,10 +23,10 @@
 
 #include <cmocka.h>
 
-#include "xvbd/lock.h"
-#include "xvbd/share.h"
-#include "xvbd/sig.h"
-#include "xvbd/util.h"
+#include "xvbd/base/lock.h"
+#include "xvbd/dom0/share.h"
+#include "xvbd/base/sig.h"
+#include "xvbd/base/util.h"
 #include "unit_sig.h"
 
 static char dir[] = "/tmp/xvbd-test-lock.XXXXXX";

@@ -23,7 +23,7 @@
 
 #include <cmocka.h>
 
-#include "xvbd/lock.h"
+#include "xvbd/base/lock.h"
 
 /* The wrapper: first eintr_left EINTRs, then fail_errno (0: the real). */
 static int eintr_left, fail_errno, flock_calls;

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "xvbd/loop.h"
+#include "xvbd/dom0/loop.h"
 
 static void test_parse_node(void **state)
 {

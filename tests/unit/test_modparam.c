@@ -17,8 +17,8 @@
 
 #include <cmocka.h>
 
-#include "xvbd/modparam.h"
-#include "xvbd/spawn.h"
+#include "xvbd/dom0/modparam.h"
+#include "xvbd/base/spawn.h"
 
 struct tree {
 	char dir[64];

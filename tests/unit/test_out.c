@@ -13,7 +13,7 @@
 #include <cmocka.h>
 #include <yajl/yajl_tree.h>
 
-#include "xvbd/out.h"
+#include "xvbd/base/out.h"
 
 static const struct xvbd_out_label labels[] = {
 	{ "domid", "ID" },

@@ -14,7 +14,7 @@
 
 #include <cmocka.h>
 
-#include "xvbd/override.h"
+#include "xvbd/vbd/override.h"
 
 static char why[320];
 

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "xvbd/pvpath.h"
+#include "xvbd/xen/pvpath.h"
 
 static char why[256];
 

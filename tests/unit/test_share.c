@@ -13,7 +13,7 @@
 
 #include <cmocka.h>
 
-#include "xvbd/share.h"
+#include "xvbd/dom0/share.h"
 
 static void test_url_nfs(void **state)
 {

@@ -19,7 +19,7 @@
 
 #include <cmocka.h>
 
-#include "xvbd/sig.h"
+#include "xvbd/base/sig.h"
 #include "unit_sig.h"
 
 static void reset(void)

@@ -15,7 +15,7 @@
 
 #include <cmocka.h>
 
-#include "xvbd/spawn.h"
+#include "xvbd/base/spawn.h"
 
 static char *const envp[] = { "PATH=/usr/bin:/bin", "XVBD_T=bar", NULL };
 

@@ -17,8 +17,8 @@
 #include <cmocka.h>
 #include <yajl/yajl_tree.h>
 
-#include "xvbd/stats.h"
-#include "xvbd/sysfs.h"
+#include "xvbd/stats/stats.h"
+#include "xvbd/dom0/sysfs.h"
 
 #define NS	1000000000ull
 

@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "xvbd/util.h"
+#include "xvbd/base/util.h"
 
 static void test_parse_uint(void **state)
 {

@@ -9,7 +9,7 @@
 
 #include <cmocka.h>
 
-#include "xvbd/blkif.h"
+#include "xvbd/xen/blkif.h"
 
 static uint32_t parse_ok(const char *name)
 {

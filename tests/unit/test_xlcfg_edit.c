@@ -12,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "xvbd/xlcfg_edit.h"
+#include "xvbd/xen/xlcfg_edit.h"
 
 static char why[256];
 

@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "xvbd/xs.h"
+#include "xvbd/xen/xs.h"
 
 static void test_backend_path(void **state)
 {

@@ -9,7 +9,7 @@
 #include <signal.h>
 #include <string.h>
 
-#include "xvbd/sig.h"
+#include "xvbd/base/sig.h"
 
 static inline void unit_sig_reset(void)
 {

@@ -1,0 +1,363 @@
+/*
+ * ab.h - the A/B layer: records of labelled runs, their environment
+ * fingerprints, run summaries and the comparison of two labels.
+ *
+ * A record is one run: raw cumulative counters sampled by the stats layer
+ * (never rates: every number `ab compare` prints is recomputed from them)
+ * plus a fingerprint of the environment, read from the system.  One JSON
+ * file per record (yajl), written atomically: a temporary file in the
+ * same directory, fsync, rename, fsync of the directory.  A reader
+ * rejects anything it did not write (format, version, types, ranges) with
+ * one line naming the file.
+ *
+ *	src/ab_record.c		the record model, JSON write/read, the store
+ *				(directory of records: list, find by label/id)
+ *	src/ab_summary.c	run summaries from raw counters
+ *	src/ab_fp.c		fingerprint facts, diff, confounder texts
+ *	src/ab_compare.c	two labels -> per-metric verdicts + warnings
+ *	src/ab_compare_render.c	... rendered through the out layer
+ *	src/ab_plot.c		two labels' runs as SVG (xvbd/ab_plot.h)
+ *	src/ab_sys.c		fingerprint collection from the running system
+ *				(xenstore, libxl, sysfs: the only ab file that
+ *				talks to them)
+ *	src/ab_stat.c, ab_seq.c	the statistics (xvbd/ab_stat.h)
+ *
+ * Functions return 0 or a negative errno.  Those that can fail on outside
+ * input take a struct xvbd_ab_err for a one-line reason.
+ */
+#ifndef XVBD_AB_H
+#define XVBD_AB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "xvbd/dom0/sysfs.h"
+
+#define XVBD_AB_FORMAT		"xvbd-ab-record"
+#define XVBD_AB_VERSION		1
+#define XVBD_AB_DIR_DEFAULT	"/var/lib/xvbd/ab"
+#define XVBD_AB_LABEL_MAX	64
+#define XVBD_AB_ID_MAX		128
+
+struct xvbd_ab_err {
+	char msg[512];
+};
+
+/* ---- fingerprint: facts read from the system ---- */
+
+/*
+ * A fingerprint is a set of facts "key" -> "value", kept sorted by key.
+ * Keys (dotted, lower case) and what xvbd records under them:
+ *	xen.version		"4.17.7" (libxl version info)
+ *	host.cpus		physical CPUs
+ *	dom0.kernel		uname release and version
+ *	dom0.vcpus, dom0.mem_bytes, dom0.pinning ("all" or a CPU list)
+ *	dom0.clocksource	current_clocksource
+ *	guest.type		"pv", "pvh", "hvm"
+ *	guest.vcpus, guest.mem_bytes, guest.pinning
+ *	blkback.<param>		each xen_blkback module parameter
+ *	vbd.<vdev>.backend	"phy", "file via loop", "qdisk", ...
+ *	vbd.<vdev>.target	the backend's params
+ *	vbd.<vdev>.size_bytes	sectors x sector-size from the backend
+ *	vbd.<vdev>.dom0_cache	"host" (dom0's page cache can serve its
+ *				I/O: loop without direct I/O, or a file served
+ *				by qdisk with caching), "none" (direct I/O),
+ *				"n/a" (phy of a real device)
+ *	vbd.<vdev>.ring_pages, .queues, .indirect_segments,
+ *	vbd.<vdev>.persistent_grants, .discard	negotiated (both sides)
+ *	vbd.<vdev>.path		"pv" (frontend Connected) or how it stands
+ *	workload		the command, or "duration 30s", ...
+ *	xvbd.version
+ * Values are printable ASCII (control bytes escaped on the way in).
+ */
+struct xvbd_ab_fact {
+	char *key;
+	char *value;
+};
+
+struct xvbd_ab_fp {
+	struct xvbd_ab_fact *facts;
+	size_t n, cap;
+};
+
+/* Set (replace) a fact; the value is formatted. */
+int xvbd_ab_fp_set(struct xvbd_ab_fp *fp, const char *key,
+		   const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+const char *xvbd_ab_fp_get(const struct xvbd_ab_fp *fp, const char *key);
+void xvbd_ab_fp_free(struct xvbd_ab_fp *fp);
+
+/* One fact that differs between two fingerprints (NULL: absent). */
+struct xvbd_ab_fpdiff {
+	const char *key;
+	const char *a, *b;
+	const char *distorts;	/* what it may distort, from the table */
+};
+
+/*
+ * Differences between fingerprints a and b, sorted by key; *out
+ * malloc'd (free it), pointers into a, b and the static table.
+ */
+int xvbd_ab_fp_diff(const struct xvbd_ab_fp *a, const struct xvbd_ab_fp *b,
+		    struct xvbd_ab_fpdiff **out, size_t *n);
+/* The confounder text for a key ("guest vCPUs differ: ..."). */
+const char *xvbd_ab_fp_distorts(const char *key);
+/*
+ * One line for a difference: "vbd.xvdb.dom0_cache: A host (dom0's page
+ * cache can serve reads), B n/a (phy): <what it may distort>".  -ENOSPC
+ * when cut to fit buf.
+ */
+int xvbd_ab_fp_diff_text(const struct xvbd_ab_fpdiff *d, char *buf,
+			 size_t len);
+
+/* ---- the record ---- */
+
+/* One VBD at one sample: cumulative counters as read. */
+struct xvbd_ab_vbd_sample {
+	struct xvbd_blkback_counters c;	/* blkback's statistics */
+	/* The stats layer saw a new counter instance since the previous
+	 * sample (re-attach, re-connect): its deltas are not usable. */
+	bool reset;
+	bool has_blk;			/* backing device stat seen */
+	uint64_t blk_rd_ios, blk_wr_ios;
+	uint64_t blk_rd_ticks_ms, blk_wr_ticks_ms;	/* 32-bit, wrap */
+};
+
+struct xvbd_ab_sample {
+	uint64_t t_ns;			/* monotonic, since the baseline */
+	uint64_t guest_cpu_ns;		/* cumulative, all vCPUs */
+	uint64_t dom0_cpu_ns;
+	uint32_t guest_vcpus, dom0_vcpus;	/* online at this sample */
+	struct xvbd_ab_vbd_sample *vbds;	/* record's nvdevs entries */
+};
+
+enum xvbd_ab_mode {
+	XVBD_AB_MODE_DURATION,		/* --duration S */
+	XVBD_AB_MODE_RUN,		/* --run CMD */
+	XVBD_AB_MODE_UNTIL_SHUTDOWN,	/* --until-shutdown */
+};
+const char *xvbd_ab_mode_name(enum xvbd_ab_mode m);
+
+struct xvbd_ab_record {
+	char *id;			/* file name without ".json" */
+	char *label;
+	int64_t started_unix_ns;	/* wall clock at the baseline */
+	char *domain;			/* name at record time */
+	char **vdevs;
+	size_t nvdevs;
+	enum xvbd_ab_mode mode;
+	char *workload;			/* command or "duration 30s" */
+	int workload_status;		/* --run: exit status; else 0 */
+	uint64_t interval_ns, warmup_ns;
+	bool complete;			/* ended as planned */
+	struct xvbd_ab_fp fp;
+	struct xvbd_ab_sample *samples;	/* [0] is the baseline */
+	size_t nsamples, cap_samples;
+	char **notes;			/* recorder's warnings */
+	size_t nnotes;
+	char *path;			/* where it was read from / written */
+};
+
+/* Labels and ids: [A-Za-z0-9._-], 1..64 bytes, not led by '.' or '-'. */
+bool xvbd_ab_label_valid(const char *label);
+/* "<label>-<UTC yyyymmddThhmmss>-<4 hex>"; buf XVBD_AB_ID_MAX. */
+int xvbd_ab_make_id(const char *label, int64_t unix_ns, char *buf,
+		    size_t len);
+
+/* Append a sample (deep copy of s->vbds, rec->nvdevs entries). */
+int xvbd_ab_record_add(struct xvbd_ab_record *rec,
+		       const struct xvbd_ab_sample *s);
+int xvbd_ab_record_note(struct xvbd_ab_record *rec, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void xvbd_ab_record_free(struct xvbd_ab_record *rec);
+
+/* JSON, one document (the file's content). *json malloc'd. */
+int xvbd_ab_record_to_json(const struct xvbd_ab_record *rec, char **json,
+			   size_t *len);
+/* Parse and validate; e->msg says what is wrong ("samples[3].t_ns: ..."). */
+int xvbd_ab_record_from_json(const char *json, size_t len,
+			     struct xvbd_ab_record *rec,
+			     struct xvbd_ab_err *e);
+
+/* ---- the store: a directory of records ---- */
+
+/* Create dir (0700, parents as needed) when missing. */
+int xvbd_ab_store_ensure(const char *dir, struct xvbd_ab_err *e);
+/*
+ * Write rec as dir/<id>.json atomically (O_EXCL temporary beside it,
+ * fsync, rename without replacing an existing record, fsync dir).
+ * Sets rec->path.
+ */
+int xvbd_ab_store_write(const char *dir, struct xvbd_ab_record *rec,
+			struct xvbd_ab_err *e);
+/* Read one file; e names the file and the problem. */
+int xvbd_ab_store_read(const char *path, struct xvbd_ab_record *rec,
+		       struct xvbd_ab_err *e);
+/*
+ * The record files of dir (names ending ".json", not hidden), sorted by
+ * start time then id.  Temporary files of an interrupted write are not
+ * records.  *paths malloc'd, each entry too.
+ */
+int xvbd_ab_store_list(const char *dir, char ***paths, size_t *n,
+		       struct xvbd_ab_err *e);
+/*
+ * What a command-line operand names: a record file path, a record id, or
+ * a label (every record with that label), in that order.  Reads them.
+ * -ENOENT with e->msg when nothing matches.
+ */
+int xvbd_ab_store_select(const char *dir, const char *what,
+			 struct xvbd_ab_record **recs, size_t *n,
+			 struct xvbd_ab_err *e);
+void xvbd_ab_records_free(struct xvbd_ab_record *recs, size_t n);
+
+/* ---- run summaries ---- */
+
+enum xvbd_ab_metric {
+	XVBD_AB_RD_IOPS,	/* read requests / s (blkback rd_req) */
+	XVBD_AB_WR_IOPS,
+	XVBD_AB_RD_MBS,		/* MB/s = 10^6 bytes / s (rd_sect x 512) */
+	XVBD_AB_WR_MBS,
+	XVBD_AB_RD_LAT_MS,	/* backing device: rd_ticks / rd_ios */
+	XVBD_AB_WR_LAT_MS,
+	XVBD_AB_GUEST_CPU,	/* % of one CPU (xentop's CPU(%)) */
+	XVBD_AB_DOM0_CPU,
+	XVBD_AB_NMETRICS,
+};
+
+struct xvbd_ab_metric_info {
+	const char *name;	/* "read-iops", ... (--metric) */
+	const char *label;	/* column header */
+	const char *unit;	/* "IO/s", "MB/s", "ms", "%" */
+	bool higher_is_better;
+	int decimals;
+};
+extern const struct xvbd_ab_metric_info xvbd_ab_metrics[XVBD_AB_NMETRICS];
+/* By name; -1 when unknown. */
+int xvbd_ab_metric_find(const char *name);
+
+struct xvbd_ab_summary {
+	double value[XVBD_AB_NMETRICS];
+	bool known[XVBD_AB_NMETRICS];	/* no I/O of a kind: latency unknown */
+	uint64_t used_ns;		/* time of the intervals counted */
+	size_t nintervals, nflagged;	/* flagged: left out */
+	size_t nreset;			/* counters went back / new instance */
+};
+
+/*
+ * Summarise a run: per metric, Delta counter / Delta time over the
+ * record's intervals, summed (never a mean of per-sample rates).  An
+ * interval is left out when any VBD's counter went back or was reset,
+ * and when a domain's CPU time outran wall time x its vCPUs (flagged: a
+ * time-base problem makes every rate of that interval wrong).
+ */
+int xvbd_ab_summarize(const struct xvbd_ab_record *rec,
+		      struct xvbd_ab_summary *out);
+
+/*
+ * One interval of a record, samples[i - 1] .. samples[i] (1 <= i <
+ * nsamples), as xvbd_ab_summarize() judges it: its rates (same units as
+ * the summary) for `ab plot`'s time series.  XVBD_AB_IV_RESET and
+ * _FLAGGED intervals carry no rates; why says what happened.
+ */
+enum xvbd_ab_iv {
+	XVBD_AB_IV_OK,
+	XVBD_AB_IV_RESET,	/* counters went back / new instance */
+	XVBD_AB_IV_FLAGGED,	/* CPU time beyond wall x vCPUs, or time
+				   did not advance */
+};
+
+struct xvbd_ab_interval {
+	enum xvbd_ab_iv status;
+	const char *why;		/* static text; NULL when OK */
+	uint64_t t_ns;			/* end of the interval */
+	uint64_t dt_ns;
+	double value[XVBD_AB_NMETRICS];
+	bool known[XVBD_AB_NMETRICS];
+};
+
+int xvbd_ab_interval_get(const struct xvbd_ab_record *rec, size_t i,
+			 struct xvbd_ab_interval *out);
+
+/* ---- comparison of two labels ---- */
+
+enum xvbd_ab_test {
+	XVBD_AB_TEST_WELCH,
+	XVBD_AB_TEST_MWU,
+};
+
+enum xvbd_ab_verdict {
+	XVBD_AB_V_BETTER,	/* B better, proven at the confidence */
+	XVBD_AB_V_WORSE,	/* B worse, proven */
+	XVBD_AB_V_NO_DIFF,	/* no difference proven */
+	XVBD_AB_V_WEAK,		/* fewer than 3 runs on a side */
+	XVBD_AB_V_UNKNOWN,	/* metric unknown on a side (no I/O) */
+};
+
+struct xvbd_ab_metric_cmp {
+	enum xvbd_ab_metric metric;
+	size_t na, nb;			/* runs with the metric known */
+	struct xvbd_stat_cmp_view {
+		double centre_a, half_a, centre_b, half_b;
+		double diff, diff_lo, diff_hi;	/* B - A, absolute */
+		double pct, pct_lo, pct_hi;	/* relative to A's centre */
+		double p;
+	} s;
+	enum xvbd_ab_verdict verdict;
+	char text[160];			/* "B faster by 12 % +- 3 %" */
+};
+
+struct xvbd_ab_comparison {
+	const char *label_a, *label_b;
+	size_t runs_a, runs_b;		/* records given */
+	double confidence;		/* 0.95 */
+	enum xvbd_ab_test test;
+	struct xvbd_ab_metric_cmp m[XVBD_AB_NMETRICS];
+	/* Facts differing between the labels (first record of each). */
+	struct xvbd_ab_fpdiff *diffs;
+	size_t ndiffs;
+	/* One difference: the variable under test (index into diffs),
+	 * else -1 and every difference is a confounder. */
+	long variable;
+	char **warnings;		/* every confounder and data problem */
+	size_t nwarnings;
+};
+
+/*
+ * Compare records of label A with records of label B.  Also warns when
+ * runs within one label differ in a fact, when intervals were flagged or
+ * reset, and when a side has fewer than 3 runs.
+ */
+int xvbd_ab_compare(const struct xvbd_ab_record *a, size_t na,
+		    const struct xvbd_ab_record *b, size_t nb,
+		    double confidence, enum xvbd_ab_test test,
+		    struct xvbd_ab_comparison *out);
+void xvbd_ab_comparison_free(struct xvbd_ab_comparison *c);
+/* "Welch's t", "Mann-Whitney U" */
+const char *xvbd_ab_test_name(enum xvbd_ab_test t);
+/* Which way B went, in the metric's words: "B faster", "B uses more CPU". */
+const char *xvbd_ab_direction(enum xvbd_ab_metric m, bool b_higher);
+
+struct xvbd_out;
+/* Text table or JSON, through the out layer (src/ab_compare_render.c),
+ * as the object key (NULL: the document); shown_metrics
+ * [XVBD_AB_NMETRICS], NULL: all. */
+void xvbd_ab_comparison_render(struct xvbd_out *o, const char *key,
+			       const struct xvbd_ab_comparison *c,
+			       const bool *shown_metrics);
+
+/* ---- the fingerprint of the running system (src/ab_sys.c) ---- */
+
+struct xvbd_tstack;
+struct xvbd_xs;
+
+/*
+ * Read the facts of domain domid and its VBDs vdevs (all of the domain's
+ * disks when nvdevs == 0) into fp, plus "workload".  Facts that cannot be
+ * read are recorded as "unknown (<why>)", never left out silently.
+ */
+int xvbd_ab_fingerprint(struct xvbd_tstack *ts, struct xvbd_xs *xs,
+			uint32_t domid, const char *const *vdevs,
+			size_t nvdevs, const char *workload,
+			struct xvbd_ab_fp *fp, struct xvbd_ab_err *e);
+
+#endif /* XVBD_AB_H */

@@ -1,0 +1,72 @@
+/*
+ * ab_recorder.h - one recorded run: what `ab record` does short of
+ * parsing its command line and rendering its report; `ab run` records
+ * each of its runs through it too.
+ *
+ *	lookup the domain and its VBDs -> fingerprint -> [warmup] ->
+ *	baseline -> samples until the end -> write the record atomically
+ *
+ * Signals: SIGINT, SIGTERM, SIGHUP and SIGCHLD are blocked while
+ * recording and taken with sigtimedwait(); an interrupting signal ends the
+ * run early (the record is kept, marked incomplete) and is reported in
+ * *stopped_by.  They stay blocked on return: the caller decides.  One
+ * already pending when the run starts (taken, so sigpending() no longer
+ * shows it) records nothing and is reported in *stopped_by too.
+ *
+ * The run (src/ab_recorder_loop.c): the end is --duration's time, a
+ * --run command exiting (sampled the moment its SIGCHLD arrives), or the
+ * guest shutting down (its state and counters read every 0.1 s: when a
+ * PV guest powers off, blkfront closes its devices and blkback's counters
+ * go away with the domain, so the record ends at the last sample that had
+ * them).  A --run command runs with /bin/sh -c in its own process group
+ * (ended with it: SIGTERM, SIGKILL after XVBD_AB_KILL_GRACE_MS), stdin
+ * /dev/null, its output on stderr, a fixed environment.
+ */
+#ifndef XVBD_AB_RECORDER_H
+#define XVBD_AB_RECORDER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "xvbd/ab/ab.h"
+#include "xvbd/cmd/cmd.h"
+
+struct xvbd_ab_rec_opts {
+	const char *label;
+	const char *domain_spec;	/* name or domid */
+	const char **vdev_args;		/* none: all the domain's disks */
+	size_t nvdev_args;
+	enum xvbd_ab_mode mode;
+	uint64_t duration_ns;		/* XVBD_AB_MODE_DURATION */
+	const char *run_cmd;		/* XVBD_AB_MODE_RUN */
+	uint64_t interval_ns, warmup_ns;
+	const char *dir;
+	bool json;
+};
+
+/*
+ * Record one run.  Prints its own errors (under ctx->cmd's name) and, if
+ * report, the record's report into ctx->out.  Returns the exit code;
+ * *rec receives the record whenever one was written (rec->path set), also
+ * with a non-zero exit code (interrupted, incomplete, the --run command
+ * failed); free it with xvbd_ab_record_free().  *stopped_by: the name of
+ * the signal that ended it early, else NULL.
+ */
+int xvbd_ab_recorder_run(struct xvbd_ctx *ctx,
+			 const struct xvbd_ab_rec_opts *o, bool report,
+			 struct xvbd_ab_record *rec, const char **stopped_by);
+
+/*
+ * Block those signals now, in the calling thread and every thread started
+ * after it (libxl's, libxenstore's): call it before connecting, so that a
+ * signal sent to the process waits for the run instead of meeting a
+ * thread that does not block it (and its default action).  Never undone
+ * here: a pending SIGINT would kill the caller before it writes.
+ */
+void xvbd_ab_recorder_block_signals(void);
+
+/* A --run command that ignores SIGTERM this long gets SIGKILL. */
+#define XVBD_AB_KILL_GRACE_MS	3000
+
+#endif /* XVBD_AB_RECORDER_H */

@@ -1,0 +1,54 @@
+/*
+ * cmd_ab.h - what the `xvbd ab` commands that read records share
+ * (src/cmd_ab_common.c): operand and option checks before any file is
+ * touched, selecting records, and small formatters.
+ */
+#ifndef XVBD_CMD_AB_H
+#define XVBD_CMD_AB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "xvbd/ab/ab.h"
+#include "xvbd/cmd/cmd.h"
+
+/*
+ * A selection operand: a label or id ([A-Za-z0-9._-], not led by '.' or
+ * '-', shorter than XVBD_AB_ID_MAX) or a record file path (holds '/' or
+ * ends in ".json", printable, shorter than PATH_MAX).  Usage error
+ * (exit 2, printed) otherwise; XVBD_EXIT_OK when fine.
+ */
+int xvbd_ab_cli_operand(const struct xvbd_cmd *cmd, const char *op);
+/* --dir: non-empty, printable, shorter than PATH_MAX. */
+int xvbd_ab_cli_dir(const struct xvbd_cmd *cmd, const char *dir);
+/* --metric NAME[,NAME...] into shown[XVBD_AB_NMETRICS] (ORed in). */
+int xvbd_ab_cli_metrics(const struct xvbd_cmd *cmd, const char *arg,
+			bool *shown);
+/* --test welch|mwu */
+int xvbd_ab_cli_test(const struct xvbd_cmd *cmd, const char *arg,
+		     enum xvbd_ab_test *test);
+
+/*
+ * The records the operands select (each operand a path, id or label),
+ * in operand order, a record named twice kept once; with no operands,
+ * every record of dir.  One line on a read error, naming the file;
+ * returns the exit code (XVBD_EXIT_OK, or XVBD_EXIT_FAIL with nothing
+ * to free).
+ */
+int xvbd_ab_cli_select(const struct xvbd_cmd *cmd, const char *dir,
+		       char **ops, int nops, struct xvbd_ab_record **recs,
+		       size_t *n);
+
+/* "2024-05-01T12:00:00Z" (UTC, whole seconds); "-" if out of range. */
+void xvbd_ab_cli_time(int64_t unix_ns, char *buf, size_t len);
+/* The record's length: its last sample's time since the baseline. */
+uint64_t xvbd_ab_cli_duration_ns(const struct xvbd_ab_record *rec);
+/*
+ * A few facts that tell runs apart, in one short line: "vcpus 2; xvdb
+ * phy cache n/a ring 8 queues 1".
+ */
+void xvbd_ab_cli_key_facts(const struct xvbd_ab_record *rec, char *buf,
+			   size_t len);
+
+#endif /* XVBD_CMD_AB_H */

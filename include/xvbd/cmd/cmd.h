@@ -1,0 +1,180 @@
+/*
+ * cmd.h - the command table and what main() hands to a command.
+ *
+ * Flags state each command's preconditions; main() checks them once:
+ * argument counts, -N support, root, then opens xenstore (writable only
+ * with CMD_WRITES_XS) and libxl only when asked.
+ */
+#ifndef XVBD_CMD_H
+#define XVBD_CMD_H
+
+#include <getopt.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "xvbd/base/out.h"
+#include "xvbd/xen/tstack.h"
+#include "xvbd/xen/xs.h"
+
+#define CMD_NEEDS_ROOT		(1u << 0)
+#define CMD_NEEDS_XS		(1u << 1)
+#define CMD_NEEDS_LIBXL		(1u << 2)
+#define CMD_WRITES_XS		(1u << 3)
+#define CMD_CAN_DRY_RUN		(1u << 4)
+/* The command parses its own options (getopt); argument counts still apply
+ * to what main() sees, so such commands usually declare CMD_ARGS_ANY.
+ * It calls xvbd_cmd_connect() itself once its arguments are checked. */
+#define CMD_OWN_OPTIONS		(1u << 5)
+/* No options, but operands to check before connecting (a vdev, key=value
+ * words): the command calls xvbd_cmd_connect() itself, after them. */
+#define CMD_LATE_CONNECT	(1u << 6)
+/* The command changes the host in steps: SIGINT, SIGTERM and SIGHUP set a
+ * flag (xvbd/sig.h) that it checks between them, cleans up, exits 1. */
+#define CMD_CATCHES_SIGNALS	(1u << 7)
+
+#define CMD_ARGS_ANY		(-1)
+
+/* The parsed global options: the only program-wide state. */
+struct xvbd_opts {
+	int verbose;
+	bool quiet;
+	bool json;
+	bool dry_run;
+};
+
+struct xvbd_ctx;
+
+struct xvbd_cmd {
+	const char *name;
+	int (*fn)(struct xvbd_ctx *ctx, int argc, char **argv);
+	unsigned flags;
+	int min_args, max_args;		/* max CMD_ARGS_ANY: no limit */
+	const char *summary;
+	const char *usage;		/* after "xvbd <name> " */
+};
+
+struct xvbd_ctx {
+	const struct xvbd_opts *opts;
+	const struct xvbd_cmd *cmd;
+	const struct xvbd_cmd *cmds;	/* the table, for help */
+	size_t ncmds;
+	struct xvbd_xs *xs;		/* NULL unless CMD_NEEDS_XS */
+	struct xvbd_tstack *ts;		/* NULL unless CMD_NEEDS_LIBXL */
+	struct xvbd_out *out;
+};
+
+/*
+ * Names are one word ("attach") or two for a group ("ab record"): the
+ * command line names a group's command with two words.  Each word matches
+ * exactly, else as a unique prefix.  Returns the entry and in *nwords how
+ * many of argv's words it took; NULL when none matches (*ambiguous set
+ * on several hits; *group set to a group entry's name when the group
+ * matched but its subcommand is missing or unknown).
+ */
+#define XVBD_CMD_NAME_MAX	32
+const struct xvbd_cmd *xvbd_cmd_find(const struct xvbd_cmd *cmds,
+				     size_t ncmds, int argc, char **argv,
+				     int *nwords, bool *ambiguous,
+				     const char **group);
+/*
+ * Report a failed xvbd_cmd_find() of argv (its outputs as given): an
+ * unknown or ambiguous command, or a group without a valid subcommand
+ * (then the group's usage; "-h" after the group prints it to stdout and
+ * returns XVBD_EXIT_OK).  who: the command prefix of the message (NULL
+ * for main, "help").  Returns the exit code.
+ */
+int xvbd_cmd_not_found(const struct xvbd_cmd *cmds, size_t ncmds, int argc,
+		       char **argv, int nwords, bool ambiguous,
+		       const char *group, const char *who);
+/* "Usage: xvbd ab <subcommand>" and the group's commands. */
+void xvbd_cmd_group_usage(const struct xvbd_cmd *cmds, size_t ncmds,
+			  const char *group, FILE *stream);
+void xvbd_cmd_usage(const struct xvbd_cmd *cmd, FILE *stream);
+/* -q: the usage functions print nothing on stderr (main() sets it). */
+void xvbd_usage_quiet(bool quiet);
+void xvbd_global_usage(const struct xvbd_cmd *cmds, size_t ncmds,
+		       FILE *stream);
+/* "xvbd: <cmd>: <msg>" + usage on stderr (not with -q); returns
+ * XVBD_EXIT_USAGE. */
+int xvbd_usage_error(const struct xvbd_cmd *cmd, const char *fmt, ...)
+	XVBD_PRINTF(2, 3);
+/*
+ * Check root and open what the command's flags ask for (xenstore, libxl)
+ * into ctx; a second call opens nothing again.  The dispatcher calls it before the handler,
+ * except for CMD_OWN_OPTIONS commands: they call it after parsing, so that
+ * a usage error is reported as such even where xenstore is missing.
+ * Prints the error; returns the exit code.
+ */
+int xvbd_cmd_connect(struct xvbd_ctx *ctx);
+/*
+ * The journals of killed commands (journal.h): what they left, named on
+ * stderr with the command that removes it.  Called by xvbd_cmd_connect
+ * once libxl is open.
+ */
+void xvbd_journal_report(struct xvbd_ctx *ctx);
+/*
+ * Option parsing for CMD_OWN_OPTIONS commands: getopt_long over the
+ * command's own arguments (argc, argv as the handler got them; argv[-1],
+ * the command name, stands in for getopt's program name), with getopt's
+ * own messages off and its state reset by xvbd_getopt_begin():
+ *
+ *	xvbd_getopt_begin();
+ *	while ((c = xvbd_getopt(argc, argv, ":d:", longopts)) != -1) {
+ *		switch (c) {
+ *		case 'd':
+ *			... optarg ...
+ *			break;
+ *		default:
+ *			return xvbd_getopt_error(ctx->cmd, argv, c);
+ *		}
+ *	}
+ *	operands: argv[xvbd_getopt_index()] .. argv[argc - 1]
+ *
+ * Start shortopts with ':' to tell a missing value from an unknown option.
+ * xvbd_getopt_error() takes getopt's ':' or '?' (any other value counts as
+ * '?') and prints the usage error "<opt> needs a value" or
+ * "unknown option \"<opt>\""; it returns XVBD_EXIT_USAGE.
+ */
+void xvbd_getopt_begin(void);
+int xvbd_getopt(int argc, char **argv, const char *shortopts,
+		const struct option *longopts);
+int xvbd_getopt_error(const struct xvbd_cmd *cmd, char **argv, int c);
+int xvbd_getopt_index(void);
+/*
+ * xvbd_tstack_domain_lookup() of the <Domain> argument spec.  On failure
+ * "xvbd: <cmd>: domain: \"<spec>\": <why>" and, for an unknown domain, a
+ * hint; returns the exit code (XVBD_EXIT_OK when found).
+ */
+int xvbd_cmd_domain_lookup(const struct xvbd_ctx *ctx, const char *spec,
+			   uint32_t *domid, char **name);
+/*
+ * Report an xvbd_tstack_disk_find() error for the disk vdev of domain:
+ * "xvbd: <cmd>: vdev: ... has no such disk" and a hint for -ENOENT, else
+ * "xvbd: <cmd>: disks: ...".  Returns XVBD_EXIT_FAIL.
+ */
+int xvbd_cmd_disk_error(const struct xvbd_ctx *ctx, int err, const char *vdev,
+			const char *domain);
+/* Run the command: the central checks, then cmd->fn.  Exit code. */
+int xvbd_cmd_run(struct xvbd_ctx *ctx, int argc, char **argv);
+
+/* Handlers, one file each. */
+int cmd_help(struct xvbd_ctx *ctx, int argc, char **argv);
+int cmd_list(struct xvbd_ctx *ctx, int argc, char **argv);
+int cmd_show(struct xvbd_ctx *ctx, int argc, char **argv);
+int cmd_stats(struct xvbd_ctx *ctx, int argc, char **argv);
+int cmd_attach(struct xvbd_ctx *ctx, int argc, char **argv);
+int cmd_detach(struct xvbd_ctx *ctx, int argc, char **argv);
+int cmd_start(struct xvbd_ctx *ctx, int argc, char **argv);
+int cmd_tune(struct xvbd_ctx *ctx, int argc, char **argv);
+int cmd_defaults(struct xvbd_ctx *ctx, int argc, char **argv);
+int cmd_ab_compare(struct xvbd_ctx *ctx, int argc, char **argv);
+int cmd_ab_list(struct xvbd_ctx *ctx, int argc, char **argv);
+int cmd_ab_show(struct xvbd_ctx *ctx, int argc, char **argv);
+int cmd_ab_rm(struct xvbd_ctx *ctx, int argc, char **argv);
+int cmd_ab_export(struct xvbd_ctx *ctx, int argc, char **argv);
+int cmd_ab_plot(struct xvbd_ctx *ctx, int argc, char **argv);
+int cmd_pv(struct xvbd_ctx *ctx, int argc, char **argv);
+int cmd_ab_record(struct xvbd_ctx *ctx, int argc, char **argv);
+int cmd_ab_run(struct xvbd_ctx *ctx, int argc, char **argv);
+
+#endif /* XVBD_CMD_H */

@@ -1,0 +1,248 @@
+/*
+ * stats.h - the sampler: per-domain CPU, per-VBD blkback counters and
+ * the backing block device's statistics, turned into per-second rates.
+ *
+ *	st = xvbd_stats_open(&source, sys, &opts);
+ *	xvbd_stats_sample(st, &s);	(baseline: rates unknown)
+ *	xvbd_stats_sample(st, &s);	(rates over the interval since)
+ *	xvbd_stats_sample_free(&s); xvbd_stats_close(st);
+ *
+ * Samples are plain structs: the A/B recorder and `xvbd stats` read the
+ * same ones.  Where domain facts and the VBD list come from is a small
+ * callback interface (struct xvbd_stats_source): xvbd_stats_sys_source()
+ * gives the real one (libxl, xenstore watch), unit tests feed fakes.
+ * Counter files are read through the sysfs layer.
+ *
+ * Cost per sample, by design: one domain-list call, one pread per
+ * blkback counter (7 per VBD) and one per backing device stat file.  The
+ * VBD list is re-read only when the source says it changed (a xenstore
+ * watch on the backend directory).
+ *
+ * Truth: an interval whose counters went backwards, whose VBD was
+ * re-attached or whose domain was replaced is marked XVBD_IV_RESET and
+ * carries no rate; a first sight is XVBD_IV_NEW.  A domain whose CPU time
+ * grew faster than its vCPUs can run is XVBD_IV_IMPOSSIBLE (a time-base
+ * problem) and carries no CPU%.  Rates are never negative.
+ */
+#ifndef XVBD_STATS_H
+#define XVBD_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "xvbd/dom0/sysfs.h"
+
+/* A domain's name in a sample (longer ones are cut: the filter still
+ * compares the whole name). */
+#define XVBD_STATS_NAME_MAX	256
+#define XVBD_STATS_VDEV_MAX	16
+#define XVBD_SECTOR_BYTES	512u
+/* Domains Xen can run at once: domids below DOMID_FIRST_RESERVED. */
+#define XVBD_STATS_DOMAINS_MAX	0x7ff0u
+
+/* ---- what a source provides ---- */
+
+struct xvbd_stats_dominfo {
+	uint32_t domid;
+	uint8_t uuid[16];	/* identity: same domid, new uuid = new domain */
+	uint64_t cpu_ns;	/* cumulative CPU time of all vCPUs */
+	uint32_t vcpus_online;
+	uint64_t mem_bytes;	/* current allocation */
+};
+
+struct xvbd_stats_vbdinfo {
+	uint32_t domid;
+	uint32_t devid;
+	char vdev[XVBD_STATS_VDEV_MAX];
+	bool has_blkdev;	/* dom0 block device behind it (phy, loop) */
+	unsigned blk_major, blk_minor;
+	/*
+	 * Bumped by the source whenever the backend's state changed (a
+	 * frontend that disconnects and reconnects: blkback frees its rings
+	 * and starts their counters again at 0 while the sysfs device stays,
+	 * so a later value can pass the old one and a delta would silently
+	 * under-count).  Another value than at the last look: reset.
+	 */
+	uint64_t connect_gen;
+};
+
+struct xvbd_stats_source {
+	/*
+	 * All domains in one call.  Fill at most cap entries; if there are
+	 * more (or may be), return -ENOSPC with *n set to the number to
+	 * offer next (a hint: the sampler grows to at least double).
+	 */
+	int (*domains)(void *arg, struct xvbd_stats_dominfo *buf, size_t cap,
+		       size_t *n);
+	/* A domain's name; called once per newly seen domain. */
+	int (*domain_name)(void *arg, uint32_t domid, char *buf, size_t len);
+	/* The VBDs dom0's blkback serves; *vbds malloc'd, caller frees. */
+	int (*vbds)(void *arg, struct xvbd_stats_vbdinfo **vbds, size_t *n);
+	/*
+	 * Has the VBD set changed since the last vbds() call?  Must be
+	 * cheap: no system call when nothing happened.
+	 */
+	bool (*vbds_changed)(void *arg);
+	/* Optional: cumulative time of each vCPU (same rules as domains). */
+	int (*vcpus)(void *arg, uint32_t domid, uint64_t *cpu_ns, size_t cap,
+		     size_t *n);
+	void (*close)(void *arg);	/* optional */
+	void *arg;
+};
+
+/* ---- samples ---- */
+
+enum xvbd_stats_iv {
+	XVBD_IV_OK,		/* rates valid */
+	XVBD_IV_NEW,		/* first sight: no previous value */
+	XVBD_IV_RESET,		/* counters went back / re-attached */
+	XVBD_IV_IMPOSSIBLE,	/* CPU time beyond 100% x vCPUs x wall */
+};
+const char *xvbd_stats_iv_name(enum xvbd_stats_iv iv);
+
+struct xvbd_stats_dom {
+	uint32_t domid;
+	char name[XVBD_STATS_NAME_MAX];
+	uint32_t vcpus;
+	uint64_t mem_bytes;
+	uint64_t cpu_ns;		/* cumulative */
+	enum xvbd_stats_iv cpu_iv;
+	double cpu_pct;			/* valid if cpu_iv == XVBD_IV_OK */
+	/* Only with opts.vcpus: per-vCPU (NULL/0 otherwise). */
+	size_t nvcpu;
+	uint64_t *vcpu_ns;
+	double *vcpu_pct;
+	bool *vcpu_pct_known;
+};
+
+struct xvbd_stats_vbd {
+	uint32_t domid;
+	char domain[XVBD_STATS_NAME_MAX];
+	char vdev[XVBD_STATS_VDEV_MAX];
+	uint32_t devid;
+	struct xvbd_blkback_counters raw;	/* cumulative */
+	enum xvbd_stats_iv iv;
+	/* Per second over the interval; valid if iv == XVBD_IV_OK. */
+	double rd_req_s, wr_req_s, f_req_s, ds_req_s, oo_req_s;
+	double rd_bytes_s, wr_bytes_s;
+	/* Backing block device (phy, loop-backed file), when visible. */
+	bool has_blk;
+	unsigned blk_major, blk_minor;
+	struct xvbd_blkstat blk_raw;		/* cumulative */
+	enum xvbd_stats_iv blk_iv;
+	bool rd_lat_known, wr_lat_known;	/* no I/O: unknown */
+	double rd_lat_ms, wr_lat_ms;		/* average per I/O */
+	double queue_depth;			/* average requests queued */
+};
+
+struct xvbd_stats_sample {
+	uint64_t seq;			/* 0 for the baseline */
+	uint64_t mono_ns;		/* CLOCK_MONOTONIC of the sample */
+	uint64_t interval_ns;		/* since the previous; 0 baseline */
+	int64_t realtime_ns;		/* CLOCK_REALTIME, for timestamps */
+	struct xvbd_stats_dom *doms;
+	size_t ndoms;
+	struct xvbd_stats_vbd *vbds;
+	size_t nvbds;
+	/* Set when the VBD list was re-read before this sample. */
+	bool rediscovered;
+	size_t cap_doms, cap_vbds;	/* internal: allocated entries */
+};
+
+void xvbd_stats_sample_free(struct xvbd_stats_sample *s);
+
+/* ---- the sampler ---- */
+
+struct xvbd_stats_opts {
+	/* Domain names to keep; ndomains 0 keeps all (dom0 included). */
+	const char *const *domains;
+	size_t ndomains;
+	bool vcpus;			/* per-vCPU times (costs a call each) */
+};
+
+struct xvbd_stats;
+
+/*
+ * Takes ownership of nothing: src and sys must outlive the handle.  The
+ * VBD list is read here (-errno if the source fails).
+ */
+int xvbd_stats_open(const struct xvbd_stats_source *src,
+		    struct xvbd_sysfs *sys, const struct xvbd_stats_opts *opts,
+		    struct xvbd_stats **out);
+/*
+ * Take one sample into s (arrays reused across calls).  0 or -errno;
+ * a VBD whose files vanish is dropped from the sample, not an error.
+ */
+int xvbd_stats_sample(struct xvbd_stats *st, struct xvbd_stats_sample *s);
+/* Monotonic clock as used for samples. */
+uint64_t xvbd_stats_now_ns(void);
+/* Warnings collected by the last sample (impossible CPU%, ...). */
+size_t xvbd_stats_nwarnings(const struct xvbd_stats *st);
+const char *xvbd_stats_warning(const struct xvbd_stats *st, size_t i);
+void xvbd_stats_close(struct xvbd_stats *st);		/* NULL ok */
+
+/* ---- pure rate math (unit tested) ---- */
+
+/*
+ * Delta of a counter of the given bit width (64 or 32).  A 32-bit
+ * counter that went back by less than half its range wrapped; anything
+ * else that went back was reset.  Returns XVBD_IV_OK or XVBD_IV_RESET.
+ */
+enum xvbd_stats_iv xvbd_stats_delta(uint64_t prev, uint64_t cur,
+				    unsigned bits, uint64_t *delta);
+/* delta per second over interval_ns; 0 if interval_ns is 0. */
+double xvbd_stats_per_s(uint64_t delta, uint64_t interval_ns);
+/*
+ * CPU% of a domain: cpu time delta / wall delta x 100.  slack_ns is how
+ * uncertain the wall interval is (the time the two domain-list calls
+ * took).  A value above 100 x vcpus that the slack explains is clamped
+ * to 100 x vcpus; beyond it the interval is XVBD_IV_IMPOSSIBLE.
+ */
+enum xvbd_stats_iv xvbd_stats_cpu_pct(uint64_t prev_ns, uint64_t cur_ns,
+				      uint64_t interval_ns, uint64_t slack_ns,
+				      uint32_t vcpus, double *pct);
+/* Blkback counters: all deltas at once, or XVBD_IV_RESET. */
+enum xvbd_stats_iv xvbd_stats_vbd_rates(const struct xvbd_blkback_counters *a,
+					const struct xvbd_blkback_counters *b,
+					uint64_t interval_ns,
+					struct xvbd_stats_vbd *out);
+/* Backing device: latencies and queue depth, or XVBD_IV_RESET. */
+enum xvbd_stats_iv xvbd_stats_blk_rates(const struct xvbd_blkstat *a,
+					const struct xvbd_blkstat *b,
+					uint64_t interval_ns,
+					struct xvbd_stats_vbd *out);
+
+/* ---- rendering (src/stats_render.c) ---- */
+
+enum xvbd_stats_fmt {
+	XVBD_STATS_TEXT,	/* a table per sample, blank line between */
+	XVBD_STATS_JSON,	/* one JSON object per line (JSON Lines) */
+	XVBD_STATS_CSV,		/* header once (first), a row per entry */
+	XVBD_STATS_LIVE,	/* text, clearing the terminal first */
+};
+
+/*
+ * Render one sample and flush f.  Text and JSON through the out layer;
+ * all formats print the same digits for the same field.  0 or -1 when
+ * writing failed.
+ */
+int xvbd_stats_render(FILE *f, enum xvbd_stats_fmt fmt,
+		      const struct xvbd_stats_sample *s, bool first);
+/* node_exporter textfile format (counters + last-interval gauges). */
+void xvbd_stats_prom_render(FILE *f, const struct xvbd_stats_sample *s);
+/* Atomically: a temporary file beside path, then rename.  0 / -errno. */
+int xvbd_stats_prom_write(const char *path,
+			  const struct xvbd_stats_sample *s);
+
+/* ---- the real source: libxl + xenstore (src/stats_sys.c) ---- */
+
+struct xvbd_tstack;
+struct xvbd_xs;
+
+/* Fills src; 0 or -errno (e.g. the watch could not be set). */
+int xvbd_stats_sys_source(struct xvbd_tstack *ts, struct xvbd_xs *xs,
+			  struct xvbd_stats_source *src);
+
+#endif /* XVBD_STATS_H */

@@ -1,0 +1,591 @@
+/*
+ * ab_compare.c - two labels' runs -> per-metric verdicts and warnings.
+ *
+ * The unit of evidence is the run: every run contributes its summary
+ * (ab_summary.c, Delta counter / Delta time over the run), and the
+ * labels' run summaries are compared with the test asked for:
+ *  - Welch's t (centre: mean).  The difference B - A and its interval
+ *    are Welch's; the relative difference is the ratio of the means with
+ *    Fieller's interval at Welch's degrees of freedom, so the uncertainty
+ *    of A's mean is part of the % interval (it is unbounded when A's mean
+ *    is not distinguishable from 0; then no % interval is given);
+ *  - Mann-Whitney U (centre: median).  The difference is the
+ *    Hodges-Lehmann shift with its distribution-free interval; the
+ *    relative one is the Hodges-Lehmann shift of the logarithms,
+ *    exponentiated (the typical ratio B/A), with its interval, which
+ *    needs every run above 0.
+ * With fewer than 3 runs on a side the verdict is "weak" whatever the
+ * numbers say.  Samples inside a run never enter a test.
+ *
+ * Then the fingerprints: one fact differing between the labels is the
+ * variable under test; when more differ, each is a warning naming what
+ * it may distort, and the effect cannot be attributed.  Differences among
+ * the runs of one label, intervals left out, incomplete runs and the
+ * recorder's own notes are warnings too.  A verdict is never given
+ * without them.  Rendering: ab_compare_render.c.  Pure (unit-tested).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xvbd/ab/ab.h"
+#include "xvbd/ab/ab_stat.h"
+
+#define MIN_RUNS	3
+
+static int warn(struct xvbd_ab_comparison *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int warn(struct xvbd_ab_comparison *c, const char *fmt, ...)
+{
+	char **w;
+	char *s;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -ENOMEM;
+	w = realloc(c->warnings, (c->nwarnings + 1) * sizeof(*w));
+	if (!w) {
+		free(s);
+		return -ENOMEM;
+	}
+	c->warnings = w;
+	c->warnings[c->nwarnings++] = s;
+	return 0;
+}
+
+void xvbd_ab_comparison_free(struct xvbd_ab_comparison *c)
+{
+	size_t i;
+
+	if (!c)
+		return;
+	for (i = 0; i < c->nwarnings; i++)
+		free(c->warnings[i]);
+	free(c->warnings);
+	free(c->diffs);
+	memset(c, 0, sizeof(*c));
+	c->variable = -1;
+}
+
+/* ---- one metric ---- */
+
+const char *xvbd_ab_test_name(enum xvbd_ab_test t)
+{
+	return t == XVBD_AB_TEST_MWU ? "Mann-Whitney U" : "Welch's t";
+}
+
+/* Fieller's interval for mean(B) / mean(A), independent samples. */
+static void fieller(const double *xa, size_t na, const double *xb, size_t nb,
+		    double confidence, double df, double *lo, double *hi)
+{
+	double ma = xvbd_stat_mean(xa, na), mb = xvbd_stat_mean(xb, nb);
+	double se2a = xvbd_stat_var(xa, na) / (double)na;
+	double se2b = xvbd_stat_var(xb, nb) / (double)nb;
+	double t, t2, a2, disc;
+
+	*lo = *hi = NAN;
+	if (!(df > 0))
+		return;
+	t = xvbd_stat_t_quantile(0.5 + confidence / 2.0, df);
+	t2 = t * t;
+	/* (mb - r ma)^2 <= t^2 (se2b + r^2 se2a): bounded iff a2 > 0. */
+	a2 = ma * ma - t2 * se2a;
+	if (!(a2 > 0))
+		return;
+	disc = ma * ma * mb * mb - a2 * (mb * mb - t2 * se2b);
+	if (disc < 0)
+		disc = 0;
+	*lo = (ma * mb - sqrt(disc)) / a2;
+	*hi = (ma * mb + sqrt(disc)) / a2;
+}
+
+/* Relative difference of MWU: HL shift of ln(x), back to a ratio. */
+static void mwu_ratio(const double *xa, size_t na, const double *xb,
+		      size_t nb, double confidence, double *r, double *lo,
+		      double *hi)
+{
+	double *la = calloc(na, sizeof(*la)), *lb = calloc(nb, sizeof(*lb));
+	struct xvbd_stat_cmp s;
+	size_t i;
+
+	*r = *lo = *hi = NAN;
+	if (!la || !lb)
+		goto out;
+	for (i = 0; i < na; i++) {
+		if (!(xa[i] > 0))
+			goto out;
+		la[i] = log(xa[i]);
+	}
+	for (i = 0; i < nb; i++) {
+		if (!(xb[i] > 0))
+			goto out;
+		lb[i] = log(xb[i]);
+	}
+	if (xvbd_stat_mwu(la, na, lb, nb, confidence, &s))
+		goto out;
+	*r = exp(s.diff);
+	*lo = exp(s.diff_lo);	/* exp(NAN) stays NAN */
+	*hi = exp(s.diff_hi);
+out:
+	free(la);
+	free(lb);
+}
+
+/* "12.3 % +- 3.4 %", or the bounds when the interval is lopsided. */
+static void fmt_mag(char *buf, size_t len, double v, double lo, double hi,
+		    const char *unit, int decimals)
+{
+	double h;
+
+	if (v < 0) {
+		double t = -lo;
+
+		v = -v;
+		lo = -hi;
+		hi = t;
+	}
+	if (isnan(lo) || isnan(hi)) {
+		snprintf(buf, len, "%.*f%s%s", decimals, v, *unit ? " " : "",
+			 unit);
+		return;
+	}
+	h = (hi - lo) / 2;
+	if (fabs((hi - v) - (v - lo)) <= 0.1 * h + 1e-12)
+		snprintf(buf, len, "%.*f %s +- %.*f %s", decimals, v, unit,
+			 decimals, h, unit);
+	else
+		snprintf(buf, len, "%.*f %s (%.*f to %.*f %s)", decimals, v,
+			 unit, decimals, lo, decimals, hi, unit);
+}
+
+const char *xvbd_ab_direction(enum xvbd_ab_metric m, bool b_higher)
+{
+	switch (m) {
+	case XVBD_AB_RD_LAT_MS:
+	case XVBD_AB_WR_LAT_MS:
+		return b_higher ? "B slower (higher latency)" :
+				  "B faster (lower latency)";
+	case XVBD_AB_GUEST_CPU:
+	case XVBD_AB_DOM0_CPU:
+		return b_higher ? "B uses more CPU" : "B uses less CPU";
+	default:
+		return b_higher ? "B faster" : "B slower";
+	}
+}
+
+static bool all_zero(const double *x, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (x[i] != 0)
+			return false;
+	return true;
+}
+
+static void verdict_text(struct xvbd_ab_metric_cmp *mc, double confidence)
+{
+	const struct xvbd_ab_metric_info *info = &xvbd_ab_metrics[mc->metric];
+	const struct xvbd_stat_cmp_view *s = &mc->s;
+	char mag[80];
+
+	if (!isnan(s->pct))
+		fmt_mag(mag, sizeof(mag), s->pct, s->pct_lo, s->pct_hi, "%", 1);
+	else
+		fmt_mag(mag, sizeof(mag), s->diff, s->diff_lo, s->diff_hi,
+			info->unit, info->decimals);
+	switch (mc->verdict) {
+	case XVBD_AB_V_BETTER:
+	case XVBD_AB_V_WORSE:
+		snprintf(mc->text, sizeof(mc->text), "%s by %s",
+			 xvbd_ab_direction(mc->metric, s->diff > 0), mag);
+		break;
+	case XVBD_AB_V_NO_DIFF:
+		snprintf(mc->text, sizeof(mc->text),
+			 "no difference proven at %g %%", confidence * 100);
+		break;
+	case XVBD_AB_V_WEAK:
+		snprintf(mc->text, sizeof(mc->text),
+			 "weak: %zu and %zu runs (%d per label needed); "
+			 "B %s by %s, not proven", mc->na, mc->nb, MIN_RUNS,
+			 s->diff > 0 ? "higher" : s->diff < 0 ? "lower" :
+			 "equal", mag);
+		break;
+	case XVBD_AB_V_UNKNOWN:
+		break;		/* set where decided */
+	}
+}
+
+static void metric_unknown(struct xvbd_ab_metric_cmp *mc, const char *why)
+{
+	struct xvbd_stat_cmp_view *s = &mc->s;
+
+	s->centre_a = s->half_a = s->centre_b = s->half_b = NAN;
+	s->diff = s->diff_lo = s->diff_hi = NAN;
+	s->pct = s->pct_lo = s->pct_hi = s->p = NAN;
+	mc->verdict = XVBD_AB_V_UNKNOWN;
+	snprintf(mc->text, sizeof(mc->text), "%s", why);
+}
+
+static int compare_metric(struct xvbd_ab_metric_cmp *mc,
+			  const struct xvbd_ab_summary *sa, size_t na,
+			  const struct xvbd_ab_summary *sb, size_t nb,
+			  double confidence, enum xvbd_ab_test test)
+{
+	enum xvbd_ab_metric m = mc->metric;
+	const struct xvbd_ab_metric_info *info = &xvbd_ab_metrics[m];
+	double *xa = calloc(na, sizeof(*xa)), *xb = calloc(nb, sizeof(*xb));
+	struct xvbd_stat_cmp st = { 0 };
+	struct xvbd_stat_cmp_view *s = &mc->s;
+	double r = NAN, rlo = NAN, rhi = NAN;
+	size_t i;
+	int rc = 0;
+
+	if (!xa || !xb) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	mc->na = mc->nb = 0;
+	for (i = 0; i < na; i++)
+		if (sa[i].known[m])
+			xa[mc->na++] = sa[i].value[m];
+	for (i = 0; i < nb; i++)
+		if (sb[i].known[m])
+			xb[mc->nb++] = sb[i].value[m];
+	if (!mc->na || !mc->nb) {
+		metric_unknown(mc, !mc->na && !mc->nb ?
+			       "unknown on both sides" : !mc->na ?
+			       "unknown in A's runs" : "unknown in B's runs");
+		goto out;
+	}
+	if (all_zero(xa, mc->na) && all_zero(xb, mc->nb)) {
+		/* e.g. writes of a read-only workload: nothing to test */
+		metric_unknown(mc, "none in any run");
+		s->centre_a = s->centre_b = s->diff = 0;
+		goto out;
+	}
+	if (test == XVBD_AB_TEST_MWU) {
+		rc = xvbd_stat_mwu(xa, mc->na, xb, mc->nb, confidence, &st);
+		if (!rc)
+			mwu_ratio(xa, mc->na, xb, mc->nb, confidence, &r,
+				  &rlo, &rhi);
+	} else if (mc->na >= 2 && mc->nb >= 2) {
+		rc = xvbd_stat_welch(xa, mc->na, xb, mc->nb, confidence, &st);
+		if (!rc) {
+			double ma = xvbd_stat_mean(xa, mc->na);
+
+			r = ma > 0 ? xvbd_stat_mean(xb, mc->nb) / ma : NAN;
+			fieller(xa, mc->na, xb, mc->nb, confidence, st.df,
+				&rlo, &rhi);
+		}
+	} else {
+		/* One run on a side: centres and the difference, no test. */
+		st.centre_a = xvbd_stat_mean(xa, mc->na);
+		st.centre_b = xvbd_stat_mean(xb, mc->nb);
+		st.half_a = st.half_b = st.diff_lo = st.diff_hi = st.p = NAN;
+		st.diff = st.centre_b - st.centre_a;
+		st.significant = false;
+		r = st.centre_a > 0 ? st.centre_b / st.centre_a : NAN;
+	}
+	if (rc) {
+		/* e.g. no variation at all on either side */
+		metric_unknown(mc, "no test possible on these runs");
+		rc = 0;
+		goto out;
+	}
+	s->centre_a = st.centre_a;
+	s->half_a = st.half_a;
+	s->centre_b = st.centre_b;
+	s->half_b = st.half_b;
+	s->diff = st.diff;
+	s->diff_lo = st.diff_lo;
+	s->diff_hi = st.diff_hi;
+	s->p = st.p;
+	s->pct = (r - 1) * 100;
+	s->pct_lo = (rlo - 1) * 100;
+	s->pct_hi = (rhi - 1) * 100;
+	if (mc->na < MIN_RUNS || mc->nb < MIN_RUNS)
+		mc->verdict = XVBD_AB_V_WEAK;
+	else if (!st.significant)
+		mc->verdict = XVBD_AB_V_NO_DIFF;
+	else
+		mc->verdict = (st.diff > 0) == info->higher_is_better ?
+			      XVBD_AB_V_BETTER : XVBD_AB_V_WORSE;
+	verdict_text(mc, confidence);
+out:
+	free(xa);
+	free(xb);
+	return rc;
+}
+
+/* ---- warnings ---- */
+
+/* Facts that differ among one label's runs (each key once). */
+static int warn_within(struct xvbd_ab_comparison *c, const char *side,
+		       const struct xvbd_ab_record *r, size_t n)
+{
+	struct xvbd_ab_fpdiff *seen = NULL;
+	size_t nseen = 0, i, j, k;
+	int rc = 0;
+
+	for (i = 1; i < n && !rc; i++) {
+		struct xvbd_ab_fpdiff *d;
+		size_t nd;
+
+		rc = xvbd_ab_fp_diff(&r[0].fp, &r[i].fp, &d, &nd);
+		if (rc)
+			break;
+		for (j = 0; j < nd && !rc; j++) {
+			struct xvbd_ab_fpdiff *grown;
+
+			for (k = 0; k < nseen; k++)
+				if (!strcmp(seen[k].key, d[j].key))
+					break;
+			if (k < nseen)
+				continue;
+			grown = realloc(seen, (nseen + 1) * sizeof(*seen));
+			if (!grown) {
+				rc = -ENOMEM;
+				break;
+			}
+			seen = grown;
+			seen[nseen++] = d[j];
+			rc = warn(c, "runs of %s differ among themselves: %s: "
+				  "%s %s, %s %s: %s", side, d[j].key, r[0].id,
+				  d[j].a ? d[j].a : "-", r[i].id,
+				  d[j].b ? d[j].b : "-", d[j].distorts);
+		}
+		free(d);
+	}
+	free(seen);
+	return rc;
+}
+
+/* Per run: intervals left out, incomplete runs, the recorder's notes. */
+static int warn_runs(struct xvbd_ab_comparison *c, const char *side,
+		     const struct xvbd_ab_record *r,
+		     const struct xvbd_ab_summary *s, size_t n)
+{
+	size_t i, k;
+	int rc = 0;
+
+	for (i = 0; i < n && !rc; i++) {
+		if (s[i].nflagged)
+			rc = warn(c, "%s run %s: %zu of %zu intervals flagged "
+				  "and left out: CPU time outran wall time x "
+				  "vCPUs, or time did not advance (a time-base "
+				  "problem, e.g. a clock running fast, makes "
+				  "every rate of such an interval wrong)",
+				  side, r[i].id, s[i].nflagged,
+				  s[i].nintervals);
+		if (!rc && s[i].nreset)
+			rc = warn(c, "%s run %s: %zu of %zu intervals left "
+				  "out: counters reset or went back "
+				  "(re-attach, re-connect, domain replaced)",
+				  side, r[i].id, s[i].nreset,
+				  s[i].nintervals);
+		if (!rc && !s[i].used_ns)
+			rc = warn(c, "%s run %s: no usable interval: left "
+				  "out of every metric", side, r[i].id);
+		if (!rc && !r[i].complete)
+			rc = warn(c, "%s run %s did not end as planned "
+				  "(incomplete): its counted time is shorter",
+				  side, r[i].id);
+		for (k = 1; k < r[i].nsamples && !rc; k++) {
+			const struct xvbd_ab_sample *s0 = &r[i].samples[0];
+
+			if (r[i].samples[k].guest_vcpus == s0->guest_vcpus &&
+			    r[i].samples[k].dom0_vcpus == s0->dom0_vcpus)
+				continue;
+			rc = warn(c, "%s run %s: the online vCPUs changed "
+				  "during the run (guest %u -> %u, dom0 %u -> "
+				  "%u at sample %zu)", side, r[i].id,
+				  s0->guest_vcpus,
+				  r[i].samples[k].guest_vcpus, s0->dom0_vcpus,
+				  r[i].samples[k].dom0_vcpus, k);
+			break;
+		}
+		if (!rc && r[i].workload_status)
+			rc = warn(c, "%s run %s: the workload exited with "
+				  "status %d: it may not have done its work",
+				  side, r[i].id, r[i].workload_status);
+		for (k = 0; k < r[i].nnotes && !rc; k++)
+			rc = warn(c, "%s run %s: recorder: %s", side, r[i].id,
+				  r[i].notes[k]);
+	}
+	return rc;
+}
+
+/*
+ * Facts that are never the variable under test, even alone: a different
+ * workload is a different experiment, a different xvbd a different
+ * measuring instrument.  Their difference is always a confounder.
+ */
+static bool never_variable(const char *key)
+{
+	return !strcmp(key, "workload") || !strcmp(key, "xvbd.version");
+}
+
+static int warn_fingerprints(struct xvbd_ab_comparison *c)
+{
+	char line[1024];
+	size_t i;
+	int rc = 0;
+
+	if (!c->ndiffs)
+		return warn(c, "the fingerprints of A and B do not differ: "
+			    "no variable under test was recorded (the "
+			    "change is outside what xvbd records, e.g. "
+			    "inside the guest, or there is none)");
+	if (c->ndiffs == 1 && !never_variable(c->diffs[0].key)) {
+		c->variable = 0;
+		return 0;
+	}
+	for (i = 0; i < c->ndiffs && !rc; i++) {
+		xvbd_ab_fp_diff_text(&c->diffs[i], line, sizeof(line));
+		rc = warn(c, "%s", line);
+	}
+	if (!rc && c->ndiffs > 1)
+		rc = warn(c, "%zu facts differ between A and B: the effect "
+			  "cannot be attributed to one of them", c->ndiffs);
+	else if (!rc)
+		rc = warn(c, "%s cannot be the variable under test: A and B "
+			  "are not the same experiment", c->diffs[0].key);
+	return rc;
+}
+
+/*
+ * The same on both sides is no confounder, but a disk dom0's page cache
+ * serves on both sides still makes read rates a measure of dom0's RAM.
+ */
+static int warn_cached(struct xvbd_ab_comparison *c,
+		       const struct xvbd_ab_fp *a, const struct xvbd_ab_fp *b)
+{
+	size_t i, k;
+	int rc = 0;
+
+	for (i = 0; i < a->n && !rc; i++) {
+		const struct xvbd_ab_fact *f = &a->facts[i];
+		size_t len = strlen(f->key);
+
+		if (strncmp(f->key, "vbd.", 4) || len < 15 ||
+		    strcmp(f->key + len - 11, ".dom0_cache") ||
+		    strcmp(f->value, "host"))
+			continue;
+		for (k = 0; k < b->n; k++)
+			if (!strcmp(b->facts[k].key, f->key))
+				break;
+		if (k == b->n || strcmp(b->facts[k].value, "host"))
+			continue;	/* a difference: warned as one */
+		rc = warn(c, "%s: host on both sides: dom0's page cache can "
+			  "serve reads of this file-backed disk, so read rates "
+			  "may measure dom0's RAM rather than the disk (drop "
+			  "dom0's caches between runs, or use direct I/O)",
+			  f->key);
+	}
+	return rc;
+}
+
+/* Smallest two-sided p an exact Mann-Whitney U can give: 2 / C(n, k). */
+static double mwu_min_p(size_t na, size_t nb)
+{
+	double comb = 1;
+	size_t i;
+
+	for (i = 1; i <= na; i++)
+		comb = comb * (double)(nb + i) / (double)i;
+	return 2.0 / comb;
+}
+
+static int warn_data(struct xvbd_ab_comparison *c, size_t na, size_t nb)
+{
+	double pmin;
+	int rc = 0;
+
+	if (na < MIN_RUNS)
+		rc = warn(c, "only %zu run%s of A: with fewer than %d runs per "
+			  "label every verdict is weak; record more runs",
+			  na, na == 1 ? "" : "s", MIN_RUNS);
+	if (!rc && nb < MIN_RUNS)
+		rc = warn(c, "only %zu run%s of B: with fewer than %d runs per "
+			  "label every verdict is weak; record more runs",
+			  nb, nb == 1 ? "" : "s", MIN_RUNS);
+	if (rc || c->test != XVBD_AB_TEST_MWU || na < MIN_RUNS ||
+	    nb < MIN_RUNS)
+		return rc;
+	pmin = mwu_min_p(na, nb);
+	if (pmin > 1 - c->confidence)
+		rc = warn(c, "Mann-Whitney U on %zu and %zu runs cannot prove "
+			  "a difference at %g %% (smallest p %.3g): record "
+			  "more runs or use Welch's t", na, nb,
+			  c->confidence * 100, pmin);
+	return rc;
+}
+
+int xvbd_ab_compare(const struct xvbd_ab_record *a, size_t na,
+		    const struct xvbd_ab_record *b, size_t nb,
+		    double confidence, enum xvbd_ab_test test,
+		    struct xvbd_ab_comparison *out)
+{
+	struct xvbd_ab_summary *sa = NULL, *sb = NULL;
+	size_t i;
+	int rc = 0, m;
+
+	memset(out, 0, sizeof(*out));
+	out->variable = -1;
+	if (!a || !b || !na || !nb || !(confidence > 0 && confidence < 1) ||
+	    (test != XVBD_AB_TEST_WELCH && test != XVBD_AB_TEST_MWU))
+		return -EINVAL;
+	out->label_a = a[0].label;
+	out->label_b = b[0].label;
+	out->runs_a = na;
+	out->runs_b = nb;
+	out->confidence = confidence;
+	out->test = test;
+	sa = calloc(na, sizeof(*sa));
+	sb = calloc(nb, sizeof(*sb));
+	if (!sa || !sb) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < na && !rc; i++)
+		rc = xvbd_ab_summarize(&a[i], &sa[i]);
+	for (i = 0; i < nb && !rc; i++)
+		rc = xvbd_ab_summarize(&b[i], &sb[i]);
+	for (m = 0; m < XVBD_AB_NMETRICS && !rc; m++) {
+		out->m[m].metric = (enum xvbd_ab_metric)m;
+		rc = compare_metric(&out->m[m], sa, na, sb, nb, confidence,
+				    test);
+	}
+	if (!rc)
+		rc = xvbd_ab_fp_diff(&a[0].fp, &b[0].fp, &out->diffs,
+				     &out->ndiffs);
+	if (!rc)
+		rc = warn_fingerprints(out);
+	if (!rc)
+		rc = warn_cached(out, &a[0].fp, &b[0].fp);
+	if (!rc)
+		rc = warn_within(out, "A", a, na);
+	if (!rc)
+		rc = warn_within(out, "B", b, nb);
+	if (!rc)
+		rc = warn_runs(out, "A", a, sa, na);
+	if (!rc)
+		rc = warn_runs(out, "B", b, sb, nb);
+	if (!rc)
+		rc = warn_data(out, na, nb);
+out:
+	free(sa);
+	free(sb);
+	if (rc)
+		xvbd_ab_comparison_free(out);
+	return rc;
+}

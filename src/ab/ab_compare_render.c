@@ -1,0 +1,259 @@
+/*
+ * ab_compare_render.c - a comparison (ab_compare.c) through the out
+ * layer: one function describes it for text and JSON.  The text form
+ * puts each centre with its interval and run count in one cell
+ * ("1523.0 +- 40.0 (n=5)") and says the verdict with its test; the JSON
+ * form gives the same numbers as numbers, with the same decimals.  Pure
+ * (unit-tested).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "xvbd/ab/ab.h"
+#include "xvbd/base/out.h"
+
+static const struct xvbd_out_label cmp_labels[] = {
+	{ "a", "A" },
+	{ "b", "B" },
+	{ "diff", "B-A" },
+	{ "pct", "B-A %" },
+	{ "variable", "variable under test" },
+	{ NULL, NULL },
+};
+
+static const char *verdict_name(enum xvbd_ab_verdict v)
+{
+	switch (v) {
+	case XVBD_AB_V_BETTER:
+		return "better";
+	case XVBD_AB_V_WORSE:
+		return "worse";
+	case XVBD_AB_V_NO_DIFF:
+		return "no-difference";
+	case XVBD_AB_V_WEAK:
+		return "weak";
+	case XVBD_AB_V_UNKNOWN:
+		break;
+	}
+	return "unknown";
+}
+
+/* "1523.0 +- 40.0 (n=5)" */
+static void fmt_centre(char *buf, size_t len, double centre, double half,
+		       size_t n, int decimals)
+{
+	if (isnan(centre))
+		snprintf(buf, len, "- (n=%zu)", n);
+	else if (isnan(half))
+		snprintf(buf, len, "%.*f (n=%zu)", decimals, centre, n);
+	else
+		snprintf(buf, len, "%.*f +- %.*f (n=%zu)", decimals, centre,
+			 decimals, half, n);
+}
+
+/* "+187.0 +- 52.0 IO/s", "+12.3 % (+8.9 to +15.8) %", "+187.0 IO/s" */
+static void fmt_signed(char *buf, size_t len, double v, double lo, double hi,
+		       const char *unit, int decimals)
+{
+	/* "+12.3 % +- 3.4 %" reads as relative; "+187.0 +- 52.0 IO/s" */
+	const char *pct = strcmp(unit, "%") ? "" : " %";
+	double h = (hi - lo) / 2;
+
+	if (isnan(v))
+		snprintf(buf, len, "-");
+	else if (isnan(lo) || isnan(hi))
+		snprintf(buf, len, "%+.*f %s", decimals, v, unit);
+	else if (fabs((hi - v) - (v - lo)) <= 0.1 * h + 1e-12)
+		snprintf(buf, len, "%+.*f%s +- %.*f %s", decimals, v, pct,
+			 decimals, h, unit);
+	else
+		snprintf(buf, len, "%+.*f%s (%+.*f to %+.*f) %s", decimals, v,
+			 pct, decimals, lo, decimals, hi, unit);
+}
+
+static void fmt_p(char *buf, size_t len, double p)
+{
+	if (isnan(p))
+		snprintf(buf, len, "p unknown");
+	else if (p < 0.0001)
+		snprintf(buf, len, "p<0.0001");
+	else
+		snprintf(buf, len, "p=%.2g", p);
+}
+
+/* The table's VERDICT cell: the direction and the test behind it. */
+static void fmt_verdict(char *buf, size_t len,
+			const struct xvbd_ab_comparison *c,
+			const struct xvbd_ab_metric_cmp *mc)
+{
+	char p[32];
+
+	fmt_p(p, sizeof(p), mc->s.p);
+	switch (mc->verdict) {
+	case XVBD_AB_V_BETTER:
+	case XVBD_AB_V_WORSE:
+		snprintf(buf, len, "%s (%s, %s)",
+			 xvbd_ab_direction(mc->metric, mc->s.diff > 0),
+			 xvbd_ab_test_name(c->test), p);
+		break;
+	case XVBD_AB_V_NO_DIFF:
+		snprintf(buf, len, "%s (%s, %s)", mc->text, xvbd_ab_test_name(c->test),
+			 p);
+		break;
+	case XVBD_AB_V_WEAK:
+		snprintf(buf, len, "weak: %zu and %zu runs, not proven",
+			 mc->na, mc->nb);
+		break;
+	case XVBD_AB_V_UNKNOWN:
+		snprintf(buf, len, "%s", mc->text);
+		break;
+	}
+}
+
+static void render_metric_text(struct xvbd_out *o,
+			       const struct xvbd_ab_comparison *c,
+			       const struct xvbd_ab_metric_cmp *mc)
+{
+	const struct xvbd_ab_metric_info *info = &xvbd_ab_metrics[mc->metric];
+	char buf[192];
+
+	xvbd_out_obj_begin(o, NULL);
+	xvbd_out_str(o, "metric", info->name);
+	fmt_centre(buf, sizeof(buf), mc->s.centre_a, mc->s.half_a, mc->na,
+		   info->decimals);
+	xvbd_out_str(o, "a", buf);
+	fmt_centre(buf, sizeof(buf), mc->s.centre_b, mc->s.half_b, mc->nb,
+		   info->decimals);
+	xvbd_out_str(o, "b", buf);
+	fmt_signed(buf, sizeof(buf), mc->s.diff, mc->s.diff_lo, mc->s.diff_hi,
+		   info->unit, info->decimals);
+	xvbd_out_str(o, "diff", buf);
+	fmt_signed(buf, sizeof(buf), mc->s.pct, mc->s.pct_lo, mc->s.pct_hi,
+		   "%", 1);
+	xvbd_out_str(o, "pct", buf);
+	fmt_verdict(buf, sizeof(buf), c, mc);
+	xvbd_out_str(o, "verdict", buf);
+	xvbd_out_obj_end(o);
+}
+
+#define JSON_DECIMALS	6
+
+static void num(struct xvbd_out *o, const char *key, double v, int decimals)
+{
+	xvbd_out_fixed_opt(o, key, !isnan(v), v, decimals);
+}
+
+static void render_metric_json(struct xvbd_out *o,
+			       const struct xvbd_ab_metric_cmp *mc)
+{
+	const struct xvbd_ab_metric_info *info = &xvbd_ab_metrics[mc->metric];
+	/*
+	 * Scripts recompute from these: more digits than the text table's
+	 * (whose rounding to the metric's decimals is for reading).
+	 */
+	int d = JSON_DECIMALS;
+
+	xvbd_out_obj_begin(o, NULL);
+	xvbd_out_str(o, "metric", info->name);
+	xvbd_out_str(o, "unit", info->unit);
+	xvbd_out_uint(o, "n_a", mc->na);
+	num(o, "a", mc->s.centre_a, d);
+	num(o, "a_half", mc->s.half_a, d);
+	xvbd_out_uint(o, "n_b", mc->nb);
+	num(o, "b", mc->s.centre_b, d);
+	num(o, "b_half", mc->s.half_b, d);
+	num(o, "diff", mc->s.diff, d);
+	num(o, "diff_lo", mc->s.diff_lo, d);
+	num(o, "diff_hi", mc->s.diff_hi, d);
+	num(o, "pct", mc->s.pct, d);
+	num(o, "pct_lo", mc->s.pct_lo, d);
+	num(o, "pct_hi", mc->s.pct_hi, d);
+	num(o, "p", mc->s.p, 6);
+	xvbd_out_str(o, "verdict", verdict_name(mc->verdict));
+	xvbd_out_str(o, "text", mc->text);
+	xvbd_out_obj_end(o);
+}
+
+static void render_diffs_json(struct xvbd_out *o,
+			      const struct xvbd_ab_comparison *c)
+{
+	size_t i;
+
+	xvbd_out_str(o, "variable", c->variable >= 0 ?
+		     c->diffs[c->variable].key : NULL);
+	xvbd_out_arr_begin(o, "differences");
+	for (i = 0; i < c->ndiffs; i++) {
+		const struct xvbd_ab_fpdiff *d = &c->diffs[i];
+
+		xvbd_out_obj_begin(o, NULL);
+		xvbd_out_str(o, "key", d->key);
+		xvbd_out_str(o, "a", d->a);
+		xvbd_out_str(o, "b", d->b);
+		xvbd_out_str(o, "role", (long)i == c->variable ? "variable" :
+			     "confounder");
+		xvbd_out_str(o, "distorts", d->distorts);
+		xvbd_out_obj_end(o);
+	}
+	xvbd_out_arr_end(o);
+}
+
+void xvbd_ab_comparison_render(struct xvbd_out *o, const char *key,
+			       const struct xvbd_ab_comparison *c,
+			       const bool *shown_metrics)
+{
+	bool json = xvbd_out_is_json(o);
+	char buf[256];
+	size_t i;
+	int m;
+
+	xvbd_out_labels(o, cmp_labels);
+	xvbd_out_obj_begin(o, key);
+	if (json) {
+		xvbd_out_str(o, "a", c->label_a);
+		xvbd_out_uint(o, "runs_a", c->runs_a);
+		xvbd_out_str(o, "b", c->label_b);
+		xvbd_out_uint(o, "runs_b", c->runs_b);
+		xvbd_out_fixed_opt(o, "confidence", true, c->confidence, 4);
+		xvbd_out_str(o, "test", c->test == XVBD_AB_TEST_MWU ? "mwu" :
+			     "welch");
+	} else {
+		snprintf(buf, sizeof(buf), "%s (%zu run%s)", c->label_a,
+			 c->runs_a, c->runs_a == 1 ? "" : "s");
+		xvbd_out_str(o, "a", buf);
+		snprintf(buf, sizeof(buf), "%s (%zu run%s)", c->label_b,
+			 c->runs_b, c->runs_b == 1 ? "" : "s");
+		xvbd_out_str(o, "b", buf);
+		snprintf(buf, sizeof(buf), "%g %%", c->confidence * 100);
+		xvbd_out_str(o, "confidence", buf);
+		xvbd_out_str(o, "test", c->test == XVBD_AB_TEST_MWU ?
+			     "Mann-Whitney U on run summaries (centre: "
+			     "median; B-A: Hodges-Lehmann shift)" :
+			     "Welch's t on run summaries (centre: mean; "
+			     "B-A %: Fieller's interval)");
+	}
+	xvbd_out_arr_begin(o, "metrics");
+	for (m = 0; m < XVBD_AB_NMETRICS; m++) {
+		if (shown_metrics && !shown_metrics[m])
+			continue;
+		if (json)
+			render_metric_json(o, &c->m[m]);
+		else
+			render_metric_text(o, c, &c->m[m]);
+	}
+	xvbd_out_arr_end(o);
+	if (json) {
+		render_diffs_json(o, c);
+	} else if (c->variable >= 0) {
+		const struct xvbd_ab_fpdiff *d = &c->diffs[c->variable];
+
+		snprintf(buf, sizeof(buf), "%s: A %s, B %s", d->key,
+			 d->a ? d->a : "-", d->b ? d->b : "-");
+		xvbd_out_str(o, "variable", buf);
+	}
+	xvbd_out_arr_begin(o, "warnings");
+	for (i = 0; i < c->nwarnings; i++)
+		xvbd_out_str(o, NULL, c->warnings[i]);
+	xvbd_out_arr_end(o);
+	xvbd_out_obj_end(o);
+}

@@ -1,0 +1,287 @@
+/*
+ * ab_summary.c - run summaries from a record's raw counters.
+ *
+ * A run's summary is Delta counter / Delta time over the run: the deltas
+ * of the intervals kept, summed, divided by their summed time.  It is
+ * never a mean of per-interval rates (a short interval would weigh as
+ * much as a long one) and never built from anything but the raw
+ * cumulative counters of the record.
+ *
+ * An interval is left out, for every metric at once so that all of a
+ * run's numbers cover the same time:
+ *  - reset: a VBD's counters went back or the stats layer saw a new
+ *    counter instance (re-attach, re-connect), a backing device's
+ *    counters went back (not a 32-bit tick wrap), or a domain's CPU time
+ *    went back (the domain was replaced);
+ *  - flagged: the monotonic time did not advance, or a domain's CPU time
+ *    grew by more than wall time x its vCPUs.  That is a time-base
+ *    problem (seed 002: a hypervisor clock running 50 % fast) and makes
+ *    every rate of the interval wrong, not only CPU%.  The tolerance for
+ *    sampling slack is the stats layer's (xvbd_stats_cpu_pct: 5 % of the
+ *    interval) plus CPU_SLACK_NS for the time between reading the
+ *    clock and reading the domain's CPU time.
+ *
+ * Units: IO/s; MB/s of 10^6 bytes (512-byte sectors); latency in ms per
+ * I/O from the backing device's ticks/ios (known only with I/O of that
+ * kind, and only where every VBD of the record has a visible backing
+ * device); CPU% of one CPU, as xentop shows it.  Pure (unit-tested).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "xvbd/ab/ab.h"
+#include "xvbd/stats/stats.h"
+
+#define NS_PER_S	1e9
+#define BYTES_PER_MB	1e6
+#define CPU_SLACK_NS	UINT64_C(10000000)	/* 10 ms */
+
+const struct xvbd_ab_metric_info xvbd_ab_metrics[XVBD_AB_NMETRICS] = {
+	[XVBD_AB_RD_IOPS] = { "read-iops", "read IO/s", "IO/s", true, 1 },
+	[XVBD_AB_WR_IOPS] = { "write-iops", "write IO/s", "IO/s", true, 1 },
+	[XVBD_AB_RD_MBS] = { "read-mbs", "read MB/s", "MB/s", true, 2 },
+	[XVBD_AB_WR_MBS] = { "write-mbs", "write MB/s", "MB/s", true, 2 },
+	[XVBD_AB_RD_LAT_MS] = { "read-lat", "read latency", "ms", false, 3 },
+	[XVBD_AB_WR_LAT_MS] = { "write-lat", "write latency", "ms", false,
+				3 },
+	/* "%CPU": percent of one CPU; "%" alone is a relative change */
+	[XVBD_AB_GUEST_CPU] = { "guest-cpu", "guest CPU", "%CPU", false, 1 },
+	[XVBD_AB_DOM0_CPU] = { "dom0-cpu", "dom0 CPU", "%CPU", false, 1 },
+};
+
+int xvbd_ab_metric_find(const char *name)
+{
+	int i;
+
+	for (i = 0; name && i < XVBD_AB_NMETRICS; i++)
+		if (!strcmp(xvbd_ab_metrics[i].name, name))
+			return i;
+	return -1;
+}
+
+/* The deltas of one interval, all VBDs of the record added up. */
+struct deltas {
+	uint64_t dt_ns;
+	bool vbds;			/* the record has VBDs */
+	uint64_t rd_req, wr_req, rd_sect, wr_sect;
+	bool blk;			/* every VBD's backing device seen */
+	uint64_t blk_rd_ios, blk_wr_ios, blk_rd_ticks, blk_wr_ticks;
+	uint64_t guest_cpu_ns, dom0_cpu_ns;
+};
+
+static bool add_ok(uint64_t *sum, uint64_t v)
+{
+	if (*sum > UINT64_MAX - v)
+		return false;
+	*sum += v;
+	return true;
+}
+
+/* A domain's CPU time over the interval: reset, flagged or fine. */
+static enum xvbd_ab_iv cpu_delta(uint64_t prev, uint64_t cur, uint64_t dt_ns,
+				 uint32_t vcpus_prev, uint32_t vcpus_cur,
+				 uint64_t *delta)
+{
+	uint32_t vcpus = vcpus_prev > vcpus_cur ? vcpus_prev : vcpus_cur;
+	double pct;
+
+	if (cur < prev)
+		return XVBD_AB_IV_RESET;
+	*delta = cur - prev;
+	if (xvbd_stats_cpu_pct(prev, cur, dt_ns, CPU_SLACK_NS, vcpus, &pct) ==
+	    XVBD_IV_IMPOSSIBLE)
+		return XVBD_AB_IV_FLAGGED;
+	return XVBD_AB_IV_OK;
+}
+
+static enum xvbd_ab_iv interval_deltas(const struct xvbd_ab_record *rec,
+				       size_t i, struct deltas *d,
+				       const char **why)
+{
+	const struct xvbd_ab_sample *p = &rec->samples[i - 1];
+	const struct xvbd_ab_sample *s = &rec->samples[i];
+	enum xvbd_ab_iv st;
+	size_t v;
+
+	memset(d, 0, sizeof(*d));
+	d->vbds = d->blk = rec->nvdevs > 0;
+	/* Counters first: a reset explains anything odd after it. */
+	for (v = 0; v < rec->nvdevs; v++) {
+		const struct xvbd_ab_vbd_sample *a = &p->vbds[v];
+		const struct xvbd_ab_vbd_sample *b = &s->vbds[v];
+		uint64_t rr, wr, rs, ws, ri, wi, rt, wt;
+
+		if (b->reset ||
+		    xvbd_stats_delta(a->c.rd_req, b->c.rd_req, 64, &rr) ||
+		    xvbd_stats_delta(a->c.wr_req, b->c.wr_req, 64, &wr) ||
+		    xvbd_stats_delta(a->c.rd_sect, b->c.rd_sect, 64, &rs) ||
+		    xvbd_stats_delta(a->c.wr_sect, b->c.wr_sect, 64, &ws)) {
+			*why = "a VBD's counters were reset";
+			return XVBD_AB_IV_RESET;
+		}
+		if (!add_ok(&d->rd_req, rr) || !add_ok(&d->wr_req, wr) ||
+		    !add_ok(&d->rd_sect, rs) || !add_ok(&d->wr_sect, ws)) {
+			*why = "counters overflow";
+			return XVBD_AB_IV_RESET;
+		}
+		if (!a->has_blk || !b->has_blk) {
+			d->blk = false;
+			continue;
+		}
+		/* ios are unsigned long, ticks 32-bit "%u": they wrap. */
+		if (xvbd_stats_delta(a->blk_rd_ios, b->blk_rd_ios, 64, &ri) ||
+		    xvbd_stats_delta(a->blk_wr_ios, b->blk_wr_ios, 64, &wi) ||
+		    xvbd_stats_delta(a->blk_rd_ticks_ms, b->blk_rd_ticks_ms,
+				     32, &rt) ||
+		    xvbd_stats_delta(a->blk_wr_ticks_ms, b->blk_wr_ticks_ms,
+				     32, &wt)) {
+			*why = "a backing device's counters were reset";
+			return XVBD_AB_IV_RESET;
+		}
+		if (!add_ok(&d->blk_rd_ios, ri) || !add_ok(&d->blk_wr_ios, wi) ||
+		    !add_ok(&d->blk_rd_ticks, rt) ||
+		    !add_ok(&d->blk_wr_ticks, wt)) {
+			*why = "counters overflow";
+			return XVBD_AB_IV_RESET;
+		}
+	}
+	if (s->t_ns <= p->t_ns) {
+		*why = "time did not advance";
+		return XVBD_AB_IV_FLAGGED;
+	}
+	d->dt_ns = s->t_ns - p->t_ns;
+	st = cpu_delta(p->guest_cpu_ns, s->guest_cpu_ns, d->dt_ns,
+		       p->guest_vcpus, s->guest_vcpus, &d->guest_cpu_ns);
+	if (st != XVBD_AB_IV_OK) {
+		*why = st == XVBD_AB_IV_RESET ?
+		       "the guest's CPU time went back (domain replaced)" :
+		       "the guest's CPU time outran wall time x vCPUs";
+		return st;
+	}
+	st = cpu_delta(p->dom0_cpu_ns, s->dom0_cpu_ns, d->dt_ns,
+		       p->dom0_vcpus, s->dom0_vcpus, &d->dom0_cpu_ns);
+	if (st != XVBD_AB_IV_OK) {
+		*why = st == XVBD_AB_IV_RESET ?
+		       "dom0's CPU time went back" :
+		       "dom0's CPU time outran wall time x vCPUs";
+		return st;
+	}
+	*why = NULL;
+	return XVBD_AB_IV_OK;
+}
+
+/* Rates from (summed) deltas: the one place the units are applied. */
+static void rates(const struct deltas *d, double *value, bool *known)
+{
+	double s = (double)d->dt_ns / NS_PER_S;
+	int m;
+
+	for (m = 0; m < XVBD_AB_NMETRICS; m++) {
+		value[m] = 0.0;
+		known[m] = false;
+	}
+	if (!d->dt_ns)
+		return;
+	value[XVBD_AB_RD_IOPS] = (double)d->rd_req / s;
+	value[XVBD_AB_WR_IOPS] = (double)d->wr_req / s;
+	value[XVBD_AB_RD_MBS] = (double)d->rd_sect * XVBD_SECTOR_BYTES /
+				BYTES_PER_MB / s;
+	value[XVBD_AB_WR_MBS] = (double)d->wr_sect * XVBD_SECTOR_BYTES /
+				BYTES_PER_MB / s;
+	value[XVBD_AB_GUEST_CPU] = (double)d->guest_cpu_ns * 100.0 /
+				   (double)d->dt_ns;
+	value[XVBD_AB_DOM0_CPU] = (double)d->dom0_cpu_ns * 100.0 /
+				  (double)d->dt_ns;
+	known[XVBD_AB_GUEST_CPU] = known[XVBD_AB_DOM0_CPU] = true;
+	/* No VBD recorded: no I/O rate to speak of (not zero). */
+	known[XVBD_AB_RD_IOPS] = known[XVBD_AB_WR_IOPS] = d->vbds;
+	known[XVBD_AB_RD_MBS] = known[XVBD_AB_WR_MBS] = d->vbds;
+	if (d->blk && d->blk_rd_ios) {
+		value[XVBD_AB_RD_LAT_MS] = (double)d->blk_rd_ticks /
+					   (double)d->blk_rd_ios;
+		known[XVBD_AB_RD_LAT_MS] = true;
+	}
+	if (d->blk && d->blk_wr_ios) {
+		value[XVBD_AB_WR_LAT_MS] = (double)d->blk_wr_ticks /
+					   (double)d->blk_wr_ios;
+		known[XVBD_AB_WR_LAT_MS] = true;
+	}
+}
+
+static bool record_shape_ok(const struct xvbd_ab_record *rec, size_t i)
+{
+	return rec->samples && (!rec->nvdevs || (rec->samples[i - 1].vbds &&
+						  rec->samples[i].vbds));
+}
+
+int xvbd_ab_interval_get(const struct xvbd_ab_record *rec, size_t i,
+			 struct xvbd_ab_interval *out)
+{
+	struct deltas d;
+
+	memset(out, 0, sizeof(*out));
+	if (!rec || i < 1 || i >= rec->nsamples || !record_shape_ok(rec, i))
+		return -EINVAL;
+	out->t_ns = rec->samples[i].t_ns;
+	out->status = interval_deltas(rec, i, &d, &out->why);
+	if (out->status != XVBD_AB_IV_OK)
+		return 0;
+	out->dt_ns = d.dt_ns;
+	rates(&d, out->value, out->known);
+	return 0;
+}
+
+int xvbd_ab_summarize(const struct xvbd_ab_record *rec,
+		      struct xvbd_ab_summary *out)
+{
+	struct deltas sum = { .dt_ns = 0 }, d;
+	bool any_blk_gap = false;
+	const char *why;
+	size_t i;
+
+	memset(out, 0, sizeof(*out));
+	if (!rec)
+		return -EINVAL;
+	for (i = 1; i < rec->nsamples; i++) {
+		if (!record_shape_ok(rec, i))
+			return -EINVAL;
+		out->nintervals++;
+		switch (interval_deltas(rec, i, &d, &why)) {
+		case XVBD_AB_IV_RESET:
+			out->nreset++;
+			continue;
+		case XVBD_AB_IV_FLAGGED:
+			out->nflagged++;
+			continue;
+		case XVBD_AB_IV_OK:
+			break;
+		}
+		if (!add_ok(&sum.dt_ns, d.dt_ns) ||
+		    !add_ok(&sum.rd_req, d.rd_req) ||
+		    !add_ok(&sum.wr_req, d.wr_req) ||
+		    !add_ok(&sum.rd_sect, d.rd_sect) ||
+		    !add_ok(&sum.wr_sect, d.wr_sect) ||
+		    !add_ok(&sum.guest_cpu_ns, d.guest_cpu_ns) ||
+		    !add_ok(&sum.dom0_cpu_ns, d.dom0_cpu_ns))
+			return -ERANGE;
+		if (!d.blk) {
+			any_blk_gap = true;
+			continue;
+		}
+		if (!add_ok(&sum.blk_rd_ios, d.blk_rd_ios) ||
+		    !add_ok(&sum.blk_wr_ios, d.blk_wr_ios) ||
+		    !add_ok(&sum.blk_rd_ticks, d.blk_rd_ticks) ||
+		    !add_ok(&sum.blk_wr_ticks, d.blk_wr_ticks))
+			return -ERANGE;
+	}
+	/*
+	 * Latency needs the backing device over the whole time counted:
+	 * ticks of part of the run over ios of part of it would still be a
+	 * per-I/O average, but of other I/O than the rates describe.
+	 */
+	sum.vbds = rec->nvdevs > 0;
+	sum.blk = !any_blk_gap && sum.vbds;
+	out->used_ns = sum.dt_ns;
+	rates(&sum, out->value, out->known);
+	return 0;
+}

@@ -1,0 +1,370 @@
+/*
+ * ab_sys.c - the fingerprint of the running system: what a run's numbers
+ * depend on, read from where the system keeps it (libxl, xenstore,
+ * sysfs, uname), never from what xvbd was told.  The only ab file that
+ * talks to the system; it goes through the layers (tstack, vbd/blkif,
+ * cache, sysfs, modparam).
+ *
+ * A fact that cannot be read is recorded as "unknown (<why>)": a
+ * comparison must see that it was not known, not that it was absent.
+ * Backend directories are dom0's; frontend keys are the guest's and only
+ * reach the fingerprint through the blkif model, which bounds them.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "xvbd/ab/ab.h"
+#include "xvbd/ab/ab_record_impl.h"
+#include "xvbd/xen/blkif.h"
+#include "xvbd/dom0/cache.h"
+#include "xvbd/dom0/modparam.h"
+#include "xvbd/dom0/sysfs.h"
+#include "xvbd/xen/tstack.h"
+#include "xvbd/vbd/vbd.h"
+#include "xvbd/xen/xs.h"
+
+#ifndef XVBD_VERSION
+#define XVBD_VERSION "0.1.0"
+#endif
+
+#define DOM0_DOMID	0
+#define PINNING_MAX	512
+
+/* Collects the first failure to record a fact (ENOMEM, bad key). */
+struct fpctx {
+	struct xvbd_ab_fp *fp;
+	int rc;
+	const char *failed_key;
+};
+
+static void fact(struct fpctx *c, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void fact(struct fpctx *c, const char *key, const char *fmt, ...)
+{
+	char value[XVBD_AB_TEXT_MAX + 1];
+	va_list ap;
+	int rc;
+
+	va_start(ap, fmt);
+	vsnprintf(value, sizeof(value), fmt, ap);
+	va_end(ap);
+	rc = xvbd_ab_fp_set(c->fp, key, "%s", value);
+	if (rc && !c->rc) {
+		c->rc = rc;
+		c->failed_key = key;
+	}
+}
+
+static void unknown(struct fpctx *c, const char *key, int err)
+{
+	fact(c, key, "unknown (%s)", strerror(err < 0 ? -err : err));
+}
+
+/* ---- host and dom0 ---- */
+
+static void host_facts(struct fpctx *c, struct xvbd_tstack *ts,
+		       struct xvbd_sysfs *sys)
+{
+	struct utsname u;
+	char buf[256];
+	uint32_t cpus;
+	int rc;
+
+	rc = xvbd_tstack_xen_version(ts, buf, sizeof(buf));
+	if (rc)
+		unknown(c, "xen.version", rc);
+	else
+		fact(c, "xen.version", "%s", buf);
+	rc = xvbd_tstack_host_cpus(ts, &cpus);
+	if (rc)
+		unknown(c, "host.cpus", rc);
+	else
+		fact(c, "host.cpus", "%" PRIu32, cpus);
+	if (uname(&u))
+		unknown(c, "dom0.kernel", errno);
+	else
+		fact(c, "dom0.kernel", "%s %s", u.release, u.version);
+	rc = sys ? xvbd_sysfs_clocksource(sys, buf, sizeof(buf)) : -ENOENT;
+	if (rc)
+		unknown(c, "dom0.clocksource", rc);
+	else
+		fact(c, "dom0.clocksource", "%s", buf);
+}
+
+/* vcpus, mem_bytes, pinning (and type for a guest) under prefix. */
+static void domain_facts(struct fpctx *c, struct xvbd_tstack *ts,
+			 uint32_t domid, const char *prefix, bool with_type)
+{
+	struct xvbd_dominfo info;
+	char key[64], pinning[PINNING_MAX];
+	const char *type;
+	int rc;
+
+	rc = xvbd_tstack_domain_info(ts, domid, &info);
+	snprintf(key, sizeof(key), "%s.vcpus", prefix);
+	if (rc)
+		unknown(c, key, rc);
+	else
+		fact(c, key, "%" PRIu32, info.vcpus);
+	snprintf(key, sizeof(key), "%s.mem_bytes", prefix);
+	if (rc)
+		unknown(c, key, rc);
+	else
+		fact(c, key, "%" PRIu64, info.memory_kib * 1024);
+	snprintf(key, sizeof(key), "%s.pinning", prefix);
+	rc = xvbd_tstack_vcpu_pinning(ts, domid, pinning, sizeof(pinning));
+	if (rc)
+		unknown(c, key, rc);
+	else
+		fact(c, key, "%s", pinning);
+	if (!with_type)
+		return;
+	snprintf(key, sizeof(key), "%s.type", prefix);
+	rc = xvbd_tstack_domain_type(ts, domid, &type);
+	if (rc)
+		unknown(c, key, rc);
+	else
+		fact(c, key, "%s", type);
+}
+
+static void blkback_facts(struct fpctx *c)
+{
+	struct xvbd_modparams params = { 0 };
+	char key[128];
+	size_t i;
+	int rc;
+
+	rc = xvbd_modparam_list(XVBD_BLKBACK_MODULE, &params);
+	if (rc == -ENOENT) {
+		fact(c, "blkback.module", "not loaded");
+		return;
+	}
+	if (rc) {
+		unknown(c, "blkback.module", rc);
+		return;
+	}
+	fact(c, "blkback.module", "loaded");
+	for (i = 0; i < params.n; i++) {
+		snprintf(key, sizeof(key), "blkback.%s", params.items[i].name);
+		fact(c, key, "%s", params.items[i].value);
+	}
+	xvbd_modparams_free(&params);
+}
+
+/* ---- VBDs ---- */
+
+/*
+ * Where dom0's page cache stands between the guest and its data: for a
+ * loop device, what the vbd view read back from it (the cache layer, as
+ * list and show say it).
+ */
+static void cache_fact(struct fpctx *c, const char *key,
+		       const struct xvbd_vbd_view *v)
+{
+	const char *dio_safe;
+
+	switch (v->kind) {
+	case XVBD_BE_PHY:
+		/* A real device has no page cache; phy on a loop device
+		 * does (the view read its dio). */
+		fact(c, key, "%s", xvbd_cache_name(v->dom0_cache));
+		return;
+	case XVBD_BE_FILE_LOOP:
+		if (v->dom0_cache == XVBD_CACHE_NA)
+			fact(c, key, "unknown (the loop device's direct I/O "
+			     "state could not be read)");
+		else
+			fact(c, key, "%s", xvbd_cache_name(v->dom0_cache));
+		return;
+	case XVBD_BE_QDISK:
+		/* QEMU opens the image O_DIRECT only with direct-io-safe. */
+		dio_safe = xvbd_kvmap_get(&v->backend, "direct-io-safe");
+		fact(c, key, "%s", dio_safe && !strcmp(dio_safe, "1") ?
+		     "none" : "host");
+		return;
+	case XVBD_BE_TAP:
+		fact(c, key, "unknown (tapdisk's caching is not visible)");
+		return;
+	case XVBD_BE_UNKNOWN:
+		break;
+	}
+	fact(c, key, "unknown (backend type not known)");
+}
+
+static void opt_fact(struct fpctx *c, const char *key, struct xvbd_opt o,
+		     const char *why)
+{
+	if (o.known)
+		fact(c, key, "%" PRIu64, o.v);
+	else
+		fact(c, key, "unknown (%s)", why);
+}
+
+static void bool_fact(struct fpctx *c, const char *key, struct xvbd_opt o,
+		      const char *why)
+{
+	if (o.known)
+		fact(c, key, "%s", o.v ? "yes" : "no");
+	else
+		fact(c, key, "unknown (%s)", why);
+}
+
+static void vbd_facts(struct fpctx *c, struct xvbd_xs *xs, uint32_t domid,
+		      const struct xvbd_disk *disk, const char *vdev)
+{
+	const struct xvbd_blkif_eval *ev;
+	const struct xvbd_nego *ind;
+	struct xvbd_vbd_view view;
+	const char *type, *params;
+	char key[96], why[64];
+	int rc;
+
+#define KEY(name) (snprintf(key, sizeof(key), "vbd.%s." name, vdev), key)
+	rc = xvbd_vbd_load(xs, domid, disk, &view);
+	if (rc) {
+		unknown(c, KEY("backend"), rc);
+		return;
+	}
+	ev = &view.eval;
+	type = xvbd_kvmap_get(&view.backend, "type");
+	switch (view.kind) {
+	case XVBD_BE_FILE_LOOP:
+		fact(c, KEY("backend"), "file via loop");
+		break;
+	case XVBD_BE_PHY:
+		fact(c, KEY("backend"), "phy");
+		break;
+	case XVBD_BE_QDISK:
+	case XVBD_BE_TAP:
+		fact(c, KEY("backend"), "%s", type);
+		break;
+	case XVBD_BE_UNKNOWN:
+		if (type)
+			fact(c, KEY("backend"), "unknown (type \"%.40s\")",
+			     type);
+		else
+			fact(c, KEY("backend"), "unknown (no backend type)");
+		break;
+	}
+	params = xvbd_kvmap_get(&view.backend, "params");
+	if (params)
+		fact(c, KEY("target"), "%s", params);
+	else
+		fact(c, KEY("target"), "unknown (no params in the backend)");
+	opt_fact(c, KEY("size_bytes"), ev->size_bytes,
+		 "no sectors in the backend");
+	cache_fact(c, KEY("dom0_cache"), &view);
+
+	/* Negotiated values exist once the frontend has published. */
+	if (ev->frontend_state.known)
+		snprintf(why, sizeof(why), "frontend %s",
+			 xvbd_state_name(ev->frontend_state.v));
+	else
+		snprintf(why, sizeof(why), "no frontend state");
+	opt_fact(c, KEY("ring_pages"), ev->ring_pages, why);
+	opt_fact(c, KEY("queues"), ev->queues, why);
+	ind = &ev->nego[XVBD_NEGO_INDIRECT];
+	if (ind->effective.known)
+		fact(c, KEY("indirect_segments"), "%" PRIu64,
+		     ind->effective.v);
+	else if (ind->offer.known)
+		/* blkfront does not publish its own limit. */
+		fact(c, KEY("indirect_segments"), "offered %" PRIu64
+		     " (the frontend's limit is not published)",
+		     ind->offer.v);
+	else
+		fact(c, KEY("indirect_segments"), "unknown (%s)", why);
+	bool_fact(c, KEY("persistent_grants"), ev->persistent, why);
+	bool_fact(c, KEY("discard"), ev->nego[XVBD_NEGO_DISCARD].effective,
+		  why);
+	if (ev->frontend_state.known &&
+	    ev->frontend_state.v == XVBD_STATE_CONNECTED)
+		fact(c, KEY("path"), "pv");
+	else if (ev->frontend_state.known)
+		fact(c, KEY("path"), "not connected (state %" PRIu64 " %s)",
+		     ev->frontend_state.v,
+		     xvbd_state_name(ev->frontend_state.v));
+	else
+		fact(c, KEY("path"), "not connected (no frontend state)");
+#undef KEY
+	xvbd_vbd_view_free(&view);
+}
+
+static void vbds_facts(struct fpctx *c, struct xvbd_tstack *ts,
+		       struct xvbd_xs *xs, uint32_t domid,
+		       const char *const *vdevs, size_t nvdevs)
+{
+	struct xvbd_disk *disks = NULL;
+	char name[32];
+	size_t ndisks = 0, i, j;
+	uint32_t devid;
+	int rc;
+
+	rc = xvbd_tstack_disks(ts, domid, &disks, &ndisks);
+	if (rc) {
+		for (i = 0; i < nvdevs; i++) {
+			snprintf(name, sizeof(name), "vbd.%s.backend",
+				 vdevs[i]);
+			unknown(c, name, rc);
+		}
+		return;
+	}
+	for (i = 0; i < (nvdevs ? nvdevs : ndisks); i++) {
+		const struct xvbd_disk *disk = NULL;
+		const char *vdev;
+
+		if (nvdevs) {
+			vdev = vdevs[i];
+			if (xvbd_vdev_parse(vdev, &devid))
+				devid = UINT32_MAX;
+			for (j = 0; j < ndisks && !disk; j++)
+				if (disks[j].devid == devid)
+					disk = &disks[j];
+		} else {
+			disk = &disks[i];
+			/* Canonical names, as the record's vdevs. */
+			if (xvbd_vdev_name(disk->devid, name, sizeof(name)))
+				snprintf(name, sizeof(name), "%s", disk->vdev);
+			vdev = name;
+		}
+		if (!disk) {
+			char key[96];
+
+			snprintf(key, sizeof(key), "vbd.%s.backend", vdev);
+			fact(c, key, "unknown (the domain has no such disk)");
+			continue;
+		}
+		vbd_facts(c, xs, domid, disk, vdev);
+	}
+	xvbd_tstack_disks_free(disks, ndisks);
+}
+
+int xvbd_ab_fingerprint(struct xvbd_tstack *ts, struct xvbd_xs *xs,
+			uint32_t domid, const char *const *vdevs,
+			size_t nvdevs, const char *workload,
+			struct xvbd_ab_fp *fp, struct xvbd_ab_err *e)
+{
+	struct fpctx c = { .fp = fp };
+	struct xvbd_sysfs *sys = xvbd_sysfs_open(NULL);
+
+	host_facts(&c, ts, sys);
+	domain_facts(&c, ts, DOM0_DOMID, "dom0", false);
+	domain_facts(&c, ts, domid, "guest", true);
+	blkback_facts(&c);
+	vbds_facts(&c, ts, xs, domid, vdevs, nvdevs);
+	fact(&c, "workload", "%s", workload ? workload : "unknown");
+	fact(&c, "xvbd.version", "%s", XVBD_VERSION);
+	xvbd_sysfs_close(sys);
+	if (c.rc) {
+		snprintf(e->msg, sizeof(e->msg), "fingerprint: %s: %s",
+			 c.failed_key, strerror(-c.rc));
+		return c.rc;
+	}
+	return 0;
+}

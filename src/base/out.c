@@ -1,0 +1,519 @@
+/*
+ * out.c - text and JSON rendering from the same calls.
+ *
+ * JSON streams through yajl_gen.  Text builds a small tree and renders
+ * it at finish, because alignment needs every row first.
+ */
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <yajl/yajl_gen.h>
+
+#include "xvbd/base/out.h"
+#include "xvbd/base/util.h"
+
+enum node_kind { N_SCALAR, N_OBJ, N_ARR };
+
+struct node {
+	enum node_kind kind;
+	char *key;
+	char *text;		/* N_SCALAR */
+	char *note;
+	struct node **kids;
+	size_t nkids, cap;
+	struct node *parent;
+};
+
+struct xvbd_out {
+	FILE *stream;
+	bool json;
+	bool failed;
+	bool started;
+	bool done;
+	int depth;
+	yajl_gen gen;
+	struct node *root;	/* text */
+	struct node *cur;	/* text: open container */
+	struct node *last;	/* text: last emitted field, for notes */
+	const struct xvbd_out_label *labels;
+};
+
+
+static void json_print(void *ctx, const char *str, size_t len)
+{
+	struct xvbd_out *o = ctx;
+
+	if (fwrite(str, 1, len, o->stream) != len)
+		o->failed = true;
+}
+
+struct xvbd_out *xvbd_out_new(FILE *stream, bool json)
+{
+	struct xvbd_out *o = calloc(1, sizeof(*o));
+
+	if (!o)
+		return NULL;
+	o->stream = stream;
+	o->json = json;
+	if (json) {
+		o->gen = yajl_gen_alloc(NULL);
+		if (!o->gen) {
+			free(o);
+			return NULL;
+		}
+		yajl_gen_config(o->gen, yajl_gen_beautify, 0);
+		yajl_gen_config(o->gen, yajl_gen_print_callback, json_print,
+				o);
+	}
+	return o;
+}
+
+void xvbd_out_labels(struct xvbd_out *o, const struct xvbd_out_label *labels)
+{
+	o->labels = labels;
+}
+
+static void node_free(struct node *n)
+{
+	size_t i;
+
+	if (!n)
+		return;
+	for (i = 0; i < n->nkids; i++)
+		node_free(n->kids[i]);
+	free(n->kids);
+	free(n->key);
+	free(n->text);
+	free(n->note);
+	free(n);
+}
+
+void xvbd_out_free(struct xvbd_out *o)
+{
+	if (!o)
+		return;
+	if (o->gen)
+		yajl_gen_free(o->gen);
+	node_free(o->root);
+	free(o);
+}
+
+static void json_key(struct xvbd_out *o, const char *key)
+{
+	if (key && yajl_gen_string(o->gen, (const unsigned char *)key,
+				   strlen(key)) != yajl_gen_status_ok)
+		o->failed = true;
+}
+
+static void json_check(struct xvbd_out *o, yajl_gen_status st)
+{
+	if (st != yajl_gen_status_ok)
+		o->failed = true;
+}
+
+/* Text: add a node under the open container (or as the root). */
+static struct node *text_add(struct xvbd_out *o, enum node_kind kind,
+			     const char *key, const char *text)
+{
+	struct node *n = calloc(1, sizeof(*n));
+	struct node *parent = o->cur;
+
+	if (!n)
+		goto fail;
+	n->kind = kind;
+	if ((key && !(n->key = strdup(key))) ||
+	    (text && !(n->text = xvbd_escape(text))))
+		goto fail;
+	if (!parent) {
+		if (o->root || kind == N_SCALAR)
+			goto fail;	/* one document, a container */
+		o->root = n;
+	} else {
+		if (parent->nkids == parent->cap) {
+			size_t cap = parent->cap ? parent->cap * 2 : 8;
+			struct node **kids = realloc(parent->kids,
+						     cap * sizeof(*kids));
+
+			if (!kids)
+				goto fail;
+			parent->kids = kids;
+			parent->cap = cap;
+		}
+		parent->kids[parent->nkids++] = n;
+		n->parent = parent;
+	}
+	o->last = n;
+	return n;
+fail:
+	node_free(n);
+	o->failed = true;
+	return NULL;
+}
+
+static void begin(struct xvbd_out *o, const char *key, enum node_kind kind)
+{
+	struct node *n;
+
+	if (o->done) {
+		o->failed = true;
+		return;
+	}
+	o->depth++;
+	o->started = true;
+	if (o->json) {
+		json_key(o, key);
+		json_check(o, kind == N_OBJ ? yajl_gen_map_open(o->gen) :
+				yajl_gen_array_open(o->gen));
+		return;
+	}
+	n = text_add(o, kind, key, NULL);
+	if (n)
+		o->cur = n;
+}
+
+static void end(struct xvbd_out *o, enum node_kind kind)
+{
+	if (o->depth <= 0) {
+		o->failed = true;
+		return;
+	}
+	if (--o->depth == 0)
+		o->done = true;
+	if (o->json) {
+		json_check(o, kind == N_OBJ ? yajl_gen_map_close(o->gen) :
+				yajl_gen_array_close(o->gen));
+		return;
+	}
+	if (!o->cur || o->cur->kind != kind) {
+		o->failed = true;
+		return;
+	}
+	o->last = o->cur;
+	o->cur = o->cur->parent;
+}
+
+void xvbd_out_obj_begin(struct xvbd_out *o, const char *key)
+{
+	begin(o, key, N_OBJ);
+}
+
+void xvbd_out_obj_end(struct xvbd_out *o)
+{
+	end(o, N_OBJ);
+}
+
+void xvbd_out_arr_begin(struct xvbd_out *o, const char *key)
+{
+	begin(o, key, N_ARR);
+}
+
+void xvbd_out_arr_end(struct xvbd_out *o)
+{
+	end(o, N_ARR);
+}
+
+static bool field_ok(struct xvbd_out *o)
+{
+	if (o->depth <= 0) {
+		o->failed = true;	/* scalars live in containers */
+		return false;
+	}
+	return true;
+}
+
+void xvbd_out_str(struct xvbd_out *o, const char *key, const char *value)
+{
+	char *clean;
+
+	if (!value) {
+		xvbd_out_null(o, key);
+		return;
+	}
+	if (!field_ok(o))
+		return;
+	if (!o->json) {
+		text_add(o, N_SCALAR, key, value);
+		return;
+	}
+	clean = xvbd_escape(value);
+	if (!clean) {
+		o->failed = true;
+		return;
+	}
+	json_key(o, key);
+	json_check(o, yajl_gen_string(o->gen, (const unsigned char *)clean,
+				      strlen(clean)));
+	free(clean);
+}
+
+void xvbd_out_uint(struct xvbd_out *o, const char *key, uint64_t value)
+{
+	char buf[24];
+
+	if (!field_ok(o))
+		return;
+	snprintf(buf, sizeof(buf), "%" PRIu64, value);
+	if (!o->json) {
+		text_add(o, N_SCALAR, key, buf);
+		return;
+	}
+	json_key(o, key);
+	/* yajl_gen_integer takes long long: emit digits to keep 64 bits. */
+	json_check(o, yajl_gen_number(o->gen, buf, strlen(buf)));
+}
+
+void xvbd_out_uint_opt(struct xvbd_out *o, const char *key, bool known,
+		       uint64_t value)
+{
+	if (known)
+		xvbd_out_uint(o, key, value);
+	else
+		xvbd_out_null(o, key);
+}
+
+void xvbd_out_bool(struct xvbd_out *o, const char *key, bool value)
+{
+	if (!field_ok(o))
+		return;
+	if (!o->json) {
+		text_add(o, N_SCALAR, key, value ? "yes" : "no");
+		return;
+	}
+	json_key(o, key);
+	json_check(o, yajl_gen_bool(o->gen, value));
+}
+
+void xvbd_out_bool_opt(struct xvbd_out *o, const char *key, bool known,
+		       bool value)
+{
+	if (known)
+		xvbd_out_bool(o, key, value);
+	else
+		xvbd_out_null(o, key);
+}
+
+void xvbd_out_null(struct xvbd_out *o, const char *key)
+{
+	if (!field_ok(o))
+		return;
+	if (!o->json) {
+		text_add(o, N_SCALAR, key, "-");
+		return;
+	}
+	json_key(o, key);
+	json_check(o, yajl_gen_null(o->gen));
+}
+
+void xvbd_out_size_opt(struct xvbd_out *o, const char *key, bool known,
+		       uint64_t bytes)
+{
+	char buf[32];
+
+	if (!known || o->json) {
+		xvbd_out_uint_opt(o, key, known, bytes);
+		return;
+	}
+	if (!field_ok(o))
+		return;
+	xvbd_fmt_size(bytes, buf, sizeof(buf));
+	text_add(o, N_SCALAR, key, buf);
+}
+
+void xvbd_out_fixed_opt(struct xvbd_out *o, const char *key, bool known,
+			double value, int decimals)
+{
+	char buf[64];
+	int n;
+
+	/* NaN, infinities and absurd magnitudes: no value to show. */
+	if (!known || value != value || value > 1e18 || value < -1e18) {
+		xvbd_out_null(o, key);
+		return;
+	}
+	if (!field_ok(o))
+		return;
+	n = snprintf(buf, sizeof(buf), "%.*f", decimals < 0 ? 0 :
+		     decimals > 9 ? 9 : decimals, value);
+	if (n < 0 || (size_t)n >= sizeof(buf)) {
+		o->failed = true;
+		return;
+	}
+	if (!o->json) {
+		text_add(o, N_SCALAR, key, buf);
+		return;
+	}
+	json_key(o, key);
+	json_check(o, yajl_gen_number(o->gen, buf, strlen(buf)));
+}
+
+void xvbd_out_note(struct xvbd_out *o, const char *note)
+{
+	if (o->json || !note || !o->last)
+		return;
+	free(o->last->note);
+	o->last->note = xvbd_escape(note);
+	if (!o->last->note)
+		o->failed = true;
+}
+
+bool xvbd_out_is_json(const struct xvbd_out *o)
+{
+	return o->json;
+}
+
+/* ---- text rendering ---- */
+
+static const char *label_of(const struct xvbd_out *o, const char *key)
+{
+	const struct xvbd_out_label *l;
+
+	for (l = o->labels; l && l->key; l++)
+		if (!strcmp(l->key, key))
+			return l->label;
+	return key;
+}
+
+static void render(struct xvbd_out *o, const struct node *n, int indent);
+
+static void render_obj(struct xvbd_out *o, const struct node *n, int indent)
+{
+	size_t i;
+	int key_w = 0, val_w = 0;
+
+	for (i = 0; i < n->nkids; i++) {
+		const struct node *k = n->kids[i];
+		int w;
+
+		if (k->kind != N_SCALAR)
+			continue;
+		w = (int)strlen(label_of(o, k->key)) + 1;
+		key_w = w > key_w ? w : key_w;
+		w = (int)strlen(k->text);
+		if (k->note)
+			val_w = w > val_w ? w : val_w;
+	}
+	for (i = 0; i < n->nkids; i++) {
+		const struct node *k = n->kids[i];
+		const char *label = label_of(o, k->key);
+
+		if (k->kind != N_SCALAR) {
+			fprintf(o->stream, "%*s%s:\n", indent, "", label);
+			render(o, k, indent + 2);
+			continue;
+		}
+		fprintf(o->stream, "%*s%s:%*s %s", indent, "", label,
+			key_w - (int)strlen(label) - 1, "", k->text);
+		if (k->note)
+			fprintf(o->stream, "%*s  # %s",
+				val_w - (int)strlen(k->text), "", k->note);
+		fputc('\n', o->stream);
+	}
+}
+
+/* Upper-case header for a table column without an explicit label. */
+static void header_of(const struct xvbd_out *o, const char *key, char *buf,
+		      size_t len)
+{
+	const char *label = label_of(o, key);
+	size_t i;
+
+	for (i = 0; label[i] && i + 1 < len; i++)
+		buf[i] = label == key ?
+			(char)toupper((unsigned char)(key[i] == '_' ? '-' :
+						      key[i])) : label[i];
+	buf[i] = '\0';
+}
+
+static void render_table(struct xvbd_out *o, const struct node *n,
+			 int indent)
+{
+	const struct node *first = n->kids[0];
+	size_t ncols = first->nkids, c, r;
+	int *width = calloc(ncols ? ncols : 1, sizeof(*width));
+	char hdr[64];
+
+	if (!width) {
+		o->failed = true;
+		return;
+	}
+	/* Columns follow the first row; rows are built by one loop. */
+	for (c = 0; c < ncols; c++) {
+		header_of(o, first->kids[c]->key, hdr, sizeof(hdr));
+		width[c] = (int)strlen(hdr);
+	}
+	for (r = 0; r < n->nkids; r++) {
+		const struct node *row = n->kids[r];
+
+		for (c = 0; c < ncols && c < row->nkids; c++) {
+			const char *t = row->kids[c]->text ?
+					row->kids[c]->text : "-";
+			int w = (int)strlen(t);
+
+			width[c] = w > width[c] ? w : width[c];
+		}
+	}
+	fprintf(o->stream, "%*s", indent, "");
+	for (c = 0; c < ncols; c++) {
+		header_of(o, first->kids[c]->key, hdr, sizeof(hdr));
+		fprintf(o->stream, "%-*s%s", c + 1 < ncols ? width[c] : 0,
+			hdr, c + 1 < ncols ? "  " : "\n");
+	}
+	for (r = 0; r < n->nkids; r++) {
+		const struct node *row = n->kids[r];
+
+		fprintf(o->stream, "%*s", indent, "");
+		for (c = 0; c < ncols; c++) {
+			const char *t = c < row->nkids && row->kids[c]->text ?
+					row->kids[c]->text : "-";
+
+			fprintf(o->stream, "%-*s%s",
+				c + 1 < ncols ? width[c] : 0, t,
+				c + 1 < ncols ? "  " : "\n");
+		}
+	}
+	free(width);
+}
+
+static void render(struct xvbd_out *o, const struct node *n, int indent)
+{
+	size_t i;
+
+	if (n->kind == N_OBJ) {
+		render_obj(o, n, indent);
+		return;
+	}
+	if (n->nkids == 0) {
+		if (n->parent)
+			fprintf(o->stream, "%*s(none)\n", indent, "");
+		return;
+	}
+	if (n->kids[0]->kind == N_OBJ) {
+		render_table(o, n, indent);
+		return;
+	}
+	for (i = 0; i < n->nkids; i++) {
+		if (n->kids[i]->kind == N_SCALAR)
+			fprintf(o->stream, "%*s- %s\n", indent, "",
+				n->kids[i]->text);
+		else
+			render(o, n->kids[i], indent + 2);
+	}
+}
+
+int xvbd_out_finish(struct xvbd_out *o)
+{
+	/* Nothing emitted (e.g. help) is fine; a half document is not. */
+	if (o->started && (o->depth != 0 || !o->done))
+		o->failed = true;
+	if (!o->failed && o->started) {
+		if (o->json)
+			json_print(o, "\n", 1);
+		else
+			render(o, o->root, 0);
+	}
+	if (fflush(o->stream) || ferror(o->stream))
+		o->failed = true;
+	return o->failed ? -1 : 0;
+}

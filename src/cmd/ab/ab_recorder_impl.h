@@ -1,0 +1,51 @@
+/*
+ * ab_recorder_impl.h - for the recorder's own files (src/ab_recorder*.c)
+ * only: the run itself, once the domain, its VBDs and the record's head
+ * (label, domain, vdevs, mode, workload, interval, warmup, fingerprint)
+ * are settled.
+ */
+#ifndef XVBD_AB_RECORDER_IMPL_H
+#define XVBD_AB_RECORDER_IMPL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "xvbd/ab/ab.h"
+
+struct xvbd_tstack;
+struct xvbd_xs;
+
+struct xvbd_ab_run {
+	/* in */
+	const char *cmd;		/* error prefix: "ab record" */
+	const char *label;
+	uint32_t domid;
+	const char *domain;		/* its name (the stats filter) */
+	const uint32_t *devids;		/* of rec->vdevs, in that order */
+	enum xvbd_ab_mode mode;
+	uint64_t duration_ns;		/* XVBD_AB_MODE_DURATION */
+	const char *run_cmd;		/* XVBD_AB_MODE_RUN: for /bin/sh -c */
+	uint64_t interval_ns, warmup_ns;
+	bool progress;			/* a progress line on stderr */
+	/*
+	 * Called right after the baseline (after the warmup: a fresh
+	 * guest has connected its disks by then): the fingerprint.
+	 * Non-zero: nothing is recorded (it has printed its error).
+	 */
+	int (*at_baseline)(void *arg);
+	void *arg;
+	/* out */
+	int stop_signal;		/* the signal that ended it, or 0 */
+	bool sampling_failed;		/* the record ends where it failed */
+};
+
+/*
+ * Sample from the baseline to the run's end into rec: + id,
+ * started_unix_ns, samples, complete, workload_status, notes.  0: rec
+ * holds a record to write (complete or not: its notes say why); -errno:
+ * nothing was recorded (the error has been printed).
+ */
+int xvbd_ab_recorder_loop(struct xvbd_tstack *ts, struct xvbd_xs *xs,
+			  struct xvbd_ab_run *run, struct xvbd_ab_record *rec);
+
+#endif /* XVBD_AB_RECORDER_IMPL_H */

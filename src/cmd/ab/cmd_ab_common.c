@@ -1,0 +1,235 @@
+/*
+ * cmd_ab_common.c - what the `xvbd ab` commands that read records share:
+ * operand and option checks (before any file is touched), selecting
+ * records through the store, and small formatters.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "xvbd/ab/ab.h"
+#include "xvbd/cmd/ab/cmd_ab.h"
+#include "xvbd/base/util.h"
+
+static bool printable(const char *s)
+{
+	for (; *s; s++)
+		if ((unsigned char)*s < 0x20 || (unsigned char)*s >= 0x7f)
+			return false;
+	return true;
+}
+
+static bool ends_with(const char *s, const char *suffix)
+{
+	size_t ls = strlen(s), lx = strlen(suffix);
+
+	return ls >= lx && !strcmp(s + ls - lx, suffix);
+}
+
+int xvbd_ab_cli_operand(const struct xvbd_cmd *cmd, const char *op)
+{
+	size_t len = strlen(op), i;
+
+	if (strchr(op, '/') || ends_with(op, ".json")) {
+		if (len < PATH_MAX && printable(op))
+			return XVBD_EXIT_OK;
+	} else if (len && len < XVBD_AB_ID_MAX && op[0] != '.' &&
+		   op[0] != '-') {
+		for (i = 0; i < len; i++)
+			if (!strchr("abcdefghijklmnopqrstuvwxyz"
+				    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-",
+				    op[i]))
+				break;
+		if (i == len)
+			return XVBD_EXIT_OK;
+	}
+	/* %s of an unprintable operand would copy it to the terminal. */
+	return xvbd_usage_error(cmd, "\"%.80s\": not a label, record id or "
+				"record file (.json)",
+				printable(op) ? op : "(unprintable)");
+}
+
+int xvbd_ab_cli_dir(const struct xvbd_cmd *cmd, const char *dir)
+{
+	if (!*dir || strlen(dir) >= PATH_MAX - XVBD_AB_ID_MAX - 8 ||
+	    !printable(dir))
+		return xvbd_usage_error(cmd, "--dir: not a directory name");
+	return XVBD_EXIT_OK;
+}
+
+int xvbd_ab_cli_metrics(const struct xvbd_cmd *cmd, const char *arg,
+			bool *shown)
+{
+	char *copy = strdup(arg), *tok, *save = NULL;
+	int m, rc = XVBD_EXIT_OK, named = 0;
+
+	if (!copy) {
+		xvbd_err(cmd->name, "--metric", "%s", strerror(ENOMEM));
+		return XVBD_EXIT_FAIL;
+	}
+	for (tok = strtok_r(copy, ",", &save); tok;
+	     tok = strtok_r(NULL, ",", &save)) {
+		m = xvbd_ab_metric_find(tok);
+		if (m < 0) {
+			char names[256] = "";
+
+			for (m = 0; m < XVBD_AB_NMETRICS; m++) {
+				strcat(names, m ? ", " : "");
+				strcat(names, xvbd_ab_metrics[m].name);
+			}
+			rc = xvbd_usage_error(cmd, "--metric: \"%.40s\": "
+					      "unknown metric (%s)",
+					      printable(tok) ? tok : "?",
+					      names);
+			break;
+		}
+		shown[m] = true;
+		named++;
+	}
+	if (!rc && !named)
+		rc = xvbd_usage_error(cmd, "--metric: no metric named");
+	free(copy);
+	return rc;
+}
+
+int xvbd_ab_cli_test(const struct xvbd_cmd *cmd, const char *arg,
+		     enum xvbd_ab_test *test)
+{
+	if (!strcmp(arg, "welch"))
+		*test = XVBD_AB_TEST_WELCH;
+	else if (!strcmp(arg, "mwu"))
+		*test = XVBD_AB_TEST_MWU;
+	else
+		return xvbd_usage_error(cmd, "--test: expected welch or mwu");
+	return XVBD_EXIT_OK;
+}
+
+/* Move the records of more[] onto *recs, a record already there freed. */
+static int append_unique(struct xvbd_ab_record **recs, size_t *n,
+			 struct xvbd_ab_record *more, size_t nmore)
+{
+	struct xvbd_ab_record *grown;
+	size_t i, j;
+
+	grown = realloc(*recs, (*n + nmore + 1) * sizeof(*grown));
+	if (!grown) {
+		xvbd_ab_records_free(more, nmore);
+		return -ENOMEM;
+	}
+	*recs = grown;
+	for (i = 0; i < nmore; i++) {
+		for (j = 0; j < *n; j++)
+			if (!strcmp(grown[j].id, more[i].id))
+				break;
+		if (j < *n) {
+			xvbd_ab_record_free(&more[i]);
+			continue;
+		}
+		grown[(*n)++] = more[i];
+	}
+	free(more);
+	return 0;
+}
+
+int xvbd_ab_cli_select(const struct xvbd_cmd *cmd, const char *dir,
+		       char **ops, int nops, struct xvbd_ab_record **recs,
+		       size_t *n)
+{
+	struct xvbd_ab_err e = { "" };
+	struct xvbd_ab_record *got;
+	char **paths = NULL;
+	size_t ngot, npaths = 0, i;
+	int k, rc = 0;
+
+	*recs = NULL;
+	*n = 0;
+	for (k = 0; k < nops && !rc; k++) {
+		rc = xvbd_ab_store_select(dir, ops[k], &got, &ngot, &e);
+		if (!rc)
+			rc = append_unique(recs, n, got, ngot);
+	}
+	if (!nops) {
+		rc = xvbd_ab_store_list(dir, &paths, &npaths, &e);
+		for (i = 0; i < npaths && !rc; i++) {
+			got = calloc(1, sizeof(*got));
+			if (!got) {
+				rc = -ENOMEM;
+				break;
+			}
+			rc = xvbd_ab_store_read(paths[i], got, &e);
+			if (rc) {
+				free(got);
+				break;
+			}
+			rc = append_unique(recs, n, got, 1);
+		}
+		for (i = 0; i < npaths; i++)
+			free(paths[i]);
+		free(paths);
+	}
+	if (!rc)
+		return XVBD_EXIT_OK;
+	/* One line: the store's message names the file and the problem. */
+	if (rc == -ENOMEM && !e.msg[0])
+		xvbd_err(cmd->name, "records", "%s", strerror(ENOMEM));
+	else
+		xvbd_err(cmd->name, NULL, "%s", e.msg[0] ? e.msg :
+			 strerror(-rc));
+	xvbd_ab_records_free(*recs, *n);
+	*recs = NULL;
+	*n = 0;
+	return XVBD_EXIT_FAIL;
+}
+
+void xvbd_ab_cli_time(int64_t unix_ns, char *buf, size_t len)
+{
+	time_t t = (time_t)(unix_ns / 1000000000);
+	struct tm tm;
+
+	if (unix_ns < 0 || !gmtime_r(&t, &tm) ||
+	    !strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		snprintf(buf, len, "-");
+}
+
+uint64_t xvbd_ab_cli_duration_ns(const struct xvbd_ab_record *rec)
+{
+	return rec->nsamples ? rec->samples[rec->nsamples - 1].t_ns : 0;
+}
+
+/* buf += prefix value, bounded; nothing when the value is absent. */
+static void put(char *buf, size_t len, const char *prefix, const char *v)
+{
+	size_t used = strlen(buf);
+
+	if (v && used < len)
+		snprintf(buf + used, len - used, "%s%s", prefix, v);
+}
+
+void xvbd_ab_cli_key_facts(const struct xvbd_ab_record *rec, char *buf,
+			   size_t len)
+{
+	static const char *const sub[] = {
+		"backend", "dom0_cache", "ring_pages", "queues",
+	};
+	static const char *const prefix[] = {
+		" ", " cache ", " ring ", " queues ",
+	};
+	char key[XVBD_AB_ID_MAX + 32];
+	size_t i, k;
+
+	buf[0] = '\0';
+	put(buf, len, "vcpus ", xvbd_ab_fp_get(&rec->fp, "guest.vcpus"));
+	for (i = 0; i < rec->nvdevs; i++) {
+		put(buf, len, *buf ? "; " : "", rec->vdevs[i]);
+		for (k = 0; k < sizeof(sub) / sizeof(sub[0]); k++) {
+			snprintf(key, sizeof(key), "vbd.%s.%s", rec->vdevs[i],
+				 sub[k]);
+			put(buf, len, prefix[k], xvbd_ab_fp_get(&rec->fp, key));
+		}
+	}
+	if (!*buf)
+		snprintf(buf, len, "-");
+}

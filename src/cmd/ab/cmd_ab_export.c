@@ -1,0 +1,290 @@
+/*
+ * cmd_ab_export.c - xvbd ab export [--csv|--json] [--dir DIR] [SELECTION...]
+ *
+ * One row per run for a spreadsheet or a notebook: what the run was, its
+ * summary metrics (recomputed from the raw counters, units in the column
+ * names), the intervals left out, and every fingerprint fact as a column
+ * "fp.<key>" (the union over the runs; empty where a run lacks it).  CSV
+ * (RFC 4180) by default, or one JSON array with a "facts" object per run.
+ * No selection: every record of the store.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xvbd/ab/ab.h"
+#include "xvbd/cmd/cmd.h"
+#include "xvbd/cmd/ab/cmd_ab.h"
+#include "xvbd/base/util.h"
+
+/* The metric columns: the --metric name with its unit. */
+static const char *const metric_cols[XVBD_AB_NMETRICS] = {
+	[XVBD_AB_RD_IOPS] = "read_iops",
+	[XVBD_AB_WR_IOPS] = "write_iops",
+	[XVBD_AB_RD_MBS] = "read_mb_per_s",
+	[XVBD_AB_WR_MBS] = "write_mb_per_s",
+	[XVBD_AB_RD_LAT_MS] = "read_lat_ms",
+	[XVBD_AB_WR_LAT_MS] = "write_lat_ms",
+	[XVBD_AB_GUEST_CPU] = "guest_cpu_pct",
+	[XVBD_AB_DOM0_CPU] = "dom0_cpu_pct",
+};
+
+static const char *const head_cols[] = {
+	"id", "label", "started", "duration_s", "domain", "vdevs", "mode",
+	"workload", "workload_status", "complete", "intervals",
+	"intervals_reset", "intervals_flagged", "used_s",
+};
+#define NHEAD	(sizeof(head_cols) / sizeof(head_cols[0]))
+
+/* RFC 4180: quoted when it holds a comma, a quote or a line break. */
+static void csv_cell(FILE *f, const char *s, bool last)
+{
+	if (s && strpbrk(s, ",\"\r\n")) {
+		fputc('"', f);
+		for (; *s; s++) {
+			if (*s == '"')
+				fputc('"', f);
+			fputc(*s, f);
+		}
+		fputc('"', f);
+	} else if (s) {
+		fputs(s, f);
+	}
+	fputc(last ? '\n' : ',', f);
+}
+
+/* The fact keys of all runs, sorted, each once (pointers into recs). */
+static int fact_keys(const struct xvbd_ab_record *recs, size_t n,
+		     const char ***keys, size_t *nkeys)
+{
+	const char **k = NULL;
+	size_t cap = 0, nk = 0, i, j, l;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < recs[i].fp.n; j++) {
+			const char *key = recs[i].fp.facts[j].key;
+
+			for (l = 0; l < nk && strcmp(k[l], key); l++)
+				;
+			if (l < nk)
+				continue;
+			if (nk == cap) {
+				const char **grown;
+
+				cap = cap ? cap * 2 : 64;
+				grown = realloc(k, cap * sizeof(*k));
+				if (!grown) {
+					free(k);
+					return -ENOMEM;
+				}
+				k = grown;
+			}
+			/* Insert sorted. */
+			for (l = nk; l > 0 && strcmp(k[l - 1], key) > 0; l--)
+				k[l] = k[l - 1];
+			k[l] = key;
+			nk++;
+		}
+	}
+	*keys = k;
+	*nkeys = nk;
+	return 0;
+}
+
+/* The head cells of one run as text (CSV) - the JSON path has types. */
+static void head_cells(const struct xvbd_ab_record *r,
+		       const struct xvbd_ab_summary *s, char cells[NHEAD][512])
+{
+	size_t i, used = 0;
+
+	snprintf(cells[0], 512, "%s", r->id);
+	snprintf(cells[1], 512, "%s", r->label);
+	xvbd_ab_cli_time(r->started_unix_ns, cells[2], 512);
+	snprintf(cells[3], 512, "%.3f",
+		 (double)xvbd_ab_cli_duration_ns(r) / 1e9);
+	snprintf(cells[4], 512, "%s", r->domain);
+	cells[5][0] = '\0';
+	for (i = 0; i < r->nvdevs && used < 500; i++)
+		used += (size_t)snprintf(cells[5] + used, 512 - used, "%s%s",
+					 i ? " " : "", r->vdevs[i]);
+	snprintf(cells[6], 512, "%s", xvbd_ab_mode_name(r->mode));
+	snprintf(cells[7], 512, "%s", r->workload);
+	snprintf(cells[8], 512, "%d", r->workload_status);
+	snprintf(cells[9], 512, "%s", r->complete ? "true" : "false");
+	snprintf(cells[10], 512, "%zu", s->nintervals);
+	snprintf(cells[11], 512, "%zu", s->nreset);
+	snprintf(cells[12], 512, "%zu", s->nflagged);
+	snprintf(cells[13], 512, "%.3f", (double)s->used_ns / 1e9);
+}
+
+static int export_csv(const struct xvbd_ab_record *recs,
+		      const struct xvbd_ab_summary *sums, size_t n,
+		      const char **keys, size_t nkeys)
+{
+	static char cells[NHEAD][512];
+	char buf[64], col[XVBD_AB_ID_MAX * 4];
+	size_t i, k;
+	int m;
+
+	for (k = 0; k < NHEAD; k++)
+		csv_cell(stdout, head_cols[k], false);
+	for (m = 0; m < XVBD_AB_NMETRICS; m++)
+		csv_cell(stdout, metric_cols[m], !nkeys &&
+			 m == XVBD_AB_NMETRICS - 1);
+	for (k = 0; k < nkeys; k++) {
+		snprintf(col, sizeof(col), "fp.%s", keys[k]);
+		csv_cell(stdout, col, k + 1 == nkeys);
+	}
+	for (i = 0; i < n; i++) {
+		head_cells(&recs[i], &sums[i], cells);
+		for (k = 0; k < NHEAD; k++)
+			csv_cell(stdout, cells[k], false);
+		for (m = 0; m < XVBD_AB_NMETRICS; m++) {
+			if (sums[i].known[m])
+				snprintf(buf, sizeof(buf), "%.*f",
+					 xvbd_ab_metrics[m].decimals + 2,
+					 sums[i].value[m]);
+			else
+				buf[0] = '\0';
+			csv_cell(stdout, buf, !nkeys &&
+				 m == XVBD_AB_NMETRICS - 1);
+		}
+		for (k = 0; k < nkeys; k++)
+			csv_cell(stdout, xvbd_ab_fp_get(&recs[i].fp, keys[k]),
+				 k + 1 == nkeys);
+	}
+	return fflush(stdout) || ferror(stdout) ? -EIO : 0;
+}
+
+static void export_json(struct xvbd_out *o, const struct xvbd_ab_record *recs,
+			const struct xvbd_ab_summary *sums, size_t n)
+{
+	char buf[64];
+	size_t i, k;
+	int m;
+
+	xvbd_out_arr_begin(o, NULL);
+	for (i = 0; i < n; i++) {
+		const struct xvbd_ab_record *r = &recs[i];
+		const struct xvbd_ab_summary *s = &sums[i];
+
+		xvbd_out_obj_begin(o, NULL);
+		xvbd_out_str(o, "id", r->id);
+		xvbd_out_str(o, "label", r->label);
+		xvbd_ab_cli_time(r->started_unix_ns, buf, sizeof(buf));
+		xvbd_out_str(o, "started", buf);
+		xvbd_out_fixed_opt(o, "duration_s", true,
+				   (double)xvbd_ab_cli_duration_ns(r) / 1e9, 3);
+		xvbd_out_str(o, "domain", r->domain);
+		xvbd_out_arr_begin(o, "vdevs");
+		for (k = 0; k < r->nvdevs; k++)
+			xvbd_out_str(o, NULL, r->vdevs[k]);
+		xvbd_out_arr_end(o);
+		xvbd_out_str(o, "mode", xvbd_ab_mode_name(r->mode));
+		xvbd_out_str(o, "workload", r->workload);
+		xvbd_out_uint(o, "workload_status",
+			      (uint64_t)r->workload_status);
+		xvbd_out_bool(o, "complete", r->complete);
+		xvbd_out_uint(o, "intervals", s->nintervals);
+		xvbd_out_uint(o, "intervals_reset", s->nreset);
+		xvbd_out_uint(o, "intervals_flagged", s->nflagged);
+		xvbd_out_fixed_opt(o, "used_s", true, (double)s->used_ns / 1e9,
+				   3);
+		for (m = 0; m < XVBD_AB_NMETRICS; m++)
+			xvbd_out_fixed_opt(o, metric_cols[m], s->known[m],
+					   s->value[m],
+					   xvbd_ab_metrics[m].decimals + 2);
+		xvbd_out_obj_begin(o, "facts");
+		for (k = 0; k < r->fp.n; k++)
+			xvbd_out_str(o, r->fp.facts[k].key,
+				     r->fp.facts[k].value);
+		xvbd_out_obj_end(o);
+		xvbd_out_obj_end(o);
+	}
+	xvbd_out_arr_end(o);
+}
+
+int cmd_ab_export(struct xvbd_ctx *ctx, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "dir", required_argument, NULL, 'd' },
+		{ "csv", no_argument, NULL, 'c' },
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *dir = XVBD_AB_DIR_DEFAULT;
+	bool json = ctx->opts->json, csv = false;
+	struct xvbd_ab_record *recs = NULL;
+	struct xvbd_ab_summary *sums = NULL;
+	const char **keys = NULL;
+	size_t n = 0, nkeys = 0, i;
+	int c, first = 0, rc, err = 0;
+
+	xvbd_getopt_begin();
+	while ((c = xvbd_getopt(argc, argv, ":", longopts)) != -1) {
+		switch (c) {
+		case 'd':
+			rc = xvbd_ab_cli_dir(ctx->cmd, optarg);
+			if (rc)
+				return rc;
+			dir = optarg;
+			break;
+		case 'c':
+			csv = true;
+			break;
+		case 'j':
+			json = true;
+			break;
+		default:
+			return xvbd_getopt_error(ctx->cmd, argv, c);
+		}
+	}
+	if (csv && json)
+		return xvbd_usage_error(ctx->cmd, "--csv and --json exclude "
+					"each other");
+	first = xvbd_getopt_index();
+	for (i = (size_t)first; i < (size_t)argc; i++) {
+		rc = xvbd_ab_cli_operand(ctx->cmd, argv[i]);
+		if (rc)
+			return rc;
+	}
+	rc = xvbd_cmd_connect(ctx);
+	if (!rc)
+		rc = xvbd_ab_cli_select(ctx->cmd, dir, &argv[first],
+					argc - first, &recs, &n);
+	if (rc)
+		return rc;
+	sums = calloc(n ? n : 1, sizeof(*sums));
+	if (!sums)
+		err = -ENOMEM;
+	for (i = 0; i < n && !err; i++)
+		err = xvbd_ab_summarize(&recs[i], &sums[i]);
+	if (err)
+		goto out;
+	if (json) {
+		if (!ctx->opts->json) {
+			xvbd_out_free(ctx->out);
+			ctx->out = xvbd_out_new(stdout, true);
+			if (!ctx->out) {
+				err = -ENOMEM;
+				goto out;
+			}
+		}
+		export_json(ctx->out, recs, sums, n);
+	} else {
+		err = fact_keys(recs, n, &keys, &nkeys);
+		if (!err)
+			err = export_csv(recs, sums, n, keys, nkeys);
+	}
+out:
+	if (err) {
+		xvbd_err(ctx->cmd->name, err == -EIO ? "stdout" : "export",
+			 "%s", err == -EIO ? "write failed" : strerror(-err));
+		rc = XVBD_EXIT_FAIL;
+	}
+	free(keys);
+	free(sums);
+	xvbd_ab_records_free(recs, n);
+	return rc;
+}

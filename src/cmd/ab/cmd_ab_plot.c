@@ -1,0 +1,203 @@
+/*
+ * cmd_ab_plot.c - xvbd ab plot A B -o FILE.svg [--metric M]...
+ *		   [--test welch|mwu] [--dir DIR]
+ *
+ * The picture is the ab layer's (ab_plot.c); this writes it atomically:
+ * a temporary file beside FILE (O_EXCL), fsync, rename over FILE, fsync
+ * of the directory.  A reader sees the old picture or the new one.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "xvbd/ab/ab.h"
+#include "xvbd/ab/ab_plot.h"
+#include "xvbd/cmd/cmd.h"
+#include "xvbd/cmd/ab/cmd_ab.h"
+#include "xvbd/base/util.h"
+
+struct plot_opts {
+	const char *out;
+	const char *dir;
+	bool shown[XVBD_AB_NMETRICS];
+	bool some_metric;
+	enum xvbd_ab_test test;
+};
+
+/* FILE: a name ending in ".svg", not a directory or a device. */
+static int check_out(const struct xvbd_cmd *cmd, const char *path)
+{
+	const char *base = strrchr(path, '/');
+	size_t len = strlen(path);
+	struct stat st;
+
+	base = base ? base + 1 : path;
+	if (len >= PATH_MAX - 16 || strlen(base) <= 4 ||
+	    strcmp(path + len - 4, ".svg"))
+		return xvbd_usage_error(cmd, "-o: expected a file name ending "
+					"in .svg");
+	if (!lstat(path, &st) && !S_ISREG(st.st_mode))
+		return xvbd_usage_error(cmd, "-o: \"%s\" exists and is not a "
+					"regular file", path);
+	return XVBD_EXIT_OK;
+}
+
+static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
+		      struct plot_opts *po, int *first)
+{
+	static const struct option longopts[] = {
+		{ "output", required_argument, NULL, 'o' },
+		{ "metric", required_argument, NULL, 'm' },
+		{ "test", required_argument, NULL, 't' },
+		{ "dir", required_argument, NULL, 'd' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, rc;
+
+	po->dir = XVBD_AB_DIR_DEFAULT;
+	po->test = XVBD_AB_TEST_WELCH;
+	xvbd_getopt_begin();
+	while ((c = xvbd_getopt(argc, argv, ":o:", longopts)) != -1) {
+		switch (c) {
+		case 'o':
+			rc = check_out(ctx->cmd, optarg);
+			if (rc)
+				return rc;
+			po->out = optarg;
+			break;
+		case 'm':
+			rc = xvbd_ab_cli_metrics(ctx->cmd, optarg, po->shown);
+			if (rc)
+				return rc;
+			po->some_metric = true;
+			break;
+		case 't':
+			rc = xvbd_ab_cli_test(ctx->cmd, optarg, &po->test);
+			if (rc)
+				return rc;
+			break;
+		case 'd':
+			rc = xvbd_ab_cli_dir(ctx->cmd, optarg);
+			if (rc)
+				return rc;
+			po->dir = optarg;
+			break;
+		default:
+			return xvbd_getopt_error(ctx->cmd, argv, c);
+		}
+	}
+	*first = xvbd_getopt_index();
+	if (!po->out)
+		return xvbd_usage_error(ctx->cmd, "-o FILE.svg is needed");
+	if (argc - *first != 2)
+		return xvbd_usage_error(ctx->cmd, argc - *first < 2 ?
+					"missing A or B" :
+					"too many arguments (A and B only)");
+	rc = xvbd_ab_cli_operand(ctx->cmd, argv[*first]);
+	if (!rc)
+		rc = xvbd_ab_cli_operand(ctx->cmd, argv[*first + 1]);
+	if (!rc && !strcmp(argv[*first], argv[*first + 1]))
+		rc = xvbd_usage_error(ctx->cmd, "A and B are the same: \"%s\"",
+				      argv[*first]);
+	return rc;
+}
+
+/* Temporary beside path, fsync, rename over it, fsync the directory. */
+static int write_atomic(const char *path, const char *buf, size_t len)
+{
+	char tmp[PATH_MAX], dir[PATH_MAX];
+	const char *slash = strrchr(path, '/');
+	int fd, dfd, rc = 0;
+
+	if (slash)
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path) ?
+			 (int)(slash - path) : 1, path);
+	else
+		snprintf(dir, sizeof(dir), ".");
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s/.%s.XXXXXX", dir,
+			     slash ? slash + 1 : path) >= sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = mkostemp(tmp, O_CLOEXEC);	/* O_EXCL, 0600 */
+	if (fd < 0)
+		return -errno;
+	if (fchmod(fd, 0644))
+		rc = -errno;
+	if (!rc)
+		rc = xvbd_write_all(fd, buf, len);
+	if (!rc && fsync(fd))
+		rc = -errno;
+	if (close(fd) && !rc)
+		rc = -errno;
+	if (!rc && rename(tmp, path))
+		rc = -errno;
+	if (rc) {
+		unlink(tmp);
+		return rc;
+	}
+	/* A directory that cannot be opened: the rename stands all the same. */
+	dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd >= 0) {
+		if (fsync(dfd))
+			rc = -errno;
+		close(dfd);
+	}
+	return rc;
+}
+
+int cmd_ab_plot(struct xvbd_ctx *ctx, int argc, char **argv)
+{
+	struct plot_opts po = { 0 };
+	struct xvbd_ab_plot_opts opts = { 0 };
+	struct xvbd_ab_record *a = NULL, *b = NULL;
+	size_t na = 0, nb = 0, len = 0, i, j;
+	char *svg = NULL;
+	int first = 0, rc, err;
+
+	rc = parse_opts(ctx, argc, argv, &po, &first);
+	if (rc)
+		return rc;
+	rc = xvbd_cmd_connect(ctx);
+	if (!rc)
+		rc = xvbd_ab_cli_select(ctx->cmd, po.dir, &argv[first], 1, &a,
+					&na);
+	if (!rc)
+		rc = xvbd_ab_cli_select(ctx->cmd, po.dir, &argv[first + 1], 1,
+					&b, &nb);
+	if (rc)
+		goto out;
+	for (i = 0; i < na; i++)
+		for (j = 0; j < nb; j++)
+			if (!strcmp(a[i].id, b[j].id)) {
+				xvbd_err(ctx->cmd->name, NULL, "run %s is "
+					 "selected by both A and B", a[i].id);
+				rc = XVBD_EXIT_FAIL;
+				goto out;
+			}
+	opts.metrics = po.some_metric ? po.shown : NULL;
+	opts.test = po.test;
+	err = xvbd_ab_plot_svg(a, na, b, nb, &opts, &svg, &len);
+	if (!err)
+		err = write_atomic(po.out, svg, len);
+	if (err) {
+		xvbd_err(ctx->cmd->name, po.out, "%s", strerror(-err));
+		rc = XVBD_EXIT_FAIL;
+		goto out;
+	}
+	xvbd_out_obj_begin(ctx->out, NULL);
+	xvbd_out_str(ctx->out, "file", po.out);
+	xvbd_out_str(ctx->out, "a", a[0].label);
+	xvbd_out_uint(ctx->out, "runs_a", na);
+	xvbd_out_str(ctx->out, "b", b[0].label);
+	xvbd_out_uint(ctx->out, "runs_b", nb);
+	xvbd_out_obj_end(ctx->out);
+out:
+	free(svg);
+	xvbd_ab_records_free(a, na);
+	xvbd_ab_records_free(b, nb);
+	return rc;
+}

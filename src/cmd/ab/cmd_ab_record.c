@@ -1,0 +1,217 @@
+/*
+ * cmd_ab_record.c - xvbd ab record Label --domain D [--vdev V]...
+ *		     (--duration S | --run CMD | --until-shutdown)
+ *		     [--interval S] [--warmup S] [--dir DIR] [--json]
+ *
+ * One run = one record.  The stats layer samples (no second sampler):
+ * per-VBD blkback counters and backing-device statistics, the guest's and
+ * dom0's CPU time.  The record keeps the raw cumulative counters of every
+ * sample, never rates, plus the fingerprint of the environment taken at
+ * the start while the guest runs.
+ *
+ *	parse -> connect -> domain, VBDs -> store directory -> fingerprint
+ *	-> the run (src/ab_recorder.c) -> write -> report
+ *
+ * SIGINT/SIGTERM/SIGHUP end the run early: the record is still written,
+ * marked incomplete, and the exit code is 1.  Nothing is written before
+ * the run ends: a kill -9 leaves no record (at most a hidden temporary).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "xvbd/ab/ab.h"
+#include "xvbd/ab/ab_record_impl.h"
+#include "xvbd/cmd/ab/ab_recorder.h"
+#include "xvbd/xen/blkif.h"
+#include "xvbd/cmd/cmd.h"
+
+#define CMD			"ab record"
+#define NS_PER_S		UINT64_C(1000000000)
+#define INTERVAL_DEFAULT_NS	NS_PER_S
+#define INTERVAL_MIN_NS		UINT64_C(10000000)	/* 10 ms */
+#define SECONDS_MAX		UINT64_C(86400)
+
+/* ---- options ---- */
+
+static int parse_secs(const struct xvbd_cmd *cmd, const char *opt,
+		      const char *arg, uint64_t min_ns, uint64_t *ns)
+{
+	if (xvbd_parse_seconds(arg, SECONDS_MAX, ns) || *ns < min_ns)
+		return xvbd_usage_error(cmd, "%s: \"%s\": expected seconds "
+					"from %s to %" PRIu64, opt, arg,
+					min_ns >= NS_PER_S ? "1" :
+					min_ns ? "0.01" : "0", SECONDS_MAX);
+	return XVBD_EXIT_OK;
+}
+
+static int set_mode(const struct xvbd_cmd *cmd, struct xvbd_ab_rec_opts *o,
+		    bool *have_mode, enum xvbd_ab_mode mode)
+{
+	if (*have_mode)
+		return xvbd_usage_error(cmd, "--duration, --run and "
+					"--until-shutdown exclude each other");
+	*have_mode = true;
+	o->mode = mode;
+	return XVBD_EXIT_OK;
+}
+
+static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
+		      struct xvbd_ab_rec_opts *o)
+{
+	enum { O_DOMAIN = 256, O_VDEV, O_DURATION, O_RUN, O_UNTIL,
+	       O_INTERVAL, O_WARMUP, O_DIR, O_JSON };
+	static const struct option longopts[] = {
+		{ "domain", required_argument, NULL, O_DOMAIN },
+		{ "vdev", required_argument, NULL, O_VDEV },
+		{ "duration", required_argument, NULL, O_DURATION },
+		{ "run", required_argument, NULL, O_RUN },
+		{ "until-shutdown", no_argument, NULL, O_UNTIL },
+		{ "interval", required_argument, NULL, O_INTERVAL },
+		{ "warmup", required_argument, NULL, O_WARMUP },
+		{ "dir", required_argument, NULL, O_DIR },
+		{ "json", no_argument, NULL, O_JSON },
+		{ NULL, 0, NULL, 0 },
+	};
+	const struct xvbd_cmd *cmd = ctx->cmd;
+	bool have_mode = false;
+	uint32_t devid;
+	size_t i;
+	int c, rc = 0, first;
+
+	o->interval_ns = INTERVAL_DEFAULT_NS;
+	o->dir = XVBD_AB_DIR_DEFAULT;
+	o->json = ctx->opts->json;
+	o->vdev_args = calloc((size_t)argc + 1, sizeof(*o->vdev_args));
+	if (!o->vdev_args) {
+		xvbd_err(CMD, "options", "%s", strerror(ENOMEM));
+		return XVBD_EXIT_FAIL;
+	}
+	xvbd_getopt_begin();
+	while (!rc && (c = xvbd_getopt(argc, argv, ":", longopts)) != -1) {
+		switch (c) {
+		case O_DOMAIN:
+			if (o->domain_spec)
+				return xvbd_usage_error(cmd, "--domain given "
+							"twice");
+			o->domain_spec = optarg;
+			break;
+		case O_VDEV:
+			if (xvbd_vdev_parse(optarg, &devid))
+				return xvbd_usage_error(cmd, "--vdev: \"%s\": "
+					"not a virtual device name", optarg);
+			o->vdev_args[o->nvdev_args++] = optarg;
+			break;
+		case O_DURATION:
+			rc = set_mode(cmd, o, &have_mode,
+				      XVBD_AB_MODE_DURATION);
+			if (!rc)
+				rc = parse_secs(cmd, "--duration", optarg,
+						INTERVAL_MIN_NS,
+						&o->duration_ns);
+			break;
+		case O_RUN:
+			rc = set_mode(cmd, o, &have_mode, XVBD_AB_MODE_RUN);
+			if (!rc && (!optarg[0] ||
+				    strlen(optarg) > XVBD_AB_TEXT_MAX ||
+				    !xvbd_ab_printable(optarg,
+						       XVBD_AB_TEXT_MAX)))
+				rc = xvbd_usage_error(cmd, "--run: expected a "
+					"command line of 1 to %d printable "
+					"characters", XVBD_AB_TEXT_MAX);
+			o->run_cmd = optarg;
+			break;
+		case O_UNTIL:
+			rc = set_mode(cmd, o, &have_mode,
+				      XVBD_AB_MODE_UNTIL_SHUTDOWN);
+			break;
+		case O_INTERVAL:
+			rc = parse_secs(cmd, "--interval", optarg,
+					INTERVAL_MIN_NS, &o->interval_ns);
+			break;
+		case O_WARMUP:
+			rc = parse_secs(cmd, "--warmup", optarg, 0,
+					&o->warmup_ns);
+			break;
+		case O_DIR:
+			if (!optarg[0])
+				return xvbd_usage_error(cmd, "--dir: empty");
+			o->dir = optarg;
+			break;
+		case O_JSON:
+			o->json = true;
+			break;
+		default:
+			return xvbd_getopt_error(cmd, argv, c);
+		}
+	}
+	if (rc)
+		return rc;
+	first = xvbd_getopt_index();
+	if (argc - first != 1)
+		return xvbd_usage_error(cmd, argc == first ? "<Label> missing" :
+					"one <Label>, not %d", argc - first);
+	o->label = argv[first];
+	if (!xvbd_ab_label_valid(o->label))
+		return xvbd_usage_error(cmd, "label \"%s\": expected 1 to %d "
+					"of A-Z a-z 0-9 . _ -, not led by . "
+					"or -", o->label, XVBD_AB_LABEL_MAX);
+	if (!o->domain_spec)
+		return xvbd_usage_error(cmd, "--domain missing");
+	if (!have_mode)
+		return xvbd_usage_error(cmd, "how long? --duration S, --run "
+					"CMD or --until-shutdown");
+	if (o->nvdev_args > XVBD_AB_VDEVS_MAX)
+		return xvbd_usage_error(cmd, "more than %d --vdev",
+					XVBD_AB_VDEVS_MAX);
+	for (i = 0; i < o->nvdev_args; i++) {
+		uint32_t a, b;
+		size_t j;
+
+		xvbd_vdev_parse(o->vdev_args[i], &a);
+		for (j = 0; j < i; j++) {
+			xvbd_vdev_parse(o->vdev_args[j], &b);
+			if (a == b)
+				return xvbd_usage_error(cmd, "--vdev %s: "
+					"given twice", o->vdev_args[i]);
+		}
+	}
+	return XVBD_EXIT_OK;
+}
+
+/* ---- the command ---- */
+
+int cmd_ab_record(struct xvbd_ctx *ctx, int argc, char **argv)
+{
+	struct xvbd_ab_rec_opts o = { 0 };
+	struct xvbd_ab_record rec = { 0 };
+	const char *stopped_by = NULL;
+	int rc;
+
+	rc = parse_opts(ctx, argc, argv, &o);
+	if (!rc) {
+		/* Before libxl and libxenstore start threads. */
+		xvbd_ab_recorder_block_signals();
+		rc = xvbd_cmd_connect(ctx);
+	}
+	if (!rc && o.json != ctx->opts->json) {
+		/* --json after the command name: the same as before it. */
+		xvbd_out_free(ctx->out);
+		ctx->out = xvbd_out_new(stdout, o.json);
+		if (!ctx->out) {
+			xvbd_err(CMD, "output", "%s", strerror(ENOMEM));
+			rc = XVBD_EXIT_FAIL;
+		}
+	}
+	if (!rc) {
+		rc = xvbd_ab_recorder_run(ctx, &o, true, &rec, &stopped_by);
+		/* The report stands also when the exit code says "failed". */
+		if (rc && rec.path && xvbd_out_finish(ctx->out))
+			xvbd_err(CMD, "stdout", "write failed");
+	}
+	xvbd_ab_record_free(&rec);
+	free(o.vdev_args);
+	return rc;
+}

@@ -1,0 +1,786 @@
+/*
+ * cmd_ab_run.c - xvbd ab run LABEL_A CONFIG_A LABEL_B CONFIG_B
+ *		  [--vbd-a VDEV:key=value,...]... [--vbd-b ...]... [--vdev V]...
+ *		  (--duration S | --run CMD | --until-shutdown)
+ *		  [--interval S] [--warmup S]
+ *		  [--runs N | --until-confident [--min-effect P] [--max-runs N]]
+ *		  [--metric M] [--confidence P] [--dir DIR] [--timeout S]
+ *		  [--json]
+ *
+ * The whole experiment: runs of A and B alternate in ABBA order (A B, B A,
+ * A B, ...) so that a slow drift of the host weighs on both alike; each
+ * run is a fresh guest created the way `xvbd start` does it (the
+ * guest_start layer: xl create -p, the --vbd overrides in the paused
+ * window, unpause, verify), recorded the way `ab record` does it (the
+ * recorder layer), then destroyed.  A run whose overrides did not take
+ * effect ends the experiment: its variable would not be under test.
+ *
+ * The unit of evidence is a pair of adjacent runs: d = ln(B / A) of one
+ * metric's run summaries.  --runs N stops after N pairs; --until-confident
+ * after every pair asks the sequential procedure (ab_seq.c: an always-
+ * valid confidence sequence for the mean of d, safe under looking after
+ * every pair) and stops when it excludes "no difference" or lies inside
+ * +-min effect, or at --max-runs pairs.  The verdict at the end is
+ * `ab compare`'s on this experiment's records.
+ *
+ * A guest is never left behind by a run that ends: interrupted (SIGINT,
+ * SIGTERM, SIGHUP) it is destroyed; killed with SIGKILL, its journal
+ * (journal.h) names it, and the next xvbd says so with the command that
+ * removes it.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "xvbd/base/journal.h"
+#include "xvbd/ab/ab.h"
+#include "xvbd/cmd/ab/ab_recorder.h"
+#include "xvbd/ab/ab_stat.h"
+#include "xvbd/xen/blkif.h"
+#include "xvbd/cmd/cmd.h"
+#include "xvbd/cmd/ab/cmd_ab.h"
+#include "xvbd/cmd/guest_start.h"
+#include "xvbd/base/sig.h"
+#include "xvbd/base/util.h"
+
+#define CMD			"ab run"
+#define NS_PER_S		UINT64_C(1000000000)
+#define SECONDS_MAX		UINT64_C(86400)
+#define PAIRS_DEFAULT		3
+#define MAX_PAIRS_DEFAULT	20
+#define PAIRS_MAX		500
+#define MIN_EFFECT_DEFAULT	0.05
+#define CONFIDENCE_DEFAULT	0.95
+#define START_TIMEOUT_S		120
+/* How long xl's monitor gets to destroy a guest that powered off. */
+#define DESTROY_WAIT_TRIES	50
+#define DESTROY_WAIT_US		100000
+/* Where a running experiment names the guest it owns (kill -9 proof). */
+
+struct side {
+	const char *label;
+	struct xvbd_ovr_set sets[XVBD_START_MAX_DEVS];
+	size_t nsets;
+	struct xvbd_start_req req;
+	struct xvbd_start_plan plan;
+	bool prepared;
+	struct xvbd_ab_record *recs;	/* this experiment's runs */
+	size_t nrecs;
+};
+
+struct run_opts {
+	struct side side[2];		/* A, B */
+	struct xvbd_ab_rec_opts rec;	/* label/domain set per run */
+	size_t pairs;			/* --runs */
+	bool until_confident;
+	size_t max_pairs;
+	double min_effect;
+	double confidence;
+	int metric;			/* -1: chosen after the first pair */
+	bool guest_limits;
+	int timeout_s;
+	const char *dir;
+	bool mode_given;
+	bool json;		/* --json after the command name */
+	/* --vdev: the disks to record (none: all of the guest's) */
+	const char *vdevs[XVBD_START_MAX_DEVS];
+	size_t nvdevs;
+};
+
+/* ---- options ---- */
+
+/* "30", "0.5": seconds (up to ms), into ns. */
+static int parse_secs(const char *opt, const char *s, bool zero_ok,
+		      uint64_t *ns)
+{
+	uint64_t whole = 0, frac = 0, scale = NS_PER_S;
+	const char *p = s;
+
+	if (*p < '0' || *p > '9')
+		goto bad;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		whole = whole * 10 + (uint64_t)(*p - '0');
+		if (whole > SECONDS_MAX)
+			goto bad;
+	}
+	if (*p == '.') {
+		for (p++; *p >= '0' && *p <= '9' && scale > 1000000; p++) {
+			scale /= 10;
+			frac += (uint64_t)(*p - '0') * scale;
+		}
+		if (scale == NS_PER_S)
+			goto bad;
+	}
+	if (*p)
+		goto bad;
+	*ns = whole * NS_PER_S + frac;
+	if (*ns || zero_ok)
+		return 0;
+bad:
+	xvbd_err(CMD, opt, "\"%s\": expected seconds from %s to %" PRIu64,
+		 s, zero_ok ? "0" : "0.001", SECONDS_MAX);
+	return XVBD_EXIT_USAGE;
+}
+
+/* "5", "2.5", "5%": a relative effect in percent, 0.1 .. 100. */
+static int parse_pct(const char *opt, const char *s, double lo, double hi,
+		     double *out)
+{
+	char *end;
+	double v;
+
+	if (*s < '0' || *s > '9')
+		goto bad;
+	errno = 0;
+	v = strtod(s, &end);
+	if (*end == '%')
+		end++;
+	if (errno || *end || !(v >= lo && v < hi))
+		goto bad;
+	*out = v / 100;
+	return 0;
+bad:
+	xvbd_err(CMD, opt, "\"%s\": expected a percentage from %g up to %g",
+		 s, lo, hi);
+	return XVBD_EXIT_USAGE;
+}
+
+static int parse_count(const char *opt, const char *s, size_t min,
+		       size_t *out)
+{
+	uint64_t v;
+
+	if (xvbd_parse_uint(s, PAIRS_MAX, &v) || v < min) {
+		xvbd_err(CMD, opt, "\"%s\": expected a count from %zu to %d",
+			 s, min, PAIRS_MAX);
+		return XVBD_EXIT_USAGE;
+	}
+	*out = (size_t)v;
+	return 0;
+}
+
+static int add_vbd(struct side *sd, const char *opt, const char *arg)
+{
+	char why[256];
+	size_t i;
+
+	if (sd->nsets == XVBD_START_MAX_DEVS) {
+		xvbd_err(CMD, opt, "more than %d devices",
+			 XVBD_START_MAX_DEVS);
+		return XVBD_EXIT_USAGE;
+	}
+	if (xvbd_override_parse_vbd(&sd->sets[sd->nsets], arg, why,
+				    sizeof(why))) {
+		xvbd_err(CMD, opt, "%s", why);
+		return XVBD_EXIT_USAGE;
+	}
+	for (i = 0; i < sd->nsets; i++) {
+		if (sd->sets[i].devid != sd->sets[sd->nsets].devid)
+			continue;
+		xvbd_err(CMD, opt, "%s given twice: combine its keys with ','",
+			 sd->sets[i].vdev);
+		return XVBD_EXIT_USAGE;
+	}
+	sd->nsets++;
+	return 0;
+}
+
+static int set_mode(struct run_opts *o, enum xvbd_ab_mode m)
+{
+	if (o->mode_given) {
+		xvbd_err(CMD, "workload", "give one of --duration, --run and "
+			 "--until-shutdown");
+		return XVBD_EXIT_USAGE;
+	}
+	o->mode_given = true;
+	o->rec.mode = m;
+	return 0;
+}
+
+/*
+ * --vdev V: record only these disks (a guest's trigger or boot disk
+ * would otherwise add its I/O to the workload's).
+ */
+static int add_vdev(struct run_opts *o, const char *arg)
+{
+	uint32_t devid, other;
+	size_t i;
+
+	if (xvbd_vdev_parse(arg, &devid)) {
+		xvbd_err(CMD, "--vdev", "\"%s\": expected a virtual device "
+			 "such as xvda", arg);
+		return XVBD_EXIT_USAGE;
+	}
+	for (i = 0; i < o->nvdevs; i++) {
+		xvbd_vdev_parse(o->vdevs[i], &other);
+		if (other == devid) {
+			xvbd_err(CMD, "--vdev", "%s given twice", arg);
+			return XVBD_EXIT_USAGE;
+		}
+	}
+	if (o->nvdevs == XVBD_START_MAX_DEVS) {
+		xvbd_err(CMD, "--vdev", "more than %d devices",
+			 XVBD_START_MAX_DEVS);
+		return XVBD_EXIT_USAGE;
+	}
+	o->vdevs[o->nvdevs++] = arg;
+	return 0;
+}
+
+static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
+		      struct run_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "vbd-a", required_argument, NULL, 'a' },
+		{ "vbd-b", required_argument, NULL, 'b' },
+		{ "guest-limits", no_argument, NULL, 'g' },
+		{ "vdev", required_argument, NULL, 'V' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "run", required_argument, NULL, 'r' },
+		{ "until-shutdown", no_argument, NULL, 'u' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "warmup", required_argument, NULL, 'w' },
+		{ "runs", required_argument, NULL, 'n' },
+		{ "until-confident", no_argument, NULL, 'c' },
+		{ "min-effect", required_argument, NULL, 'e' },
+		{ "max-runs", required_argument, NULL, 'm' },
+		{ "metric", required_argument, NULL, 'M' },
+		{ "confidence", required_argument, NULL, 'C' },
+		{ "dir", required_argument, NULL, 'D' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool have_runs = false, have_seq_opt = false;
+	uint64_t v;
+	int c, rc = 0, first, i;
+
+	o->pairs = PAIRS_DEFAULT;
+	o->max_pairs = MAX_PAIRS_DEFAULT;
+	o->min_effect = MIN_EFFECT_DEFAULT;
+	o->confidence = CONFIDENCE_DEFAULT;
+	o->metric = -1;
+	o->timeout_s = START_TIMEOUT_S;
+	o->dir = XVBD_AB_DIR_DEFAULT;
+	o->rec.interval_ns = NS_PER_S;
+	xvbd_getopt_begin();
+	while (!rc && (c = xvbd_getopt(argc, argv, ":", longopts)) != -1) {
+		switch (c) {
+		case 'a':
+		case 'b':
+			rc = add_vbd(&o->side[c == 'b'], c == 'a' ? "--vbd-a" :
+				     "--vbd-b", optarg);
+			break;
+		case 'g':
+			o->guest_limits = true;
+			break;
+		case 'V':
+			rc = add_vdev(o, optarg);
+			break;
+		case 'd':
+			rc = set_mode(o, XVBD_AB_MODE_DURATION);
+			if (!rc)
+				rc = parse_secs("--duration", optarg, false,
+						&o->rec.duration_ns);
+			break;
+		case 'r':
+			rc = set_mode(o, XVBD_AB_MODE_RUN);
+			if (!rc && !*optarg) {
+				xvbd_err(CMD, "--run", "an empty command");
+				rc = XVBD_EXIT_USAGE;
+			}
+			o->rec.run_cmd = optarg;
+			break;
+		case 'u':
+			rc = set_mode(o, XVBD_AB_MODE_UNTIL_SHUTDOWN);
+			break;
+		case 'i':
+			rc = parse_secs("--interval", optarg, false,
+					&o->rec.interval_ns);
+			if (!rc && o->rec.interval_ns < NS_PER_S / 100) {
+				xvbd_err(CMD, "--interval", "\"%s\": at least "
+					 "0.01 s", optarg);
+				rc = XVBD_EXIT_USAGE;
+			}
+			break;
+		case 'w':
+			rc = parse_secs("--warmup", optarg, true,
+					&o->rec.warmup_ns);
+			break;
+		case 'n':
+			rc = parse_count("--runs", optarg, 1, &o->pairs);
+			have_runs = true;
+			break;
+		case 'c':
+			o->until_confident = true;
+			break;
+		case 'e':
+			rc = parse_pct("--min-effect", optarg, 0.1, 100,
+				       &o->min_effect);
+			have_seq_opt = true;
+			break;
+		case 'm':
+			rc = parse_count("--max-runs", optarg, 2,
+					 &o->max_pairs);
+			have_seq_opt = true;
+			break;
+		case 'M':
+			o->metric = xvbd_ab_metric_find(optarg);
+			if (o->metric < 0 ||
+			    o->metric == XVBD_AB_GUEST_CPU ||
+			    o->metric == XVBD_AB_DOM0_CPU) {
+				xvbd_err(CMD, "--metric", "\"%s\": expected one "
+					 "of read-iops, write-iops, read-mbs, "
+					 "write-mbs, read-lat, write-lat",
+					 optarg);
+				rc = XVBD_EXIT_USAGE;
+			}
+			break;
+		case 'C':
+			rc = parse_pct("--confidence", optarg, 50, 100,
+				       &o->confidence);
+			break;
+		case 'D':
+			rc = xvbd_ab_cli_dir(ctx->cmd, optarg);
+			o->dir = optarg;
+			break;
+		case 'j':
+			o->json = true;
+			break;
+		case 't':
+			if (xvbd_parse_uint(optarg, 3600, &v) || !v) {
+				xvbd_err(CMD, "--timeout", "\"%s\": expected "
+					 "seconds 1..3600", optarg);
+				rc = XVBD_EXIT_USAGE;
+			}
+			o->timeout_s = (int)v;
+			break;
+		default:
+			return xvbd_getopt_error(ctx->cmd, argv, c);
+		}
+	}
+	if (rc)
+		return rc;
+	first = xvbd_getopt_index();
+	if (argc - first != 4)
+		return xvbd_usage_error(ctx->cmd, "expected LABEL_A CONFIG_A "
+					"LABEL_B CONFIG_B");
+	for (i = 0; i < 2; i++) {
+		struct side *sd = &o->side[i];
+
+		sd->label = argv[first + 2 * i];
+		if (!xvbd_ab_label_valid(sd->label)) {
+			xvbd_err(CMD, "label", "\"%s\": use letters, digits, "
+				 "'.', '_' and '-', not leading '.' or '-'",
+				 sd->label);
+			return XVBD_EXIT_USAGE;
+		}
+		sd->req = (struct xvbd_start_req){
+			.cfg_path = argv[first + 2 * i + 1],
+			.sets = sd->sets, .nsets = sd->nsets,
+			.guest_limits = o->guest_limits,
+			.timeout_s = o->timeout_s,
+		};
+	}
+	if (!strcmp(o->side[0].label, o->side[1].label)) {
+		xvbd_err(CMD, "label", "A and B are both \"%s\": give each "
+			 "configuration its own label", o->side[0].label);
+		return XVBD_EXIT_USAGE;
+	}
+	if (!o->mode_given) {
+		xvbd_err(CMD, "workload", "give one of --duration, --run and "
+			 "--until-shutdown");
+		return XVBD_EXIT_USAGE;
+	}
+	if (o->until_confident && have_runs) {
+		xvbd_err(CMD, "--runs", "--runs and --until-confident exclude "
+			 "each other (--max-runs bounds the latter)");
+		return XVBD_EXIT_USAGE;
+	}
+	if (!o->until_confident && have_seq_opt) {
+		xvbd_err(CMD, "--min-effect", "--min-effect and --max-runs "
+			 "go with --until-confident");
+		return XVBD_EXIT_USAGE;
+	}
+	o->rec.dir = o->dir;
+	o->rec.vdev_args = o->vdevs;
+	o->rec.nvdev_args = o->nvdevs;
+	return 0;
+}
+
+/* ---- the journal: which guest this experiment owns ---- */
+
+/* The guest entry open in the journal ("DOMID NAME"), or "". */
+static char guest_entry[300];
+
+/* Noted before xl create (domid -1: found by its name), then its domid. */
+static int state_write(const char *name, long domid)
+{
+	char entry[sizeof(guest_entry)];
+	int err;
+
+	snprintf(entry, sizeof(entry), "%ld %s", domid, name);
+	err = xvbd_journal_note(XVBD_J_GUEST, "%s", entry);
+	if (err)
+		return err;
+	if (guest_entry[0])
+		xvbd_journal_done(XVBD_J_GUEST, "%s", guest_entry);
+	snprintf(guest_entry, sizeof(guest_entry), "%s", entry);
+	return 0;
+}
+
+static void state_clear(void)
+{
+	if (guest_entry[0])
+		xvbd_journal_done(XVBD_J_GUEST, "%s", guest_entry);
+	guest_entry[0] = '\0';
+}
+
+/* ---- one run ---- */
+
+/*
+ * libxl forks hotplug scripts (xvbd-block remove at a destroy) and
+ * learns of their exit from SIGCHLD: the recorder blocks it in every
+ * thread for its run, so outside the run it must be open again, or libxl
+ * times the script out and the destroy never returns.
+ */
+static void open_sigchld(void)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGCHLD);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+}
+
+static void destroy_guest(struct xvbd_ctx *ctx, const char *name,
+			  uint32_t domid)
+{
+	struct xvbd_dominfo now;
+	int err, tries;
+
+	open_sigchld();
+	/*
+	 * The guest was created by `xl create`, whose monitor destroys a
+	 * guest that powered itself off: let it finish (a destroy racing it
+	 * makes libxl print errors about a domain that is merely gone).
+	 */
+	for (tries = 0; tries < DESTROY_WAIT_TRIES; tries++) {
+		err = xvbd_tstack_domain_info(ctx->ts, domid, &now);
+		if (err == -ENOENT) {
+			state_clear();
+			return;
+		}
+		if (err || !(now.shutdown || now.dying))
+			break;
+		usleep(DESTROY_WAIT_US);
+	}
+	err = xvbd_tstack_domain_destroy(ctx->ts, domid);
+	/*
+	 * A guest that powered itself off (--until-shutdown) is destroyed
+	 * by xl's own monitor of it: gone, or going, is what we want.
+	 */
+	if (err) {
+		struct xvbd_dominfo info;
+		int gone = xvbd_tstack_domain_info(ctx->ts, domid, &info);
+
+		if (gone == -ENOENT || (!gone && info.dying))
+			err = 0;
+	}
+
+	if (err && err != -ENOENT) {
+		xvbd_err(CMD, "destroy", "guest %s (domid %u): %s", name,
+			 domid, strerror(-err));
+		xvbd_hint("remove it with: xl destroy %u", domid);
+		return;
+	}
+	state_clear();
+}
+
+/*
+ * Create side sd's guest, record it, destroy it.  Exit code; the record
+ * joins sd->recs when the run was complete.
+ */
+static int one_run(struct xvbd_ctx *ctx, struct run_opts *o, struct side *sd,
+		   const char **stopped_by)
+{
+	struct xvbd_start_result res;
+	struct xvbd_ab_rec_opts ro = o->rec;
+	struct xvbd_ab_record rec;
+	const char *name = sd->plan.cfg.name;
+	char domspec[16];
+	struct xvbd_ab_record *grown;
+	int rc, err;
+
+	memset(&rec, 0, sizeof(rec));
+	err = state_write(name, -1);
+	if (err) {
+		xvbd_err(CMD, XVBD_JOURNAL_DIR, "%s", strerror(-err));
+		return XVBD_EXIT_FAIL;
+	}
+	rc = xvbd_start_run(ctx, &sd->req, &sd->plan, &res);
+	if (res.created)
+		state_write(name, (long)res.domid);
+	if (!rc && res.not_applied) {
+		xvbd_err(CMD, sd->label, "%s: %s", name, res.verdict);
+		xvbd_hint("the variable under test did not take effect: the "
+			  "experiment stops");
+		rc = XVBD_EXIT_FAIL;
+	}
+	if (!rc && xvbd_sig_held_pending())
+		rc = XVBD_EXIT_FAIL;
+	if (!rc) {
+		snprintf(domspec, sizeof(domspec), "%u", res.domid);
+		ro.label = sd->label;
+		ro.domain_spec = domspec;
+		rc = xvbd_ab_recorder_run(ctx, &ro, false, &rec, stopped_by);
+	}
+	if (res.created)
+		destroy_guest(ctx, name, res.domid);
+	else
+		state_clear();
+	xvbd_start_result_free(&res);
+	if (rc || !rec.path || !rec.complete) {
+		xvbd_ab_record_free(&rec);
+		return rc ? rc : XVBD_EXIT_FAIL;
+	}
+	grown = realloc(sd->recs, (sd->nrecs + 1) * sizeof(*sd->recs));
+	if (!grown) {
+		xvbd_ab_record_free(&rec);
+		return XVBD_EXIT_FAIL;
+	}
+	sd->recs = grown;
+	sd->recs[sd->nrecs++] = rec;
+	return XVBD_EXIT_OK;
+}
+
+/* ---- the experiment ---- */
+
+/* The busier direction's MB/s, from the first pair's A run. */
+static int default_metric(const struct xvbd_ab_record *a)
+{
+	struct xvbd_ab_summary s;
+
+	if (xvbd_ab_summarize(a, &s))
+		return XVBD_AB_RD_MBS;
+	return s.value[XVBD_AB_WR_MBS] > s.value[XVBD_AB_RD_MBS] ?
+	       XVBD_AB_WR_MBS : XVBD_AB_RD_MBS;
+}
+
+/* ln(B / A) of the last pair's metric; false when it is not usable. */
+static bool pair_logratio(const struct xvbd_ab_record *a,
+			  const struct xvbd_ab_record *b, int metric,
+			  double *d)
+{
+	struct xvbd_ab_summary sa, sb;
+
+	if (xvbd_ab_summarize(a, &sa) || xvbd_ab_summarize(b, &sb) ||
+	    !sa.known[metric] || !sb.known[metric] ||
+	    !(sa.value[metric] > 0) || !(sb.value[metric] > 0))
+		return false;
+	*d = log(sb.value[metric] / sa.value[metric]);
+	return true;
+}
+
+static void say_progress(struct xvbd_ctx *ctx, const struct run_opts *o,
+			 size_t run, size_t total, const struct side *sd)
+{
+	const struct xvbd_ab_record *r = &sd->recs[sd->nrecs - 1];
+	struct xvbd_ab_summary s;
+	int m = o->metric >= 0 ? o->metric : XVBD_AB_RD_MBS;
+	char of[32] = "";
+
+	if (ctx->opts->quiet || xvbd_ab_summarize(r, &s))
+		return;
+	/* --until-confident: no total to show ("run 3", not "run 30"). */
+	if (total)
+		snprintf(of, sizeof(of), "/%zu", total);
+	fprintf(stderr, "xvbd: ab run: run %zu%s %s: %s %.*f %s (%s)\n",
+		run, of, sd->label,
+		xvbd_ab_metrics[m].name, xvbd_ab_metrics[m].decimals,
+		s.known[m] ? s.value[m] : 0.0, xvbd_ab_metrics[m].unit, r->id);
+}
+
+static void render_sequential(struct xvbd_out *out, const struct run_opts *o,
+			      const struct xvbd_seq_state *st)
+{
+	xvbd_out_obj_begin(out, "sequential");
+	xvbd_out_str(out, "metric", xvbd_ab_metrics[o->metric].name);
+	xvbd_out_str(out, "procedure", "always-valid confidence sequence "
+		     "(mixture e-value, safe t-test) on ln(B/A) of ABBA pairs");
+	xvbd_out_uint(out, "pairs", st->n);
+	xvbd_out_str(out, "decision", xvbd_seq_decision_name(st->decision));
+	xvbd_out_fixed_opt(out, "effect_pct", st->n > 0,
+			   (exp(st->mean) - 1) * 100, 2);
+	xvbd_out_fixed_opt(out, "effect_lo_pct", isfinite(st->lo),
+			   (exp(st->lo) - 1) * 100, 2);
+	xvbd_out_fixed_opt(out, "effect_hi_pct", isfinite(st->hi),
+			   (exp(st->hi) - 1) * 100, 2);
+	xvbd_out_fixed_opt(out, "min_effect_pct", true, o->min_effect * 100,
+			   2);
+	xvbd_out_obj_end(out);
+}
+
+static int experiment(struct xvbd_ctx *ctx, struct run_opts *o)
+{
+	struct xvbd_seq_params sp = {
+		.alpha = 1 - o->confidence, .min_effect = o->min_effect,
+		.max_pairs = o->max_pairs,
+	};
+	struct xvbd_seq_state st = { 0 };
+	struct xvbd_ab_comparison cmp;
+	size_t pairs = o->until_confident ? o->max_pairs : o->pairs;
+	size_t k, run = 0, nd = 0;
+	const char *stopped_by = NULL;
+	double *d = calloc(pairs, sizeof(*d));
+	int rc = XVBD_EXIT_OK, i;
+
+	if (!d)
+		return XVBD_EXIT_FAIL;
+	st.decision = XVBD_SEQ_CONTINUE;
+	for (k = 0; k < pairs && !rc; k++) {
+		/* ABBA: even pairs A first, odd pairs B first. */
+		for (i = 0; i < 2 && !rc; i++) {
+			struct side *sd = &o->side[(k % 2) ^ (size_t)i];
+
+			rc = one_run(ctx, o, sd, &stopped_by);
+			if (!rc)
+				say_progress(ctx, o, ++run,
+					     o->until_confident ? 0 : 2 * pairs,
+					     sd);
+		}
+		/*
+		 * Only the sequential procedure needs each pair's ratio: a
+		 * fixed number of runs goes on through a pair with no I/O
+		 * of one kind (ab compare then says so per metric).
+		 */
+		if (rc || !o->until_confident)
+			continue;
+		if (o->metric < 0)
+			o->metric = default_metric(&o->side[0].recs[0]);
+		if (!pair_logratio(&o->side[0].recs[k], &o->side[1].recs[k],
+				   o->metric, &d[nd])) {
+			xvbd_err(CMD, xvbd_ab_metrics[o->metric].name, "pair "
+				 "%zu has no %s on a side (no I/O of that "
+				 "kind?): choose another --metric", k + 1,
+				 xvbd_ab_metrics[o->metric].name);
+			rc = XVBD_EXIT_FAIL;
+			break;
+		}
+		nd++;
+		if (xvbd_seq_decide(d, nd, &sp, &st)) {
+			rc = XVBD_EXIT_FAIL;
+			break;
+		}
+		if (!ctx->opts->quiet)
+			fprintf(stderr, "xvbd: ab run: %zu pair%s: %s %s, "
+				"B/A %+.2f %% [%+.2f %%, %+.2f %%]\n", nd,
+				nd == 1 ? "" : "s",
+				xvbd_ab_metrics[o->metric].name,
+				xvbd_seq_decision_name(st.decision),
+				(exp(st.mean) - 1) * 100,
+				(exp(st.lo) - 1) * 100,
+				(exp(st.hi) - 1) * 100);
+		if (st.decision != XVBD_SEQ_CONTINUE)
+			break;
+	}
+	free(d);
+	if (stopped_by || xvbd_sig_held_pending()) {
+		xvbd_err(CMD, "interrupted", "%s: %zu complete run%s kept in "
+			 "%s; no guest left behind", stopped_by ? stopped_by :
+			 "signal", run, run == 1 ? "" : "s", o->dir);
+		return XVBD_EXIT_FAIL;
+	}
+	if (!o->side[0].nrecs || !o->side[1].nrecs)
+		return rc ? rc : XVBD_EXIT_FAIL;
+	/* The verdict: ab compare's, on this experiment's records only. */
+	if (xvbd_ab_compare(o->side[0].recs, o->side[0].nrecs,
+			    o->side[1].recs, o->side[1].nrecs, o->confidence,
+			    XVBD_AB_TEST_WELCH, &cmp))
+		return XVBD_EXIT_FAIL;
+	xvbd_out_obj_begin(ctx->out, NULL);
+	xvbd_out_str(ctx->out, "a", o->side[0].label);
+	xvbd_out_str(ctx->out, "b", o->side[1].label);
+	xvbd_out_uint(ctx->out, "runs", run);
+	xvbd_out_str(ctx->out, "order", "ABBA");
+	xvbd_out_str(ctx->out, "dir", o->dir);
+	if (o->until_confident)
+		render_sequential(ctx->out, o, &st);
+	xvbd_ab_comparison_render(ctx->out, "comparison", &cmp, NULL);
+	xvbd_out_obj_end(ctx->out);
+	xvbd_ab_comparison_free(&cmp);
+	return rc;
+}
+
+int cmd_ab_run(struct xvbd_ctx *ctx, int argc, char **argv)
+{
+	struct run_opts o;
+	int rc, i;
+	size_t j;
+
+	memset(&o, 0, sizeof(o));
+	rc = parse_opts(ctx, argc, argv, &o);
+	if (rc)
+		return rc;
+	/*
+	 * Held for the whole experiment, in every thread libxl and
+	 * libxenstore start: taken between steps and by the recorder, so a
+	 * Ctrl-C ends the experiment with its guest destroyed.
+	 */
+	xvbd_ab_recorder_block_signals();
+	rc = xvbd_cmd_connect(ctx);
+	if (rc)
+		return rc;
+	open_sigchld();
+	if (o.json && !ctx->opts->json) {
+		/* --json after the command name: the same as before it. */
+		xvbd_out_free(ctx->out);
+		ctx->out = xvbd_out_new(stdout, true);
+		if (!ctx->out) {
+			xvbd_err(CMD, "output", "%s", strerror(ENOMEM));
+			return XVBD_EXIT_FAIL;
+		}
+	}
+	for (i = 0; i < 2 && !rc; i++) {
+		rc = xvbd_start_prepare(ctx, &o.side[i].req, &o.side[i].plan);
+		o.side[i].prepared = true;
+	}
+	if (!rc && ctx->opts->dry_run) {
+		/* The plan: what would run, in which order. */
+		xvbd_out_obj_begin(ctx->out, NULL);
+		for (i = 0; i < 2; i++) {
+			xvbd_out_obj_begin(ctx->out, i ? "b" : "a");
+			xvbd_out_str(ctx->out, "label", o.side[i].label);
+			xvbd_out_str(ctx->out, "config",
+				     o.side[i].req.cfg_path);
+			xvbd_out_str(ctx->out, "guest",
+				     o.side[i].plan.cfg.name);
+			xvbd_out_uint(ctx->out, "overrides",
+				      o.side[i].nsets);
+			xvbd_out_obj_end(ctx->out);
+		}
+		xvbd_out_str(ctx->out, "order", "ABBA");
+		xvbd_out_uint(ctx->out, o.until_confident ? "max_pairs" :
+			      "pairs", o.until_confident ? o.max_pairs :
+			      o.pairs);
+		xvbd_out_obj_end(ctx->out);
+	} else if (!rc) {
+		rc = experiment(ctx, &o);
+	}
+	for (i = 0; i < 2; i++) {
+		if (o.side[i].prepared)
+			xvbd_start_plan_free(&o.side[i].plan);
+		for (j = 0; j < o.side[i].nrecs; j++)
+			xvbd_ab_record_free(&o.side[i].recs[j]);
+		free(o.side[i].recs);
+	}
+	return rc;
+}

@@ -1,0 +1,149 @@
+/*
+ * cmd_ab_show.c - xvbd ab show [--dir DIR] ID
+ *
+ * One record: what was run and how, its summary (recomputed from the raw
+ * counters, with the intervals left out and why), its fingerprint and
+ * the recorder's notes.  ID is a record id or file; a label with more
+ * than one run is refused (the runs are listed with `ab list LABEL`).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "xvbd/ab/ab.h"
+#include "xvbd/cmd/cmd.h"
+#include "xvbd/cmd/ab/cmd_ab.h"
+#include "xvbd/base/util.h"
+
+static const struct xvbd_out_label show_labels[] = {
+	{ "duration_s", "seconds" },
+	{ "interval_s", "interval (s)" },
+	{ "warmup_s", "warm-up (s)" },
+	{ "left_out", "left out" },
+	{ "workload_status", "exit status" },
+	{ "intervals_reset", "left out (reset)" },
+	{ "intervals_flagged", "left out (flagged)" },
+	{ "used_s", "seconds counted" },
+	{ NULL, NULL },
+};
+
+static void render_summary(struct xvbd_out *o, const struct xvbd_ab_record *r)
+{
+	struct xvbd_ab_summary s;
+	struct xvbd_ab_interval iv;
+	size_t i;
+	int m;
+
+	if (xvbd_ab_summarize(r, &s)) {
+		xvbd_out_null(o, "summary");
+		return;
+	}
+	xvbd_out_uint(o, "intervals", s.nintervals);
+	xvbd_out_uint(o, "intervals_reset", s.nreset);
+	xvbd_out_uint(o, "intervals_flagged", s.nflagged);
+	xvbd_out_fixed_opt(o, "used_s", true, (double)s.used_ns / 1e9, 3);
+	xvbd_out_obj_begin(o, "summary");
+	for (m = 0; m < XVBD_AB_NMETRICS; m++) {
+		xvbd_out_fixed_opt(o, xvbd_ab_metrics[m].name, s.known[m],
+				   s.value[m], xvbd_ab_metrics[m].decimals);
+		xvbd_out_note(o, xvbd_ab_metrics[m].unit);
+	}
+	xvbd_out_obj_end(o);
+	/* Which intervals were left out, and why: the evidence. */
+	xvbd_out_arr_begin(o, "left_out");
+	for (i = 1; i < r->nsamples; i++) {
+		char buf[160];
+
+		if (xvbd_ab_interval_get(r, i, &iv) ||
+		    iv.status == XVBD_AB_IV_OK)
+			continue;
+		snprintf(buf, sizeof(buf), "interval %zu (to %.3f s): %s", i,
+			 (double)iv.t_ns / 1e9, iv.why);
+		xvbd_out_str(o, NULL, buf);
+	}
+	xvbd_out_arr_end(o);
+}
+
+static void render(struct xvbd_out *o, const struct xvbd_ab_record *r)
+{
+	char buf[64];
+	size_t i;
+
+	xvbd_out_labels(o, show_labels);
+	xvbd_out_obj_begin(o, NULL);
+	xvbd_out_str(o, "id", r->id);
+	xvbd_out_str(o, "label", r->label);
+	xvbd_out_str(o, "path", r->path);
+	xvbd_ab_cli_time(r->started_unix_ns, buf, sizeof(buf));
+	xvbd_out_str(o, "started", buf);
+	xvbd_out_fixed_opt(o, "duration_s", true,
+			   (double)xvbd_ab_cli_duration_ns(r) / 1e9, 3);
+	xvbd_out_str(o, "domain", r->domain);
+	xvbd_out_arr_begin(o, "vdevs");
+	for (i = 0; i < r->nvdevs; i++)
+		xvbd_out_str(o, NULL, r->vdevs[i]);
+	xvbd_out_arr_end(o);
+	xvbd_out_str(o, "mode", xvbd_ab_mode_name(r->mode));
+	xvbd_out_str(o, "workload", r->workload);
+	xvbd_out_uint(o, "workload_status", (uint64_t)r->workload_status);
+	xvbd_out_fixed_opt(o, "interval_s", true, (double)r->interval_ns / 1e9,
+			   3);
+	xvbd_out_fixed_opt(o, "warmup_s", true, (double)r->warmup_ns / 1e9, 3);
+	xvbd_out_bool(o, "complete", r->complete);
+	xvbd_out_uint(o, "samples", r->nsamples);
+	render_summary(o, r);
+	xvbd_out_obj_begin(o, "fingerprint");
+	for (i = 0; i < r->fp.n; i++)
+		xvbd_out_str(o, r->fp.facts[i].key, r->fp.facts[i].value);
+	xvbd_out_obj_end(o);
+	xvbd_out_arr_begin(o, "notes");
+	for (i = 0; i < r->nnotes; i++)
+		xvbd_out_str(o, NULL, r->notes[i]);
+	xvbd_out_arr_end(o);
+	xvbd_out_obj_end(o);
+}
+
+int cmd_ab_show(struct xvbd_ctx *ctx, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "dir", required_argument, NULL, 'd' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *dir = XVBD_AB_DIR_DEFAULT;
+	struct xvbd_ab_record *recs = NULL;
+	size_t n = 0;
+	int c, first = 0, rc;
+
+	xvbd_getopt_begin();
+	while ((c = xvbd_getopt(argc, argv, ":", longopts)) != -1) {
+		if (c != 'd')
+			return xvbd_getopt_error(ctx->cmd, argv, c);
+		rc = xvbd_ab_cli_dir(ctx->cmd, optarg);
+		if (rc)
+			return rc;
+		dir = optarg;
+	}
+	first = xvbd_getopt_index();
+	if (argc - first != 1)
+		return xvbd_usage_error(ctx->cmd, argc - first ?
+					"one record at a time" :
+					"missing record id");
+	rc = xvbd_ab_cli_operand(ctx->cmd, argv[first]);
+	if (!rc)
+		rc = xvbd_cmd_connect(ctx);
+	if (!rc)
+		rc = xvbd_ab_cli_select(ctx->cmd, dir, &argv[first], 1, &recs,
+					&n);
+	if (rc)
+		return rc;
+	if (n != 1) {
+		xvbd_err(ctx->cmd->name, NULL, "\"%s\" selects %zu runs: name "
+			 "one by its id", argv[first], n);
+		if (!ctx->opts->quiet)
+			xvbd_hint("see \"xvbd ab list %s\"", argv[first]);
+		rc = XVBD_EXIT_FAIL;
+	} else {
+		render(ctx->out, &recs[0]);
+	}
+	xvbd_ab_records_free(recs, n);
+	return rc;
+}

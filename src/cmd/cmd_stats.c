@@ -1,0 +1,328 @@
+/*
+ * cmd_stats.c - xvbd stats [Domain...] [-d SECONDS] [-n COUNT] [--vcpus]
+ *		 [--json|--csv|--prometheus FILE]
+ *
+ * Renders the samples of the stats layer: per domain CPU%, vCPUs and
+ * memory; per VBD request and byte rates, flushes, discards, oo_req, and
+ * the backing device's latency and queue depth.  One render function
+ * describes a sample; text, JSON (one object per line) and CSV all come
+ * from it, so their numbers are the same digits.  Prometheus textfile
+ * output is written atomically (temporary file + rename).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "xvbd/cmd/cmd.h"
+#include "xvbd/stats/stats.h"
+#include "xvbd/dom0/sysfs.h"
+
+#define NS_PER_S		UINT64_C(1000000000)
+#define INTERVAL_DEFAULT_NS	NS_PER_S
+#define INTERVAL_MIN_NS		10000000ull		/* 10 ms */
+#define INTERVAL_MAX_S		86400ull
+#define COUNT_MAX		100000000ull
+
+/* The first three are enum xvbd_stats_fmt's values. */
+enum fmt {
+	FMT_TEXT = XVBD_STATS_TEXT,
+	FMT_JSON = XVBD_STATS_JSON,
+	FMT_CSV = XVBD_STATS_CSV,
+	FMT_PROM,
+};
+
+struct stats_opts {
+	uint64_t interval_ns;
+	uint64_t count;		/* samples shown; 0: until interrupted */
+	enum fmt fmt;
+	const char *prom_path;
+	bool vcpus;
+	bool live;		/* text on a terminal: refresh in place */
+	char **domains;		/* resolved names */
+	size_t ndomains;
+};
+
+/* Set by SIGINT/SIGTERM: the sampling loop ends cleanly. */
+static volatile sig_atomic_t stop_requested;
+
+static void on_stop_signal(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+/* ---- option parsing ---- */
+
+/* The file must be somewhere a rename can replace it atomically. */
+static int check_prom_path(const char *path, char *why, size_t len)
+{
+	const char *base = strrchr(path, '/');
+	struct stat st;
+
+	base = base ? base + 1 : path;
+	if (!*path || strlen(path) >= PATH_MAX || !*base ||
+	    !strcmp(base, ".") || !strcmp(base, "..")) {
+		snprintf(why, len, "\"%s\" is not a file name", path);
+		return -EINVAL;
+	}
+	if (!stat(path, &st) && !S_ISREG(st.st_mode)) {
+		snprintf(why, len, "\"%s\" exists and is not a regular file",
+			 path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
+		      struct stats_opts *so, int *first_arg)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "csv", no_argument, NULL, 'c' },
+		{ "prometheus", required_argument, NULL, 'p' },
+		{ "vcpus", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, nfmt = 0;
+	bool seen_d = false, seen_n = false;
+	char why[PATH_MAX + 64];
+
+	so->interval_ns = INTERVAL_DEFAULT_NS;
+	so->fmt = ctx->opts->json ? FMT_JSON : FMT_TEXT;
+	nfmt = ctx->opts->json;
+	xvbd_getopt_begin();
+	while ((c = xvbd_getopt(argc, argv, ":d:n:", longopts)) != -1) {
+		/* A value given twice: which one was meant? */
+		if ((c == 'd' && seen_d) || (c == 'n' && seen_n) ||
+		    (c == 'p' && so->prom_path))
+			return xvbd_usage_error(ctx->cmd, "%s given twice",
+						c == 'd' ? "-d" : c == 'n' ?
+						"-n" : "--prometheus");
+		switch (c) {
+		case 'd':
+			seen_d = true;
+			if (xvbd_parse_seconds(optarg, INTERVAL_MAX_S,
+					       &so->interval_ns) ||
+			    so->interval_ns < INTERVAL_MIN_NS)
+				return xvbd_usage_error(ctx->cmd, "-d: \"%s\": "
+					"expected seconds from 0.01 to %llu",
+					optarg, INTERVAL_MAX_S);
+			break;
+		case 'n': {
+			uint64_t v;
+
+			seen_n = true;
+			if (xvbd_parse_uint(optarg, COUNT_MAX, &v) || !v)
+				return xvbd_usage_error(ctx->cmd, "-n: \"%s\": "
+					"expected a count from 1 to %llu",
+					optarg, COUNT_MAX);
+			so->count = v;
+			break;
+		}
+		case 'j':
+			if (so->fmt != FMT_JSON)
+				nfmt++;
+			so->fmt = FMT_JSON;
+			break;
+		case 'c':
+			nfmt++;
+			so->fmt = FMT_CSV;
+			break;
+		case 'p':
+			nfmt++;
+			so->fmt = FMT_PROM;
+			so->prom_path = optarg;
+			if (check_prom_path(optarg, why, sizeof(why)))
+				return xvbd_usage_error(ctx->cmd,
+							"--prometheus: %s",
+							why);
+			break;
+		case 'V':
+			so->vcpus = true;
+			break;
+		default:
+			return xvbd_getopt_error(ctx->cmd, argv, c);
+		}
+	}
+	if (nfmt > 1)
+		return xvbd_usage_error(ctx->cmd, "--json, --csv and "
+					"--prometheus exclude each other");
+	so->live = so->fmt == FMT_TEXT && isatty(STDOUT_FILENO);
+	*first_arg = xvbd_getopt_index();
+	return XVBD_EXIT_OK;
+}
+
+static int resolve_domains(struct xvbd_ctx *ctx, int argc, char **argv,
+			   struct stats_opts *so)
+{
+	uint32_t domid;
+	int i, err;
+
+	if (!argc)
+		return XVBD_EXIT_OK;
+	so->domains = calloc((size_t)argc, sizeof(*so->domains));
+	if (!so->domains) {
+		xvbd_err("stats", "domains", "%s", strerror(ENOMEM));
+		return XVBD_EXIT_FAIL;
+	}
+	for (i = 0; i < argc; i++) {
+		err = xvbd_cmd_domain_lookup(ctx, argv[i], &domid,
+					     &so->domains[i]);
+		if (err)
+			return err;
+		so->ndomains++;
+	}
+	return XVBD_EXIT_OK;
+}
+
+/* ---- the loop ---- */
+
+static void print_warnings(const struct xvbd_stats *st)
+{
+	size_t i;
+
+	for (i = 0; i < xvbd_stats_nwarnings(st); i++)
+		xvbd_err("stats", "warning", "%s", xvbd_stats_warning(st, i));
+}
+
+/* Sleep until the absolute monotonic deadline; false when stopped. */
+static bool sleep_until(uint64_t deadline_ns)
+{
+	struct timespec ts = {
+		.tv_sec = (time_t)(deadline_ns / NS_PER_S),
+		.tv_nsec = (long)(deadline_ns % NS_PER_S),
+	};
+
+	while (!stop_requested) {
+		int rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts,
+					 NULL);
+
+		if (!rc)
+			return !stop_requested;
+		if (rc != EINTR)
+			return false;
+	}
+	return false;
+}
+
+static int run(struct xvbd_ctx *ctx, const struct stats_opts *so)
+{
+	struct xvbd_stats_opts opts = {
+		.domains = (const char *const *)so->domains,
+		.ndomains = so->ndomains,
+		.vcpus = so->vcpus,
+	};
+	struct xvbd_stats_sample s = { 0 };
+	struct xvbd_stats_source src;
+	struct xvbd_stats *st = NULL;
+	struct xvbd_sysfs *sys = NULL;
+	uint64_t shown = 0, next;
+	int rc = XVBD_EXIT_OK, err;
+
+	sys = xvbd_sysfs_open(NULL);
+	if (!sys) {
+		xvbd_err("stats", "cannot open /sys", "%s", strerror(errno));
+		return XVBD_EXIT_FAIL;
+	}
+	err = xvbd_stats_sys_source(ctx->ts, ctx->xs, &src);
+	if (err) {
+		xvbd_err("stats", "watching xenstore for VBD changes", "%s",
+			 strerror(-err));
+		xvbd_sysfs_close(sys);
+		return XVBD_EXIT_FAIL;
+	}
+	err = xvbd_stats_open(&src, sys, &opts, &st);
+	if (err) {
+		xvbd_err("stats", "listing VBDs", "%s", strerror(-err));
+		src.close(src.arg);
+		xvbd_sysfs_close(sys);
+		return XVBD_EXIT_FAIL;
+	}
+	/* The baseline: counters now, rates from the next sample on. */
+	err = xvbd_stats_sample(st, &s);
+	next = s.mono_ns;
+	if (!err && so->fmt == FMT_PROM) {
+		err = xvbd_stats_prom_write(so->prom_path, &s);
+		if (err) {
+			xvbd_err("stats", so->prom_path, "%s", strerror(-err));
+			rc = XVBD_EXIT_FAIL;
+			goto out;
+		}
+	}
+	while (!err && (!so->count || shown < so->count)) {
+		next += so->interval_ns;
+		/* Fell behind (the sample took longer): do not catch up. */
+		if (next < s.mono_ns)
+			next = s.mono_ns;
+		if (!sleep_until(next))
+			break;
+		err = xvbd_stats_sample(st, &s);
+		if (err)
+			break;
+		print_warnings(st);
+		if (so->fmt == FMT_PROM)
+			err = xvbd_stats_prom_write(so->prom_path, &s);
+		else if (xvbd_stats_render(stdout, so->live ? XVBD_STATS_LIVE :
+					   (enum xvbd_stats_fmt)so->fmt, &s,
+					   shown == 0))
+			err = -EIO;
+		if (err == -EIO) {
+			xvbd_err("stats", "stdout", "write failed");
+			rc = XVBD_EXIT_FAIL;
+			goto out;
+		} else if (err) {
+			xvbd_err("stats", so->prom_path, "%s",
+				 strerror(-err));
+			rc = XVBD_EXIT_FAIL;
+			goto out;
+		}
+		shown++;
+	}
+	if (err) {
+		xvbd_err("stats", "sampling", "%s", strerror(-err));
+		rc = XVBD_EXIT_FAIL;
+	}
+out:
+	xvbd_stats_sample_free(&s);
+	xvbd_stats_close(st);
+	xvbd_sysfs_close(sys);
+	return rc;
+}
+
+int cmd_stats(struct xvbd_ctx *ctx, int argc, char **argv)
+{
+	struct stats_opts so = { 0 };
+	struct sigaction sa = { .sa_handler = on_stop_signal };
+	int rc, first;
+	size_t i;
+
+	rc = parse_opts(ctx, argc, argv, &so, &first);
+	if (!rc)
+		rc = xvbd_cmd_connect(ctx);
+	if (rc)
+		return rc;
+	rc = resolve_domains(ctx, argc - first, argv + first, &so);
+	if (!rc) {
+		/* No SA_RESTART: the sleep returns and the loop ends. */
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+		/* One write per sample (and per live frame). */
+		static char buf[1 << 16];
+
+		setvbuf(stdout, buf, _IOFBF, sizeof(buf));
+		rc = run(ctx, &so);
+	}
+	for (i = 0; i < so.ndomains; i++)
+		free(so.domains[i]);
+	free(so.domains);
+	return rc;
+}

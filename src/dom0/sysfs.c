@@ -1,0 +1,455 @@
+/*
+ * sysfs.c - blkback statistics and block device stat files; the only
+ * place sysfs paths are spelled.
+ *
+ * Files are opened once (openat on a root directory descriptor) and read
+ * with pread at offset 0: sysfs regenerates an attribute's text on every
+ * read at offset 0, so one call gives a fresh value.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "xvbd/dom0/sysfs.h"
+#include "xvbd/base/util.h"
+
+#define SYSFS_ROOT		"/sys"
+#define BLKBACK_STATS_FMT	"bus/xen-backend/devices/vbd-%u-%u/statistics"
+#define BLOCK_STAT_FMT		"dev/block/%u:%u/stat"
+/* A loop device's attributes (drivers/block/loop.c, "loop" group). */
+#define LOOP_DIO_FMT		"dev/block/%u:%u/loop/dio"
+/* A partition's attribute, and its disk's dev (the link's parent). */
+#define BLK_PARTITION_FMT	"dev/block/%u:%u/partition"
+#define BLK_PARENT_DEV_FMT	"dev/block/%u:%u/../dev"
+#define CLOCKSOURCE_PATH	\
+	"devices/system/clocksource/clocksource0/current_clocksource"
+
+/* A counter is at most 20 digits; a stat line 17 fields of 20. */
+#define COUNTER_BUF		32
+#define STAT_BUF		512
+
+/* Linux dev_t limits (MAJORBITS 12, MINORBITS 20). */
+#define DEV_MAJOR_MAX		0xfffu
+#define DEV_MINOR_MAX		0xfffffu
+
+struct xvbd_sysfs {
+	int root_fd;
+};
+
+struct xvbd_sysfs_vbd {
+	int fd[XVBD_BLKBACK_NFIELDS];
+	uint64_t instance;
+};
+
+struct xvbd_sysfs_blk {
+	int fd;
+};
+
+const struct xvbd_blkback_field xvbd_blkback_fields[XVBD_BLKBACK_NFIELDS] = {
+	{ "rd_req", offsetof(struct xvbd_blkback_counters, rd_req) },
+	{ "wr_req", offsetof(struct xvbd_blkback_counters, wr_req) },
+	{ "rd_sect", offsetof(struct xvbd_blkback_counters, rd_sect) },
+	{ "wr_sect", offsetof(struct xvbd_blkback_counters, wr_sect) },
+	{ "f_req", offsetof(struct xvbd_blkback_counters, f_req) },
+	{ "ds_req", offsetof(struct xvbd_blkback_counters, ds_req) },
+	{ "oo_req", offsetof(struct xvbd_blkback_counters, oo_req) },
+};
+
+struct xvbd_sysfs *xvbd_sysfs_open(const char *root)
+{
+	struct xvbd_sysfs *sys = calloc(1, sizeof(*sys));
+
+	if (!sys)
+		return NULL;
+	sys->root_fd = open(root ? root : SYSFS_ROOT,
+			    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (sys->root_fd < 0) {
+		int saved = errno;
+
+		free(sys);
+		errno = saved;
+		return NULL;
+	}
+	return sys;
+}
+
+void xvbd_sysfs_close(struct xvbd_sysfs *sys)
+{
+	if (!sys)
+		return;
+	close(sys->root_fd);
+	free(sys);
+}
+
+static int stats_dir(uint32_t domid, uint32_t devid, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, BLKBACK_STATS_FMT, domid, devid);
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+int xvbd_sysfs_vbd_probe(struct xvbd_sysfs *sys, uint32_t domid,
+			 uint32_t devid, uint64_t *instance)
+{
+	char path[128];
+	struct stat st;
+	int rc = stats_dir(domid, devid, path, sizeof(path));
+
+	if (rc)
+		return rc;
+	if (fstatat(sys->root_fd, path, &st, 0))
+		return -errno;
+	*instance = (uint64_t)st.st_ino;
+	return 0;
+}
+
+int xvbd_sysfs_vbd_open(struct xvbd_sysfs *sys, uint32_t domid,
+			uint32_t devid, struct xvbd_sysfs_vbd **out)
+{
+	struct xvbd_sysfs_vbd *v = NULL;
+	char path[128];
+	struct stat st;
+	int dir_fd = -1, rc, i;
+
+	rc = stats_dir(domid, devid, path, sizeof(path));
+	if (rc)
+		return rc;
+	v = calloc(1, sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	for (i = 0; i < XVBD_BLKBACK_NFIELDS; i++)
+		v->fd[i] = -1;
+	dir_fd = openat(sys->root_fd, path,
+			O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dir_fd < 0 || fstat(dir_fd, &st)) {
+		rc = -errno;
+		goto fail;
+	}
+	v->instance = (uint64_t)st.st_ino;
+	for (i = 0; i < XVBD_BLKBACK_NFIELDS; i++) {
+		v->fd[i] = openat(dir_fd, xvbd_blkback_fields[i].name,
+				  O_RDONLY | O_CLOEXEC);
+		if (v->fd[i] < 0) {
+			rc = -errno;
+			goto fail;
+		}
+	}
+	close(dir_fd);
+	*out = v;
+	return 0;
+fail:
+	if (dir_fd >= 0)
+		close(dir_fd);
+	xvbd_sysfs_vbd_close(v);
+	return rc;
+}
+
+static int pread_all(int fd, char *buf, size_t len, size_t *got)
+{
+	ssize_t n = pread(fd, buf, len - 1, 0);
+
+	if (n < 0)
+		return -errno;
+	/* A value that fills the buffer is not one we know how to read. */
+	if ((size_t)n >= len - 1)
+		return -EOVERFLOW;
+	buf[n] = '\0';
+	*got = (size_t)n;
+	return 0;
+}
+
+int xvbd_sysfs_vbd_read(struct xvbd_sysfs_vbd *v,
+			struct xvbd_blkback_counters *c)
+{
+	char buf[COUNTER_BUF];
+	size_t len = 0;
+	int i, rc;
+
+	for (i = 0; i < XVBD_BLKBACK_NFIELDS; i++) {
+		uint64_t *field = (uint64_t *)((char *)c +
+					       xvbd_blkback_fields[i].offset);
+
+		rc = pread_all(v->fd[i], buf, sizeof(buf), &len);
+		if (!rc)
+			rc = xvbd_sysfs_parse_counter(buf, len, field);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+uint64_t xvbd_sysfs_vbd_instance(const struct xvbd_sysfs_vbd *v)
+{
+	return v->instance;
+}
+
+void xvbd_sysfs_vbd_close(struct xvbd_sysfs_vbd *v)
+{
+	int i;
+
+	if (!v)
+		return;
+	for (i = 0; i < XVBD_BLKBACK_NFIELDS; i++)
+		if (v->fd[i] >= 0)
+			close(v->fd[i]);
+	free(v);
+}
+
+int xvbd_sysfs_blk_open(struct xvbd_sysfs *sys, unsigned major,
+			unsigned minor, struct xvbd_sysfs_blk **out)
+{
+	struct xvbd_sysfs_blk *b;
+	char path[64];
+	int n;
+
+	if (major > DEV_MAJOR_MAX || minor > DEV_MINOR_MAX)
+		return -ERANGE;
+	n = snprintf(path, sizeof(path), BLOCK_STAT_FMT, major, minor);
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return -ENAMETOOLONG;
+	b = calloc(1, sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	b->fd = openat(sys->root_fd, path, O_RDONLY | O_CLOEXEC);
+	if (b->fd < 0) {
+		int rc = -errno;
+
+		free(b);
+		return rc;
+	}
+	*out = b;
+	return 0;
+}
+
+int xvbd_sysfs_blk_read(struct xvbd_sysfs_blk *b, struct xvbd_blkstat *st)
+{
+	char buf[STAT_BUF];
+	size_t len = 0;
+	int rc = pread_all(b->fd, buf, sizeof(buf), &len);
+
+	return rc ? rc : xvbd_sysfs_parse_blkstat(buf, len, st);
+}
+
+void xvbd_sysfs_blk_close(struct xvbd_sysfs_blk *b)
+{
+	if (!b)
+		return;
+	close(b->fd);
+	free(b);
+}
+
+/* ---- loop devices ---- */
+
+int xvbd_sysfs_loop_dio(struct xvbd_sysfs *sys, unsigned major,
+			unsigned minor, bool *dio)
+{
+	char path[64], buf[COUNTER_BUF];
+	size_t len = 0;
+	uint64_t v;
+	int n, fd, rc;
+
+	if (major > DEV_MAJOR_MAX || minor > DEV_MINOR_MAX)
+		return -ERANGE;
+	n = snprintf(path, sizeof(path), LOOP_DIO_FMT, major, minor);
+	if (n < 0 || (size_t)n >= sizeof(path))
+		return -ENAMETOOLONG;
+	fd = openat(sys->root_fd, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	rc = pread_all(fd, buf, sizeof(buf), &len);
+	close(fd);
+	if (!rc)
+		rc = xvbd_sysfs_parse_counter(buf, len, &v);
+	if (!rc && v > 1)
+		rc = -EINVAL;
+	if (!rc)
+		*dio = v == 1;
+	return rc;
+}
+
+int xvbd_sysfs_blk_whole(struct xvbd_sysfs *sys, unsigned major,
+			 unsigned minor, unsigned *whole_major,
+			 unsigned *whole_minor)
+{
+	char path[64], buf[COUNTER_BUF];
+	size_t len = 0;
+	int fd, rc;
+
+	*whole_major = major;
+	*whole_minor = minor;
+	if (major > DEV_MAJOR_MAX || minor > DEV_MINOR_MAX)
+		return -ERANGE;
+	snprintf(path, sizeof(path), BLK_PARTITION_FMT, major, minor);
+	if (faccessat(sys->root_fd, path, F_OK, 0))
+		return errno == ENOENT ? 0 : -errno;
+	snprintf(path, sizeof(path), BLK_PARENT_DEV_FMT, major, minor);
+	fd = openat(sys->root_fd, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	rc = pread_all(fd, buf, sizeof(buf), &len);
+	close(fd);
+	if (rc)
+		return rc;
+	while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' '))
+		len--;
+	buf[len < sizeof(buf) ? len : sizeof(buf) - 1] = '\0';
+	/* decimal here ("8:0"), unlike physical-device's hex */
+	if (sscanf(buf, "%u:%u", whole_major, whole_minor) != 2 ||
+	    *whole_major > DEV_MAJOR_MAX || *whole_minor > DEV_MINOR_MAX)
+		return -EINVAL;
+	return 0;
+}
+
+int xvbd_sysfs_clocksource(struct xvbd_sysfs *sys, char *buf, size_t len)
+{
+	size_t got = 0, i;
+	int fd, rc;
+
+	if (len < 2)
+		return -EINVAL;
+	fd = openat(sys->root_fd, CLOCKSOURCE_PATH, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	rc = pread_all(fd, buf, len, &got);
+	close(fd);
+	if (rc)
+		return rc;
+	if (got && buf[got - 1] == '\n')
+		got--;
+	if (!got)
+		return -EINVAL;
+	/* A clock source name: [a-z0-9_-], nothing else. */
+	for (i = 0; i < got; i++) {
+		char c = buf[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') ||
+		      c == '_' || c == '-'))
+			return -EINVAL;
+	}
+	buf[got] = '\0';
+	return 0;
+}
+
+/* ---- parsers ---- */
+
+/* Strict decimal digits [p, end): no sign, at most UINT64_MAX. */
+static int parse_digits(const char *p, const char *end, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (p == end)
+		return -EINVAL;
+	for (; p < end; p++) {
+		unsigned d;
+
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		d = (unsigned)(*p - '0');
+		if (v > (UINT64_MAX - d) / 10)
+			return -ERANGE;
+		v = v * 10 + d;
+	}
+	*out = v;
+	return 0;
+}
+
+int xvbd_sysfs_parse_counter(const char *buf, size_t len, uint64_t *out)
+{
+	if (len && buf[len - 1] == '\n')
+		len--;
+	return parse_digits(buf, buf + len, out);
+}
+
+int xvbd_sysfs_parse_blkstat(const char *buf, size_t len,
+			     struct xvbd_blkstat *st)
+{
+	uint64_t *const fields[] = {
+		&st->rd_ios, &st->rd_merges, &st->rd_sectors,
+		&st->rd_ticks_ms, &st->wr_ios, &st->wr_merges,
+		&st->wr_sectors, &st->wr_ticks_ms, &st->in_flight,
+		&st->io_ticks_ms, &st->time_in_queue_ms, &st->ds_ios,
+		&st->ds_merges, &st->ds_sectors, &st->ds_ticks_ms,
+		&st->fl_ios, &st->fl_ticks_ms,
+	};
+	const size_t nmax = sizeof(fields) / sizeof(fields[0]);
+	const char *p = buf, *end = buf + len;
+	unsigned n = 0;
+	int rc;
+
+	memset(st, 0, sizeof(*st));
+	for (;;) {
+		const char *start;
+
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		if (p == end || *p == '\n')
+			break;
+		start = p;
+		while (p < end && *p >= '0' && *p <= '9')
+			p++;
+		if (p < end && *p != ' ' && *p != '\t' && *p != '\n')
+			return -EINVAL;
+		/* Fields a newer kernel appends are ignored. */
+		if (n < nmax) {
+			rc = parse_digits(start, p, fields[n]);
+			if (rc)
+				return rc;
+		}
+		n++;
+	}
+	if (p < end && (*p != '\n' || p + 1 != end))
+		return -EINVAL;
+	if (n < 11)
+		return -EINVAL;
+	st->nfields = n < nmax ? n : (unsigned)nmax;
+	return 0;
+}
+
+static int parse_hex(const char *p, const char *end, uint64_t max,
+		     unsigned *out)
+{
+	uint64_t v = 0;
+
+	if (p == end || end - p > 8)
+		return -EINVAL;
+	for (; p < end; p++) {
+		unsigned d;
+
+		if (*p >= '0' && *p <= '9')
+			d = (unsigned)(*p - '0');
+		else if (*p >= 'a' && *p <= 'f')
+			d = (unsigned)(*p - 'a' + 10);
+		else if (*p >= 'A' && *p <= 'F')
+			d = (unsigned)(*p - 'A' + 10);
+		else
+			return -EINVAL;
+		v = v * 16 + d;
+	}
+	if (v > max)
+		return -ERANGE;
+	*out = (unsigned)v;
+	return 0;
+}
+
+int xvbd_sysfs_parse_devnum(const char *s, unsigned *major, unsigned *minor)
+{
+	const char *colon = strchr(s, ':');
+	unsigned ma, mi;
+	int rc;
+
+	if (!colon)
+		return -EINVAL;
+	rc = parse_hex(s, colon, DEV_MAJOR_MAX, &ma);
+	if (!rc)
+		rc = parse_hex(colon + 1, colon + 1 + strlen(colon + 1),
+			       DEV_MINOR_MAX, &mi);
+	if (rc)
+		return rc;
+	*major = ma;
+	*minor = mi;
+	return 0;
+}
