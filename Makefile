@@ -53,48 +53,52 @@ PROG     := xvbd
 HOTPLUG_PROG := xvbd-block
 endif
 
-# Layers (pure ones first: they are what the unit tests link).
-PURE_SRCS := src/base/util.c src/xen/blkif.c src/xen/blkif_table.c src/base/out.c src/base/lock.c \
+# Sources by how they link (their layer is their folder: tests/layers.sh
+# checks the rule, README's Layout states it).  LIB_SRCS link without
+# libxl and libxenstore: the unit tests and fuzzers link them (they may
+# still touch the host: share.c mounts, modparam.c runs modprobe);
+# XEN_SRCS need the Xen libraries; CMD_SRCS are the commands.
+LIB_SRCS := src/base/util.c src/xen/blkif.c src/xen/blkif_table.c src/base/out.c src/base/lock.c \
 	     src/dom0/share.c src/dom0/image.c src/xen/xs_path.c src/cmd/cmd_table.c src/base/sig.c
-SYS_SRCS  := src/xen/xs.c src/xen/tstack.c src/vbd/vbd.c src/dom0/loop.c
+XEN_SRCS  := src/xen/xs.c src/xen/tstack.c src/vbd/vbd.c src/dom0/loop.c
 CMD_SRCS  := src/cmd/cmd.c src/cmd/cmd_help.c src/cmd/cmd_list.c src/cmd/cmd_show.c \
 	     src/cmd/attach/cmd_attach.c src/cmd/attach/attach_plan.c src/cmd/attach/attach_prepare.c \
 	     src/cmd/attach/attach_add.c src/cmd/cmd_detach.c
 # start, tune, defaults: per-VBD overrides and blkback module parameters
-PURE_SRCS += src/vbd/override.c src/dom0/modparam.c src/base/spawn.c
-SYS_SRCS  += src/vbd/override_xs.c src/vbd/override_run.c src/xen/tstack_create.c \
+LIB_SRCS += src/vbd/override.c src/dom0/modparam.c src/base/spawn.c
+XEN_SRCS  += src/vbd/override_xs.c src/vbd/override_run.c src/xen/tstack_create.c \
 	     src/cmd/guest_start.c
 CMD_SRCS  += src/cmd/cmd_start.c src/cmd/cmd_tune.c src/cmd/cmd_defaults.c
 # stats: the sampler (sysfs, stats: pure enough for unit tests) and its source
-PURE_SRCS += src/dom0/sysfs.c src/stats/stats.c src/stats/stats_render.c
+LIB_SRCS += src/dom0/sysfs.c src/stats/stats.c src/stats/stats_render.c
 # ab: the A/B records (model, JSON, store)
-PURE_SRCS += src/ab/ab_record.c src/ab/ab_json.c src/ab/ab_store.c
+LIB_SRCS += src/ab/ab_record.c src/ab/ab_json.c src/ab/ab_store.c
 # dom0 page cache modes of file-backed disks (attach --cache, list, show)
-PURE_SRCS += src/dom0/cache.c src/vbd/attach_script.c
-SYS_SRCS  += src/ab/ab_sys.c src/cmd/ab/ab_recorder.c src/cmd/ab/ab_recorder_loop.c \
+LIB_SRCS += src/dom0/cache.c src/vbd/attach_script.c
+XEN_SRCS  += src/ab/ab_sys.c src/cmd/ab/ab_recorder.c src/cmd/ab/ab_recorder_loop.c \
 	     src/xen/tstack_facts.c
 CMD_SRCS  += src/cmd/ab/cmd_ab_record.c src/cmd/ab/cmd_ab_run.c
-SYS_SRCS  += src/stats/stats_sys.c src/xen/tstack_stats.c
+XEN_SRCS  += src/stats/stats_sys.c src/xen/tstack_stats.c
 CMD_SRCS  += src/cmd/cmd_stats.c
 # ab: the statistics of A/B experiments (pure math, needs libm)
-PURE_SRCS += src/ab/ab_stat.c src/ab/ab_seq.c
+LIB_SRCS += src/ab/ab_stat.c src/ab/ab_seq.c
 # ab: A/B summaries, fingerprint diffs, comparison, plots, and the
 # commands that read records
-PURE_SRCS += src/ab/ab_fp.c src/ab/ab_summary.c src/ab/ab_compare.c \
+LIB_SRCS += src/ab/ab_fp.c src/ab/ab_summary.c src/ab/ab_compare.c \
 	     src/ab/ab_compare_render.c src/ab/ab_plot.c
 CMD_SRCS  += src/cmd/ab/cmd_ab_common.c src/cmd/ab/cmd_ab_compare.c src/cmd/ab/cmd_ab_list.c \
 	     src/cmd/ab/cmd_ab_show.c src/cmd/ab/cmd_ab_rm.c src/cmd/ab/cmd_ab_export.c \
 	     src/cmd/ab/cmd_ab_plot.c
 # pv: xl config text editing and the PV path verdict (pure), the file
 # replaced safely (libc only: unit-tested with real files), libxlutil/libxl
-PURE_SRCS += src/xen/xlcfg_edit.c src/xen/xlcfg_diff.c src/xen/pvpath.c src/base/cfgfile.c
-SYS_SRCS  += src/xen/tstack_pv.c
-CMD_SRCS  += src/cmd/cmd_pv.c src/cmd/cmd_pv_status.c
+LIB_SRCS += src/xen/xlcfg_edit.c src/xen/xlcfg_diff.c src/xen/pvpath.c src/base/cfgfile.c
+XEN_SRCS  += src/xen/tstack_pv.c
+CMD_SRCS  += src/cmd/cmd_pv.c src/cmd/cmd_pv_status.c src/cmd/pv_file.c
 # the journal of what a command has under way, and the report of what a
-# killed one left (issue 16)
-PURE_SRCS += src/base/journal.c
+# killed one left
+LIB_SRCS += src/base/journal.c
 CMD_SRCS  += src/cmd/journal_report.c
-SRCS      := $(PURE_SRCS) $(SYS_SRCS) $(CMD_SRCS) src/cmd/main.c
+SRCS      := $(LIB_SRCS) $(XEN_SRCS) $(CMD_SRCS) src/cmd/main.c
 # xvbd-block, the hotplug program libxl runs for raw image files: its own
 # main, the loop device layer (libc only: unit-tested too), xenstore, and
 # the cache mode's read-back (sysfs) for xvbd-block-direct, its other name.
@@ -104,7 +108,7 @@ HOTPLUG_SRCS := src/hotplug/xvbd_block.c $(LOOP_SRCS) src/xen/xs.c src/xen/xs_pa
 		src/base/lock.c src/base/journal.c
 
 OBJS      := $(SRCS:%.c=$(BUILD)/%.o)
-PURE_OBJS := $(PURE_SRCS:%.c=$(BUILD)/%.o)
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/%.o)
 LOOP_OBJS := $(LOOP_SRCS:%.c=$(BUILD)/%.o)
 HOTPLUG_OBJS := $(HOTPLUG_SRCS:%.c=$(BUILD)/%.o)
 
@@ -112,7 +116,7 @@ UNIT_SRCS := $(wildcard tests/unit/test_*.c)
 UNIT_BINS := $(UNIT_SRCS:%.c=$(BUILD)/%)
 
 .PHONY: all clean install uninstall check-unit check-valgrind unit-bins \
-	bench-ab-sequential
+	bench-ab-sequential check-layers
 .SECONDARY:
 
 all: $(PROG) $(HOTPLUG_PROG)
@@ -127,13 +131,20 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(XCFLAGS) $(CFLAGS) $(CPPFLAGS) -c -o $@ $<
 
-$(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(PURE_OBJS) $(LOOP_OBJS)
+$(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(LIB_OBJS) $(LOOP_OBJS)
 	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ -lcmocka $(shell pkg-config --libs yajl) -lm
 
 # test_lock_hold makes flock fail (ENOLCK, EINTR) through a wrapper.
 $(BUILD)/tests/unit/test_lock_hold: XLDFLAGS += -Wl,--wrap=flock
 
 unit-bins: $(UNIT_BINS)
+
+# The layer rule over every #include, and the check's own test (a planted
+# upward include must fail it).
+check-layers:
+	@out=$$(tests/layers.sh) || { printf '%s\n' "$$out" | grep -v '^ok - '; exit 1; }; \
+	printf '%s\n' "$$out" | tail -n 1
+	@tests/layers-test.sh
 
 # Each binary ends with cmocka's own summary; the last line adds them up.
 # A binary that exits non-zero without reporting a failed test (crash,

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "xvbd/cmd/cmd.h"
+#include "xvbd/cmd/journal_report.h"
 #include "xvbd/base/journal.h"
 #include "xvbd/base/util.h"
 

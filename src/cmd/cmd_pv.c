@@ -6,7 +6,7 @@
  * PV drivers on or off per guest, and which disk path a guest really
  * uses.  status: what a config file asks for, or for a running guest its
  * type, libxl's stored xen_platform_pci and per VBD the path with its
- * evidence (src/cmd_pv_status.c).  on/off: an edit of the config file
+ * evidence (cmd_pv_status.c).  on/off: an edit of the config file
  * (xen_platform_pci, and with --linux-unplug xen_emul_unplug=never on a
  * direct-boot kernel's command line) that libxlutil must read back as the
  * same configuration but for that setting; every other byte is kept, the
@@ -192,39 +192,6 @@ static int verify_edit(const struct pv_edit *e, const char *new_text,
 			 "switch (%s)", what);
 	}
 	return rc ? -EINVAL : 0;
-}
-
-void pv_edit_free(struct pv_edit *e)
-{
-	xvbd_pv_plan_free(&e->plan);
-	xvbd_tstack_pvcfg_free(&e->cfg);
-	xvbd_cfgfile_free(&e->file);
-	free(e->new_text);
-	free(e->diff);
-	free(e->backup);
-	memset(e, 0, sizeof(*e));
-}
-
-/*
- * Read and parse the config: the facts status and the edit start from.
- * On failure e is freed.
- */
-int pv_load(const char *path, struct pv_edit *e)
-{
-	char why[512];
-	int rc;
-
-	rc = xvbd_cfgfile_read(path, XVBD_CFGFILE_MAX_BYTES, &e->file, why,
-			       sizeof(why));
-	if (!rc)
-		rc = xvbd_tstack_pvcfg_parse(path, e->file.data, e->file.len,
-					     &e->cfg, why, sizeof(why));
-	if (rc) {
-		xvbd_err("pv", path, "%s", why);
-		pv_edit_free(e);
-		return XVBD_EXIT_FAIL;
-	}
-	return XVBD_EXIT_OK;
 }
 
 /*

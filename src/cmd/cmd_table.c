@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "xvbd/cmd/cmd.h"
+#include "xvbd/cmd/cmd_table.h"
 #include "xvbd/base/util.h"
 
 /* Length of a table name's first word ("ab" of "ab record"). */

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "xvbd/cmd/cmd.h"
+#include "xvbd/cmd/journal_report.h"
 #include "xvbd/base/journal.h"
 #include "xvbd/dom0/loop.h"
 #include "xvbd/dom0/modparam.h"

@@ -7,7 +7,7 @@
 #                        prints each one's count (README: Fuzzing)
 #
 # Warnings as in the gcc build, less clang's -Wformat-nonliteral for
-# vprintf-style helpers gcc accepts.  The parsers are the pure layers (PURE_SRCS) plus tstack.c, whose disk
+# vprintf-style helpers gcc accepts.  The parsers are the pure layers (LIB_SRCS) plus tstack.c, whose disk
 # spec parsing goes through libxlutil; the system libraries are not
 # instrumented.  New inputs found by a run go to a scratch directory, the
 # seeds in tests/fuzz/corpus/<name>/ are only read.
@@ -25,7 +25,7 @@ FUZZ_CFLAGS  := -std=gnu11 $(WARN) -Wno-unused-command-line-argument \
 FUZZ_SRCS    := $(wildcard tests/fuzz/fuzz_*.c)
 FUZZ_NAMES   := $(FUZZ_SRCS:tests/fuzz/%.c=%)
 FUZZ_BINS    := $(FUZZ_NAMES:%=$(FUZZ_BUILD)/%)
-FUZZ_LIB_OBJS := $(PURE_SRCS:%.c=$(FUZZ_BUILD)/%.o) \
+FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(FUZZ_BUILD)/%.o) \
 		 $(FUZZ_BUILD)/src/xen/tstack.o $(FUZZ_BUILD)/src/xen/xs.o \
 		 $(FUZZ_BUILD)/src/xen/xs_path.o
 FUZZ_SECONDS ?= 5

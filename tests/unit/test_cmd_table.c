@@ -8,7 +8,7 @@
 
 #include <cmocka.h>
 
-#include "xvbd/cmd/cmd.h"
+#include "xvbd/cmd/cmd_table.h"
 
 static const struct xvbd_cmd table[] = {
 	{ "list", NULL, 0, 0, 0, "list", "" },

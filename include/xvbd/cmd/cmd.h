@@ -1,9 +1,7 @@
 /*
- * cmd.h - the command table and what main() hands to a command.
- *
- * Flags state each command's preconditions; main() checks them once:
- * argument counts, -N support, root, then opens xenstore (writable only
- * with CMD_WRITES_XS) and libxl only when asked.
+ * cmd.h - what main() hands to a command (the context), the central
+ * checks that run it, and the helpers every command's parser shares.
+ * The table's entries themselves: cmd_table.h.
  */
 #ifndef XVBD_CMD_H
 #define XVBD_CMD_H
@@ -13,26 +11,9 @@
 #include <stdio.h>
 
 #include "xvbd/base/out.h"
+#include "xvbd/cmd/cmd_table.h"
 #include "xvbd/xen/tstack.h"
 #include "xvbd/xen/xs.h"
-
-#define CMD_NEEDS_ROOT		(1u << 0)
-#define CMD_NEEDS_XS		(1u << 1)
-#define CMD_NEEDS_LIBXL		(1u << 2)
-#define CMD_WRITES_XS		(1u << 3)
-#define CMD_CAN_DRY_RUN		(1u << 4)
-/* The command parses its own options (getopt); argument counts still apply
- * to what main() sees, so such commands usually declare CMD_ARGS_ANY.
- * It calls xvbd_cmd_connect() itself once its arguments are checked. */
-#define CMD_OWN_OPTIONS		(1u << 5)
-/* No options, but operands to check before connecting (a vdev, key=value
- * words): the command calls xvbd_cmd_connect() itself, after them. */
-#define CMD_LATE_CONNECT	(1u << 6)
-/* The command changes the host in steps: SIGINT, SIGTERM and SIGHUP set a
- * flag (xvbd/sig.h) that it checks between them, cleans up, exits 1. */
-#define CMD_CATCHES_SIGNALS	(1u << 7)
-
-#define CMD_ARGS_ANY		(-1)
 
 /* The parsed global options: the only program-wide state. */
 struct xvbd_opts {
@@ -40,17 +21,6 @@ struct xvbd_opts {
 	bool quiet;
 	bool json;
 	bool dry_run;
-};
-
-struct xvbd_ctx;
-
-struct xvbd_cmd {
-	const char *name;
-	int (*fn)(struct xvbd_ctx *ctx, int argc, char **argv);
-	unsigned flags;
-	int min_args, max_args;		/* max CMD_ARGS_ANY: no limit */
-	const char *summary;
-	const char *usage;		/* after "xvbd <name> " */
 };
 
 struct xvbd_ctx {
@@ -63,37 +33,6 @@ struct xvbd_ctx {
 	struct xvbd_out *out;
 };
 
-/*
- * Names are one word ("attach") or two for a group ("ab record"): the
- * command line names a group's command with two words.  Each word matches
- * exactly, else as a unique prefix.  Returns the entry and in *nwords how
- * many of argv's words it took; NULL when none matches (*ambiguous set
- * on several hits; *group set to a group entry's name when the group
- * matched but its subcommand is missing or unknown).
- */
-#define XVBD_CMD_NAME_MAX	32
-const struct xvbd_cmd *xvbd_cmd_find(const struct xvbd_cmd *cmds,
-				     size_t ncmds, int argc, char **argv,
-				     int *nwords, bool *ambiguous,
-				     const char **group);
-/*
- * Report a failed xvbd_cmd_find() of argv (its outputs as given): an
- * unknown or ambiguous command, or a group without a valid subcommand
- * (then the group's usage; "-h" after the group prints it to stdout and
- * returns XVBD_EXIT_OK).  who: the command prefix of the message (NULL
- * for main, "help").  Returns the exit code.
- */
-int xvbd_cmd_not_found(const struct xvbd_cmd *cmds, size_t ncmds, int argc,
-		       char **argv, int nwords, bool ambiguous,
-		       const char *group, const char *who);
-/* "Usage: xvbd ab <subcommand>" and the group's commands. */
-void xvbd_cmd_group_usage(const struct xvbd_cmd *cmds, size_t ncmds,
-			  const char *group, FILE *stream);
-void xvbd_cmd_usage(const struct xvbd_cmd *cmd, FILE *stream);
-/* -q: the usage functions print nothing on stderr (main() sets it). */
-void xvbd_usage_quiet(bool quiet);
-void xvbd_global_usage(const struct xvbd_cmd *cmds, size_t ncmds,
-		       FILE *stream);
 /* "xvbd: <cmd>: <msg>" + usage on stderr (not with -q); returns
  * XVBD_EXIT_USAGE. */
 int xvbd_usage_error(const struct xvbd_cmd *cmd, const char *fmt, ...)
@@ -106,12 +45,6 @@ int xvbd_usage_error(const struct xvbd_cmd *cmd, const char *fmt, ...)
  * Prints the error; returns the exit code.
  */
 int xvbd_cmd_connect(struct xvbd_ctx *ctx);
-/*
- * The journals of killed commands (journal.h): what they left, named on
- * stderr with the command that removes it.  Called by xvbd_cmd_connect
- * once libxl is open.
- */
-void xvbd_journal_report(struct xvbd_ctx *ctx);
 /*
  * Option parsing for CMD_OWN_OPTIONS commands: getopt_long over the
  * command's own arguments (argc, argv as the handler got them; argv[-1],

@@ -1,8 +1,9 @@
 /*
- * ab_recorder_impl.h - for the recorder's own files (src/ab_recorder*.c)
- * only: the run itself, once the domain, its VBDs and the record's head
- * (label, domain, vdevs, mode, workload, interval, warmup, fingerprint)
- * are settled.
+ * ab_recorder_impl.h - for the recorder's own files (ab_recorder*.c) and
+ * the ab commands that run it (cmd_ab_record.c, cmd_ab_run.c) only: the
+ * run itself, once the domain, its VBDs and the record's head (label,
+ * domain, vdevs, mode, workload, interval, warmup, fingerprint) are
+ * settled, and the signals its wait takes.
  */
 #ifndef XVBD_AB_RECORDER_IMPL_H
 #define XVBD_AB_RECORDER_IMPL_H
@@ -47,5 +48,18 @@ struct xvbd_ab_run {
  */
 int xvbd_ab_recorder_loop(struct xvbd_tstack *ts, struct xvbd_xs *xs,
 			  struct xvbd_ab_run *run, struct xvbd_ab_record *rec);
+
+/*
+ * Block the signals the recorder's wait takes (SIGINT, SIGTERM, SIGHUP,
+ * SIGCHLD) now, in the calling thread and every thread started
+ * after it (libxl's, libxenstore's): call it before connecting, so that a
+ * signal sent to the process waits for the run instead of meeting a
+ * thread that does not block it (and its default action).  Never undone
+ * here: a pending SIGINT would kill the caller before it writes.
+ */
+void xvbd_ab_recorder_block_signals(void);
+
+/* A --run command that ignores SIGTERM this long gets SIGKILL. */
+#define XVBD_AB_KILL_GRACE_MS	3000
 
 #endif /* XVBD_AB_RECORDER_IMPL_H */

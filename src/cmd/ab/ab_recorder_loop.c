@@ -16,7 +16,6 @@
 
 #include "xvbd/ab/ab.h"
 #include "xvbd/ab/ab_record_impl.h"
-#include "xvbd/cmd/ab/ab_recorder.h"
 #include "ab_recorder_impl.h"
 #include "xvbd/base/sig.h"
 #include "xvbd/base/spawn.h"

@@ -25,6 +25,7 @@
 #include "xvbd/ab/ab.h"
 #include "xvbd/ab/ab_record_impl.h"
 #include "xvbd/cmd/ab/ab_recorder.h"
+#include "ab_recorder_impl.h"
 #include "xvbd/xen/blkif.h"
 #include "xvbd/cmd/cmd.h"
 

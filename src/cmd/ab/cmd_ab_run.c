@@ -43,6 +43,7 @@
 #include "xvbd/base/journal.h"
 #include "xvbd/ab/ab.h"
 #include "xvbd/cmd/ab/ab_recorder.h"
+#include "ab_recorder_impl.h"
 #include "xvbd/ab/ab_stat.h"
 #include "xvbd/xen/blkif.h"
 #include "xvbd/cmd/cmd.h"

@@ -57,16 +57,4 @@ int xvbd_ab_recorder_run(struct xvbd_ctx *ctx,
 			 const struct xvbd_ab_rec_opts *o, bool report,
 			 struct xvbd_ab_record *rec, const char **stopped_by);
 
-/*
- * Block those signals now, in the calling thread and every thread started
- * after it (libxl's, libxenstore's): call it before connecting, so that a
- * signal sent to the process waits for the run instead of meeting a
- * thread that does not block it (and its default action).  Never undone
- * here: a pending SIGINT would kill the caller before it writes.
- */
-void xvbd_ab_recorder_block_signals(void);
-
-/* A --run command that ignores SIGTERM this long gets SIGKILL. */
-#define XVBD_AB_KILL_GRACE_MS	3000
-
 #endif /* XVBD_AB_RECORDER_H */
