@@ -72,7 +72,8 @@ CMD_SRCS  += src/cmd/cmd_start.c src/cmd/cmd_tune.c src/cmd/cmd_defaults.c
 # stats: the sampler (sysfs, stats: pure enough for unit tests) and its source
 LIB_SRCS += src/dom0/sysfs.c src/stats/stats.c src/stats/stats_render.c
 # ab: the A/B records (model, JSON, store)
-LIB_SRCS += src/ab/ab_record.c src/ab/ab_json.c src/ab/ab_store.c
+LIB_SRCS += src/ab/ab_record.c src/ab/ab_json.c src/ab/ab_json_read.c \
+	     src/ab/ab_store.c
 # dom0 page cache modes of file-backed disks (attach --cache, list, show)
 LIB_SRCS += src/dom0/cache.c src/vbd/attach_script.c
 XEN_SRCS  += src/ab/ab_sys.c src/cmd/ab/ab_recorder.c src/cmd/ab/ab_recorder_loop.c \

@@ -1,5 +1,7 @@
 /*
- * ab_json.c - a record's JSON form: yajl_gen out, yajl_tree in.
+ * ab_json.c - a record's JSON form: yajl_gen out; in, the checks of the
+ * head and of one sample, each on a small yajl_tree (ab_json_read.c
+ * streams the document and builds those trees one at a time).
  *
  * The reader is strict because records outlive the program that wrote
  * them and get copied between machines: a document passes only with
@@ -21,12 +23,10 @@
 
 #include "xvbd/ab/ab.h"
 #include "xvbd/ab/ab_record_impl.h"
+#include "ab_json_impl.h"
 #include "xvbd/base/util.h"
 
 #define err_set xvbd_ab_err_set
-/* Our documents nest 6 deep (record, samples, sample, vbds, vbd, blk);
- * yajl_tree frees recursively, so hostile nesting is refused first. */
-#define DEPTH_MAX		16
 
 /* ---- JSON out ---- */
 
@@ -560,22 +560,34 @@ static int read_mode(yajl_val obj, enum xvbd_ab_mode *mode,
 	return -EINVAL;
 }
 
-static int read_record(yajl_val root, struct xvbd_ab_record *rec,
-		       struct xvbd_ab_err *e)
+static const char *const record_keys[] = {
+	"format", "version", "id", "label", "started", "started_unix_ns",
+	"domain", "vdevs", "mode", "workload", "workload_status",
+	"interval_ns", "warmup_ns", "complete", "fingerprint", "notes",
+	"samples",
+};
+#define NRECORD_KEYS (sizeof(record_keys) / sizeof(record_keys[0]))
+
+bool xvbd_ab_json_record_key(const char *key, size_t len)
 {
-	static const char *const keys[] = {
-		"format", "version", "id", "label", "started",
-		"started_unix_ns", "domain", "vdevs", "mode", "workload",
-		"workload_status", "interval_ns", "warmup_ns", "complete",
-		"fingerprint", "notes", "samples",
-	};
+	size_t i;
+
+	for (i = 0; i < NRECORD_KEYS; i++)
+		if (strlen(record_keys[i]) == len &&
+		    !memcmp(record_keys[i], key, len))
+			return true;
+	return false;
+}
+
+int xvbd_ab_json_read_head(yajl_val root, struct xvbd_ab_record *rec,
+			   struct xvbd_ab_err *e)
+{
 	const struct where top = { "" };
-	struct where w, wi;
+	struct where w;
 	const char *format;
 	char started[32];
 	yajl_val arr;
 	uint64_t v;
-	size_t i;
 	int rc;
 
 	if (!YAJL_IS_OBJECT(root)) {
@@ -595,7 +607,7 @@ static int read_record(yajl_val root, struct xvbd_ab_record *rec,
 			"version?)", XVBD_AB_VERSION);
 		return -EINVAL;
 	}
-	rc = obj_check(root, &top, keys, sizeof(keys) / sizeof(keys[0]), e);
+	rc = obj_check(root, &top, record_keys, NRECORD_KEYS, e);
 	if (!rc)
 		rc = get_str(root, &top, "id", &rec->id, e);
 	if (!rc)
@@ -650,95 +662,15 @@ static int read_record(yajl_val root, struct xvbd_ab_record *rec,
 	rc = xvbd_ab_record_check_head(rec, e);
 	if (rc)
 		return rc;
-	rec->samples = calloc(arr->u.array.len ? arr->u.array.len : 1,
-			      sizeof(*rec->samples));
-	if (!rec->samples)
-		return -ENOMEM;
-	rec->cap_samples = arr->u.array.len ? arr->u.array.len : 1;
-	where_key(&w, &top, "samples");
-	for (i = 0; i < arr->u.array.len; i++) {
-		where_index(&wi, &w, i);
-		rec->nsamples++;
-		rc = read_sample(arr->u.array.values[i], &wi, rec->nvdevs,
-				 &rec->samples[i], e);
-		if (rc)
-			return rc;
-	}
-	return xvbd_ab_record_check(rec, e);
+	/* The samples are the caller's (ab_json_read.c): one at a time. */
+	return 0;
 }
 
-/* Deepest nesting of [ and { outside strings; stops counting past max. */
-static size_t json_depth(const char *s, size_t len, size_t max)
+int xvbd_ab_json_read_sample(yajl_val v, size_t index, size_t nvdevs,
+			     struct xvbd_ab_sample *s, struct xvbd_ab_err *e)
 {
-	size_t i, depth = 0, deepest = 0;
-	bool in_str = false;
+	struct where w;
 
-	for (i = 0; i < len; i++) {
-		char c = s[i];
-
-		if (in_str) {
-			if (c == '\\')
-				i++;
-			else if (c == '"')
-				in_str = false;
-		} else if (c == '"') {
-			in_str = true;
-		} else if (c == '[' || c == '{') {
-			if (++depth > deepest)
-				deepest = depth;
-			if (deepest > max)
-				return deepest;
-		} else if ((c == ']' || c == '}') && depth) {
-			depth--;
-		}
-	}
-	return deepest;
-}
-
-int xvbd_ab_record_from_json(const char *json, size_t len,
-			     struct xvbd_ab_record *rec, struct xvbd_ab_err *e)
-{
-	char errbuf[256], *nl, *copy = NULL;
-	yajl_val root;
-	int rc;
-
-	memset(rec, 0, sizeof(*rec));
-	if (len > XVBD_AB_FILE_MAX) {
-		err_set(e, "larger than %d MiB", XVBD_AB_FILE_MAX >> 20);
-		return -EFBIG;
-	}
-	if (memchr(json, '\0', len)) {
-		err_set(e, "not JSON text (contains a NUL byte)");
-		return -EINVAL;
-	}
-	if (json_depth(json, len, DEPTH_MAX) > DEPTH_MAX) {
-		err_set(e, "nested deeper than a record");
-		return -EINVAL;
-	}
-	copy = malloc(len + 1);
-	if (!copy) {
-		err_set(e, "%s", strerror(ENOMEM));
-		return -ENOMEM;
-	}
-	memcpy(copy, json, len);
-	copy[len] = '\0';
-	errbuf[0] = '\0';
-	root = yajl_tree_parse(copy, errbuf, sizeof(errbuf));
-	free(copy);
-	if (!root) {
-		/* yajl's message spans lines (a caret under the spot). */
-		nl = strchr(errbuf, '\n');
-		if (nl)
-			*nl = '\0';
-		err_set(e, "not valid JSON (%s)",
-			errbuf[0] ? errbuf : "parse error");
-		return -EINVAL;
-	}
-	rc = read_record(root, rec, e);
-	yajl_tree_free(root);
-	if (rc == -ENOMEM)
-		err_set(e, "%s", strerror(ENOMEM));
-	if (rc)
-		xvbd_ab_record_free(rec);
-	return rc;
+	where_index(&w, &(const struct where){ "samples" }, index);
+	return read_sample(v, &w, nvdevs, s, e);
 }

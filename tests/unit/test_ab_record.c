@@ -469,7 +469,8 @@ static void test_damage(void **state)
 		  "\"notes\":[\"\\u001b[2J\"]", "notes[0]: not printable" },
 		/* not JSON */
 		{ "\"complete\":true", "\"complete\":tru", "not valid JSON" },
-		{ "{\"format\"", "[{\"format\"", "not valid JSON" },
+		/* streamed: refused at the '[', before the syntax error */
+		{ "{\"format\"", "[{\"format\"", "not a JSON object" },
 	};
 	struct xvbd_ab_record a;
 	char *json, *bad;

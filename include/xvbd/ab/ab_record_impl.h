@@ -14,12 +14,15 @@
 #include "xvbd/base/util.h"
 
 /*
- * The largest record file: the reader refuses more, the writer never
- * produces more (-EFBIG).  A sample of one VBD is about 250 bytes, so this
- * holds days of 1-second samples; yajl_tree needs several times the file
- * size in memory while reading.
+ * The largest record file: the reader refuses more (by its size, before
+ * reading), the writer never produces more (-EFBIG).  The recorder keeps
+ * its samples within half of it, thinning them past that (a sample of
+ * one VBD is about 410 bytes: 11 hours of 1-second samples before the
+ * first thinning); the rest is the head's room.  The reader holds the
+ * file's text and what it keeps (ab_json_read.c), so reading a record
+ * costs about the file's size and a half, never more than ~50 MiB.
  */
-#define XVBD_AB_FILE_MAX	(64 << 20)
+#define XVBD_AB_FILE_MAX	(32 << 20)
 #define XVBD_AB_TEXT_MAX	4096	/* a fact value, a note, a workload */
 #define XVBD_AB_FACTS_MAX	4096
 #define XVBD_AB_NOTES_MAX	1024

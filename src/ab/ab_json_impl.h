@@ -1,0 +1,33 @@
+/*
+ * ab_json_impl.h - the two halves of reading a record (ab_json.c checks
+ * a tree, ab_json_read.c streams the document and makes the trees).
+ *
+ * A record file comes from a directory others may write to, so the
+ * reader's memory follows what it keeps: the head (every key but
+ * "samples") is one small tree, each sample another, made, checked and
+ * freed in turn; nothing is built for a value a record cannot hold.
+ */
+#ifndef XVBD_AB_JSON_IMPL_H
+#define XVBD_AB_JSON_IMPL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include <yajl/yajl_tree.h>
+
+#include "xvbd/ab/ab.h"
+
+/*
+ * root: the record's object with every key but the samples, and
+ * "samples": [] (an absent key is missing, as in the file).  Fills rec's
+ * head and runs xvbd_ab_record_check_head().
+ */
+int xvbd_ab_json_read_head(yajl_val root, struct xvbd_ab_record *rec,
+			   struct xvbd_ab_err *e);
+/* Is key[len] one of a record's top-level keys? */
+bool xvbd_ab_json_record_key(const char *key, size_t len);
+/* samples[index] into *s (its vbds malloc'd, nvdevs entries). */
+int xvbd_ab_json_read_sample(yajl_val v, size_t index, size_t nvdevs,
+			     struct xvbd_ab_sample *s, struct xvbd_ab_err *e);
+
+#endif /* XVBD_AB_JSON_IMPL_H */
