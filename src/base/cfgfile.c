@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "xvbd/base/cfgfile.h"
+#include "xvbd/base/safepath.h"
 #include "xvbd/base/util.h"
 
 /* The whole of fd (a regular file of st->st_size bytes) into *out. */
@@ -46,15 +47,27 @@ static int read_all(int fd, const struct stat *st, size_t max_bytes,
 int xvbd_cfgfile_read(const char *path, size_t max_bytes,
 		      struct xvbd_cfgfile *f, char *why, size_t why_len)
 {
+	struct xvbd_safe_why sw;
 	int fd, rc;
 
 	memset(f, 0, sizeof(*f));
-	f->real = realpath(path, NULL);
-	if (!f->real) {
-		rc = -errno;
-		snprintf(why, why_len, "%s", strerror(-rc));
+	/*
+	 * Links are followed (/etc/xen/auto), but root edits nothing that
+	 * someone else could have pointed it at or could swap meanwhile.
+	 */
+	rc = xvbd_path_check_safe(path, XVBD_SAFE_FILE, &sw);
+	if (rc == -EISDIR) {
+		snprintf(why, why_len, "not a regular file");
+		return -EINVAL;
+	}
+	if (rc) {
+		snprintf(why, why_len, "%s%s", sw.msg, rc == -EPERM ?
+			 ": root edits only a file and directories nobody "
+			 "else can change" : "");
+		xvbd_safe_why_free(&sw);
 		return rc;
 	}
+	f->real = sw.real;
 	fd = open(f->real, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
 	if (fd < 0) {
 		rc = -errno;

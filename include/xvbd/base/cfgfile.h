@@ -5,7 +5,9 @@
  * the new text to a temporary file beside it with the file's owner and
  * mode, keep the old bytes in FILE<suffix>, and rename over the file only
  * if it is still what was read: same inode, size, modification time and
- * bytes.  A symbolic link is followed: the file it names is edited.
+ * bytes.  A symbolic link is followed: the file it names is edited, but
+ * only when the whole way to it is root's (safepath.h: every directory,
+ * link and the file owned by root, none writable by group or others).
  * Plain libc: unit-tested with real files.
  *
  * Functions return 0 or a negative errno and fill a why buffer that fits
@@ -22,13 +24,16 @@
 #define XVBD_CFGFILE_MAX_BYTES	(1 << 20)
 
 struct xvbd_cfgfile {
-	char *real;		/* realpath(): the file read and written */
+	char *real;		/* resolved: the file read and written */
 	char *data;		/* its bytes, NUL-terminated */
 	size_t len;
 	struct stat st;		/* at the read */
 };
 
-/* -ENOENT missing, -EINVAL not a regular text file up to max_bytes. */
+/*
+ * -ENOENT missing, -EINVAL not a regular text file up to max_bytes,
+ * -EPERM a component of the path is not safe for root (why names it).
+ */
 int xvbd_cfgfile_read(const char *path, size_t max_bytes,
 		      struct xvbd_cfgfile *f, char *why, size_t why_len);
 void xvbd_cfgfile_free(struct xvbd_cfgfile *f);
