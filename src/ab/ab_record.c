@@ -389,6 +389,7 @@ void xvbd_ab_record_free(struct xvbd_ab_record *rec)
 		free(rec->notes[i]);
 	free(rec->notes);
 	free(rec->path);
+	free(rec->untrusted);
 	memset(rec, 0, sizeof(*rec));
 }
 

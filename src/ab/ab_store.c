@@ -26,6 +26,7 @@
 
 #include "xvbd/ab/ab.h"
 #include "xvbd/ab/ab_record_impl.h"
+#include "xvbd/base/safepath.h"
 #include "xvbd/base/util.h"
 
 #define JSON_SUFFIX	".json"
@@ -39,26 +40,20 @@ static bool ends_with(const char *s, const char *suffix)
 	return ls >= lx && !strcmp(s + ls - lx, suffix);
 }
 
-/* A directory records may live in: ours, and nobody else can write it. */
+/* A directory records may live in: root's alone, the whole way to it. */
 static int check_dir(const char *dir, struct xvbd_ab_err *e)
 {
-	struct stat st;
+	struct xvbd_safe_why why;
+	int rc = xvbd_path_check_safe(dir, XVBD_SAFE_DIR, &why);
 
-	if (stat(dir, &st)) {
-		err_set(e, "%s: %s", dir, strerror(errno));
-		return -errno;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		err_set(e, "%s: not a directory", dir);
-		return -ENOTDIR;
-	}
-	if ((st.st_uid != geteuid() && st.st_uid != 0) ||
-	    ((st.st_mode & (S_IWGRP | S_IWOTH)) && !(st.st_mode & S_ISVTX))) {
-		err_set(e, "%s: writable by other users (records must be "
-			"trustworthy)", dir);
-		return -EPERM;
-	}
-	return 0;
+	xvbd_safe_why_free(&why);
+	if (rc == -EPERM)
+		err_set(e, "%s: records there could be anyone's (the store "
+			"must be a directory only root can change)", why.msg);
+	else if (rc)
+		err_set(e, "%s: %s", dir, rc == -ENOTDIR ? "not a directory" :
+			strerror(-rc));
+	return rc;
 }
 
 int xvbd_ab_store_ensure(const char *dir, struct xvbd_ab_err *e)
@@ -174,23 +169,77 @@ fail:
 	return rc;
 }
 
+/* A record file of the store: root's, and nobody else may write it. */
+static int untrusted_file(const struct stat *st, struct xvbd_ab_err *e)
+{
+	char owner[96];
+
+	if (st->st_uid != 0 && st->st_uid != geteuid()) {
+		xvbd_owner_name(st->st_uid, owner, sizeof(owner));
+		err_set(e, "owned by %s, not root: not a record of this "
+			"store (name the file to read it anyway)", owner);
+		return -EPERM;
+	}
+	if (st->st_mode & (S_IWGRP | S_IWOTH)) {
+		err_set(e, "writable by group or others (mode %04o): not a "
+			"record of this store", (unsigned)(st->st_mode & 07777));
+		return -EPERM;
+	}
+	return 0;
+}
+
+/*
+ * A path named on purpose: its resolved form in *real (malloc'd); when
+ * it is not root's alone, rec->untrusted says so.
+ */
+static int check_named(const char *path, struct xvbd_ab_record *rec,
+		       char **real, struct xvbd_ab_err *e)
+{
+	struct xvbd_safe_why why;
+	char owner[96];
+	int rc = xvbd_path_check_safe(path, XVBD_SAFE_FILE, &why);
+
+	*real = why.real;
+	if (rc == -EPERM) {
+		xvbd_owner_name(why.target_owner, owner, sizeof(owner));
+		if (asprintf(&rec->untrusted, "%s: the file, owned by %s, may "
+			     "not be a record root made", why.msg, owner) < 0) {
+			rec->untrusted = NULL;
+			rc = -ENOMEM;
+		} else {
+			rc = 0;
+		}
+	}
+	if (rc == -EISDIR || rc == -ENOENT || rc == -ENOTDIR)
+		err_set(e, "%s", rc == -EISDIR ? "not a regular file" :
+			strerror(-rc));
+	else if (rc)
+		err_set(e, "%s", why.msg);
+	if (rc)
+		xvbd_safe_why_free(&why);
+	return rc;
+}
+
 /*
  * The whole regular file, at most max bytes; *buf malloc'd.  e->msg says
  * why not (without the path).
  */
-static int read_file(const char *path, size_t max, char **buf, size_t *len,
-		     struct xvbd_ab_err *e)
+static int read_file(const char *path, bool in_store, size_t max,
+		     char **buf, size_t *len, struct xvbd_ab_err *e)
 {
 	struct stat st;
 	size_t cap, used = 0;
 	char *data;
 	int fd, rc = 0;
 
-	/* O_NONBLOCK: a FIFO given as a record must not hang the reader. */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	/* O_NONBLOCK: a FIFO given as a record must not hang the reader.
+	 * In the store a link is not a record (whoever made it chose). */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK |
+		  (in_store ? O_NOFOLLOW : 0));
 	if (fd < 0) {
 		rc = -errno;
-		err_set(e, "%s", strerror(errno));
+		err_set(e, "%s", errno == ELOOP && in_store ?
+			"a symbolic link, not a record" : strerror(errno));
 		return rc;
 	}
 	if (fstat(fd, &st)) {
@@ -202,6 +251,8 @@ static int read_file(const char *path, size_t max, char **buf, size_t *len,
 		err_set(e, "not a regular file");
 		goto out_close;
 	}
+	if (in_store && (rc = untrusted_file(&st, e)))
+		goto out_close;
 	if ((uint64_t)st.st_size > max) {
 		rc = -EFBIG;
 		goto out_close;
@@ -253,7 +304,7 @@ out_close:
 	if (rc == -EFBIG)
 		err_set(e, "larger than a record file may be (%d MiB)",
 			XVBD_AB_FILE_MAX >> 20);
-	else if (rc && rc != -EINVAL && rc != -EISDIR)
+	else if (rc && rc != -EINVAL && rc != -EISDIR && rc != -EPERM)
 		err_set(e, "%s", strerror(-rc));
 	return rc;
 }
@@ -266,21 +317,31 @@ static const char *base_name(const char *path)
 	return slash ? slash + 1 : path;
 }
 
-int xvbd_ab_store_read(const char *path, struct xvbd_ab_record *rec,
-		       struct xvbd_ab_err *e)
+int xvbd_ab_store_read(const char *path, bool in_store,
+		       struct xvbd_ab_record *rec, struct xvbd_ab_err *e)
 {
+	struct xvbd_ab_record named = { 0 };
 	struct xvbd_ab_err inner;
 	const char *base = base_name(path);
-	char *buf = NULL;
+	char *buf = NULL, *real = NULL;
 	size_t len = 0;
 	int rc;
 
 	memset(rec, 0, sizeof(*rec));
-	rc = read_file(path, XVBD_AB_FILE_MAX, &buf, &len, &inner);
+	rc = in_store ? 0 : check_named(path, &named, &real, &inner);
+	if (!rc)
+		rc = read_file(real ? real : path, in_store, XVBD_AB_FILE_MAX,
+			       &buf, &len, &inner);
+	free(real);
 	if (!rc) {
 		rc = xvbd_ab_record_from_json(buf, len, rec, &inner);
 		free(buf);
 	}
+	if (!rc) {
+		rec->untrusted = named.untrusted;
+		named.untrusted = NULL;
+	}
+	free(named.untrusted);
 	/*
 	 * A record file is named by its id: select, rm and compare find
 	 * records by file name, so a renamed copy would be a second
@@ -475,6 +536,9 @@ int xvbd_ab_store_list(const char *dir, char ***paths, size_t *n,
 
 	*paths = NULL;
 	*n = 0;
+	rc = check_dir(dir, e);
+	if (rc)
+		return rc;
 	d = opendir(dir);
 	if (!d) {
 		rc = -errno;
@@ -541,7 +605,7 @@ out:
 /* ---- selecting ---- */
 
 static int recs_push(struct xvbd_ab_record **recs, size_t *n,
-		     const char *path, struct xvbd_ab_err *e)
+		     const char *path, bool in_store, struct xvbd_ab_err *e)
 {
 	struct xvbd_ab_record *bigger;
 	int rc;
@@ -552,7 +616,7 @@ static int recs_push(struct xvbd_ab_record **recs, size_t *n,
 		return -ENOMEM;
 	}
 	*recs = bigger;
-	rc = xvbd_ab_store_read(path, &(*recs)[*n], e);
+	rc = xvbd_ab_store_read(path, in_store, &(*recs)[*n], e);
 	if (!rc)
 		(*n)++;
 	return rc;
@@ -579,13 +643,16 @@ int xvbd_ab_store_select(const char *dir, const char *what,
 	/* A path: ids and labels never hold '/'. */
 	if (strchr(what, '/') || (ends_with(what, JSON_SUFFIX) &&
 				  is_regular(what))) {
-		rc = recs_push(recs, n, what, e);
+		rc = recs_push(recs, n, what, false, e);
 		goto out;
 	}
+	/* By id or label: what the store holds, if it can be trusted. */
 	if (xvbd_ab_id_split(what, label, sizeof(label)) &&
 	    snprintf(path, sizeof(path), "%s/%s" JSON_SUFFIX, dir, what) <
 	    (int)sizeof(path) && is_regular(path)) {
-		rc = recs_push(recs, n, path, e);
+		rc = check_dir(dir, e);
+		if (!rc)
+			rc = recs_push(recs, n, path, true, e);
 		goto out;
 	}
 	if (!xvbd_ab_label_valid(what)) {
@@ -610,7 +677,7 @@ int xvbd_ab_store_select(const char *dir, const char *what,
 		if (!xvbd_ab_id_split(path, label, sizeof(label)) ||
 		    strcmp(label, what))
 			continue;
-		rc = recs_push(recs, n, paths[i], e);
+		rc = recs_push(recs, n, paths[i], true, e);
 	}
 	if (!rc && !*n) {
 		err_set(e, "no record with id or label \"%s\" in %s", what,

@@ -31,8 +31,7 @@ static bool owner_ok(const struct stat *st)
 	return st->st_uid == 0 || st->st_uid == geteuid();
 }
 
-/* "uid 65534 (nobody)" */
-static void owner_name(uid_t uid, char *buf, size_t len)
+void xvbd_owner_name(uid_t uid, char *buf, size_t len)
 {
 	struct passwd pw, *res = NULL;
 	char pwbuf[1024];
@@ -54,7 +53,7 @@ static void unsafe(struct walk *w, const char *what, const struct stat *st,
 	w->rc = -EPERM;
 	w->why->owner = st->st_uid;
 	if (!strcmp(problem, "owner")) {
-		owner_name(st->st_uid, owner, sizeof(owner));
+		xvbd_owner_name(st->st_uid, owner, sizeof(owner));
 		snprintf(w->why->msg, sizeof(w->why->msg), "%.300s: %s owned "
 			 "by %s, not root", what, S_ISLNK(st->st_mode) ?
 			 "a symbolic link" : S_ISDIR(st->st_mode) ?
@@ -161,9 +160,8 @@ static int finish(struct walk *w, const char *path, const struct stat *st,
 		else if (st->st_mode & (S_IWGRP | S_IWOTH))
 			unsafe(w, path, st, st->st_mode & S_IWOTH ? "others" :
 			       "its group");
-		if (!w->rc)
-			w->why->owner = st->st_uid;
 	}
+	w->why->target_owner = st->st_uid;
 	w->why->real = strdup(path);
 	return w->why->real ? w->rc : fail(w, -ENOMEM, path);
 }

@@ -605,7 +605,7 @@ static void test_store_write(void **state)
 	snprintf(expect, sizeof(expect), "%s.json ", a.id);
 	dir_names(f->dir, names, sizeof(names));
 	assert_string_equal(names, expect);	/* no temporary left */
-	assert_int_equal(xvbd_ab_store_read(path, &r, &e), 0);
+	assert_int_equal(xvbd_ab_store_read(path, false, &r, &e), 0);
 	assert_same_record(&a, &r);
 	assert_string_equal(r.path, path);
 	xvbd_ab_record_free(&r);
@@ -620,7 +620,7 @@ static void test_store_write(void **state)
 	assert_null(b.path);
 	dir_names(f->dir, names, sizeof(names));
 	assert_string_equal(names, expect);
-	assert_int_equal(xvbd_ab_store_read(path, &r, &e), 0);
+	assert_int_equal(xvbd_ab_store_read(path, false, &r, &e), 0);
 	assert_int_equal(r.nsamples, 3);
 	xvbd_ab_record_free(&r);
 
@@ -658,22 +658,24 @@ static void test_store_write(void **state)
 	assert_int_equal(mkdir(path, 0700), 0);
 	assert_int_equal(chmod(path, 0777), 0);
 	assert_int_equal(xvbd_ab_store_ensure(path, &e), -EPERM);
-	assert_non_null(strstr(e.msg, "writable by other users"));
-	assert_int_equal(chmod(path, 01777), 0);	/* sticky, like /tmp */
-	assert_int_equal(xvbd_ab_store_ensure(path, &e), 0);
+	assert_non_null(strstr(e.msg, "writable by others (mode 0777)"));
+	/* sticky, like /tmp: anyone may still add records there */
+	assert_int_equal(chmod(path, 01777), 0);
+	assert_int_equal(xvbd_ab_store_ensure(path, &e), -EPERM);
+	assert_non_null(strstr(e.msg, "writable by others (mode 1777)"));
 
 	/* a record file whose name is not its id */
 	json = to_json(&a);
 	snprintf(path, sizeof(path), "%s/copy.json", f->root);
 	write_file(path, json);
 	free(json);
-	assert_int_equal(xvbd_ab_store_read(path, &r, &e), -EINVAL);
+	assert_int_equal(xvbd_ab_store_read(path, false, &r, &e), -EINVAL);
 	assert_non_null(strstr(e.msg, "is not the file's name"));
 	/* ... but under another suffix it is just a file */
 	snprintf(path, sizeof(path), "%s/copy.json", f->root);
 	snprintf(expect, sizeof(expect), "%s/export", f->root);
 	assert_int_equal(rename(path, expect), 0);
-	assert_int_equal(xvbd_ab_store_read(expect, &r, &e), 0);
+	assert_int_equal(xvbd_ab_store_read(expect, false, &r, &e), 0);
 	xvbd_ab_record_free(&r);
 	xvbd_ab_record_free(&a);
 	xvbd_ab_record_free(&b);
@@ -693,7 +695,7 @@ static void test_store_read_errors(void **state)
 	bad = replace1(json, "\"t_ns\":3000000123", "\"t_ns\":-3");
 	write_file(path, bad);
 	free(bad);
-	assert_int_equal(xvbd_ab_store_read(path, &r, &e), -EINVAL);
+	assert_int_equal(xvbd_ab_store_read(path, false, &r, &e), -EINVAL);
 	/* one line naming the file, the field, the problem */
 	snprintf(expect, sizeof(expect),
 		 "%s: samples[3].t_ns: not an unsigned integer", path);
@@ -702,23 +704,23 @@ static void test_store_read_errors(void **state)
 
 	/* truncated file */
 	write_file(path, "{\"format\":\"xvbd-ab-record\",\"vers");
-	assert_int_equal(xvbd_ab_store_read(path, &r, &e), -EINVAL);
+	assert_int_equal(xvbd_ab_store_read(path, false, &r, &e), -EINVAL);
 	assert_non_null(strstr(e.msg, ": not valid JSON ("));
 	assert_null(strchr(e.msg, '\n'));
 	/* empty file */
 	write_file(path, "");
-	assert_int_equal(xvbd_ab_store_read(path, &r, &e), -EINVAL);
+	assert_int_equal(xvbd_ab_store_read(path, false, &r, &e), -EINVAL);
 	assert_non_null(strstr(e.msg, ": not valid JSON"));
 	/* missing, a directory, a FIFO */
 	assert_int_equal(unlink(path), 0);
-	assert_int_equal(xvbd_ab_store_read(path, &r, &e), -ENOENT);
+	assert_int_equal(xvbd_ab_store_read(path, false, &r, &e), -ENOENT);
 	snprintf(expect, sizeof(expect), "%s: No such file or directory",
 		 path);
 	assert_string_equal(e.msg, expect);
-	assert_int_equal(xvbd_ab_store_read(f->dir, &r, &e), -EISDIR);
+	assert_int_equal(xvbd_ab_store_read(f->dir, false, &r, &e), -EISDIR);
 	assert_non_null(strstr(e.msg, "not a regular file"));
 	assert_int_equal(mkfifo(path, 0600), 0);
-	assert_int_not_equal(xvbd_ab_store_read(path, &r, &e), 0);
+	assert_int_not_equal(xvbd_ab_store_read(path, false, &r, &e), 0);
 	assert_non_null(strstr(e.msg, "not a regular file"));
 	assert_int_equal(unlink(path), 0);
 	free(json);
@@ -862,6 +864,105 @@ static void test_sysfs_clocksource(void **state)
 	xvbd_sysfs_close(sys);
 }
 
+/*
+ * Records in places others control (needs root: chown).  The store and
+ * its files must be root's alone for writing and for reading by id,
+ * label or list; a file named by its path is read with a warning that
+ * names its owner.
+ */
+#define OTHER_UID	65534
+
+static void expect_msg(const struct xvbd_ab_err *e, const char *part)
+{
+	if (!strstr(e->msg, part))
+		fail_msg("expected \"%s\" in \"%s\"", part, e->msg);
+}
+
+static void test_store_trust(void **state)
+{
+	struct store_fixture *f = *state;
+	struct xvbd_ab_record a, b, r, *sel = NULL;
+	struct xvbd_ab_err e = { "" };
+	char path[256], theirs[256], link[256], **paths = NULL;
+	size_t n = 0;
+
+	if (geteuid())
+		skip();
+	make_record(&a, "base", T0_NS, 3);
+	make_record(&b, "base", T0_NS + 10 * (int64_t)NS, 3);
+	assert_int_equal(xvbd_ab_store_ensure(f->dir, &e), 0);
+	assert_int_equal(xvbd_ab_store_write(f->dir, &a, &e), 0);
+	assert_int_equal(xvbd_ab_store_write(f->dir, &b, &e), 0);
+	/* the store as it should be: both by label */
+	assert_int_equal(xvbd_ab_store_select(f->dir, "base", &sel, &n, &e),
+			 0);
+	assert_int_equal(n, 2);
+	assert_null(sel[0].untrusted);
+	xvbd_ab_records_free(sel, n);
+
+	/* a record file someone else owns: not the store's */
+	assert_int_equal(chown(b.path, OTHER_UID, 0), 0);
+	assert_int_equal(xvbd_ab_store_select(f->dir, "base", &sel, &n, &e),
+			 -EPERM);
+	expect_msg(&e, "owned by uid 65534");
+	assert_int_equal(xvbd_ab_store_select(f->dir, b.id, &sel, &n, &e),
+			 -EPERM);
+	/* ... named by its path: read, with a warning naming the owner */
+	assert_int_equal(xvbd_ab_store_select(f->dir, b.path, &sel, &n, &e),
+			 0);
+	assert_non_null(sel[0].untrusted);
+	assert_non_null(strstr(sel[0].untrusted, "owned by uid 65534"));
+	xvbd_ab_records_free(sel, n);
+	assert_int_equal(chown(b.path, 0, 0), 0);
+	/* writable by others */
+	assert_int_equal(chmod(b.path, 0666), 0);
+	assert_int_equal(xvbd_ab_store_select(f->dir, b.id, &sel, &n, &e),
+			 -EPERM);
+	expect_msg(&e, "writable by group or others (mode 0666)");
+	assert_int_equal(chmod(b.path, 0600), 0);
+
+	/* selecting by id does not follow a link (to a record elsewhere) */
+	snprintf(theirs, sizeof(theirs), "%s/%s.json", f->root, b.id);
+	assert_int_equal(rename(b.path, theirs), 0);
+	assert_int_equal(symlink(theirs, b.path), 0);
+	assert_int_equal(xvbd_ab_store_select(f->dir, b.id, &sel, &n, &e),
+			 -ELOOP);
+	expect_msg(&e, "a symbolic link, not a record");
+	assert_int_equal(unlink(b.path), 0);
+	assert_int_equal(rename(theirs, b.path), 0);
+
+	/* a store directory someone else owns: refused for all */
+	assert_int_equal(chown(f->dir, OTHER_UID, 0), 0);
+	assert_int_equal(xvbd_ab_store_ensure(f->dir, &e), -EPERM);
+	expect_msg(&e, "a directory owned by uid 65534");
+	assert_int_equal(xvbd_ab_store_list(f->dir, &paths, &n, &e), -EPERM);
+	assert_int_equal(xvbd_ab_store_select(f->dir, "base", &sel, &n, &e),
+			 -EPERM);
+	assert_int_equal(xvbd_ab_store_select(f->dir, a.id, &sel, &n, &e),
+			 -EPERM);
+	expect_msg(&e, "records there could be anyone's");
+	assert_int_equal(chown(f->dir, 0, 0), 0);
+	/* ... or a directory above it that its group can write */
+	snprintf(path, sizeof(path), "%s/a", f->root);
+	assert_int_equal(chmod(path, 0770), 0);
+	assert_int_equal(xvbd_ab_store_list(f->dir, &paths, &n, &e), -EPERM);
+	expect_msg(&e, "writable by its group (mode 0770)");
+	/* ... but a record named by path there is read, with a warning */
+	assert_int_equal(xvbd_ab_store_read(a.path, false, &r, &e), 0);
+	assert_non_null(r.untrusted);
+	assert_non_null(strstr(r.untrusted, "owned by uid 0 (root)"));
+	xvbd_ab_record_free(&r);
+	assert_int_equal(chmod(path, 0700), 0);
+	/* a link in the store made by root to a store's record: a path
+	 * named on purpose reads it (root's alone the whole way) */
+	snprintf(link, sizeof(link), "%s/ln.json", f->root);
+	assert_int_equal(symlink(a.path, link), 0);
+	assert_int_equal(xvbd_ab_store_read(link, false, &r, &e), -EINVAL);
+	expect_msg(&e, "is not the file's name");
+	xvbd_ab_record_free(&a);
+	xvbd_ab_record_free(&b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -874,6 +975,8 @@ int main(void)
 						store_teardown),
 		cmocka_unit_test_setup_teardown(test_store_read_errors,
 						store_setup, store_teardown),
+		cmocka_unit_test_setup_teardown(test_store_trust, store_setup,
+						store_teardown),
 		cmocka_unit_test_setup_teardown(test_store_list_select,
 						store_setup, store_teardown),
 		cmocka_unit_test_setup_teardown(test_sysfs_clocksource,

@@ -156,6 +156,12 @@ struct xvbd_ab_record {
 	char **notes;			/* recorder's warnings */
 	size_t nnotes;
 	char *path;			/* where it was read from / written */
+	/*
+	 * Read from a path named on purpose that is not root's alone (a
+	 * directory, link or the file someone else could change): why,
+	 * with the file's owner, for the caller's warning.  Else NULL.
+	 */
+	char *untrusted;
 };
 
 /* Labels and ids: [A-Za-z0-9._-], 1..64 bytes, not led by '.' or '-'. */
@@ -181,7 +187,17 @@ int xvbd_ab_record_from_json(const char *json, size_t len,
 
 /* ---- the store: a directory of records ---- */
 
-/* Create dir (0700, parents as needed) when missing. */
+/*
+ * A store is trusted as root trusts a path (xvbd/base/safepath.h): the
+ * directory, every directory on the way and every link owned by root (or
+ * the user xvbd runs as) and not writable by group or others (no sticky
+ * /tmp either: anyone could add records there); each record file in it
+ * root's and not writable by others, never a symbolic link.  Writing and
+ * reading by id, label or list refuse a store or record that is not.  A
+ * record file named by its path is read anyway, as asked, with
+ * rec->untrusted saying why it may be someone else's.
+ */
+/* Create dir (0700, parents as needed) when missing; check it. */
 int xvbd_ab_store_ensure(const char *dir, struct xvbd_ab_err *e);
 /*
  * Write rec as dir/<id>.json atomically (O_EXCL temporary beside it,
@@ -190,9 +206,13 @@ int xvbd_ab_store_ensure(const char *dir, struct xvbd_ab_err *e);
  */
 int xvbd_ab_store_write(const char *dir, struct xvbd_ab_record *rec,
 			struct xvbd_ab_err *e);
-/* Read one file; e names the file and the problem. */
-int xvbd_ab_store_read(const char *path, struct xvbd_ab_record *rec,
-		       struct xvbd_ab_err *e);
+/*
+ * Read one file; e names the file and the problem.  in_store: a path
+ * xvbd_ab_store_list gave (the store was checked): the file must be
+ * trusted.  Else a path named on purpose: see rec->untrusted.
+ */
+int xvbd_ab_store_read(const char *path, bool in_store,
+		       struct xvbd_ab_record *rec, struct xvbd_ab_err *e);
 /*
  * The record files of dir (names ending ".json", not hidden), sorted by
  * start time then id.  Temporary files of an interrupted write are not

@@ -29,7 +29,8 @@ enum xvbd_safe_kind {
 
 struct xvbd_safe_why {
 	char msg[512];		/* "<component>: <what is wrong>" */
-	uid_t owner;		/* of the unsafe component, or the target */
+	uid_t owner;		/* of the unsafe component */
+	uid_t target_owner;	/* of the target, once reached */
 	char *real;		/* the path resolved (malloc'd), or NULL */
 };
 
@@ -43,5 +44,8 @@ struct xvbd_safe_why {
 int xvbd_path_check_safe(const char *path, enum xvbd_safe_kind kind,
 			 struct xvbd_safe_why *why);
 void xvbd_safe_why_free(struct xvbd_safe_why *why);
+
+/* "uid 65534 (nobody)", or "uid N" when it has no name. */
+void xvbd_owner_name(uid_t uid, char *buf, size_t len);
 
 #endif /* XVBD_SAFEPATH_H */

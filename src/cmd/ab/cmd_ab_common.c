@@ -159,7 +159,7 @@ int xvbd_ab_cli_select(const struct xvbd_cmd *cmd, const char *dir,
 				rc = -ENOMEM;
 				break;
 			}
-			rc = xvbd_ab_store_read(paths[i], got, &e);
+			rc = xvbd_ab_store_read(paths[i], true, got, &e);
 			if (rc) {
 				free(got);
 				break;
@@ -170,8 +170,15 @@ int xvbd_ab_cli_select(const struct xvbd_cmd *cmd, const char *dir,
 			free(paths[i]);
 		free(paths);
 	}
-	if (!rc)
+	if (!rc) {
+		/* Named on purpose, read as asked: but said. */
+		for (i = 0; i < *n; i++)
+			if ((*recs)[i].untrusted)
+				xvbd_err(cmd->name, "warning", "%s: %s",
+					 (*recs)[i].path,
+					 (*recs)[i].untrusted);
 		return XVBD_EXIT_OK;
+	}
 	/* One line: the store's message names the file and the problem. */
 	if (rc == -ENOMEM && !e.msg[0])
 		xvbd_err(cmd->name, "records", "%s", strerror(ENOMEM));

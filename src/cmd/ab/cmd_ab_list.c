@@ -112,7 +112,7 @@ int cmd_ab_list(struct xvbd_ctx *ctx, int argc, char **argv)
 	}
 	xvbd_out_arr_begin(ctx->out, NULL);
 	for (i = 0; i < npaths; i++) {
-		if (xvbd_ab_store_read(paths[i], &rec, &e)) {
+		if (xvbd_ab_store_read(paths[i], true, &rec, &e)) {
 			xvbd_err(ctx->cmd->name, NULL, "%s", e.msg);
 			bad++;
 		} else {
