@@ -151,5 +151,8 @@ pipe_case --help
 # The ab commands that read records: no Xen needed, run for real.
 . "$(dirname "$0")/cli-ab.sh"
 
+# pv CONFIG_FILE on|off: no Xen needed, edits run for real.
+. "$(dirname "$0")/cli-pv.sh"
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -13,6 +13,7 @@
 
 #include "xvbd/base/cfgfile.h"
 #include "xvbd/base/safepath.h"
+#include "xvbd/base/sig.h"
 #include "xvbd/base/util.h"
 
 /* The whole of fd (a regular file of st->st_size bytes) into *out. */
@@ -61,9 +62,11 @@ int xvbd_cfgfile_read(const char *path, size_t max_bytes,
 		return -EINVAL;
 	}
 	if (rc) {
-		snprintf(why, why_len, "%s%s", sw.msg, rc == -EPERM ?
-			 ": root edits only a file and directories nobody "
-			 "else can change" : "");
+		if (rc == -EPERM)
+			snprintf(why, why_len, "%s: root edits only a file and "
+				 "directories nobody else can change", sw.msg);
+		else
+			snprintf(why, why_len, "%s", strerror(-rc));
 		xvbd_safe_why_free(&sw);
 		return rc;
 	}
@@ -242,6 +245,13 @@ int xvbd_cfgfile_replace(const struct xvbd_cfgfile *f, const char *data,
 		goto out;
 	if (before_commit)
 		before_commit(arg);
+	/* A caught Ctrl-C (sig.h) up to here: nothing written, no debris. */
+	if (xvbd_interrupted()) {
+		snprintf(why, why_len, "interrupted by %s: nothing written",
+			 xvbd_sig_name(xvbd_interrupted()));
+		rc = -EINTR;
+		goto out;
+	}
 	/*
 	 * Between this check and the rename another writer could still
 	 * slip in (there is no lock editors honour); the window is a few

@@ -144,31 +144,26 @@ int xvbd_lock_wait_s(const char *cmd, const char *path, unsigned timeout_s,
 			      (int)timeout_ms, tell ? tell_waiting : NULL, &t);
 }
 
-int xvbd_domain_lock(const char *cmd, uint32_t domid, const char *domain,
-		     unsigned timeout_s, bool tell)
+/* A lock under XVBD_RUN_DIR for cmd: fd, or -1 after one line. */
+static int run_lock(const char *cmd, const char *path, unsigned timeout_s,
+		    bool tell, const char *whom, const char *what)
 {
-	char path[64], whom[320];
 	int fd;
 
-	if (xvbd_domain_lock_path(domid, path, sizeof(path)))
-		return -1;
 	if (mkdir(XVBD_RUN_DIR, 0700) && errno != EEXIST) {
 		xvbd_err(cmd, XVBD_RUN_DIR, "%s", strerror(errno));
 		return -1;
 	}
-	snprintf(whom, sizeof(whom), "another xvbd attach or tune of domain "
-		 "%s", domain);
 	fd = xvbd_lock_wait_s(cmd, path, timeout_s, tell, whom);
 	if (fd == -ETIMEDOUT) {
-		xvbd_err(cmd, "domain", "%s: another xvbd attach or tune held "
-			 "its lock (%s) for %u s; nothing done", domain, path,
-			 timeout_s);
+		xvbd_err(cmd, what, "%s held its lock (%s) for %u s; nothing "
+			 "done", whom, path, timeout_s);
 		return -1;
 	}
 	if (fd == -EINTR) {
 		xvbd_err(cmd, "interrupted", "by %s while waiting for the lock "
-			 "of domain %s; nothing done",
-			 xvbd_sig_name(xvbd_interrupted()), domain);
+			 "of %s; nothing done",
+			 xvbd_sig_name(xvbd_interrupted()), what);
 		return -1;
 	}
 	if (fd < 0) {
@@ -176,6 +171,58 @@ int xvbd_domain_lock(const char *cmd, uint32_t domid, const char *domain,
 		return -1;
 	}
 	return fd;
+}
+
+int xvbd_domain_lock(const char *cmd, uint32_t domid, const char *domain,
+		     unsigned timeout_s, bool tell)
+{
+	char path[64], whom[320], what[300];
+
+	if (xvbd_domain_lock_path(domid, path, sizeof(path)))
+		return -1;
+	snprintf(whom, sizeof(whom), "another xvbd attach or tune of domain "
+		 "%s", domain);
+	snprintf(what, sizeof(what), "domain %s", domain);
+	return run_lock(cmd, path, timeout_s, tell, whom, what);
+}
+
+/* FNV-1a: a name for the lock of any path, fixed length. */
+static uint64_t path_hash(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return h;
+}
+
+int xvbd_file_lock_path(const char *real, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, XVBD_RUN_DIR "/file.%016llx.lock",
+			 (unsigned long long)path_hash(real));
+
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+int xvbd_file_lock(const char *cmd, const char *real, unsigned timeout_s,
+		   bool tell)
+{
+	char path[64], whom[PATH_MAX + 64], what[PATH_MAX + 8];
+
+	if (xvbd_file_lock_path(real, path, sizeof(path)))
+		return -1;
+	snprintf(whom, sizeof(whom), "another xvbd editing %s", real);
+	snprintf(what, sizeof(what), "%s", real);
+	return run_lock(cmd, path, timeout_s, tell, whom, what);
+}
+
+void xvbd_file_unlock(const char *real, int fd)
+{
+	char path[64];
+
+	if (fd < 0 || xvbd_file_lock_path(real, path, sizeof(path)))
+		return;
+	xvbd_lock_release(path, fd);
 }
 
 void xvbd_domain_unlock(uint32_t domid, int fd)

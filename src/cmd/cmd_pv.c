@@ -20,6 +20,8 @@
 #include <string.h>
 
 #include "xvbd/base/cfgfile.h"
+#include "xvbd/base/journal.h"
+#include "xvbd/base/sig.h"
 #include "xvbd/cmd/cmd.h"
 #include "xvbd/cmd/cmd_pv.h"
 #include "xvbd/base/spawn.h"
@@ -318,9 +320,9 @@ static void render_edit(struct xvbd_ctx *ctx, const struct pv_opts *po,
 
 /* ---- --reboot ---- */
 
-static int reboot_domain(struct xvbd_ctx *ctx, const struct pv_opts *po,
-			 uint32_t domid, const char *domain,
-			 struct pv_reboot *rb)
+static int reboot_steps(struct xvbd_ctx *ctx, const struct pv_opts *po,
+			uint32_t domid, const char *domain,
+			struct pv_reboot *rb)
 {
 	uint32_t other;
 	int rc, status = 0;
@@ -360,6 +362,40 @@ static int reboot_domain(struct xvbd_ctx *ctx, const struct pv_opts *po,
 	return XVBD_EXIT_OK;
 }
 
+/*
+ * Shut down, wait until gone, create again: from the shutdown on, a
+ * Ctrl-C is held until the guest is created again (or the step failed,
+ * said), and a SIGKILL leaves a journal entry naming the guest that is
+ * down and the command that starts it.
+ */
+static int reboot_domain(struct xvbd_ctx *ctx, const struct pv_opts *po,
+			 uint32_t domid, const char *domain,
+			 struct pv_reboot *rb)
+{
+	sigset_t old;
+	int rc;
+
+	if (xvbd_interrupted()) {
+		xvbd_err("pv", "interrupted", "by %s before --reboot: the file "
+			 "is written, %s not rebooted",
+			 xvbd_sig_name(xvbd_interrupted()), domain);
+		return XVBD_EXIT_FAIL;
+	}
+	xvbd_sig_hold(&old);
+	xvbd_journal_note(XVBD_J_REBOOT_CFG, "%s", po->config);
+	xvbd_journal_note(XVBD_J_REBOOT, "%u %s", domid, domain);
+	rc = reboot_steps(ctx, po, domid, domain, rb);
+	xvbd_journal_done(XVBD_J_REBOOT, "%u %s", domid, domain);
+	xvbd_journal_done(XVBD_J_REBOOT_CFG, "%s", po->config);
+	if (xvbd_sig_held_pending() && !rc) {
+		xvbd_err("pv", "interrupted", "during --reboot: finished it "
+			 "first (%s is domain %u)", domain, rb->new_domid);
+		rc = XVBD_EXIT_FAIL;
+	}
+	xvbd_sig_release(&old);
+	return rc;
+}
+
 /* Does the running domain differ from what the file now says? */
 static bool running_differs(const struct xvbd_pvdom *dom,
 			    const struct pv_edit *e)
@@ -383,6 +419,7 @@ static int pv_domain_switch(struct xvbd_ctx *ctx, const struct pv_opts *po)
 	struct pv_edit e = { 0 };
 	struct pv_reboot rb = { 0 };
 	struct xvbd_pvdom dom = { 0 };
+	struct pv_lock lk = { NULL, -1 };
 	char *domain = NULL;
 	uint32_t domid;
 	int rc, err;
@@ -393,7 +430,10 @@ static int pv_domain_switch(struct xvbd_ctx *ctx, const struct pv_opts *po)
 	rc = xvbd_cmd_domain_lookup(ctx, po->target, &domid, &domain);
 	if (rc)
 		return rc;
-	rc = pv_load(po->config, &e);
+	if (!ctx->opts->dry_run)
+		rc = pv_lock(ctx, po->config, &lk);
+	if (!rc)
+		rc = pv_load(po->config, &e);
 	if (rc)
 		goto out;
 	/* The file must be the domain's, or the edit goes elsewhere. */
@@ -424,6 +464,7 @@ static int pv_domain_switch(struct xvbd_ctx *ctx, const struct pv_opts *po)
 out:
 	xvbd_tstack_pvdom_free(&dom);
 	pv_edit_free(&e);
+	pv_unlock(&lk);
 	free(domain);
 	return rc;
 }
@@ -431,13 +472,17 @@ out:
 static int pv_file_switch(struct xvbd_ctx *ctx, const struct pv_opts *po)
 {
 	struct pv_edit e = { 0 };
-	int rc = pv_load(po->target, &e);
+	struct pv_lock lk = { NULL, -1 };
+	int rc = ctx->opts->dry_run ? 0 : pv_lock(ctx, po->target, &lk);
 
+	if (!rc)
+		rc = pv_load(po->target, &e);
 	if (!rc)
 		rc = pv_edit(po, po->target, ctx->opts->dry_run, &e);
 	if (!rc)
 		render_edit(ctx, po, po->target, &e, NULL, NULL);
 	pv_edit_free(&e);
+	pv_unlock(&lk);
 	return rc;
 }
 

@@ -286,6 +286,30 @@ out:
 	return rc;
 }
 
+/*
+ * pv --reboot shut the guest down to create it again from its config: a
+ * guest of that name not there now is down because of it.
+ */
+static int left_rebooting(const struct dead *d, const char *args)
+{
+	const char *name, *config = NULL;
+	uint32_t id;
+	long domid;
+	size_t i;
+
+	if (xvbd_journal_domid(args, &domid, &name) ||
+	    !xvbd_tstack_name_to_domid(d->ctx->ts, name, &id))
+		return 0;
+	for (i = 0; i < d->j->nopen; i++)
+		if (!strcmp(d->j->open[i].kind, XVBD_J_REBOOT_CFG))
+			config = d->j->open[i].args;
+	warn(d, "%s was killed during --reboot: domain %s (was %ld) was shut "
+	     "down and not created again", d->who, name, domid);
+	if (config)
+		remedy(d, "start it with: xl create %s", config);
+	return 1;
+}
+
 static int check(const struct dead *d, const struct xvbd_jentry *e)
 {
 	static const struct {
@@ -300,6 +324,7 @@ static int check(const struct dead *d, const struct xvbd_jentry *e)
 		{ XVBD_J_UNLOADED, left_unloaded },
 		{ XVBD_J_DETACH, left_detach },
 		{ XVBD_J_LOOP, left_loop },
+		{ XVBD_J_REBOOT, left_rebooting },
 	};
 	size_t i;
 

@@ -109,6 +109,7 @@ static const struct xvbd_cmd commands[] = {
 	  "<A> <B> -o FILE.svg [--metric M]... [--test welch|mwu] "
 	  "[--dir DIR]" },
 	{ "pv", cmd_pv,
+	  CMD_CATCHES_SIGNALS |
 	  CMD_NEEDS_ROOT | CMD_NEEDS_XS | CMD_NEEDS_LIBXL | CMD_CAN_DRY_RUN |
 	  CMD_OWN_OPTIONS, 1, CMD_ARGS_ANY,
 	  "PV drivers on/off per guest; which disk path a guest uses",

@@ -5,8 +5,11 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "xvbd/base/cfgfile.h"
+#include "xvbd/base/lock.h"
+#include "xvbd/base/safepath.h"
 #include "xvbd/base/util.h"
 #include "xvbd/cmd/cmd_pv.h"
 #include "xvbd/xen/tstack.h"
@@ -42,4 +45,31 @@ int pv_load(const char *path, struct pv_edit *e)
 		return XVBD_EXIT_FAIL;
 	}
 	return XVBD_EXIT_OK;
+}
+
+int pv_lock(struct xvbd_ctx *ctx, const char *path, struct pv_lock *lk)
+{
+	struct xvbd_safe_why why;
+
+	lk->fd = -1;
+	lk->real = NULL;
+	if (xvbd_path_check_safe(path, XVBD_SAFE_FILE, &why)) {
+		xvbd_safe_why_free(&why);
+		return XVBD_EXIT_OK;
+	}
+	lk->real = why.real;
+	lk->fd = xvbd_file_lock("pv", lk->real, XVBD_LOCK_WAIT_S,
+				!ctx->opts->quiet && isatty(STDERR_FILENO));
+	if (lk->fd >= 0)
+		return XVBD_EXIT_OK;
+	pv_unlock(lk);
+	return XVBD_EXIT_FAIL;
+}
+
+void pv_unlock(struct pv_lock *lk)
+{
+	xvbd_file_unlock(lk->real, lk->fd);
+	free(lk->real);
+	lk->real = NULL;
+	lk->fd = -1;
 }

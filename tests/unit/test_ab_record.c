@@ -16,7 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -963,6 +965,108 @@ static void test_store_trust(void **state)
 	xvbd_ab_record_free(&b);
 }
 
+/*
+ * A hostile record: a valid format and version, then nothing but
+ * "samples": [0,0,...] up to size bytes (the head misses its "id").
+ */
+static void write_hostile(const char *path, size_t size)
+{
+	static const char head[] =
+		"{\"format\":\"xvbd-ab-record\",\"version\":1,\"samples\":[";
+	size_t body = size - strlen(head) - 3, i;
+	FILE *f = fopen(path, "w");
+	char *buf = malloc(body);
+
+	assert_non_null(f);
+	assert_non_null(buf);
+	for (i = 0; i < body; i++)
+		buf[i] = i % 2 ? ',' : '0';
+	if (body % 2)
+		buf[body - 1] = ' ';
+	assert_int_equal(fputs(head, f) >= 0, 1);
+	assert_int_equal(fwrite(buf, 1, body, f), body);
+	assert_int_equal(fputs("0]}", f) >= 0, 1);
+	assert_int_equal(fclose(f), 0);
+	free(buf);
+}
+
+/*
+ * Read path in a child: its peak RSS growth while reading (KiB,
+ * getrusage), and the error.  The parent's memory is not the child's
+ * to count: the growth is after minus before, in the child.
+ */
+static long read_peak_kib(const char *path, char *msg, size_t len)
+{
+	int fds[2], status;
+	long kib = -1;
+	pid_t pid;
+
+	assert_int_equal(pipe(fds), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid) {
+		struct xvbd_ab_record r;
+		struct xvbd_ab_err e = { "" };
+		struct rusage before, after;
+		char out[sizeof(e.msg) + 32];
+		int n;
+
+		getrusage(RUSAGE_SELF, &before);
+		if (!xvbd_ab_store_read(path, false, &r, &e))
+			_exit(3);
+		getrusage(RUSAGE_SELF, &after);
+		n = snprintf(out, sizeof(out), "%ld %s",
+			     after.ru_maxrss - before.ru_maxrss, e.msg);
+		_exit(write(fds[1], out, (size_t)n) == n ? 0 : 4);
+	}
+	close(fds[1]);
+	memset(msg, 0, len);
+	{
+		char in[600] = "";
+		ssize_t n = read(fds[0], in, sizeof(in) - 1);
+		char *sp = n > 0 ? strchr(in, ' ') : NULL;
+
+		if (sp) {
+			kib = strtol(in, NULL, 10);
+			snprintf(msg, len, "%s", sp + 1);
+		}
+	}
+	close(fds[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	return kib;
+}
+
+/* 64 MB, as the finding measured it: dom0 must not pay more. */
+#define HOSTILE_PEAK_MAX_KIB	(64000000 / 1024)
+
+static void test_hostile_memory(void **state)
+{
+	struct store_fixture *f = *state;
+	char path[256], msg[600];
+	long kib;
+
+	/* the file of the report: 64 MiB */
+	snprintf(path, sizeof(path), "%s/big.json", f->root);
+	write_hostile(path, 64 << 20);
+	kib = read_peak_kib(path, msg, sizeof(msg));
+	print_message("64 MiB hostile record: peak RSS grew %ld KiB: %s\n",
+		      kib, msg);
+	assert_true(kib >= 0 && kib < HOSTILE_PEAK_MAX_KIB);
+	assert_non_null(strstr(msg, path));
+	assert_null(strchr(msg, '\n'));
+	unlink(path);
+	/* just under the cap: read, and refused at its first sample's
+	 * turn (the head misses its id) */
+	write_hostile(path, XVBD_AB_FILE_MAX - 1);
+	kib = read_peak_kib(path, msg, sizeof(msg));
+	print_message("%d MiB - 1 hostile record: peak RSS grew %ld KiB: "
+		      "%s\n", XVBD_AB_FILE_MAX >> 20, kib, msg);
+	assert_true(kib >= 0 && kib < HOSTILE_PEAK_MAX_KIB);
+	assert_non_null(strstr(msg, "missing \"id\""));
+	unlink(path);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -977,6 +1081,8 @@ int main(void)
 						store_setup, store_teardown),
 		cmocka_unit_test_setup_teardown(test_store_trust, store_setup,
 						store_teardown),
+		cmocka_unit_test_setup_teardown(test_hostile_memory,
+						store_setup, store_teardown),
 		cmocka_unit_test_setup_teardown(test_store_list_select,
 						store_setup, store_teardown),
 		cmocka_unit_test_setup_teardown(test_sysfs_clocksource,

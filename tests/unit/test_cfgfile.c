@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "xvbd/base/cfgfile.h"
+#include "unit_sig.h"
 
 static char why[256];
 static char dir[] = "/tmp/xvbd-test-cfgfile-XXXXXX";
@@ -251,6 +252,36 @@ static void test_symlink(void **state)
 	free(l);
 }
 
+/* A Ctrl-C caught as the commands catch it (pv), before the renames. */
+static void interrupt_now(void *arg)
+{
+	(void)arg;
+	raise(SIGINT);
+}
+
+static void test_interrupted(void **state)
+{
+	struct xvbd_cfgfile f;
+	char *p = path_in("g.cfg"), *backup = NULL;
+
+	(void)state;
+	clean();
+	put(p, "old\n", 0644);
+	unit_sig_reset();
+	xvbd_sig_setup(true);
+	assert_int_equal(xvbd_cfgfile_read(p, 1024, &f, why, sizeof(why)), 0);
+	assert_int_equal(xvbd_cfgfile_replace(&f, "new\n", 4, ".bak",
+					      interrupt_now, NULL, &backup,
+					      why, sizeof(why)), -EINTR);
+	assert_non_null(strstr(why, "interrupted by SIGINT: nothing written"));
+	assert_null(backup);
+	assert_string_equal(get(p), "old\n");
+	assert_int_equal(entries(), 1);		/* no backup, no temporaries */
+	xvbd_cfgfile_free(&f);
+	unit_sig_reset();
+	free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -259,6 +290,7 @@ int main(void)
 		cmocka_unit_test(test_changed_meanwhile),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_symlink),
+		cmocka_unit_test(test_interrupted),
 	};
 
 	return cmocka_run_group_tests_name("cfgfile", tests, setup, teardown);

@@ -52,7 +52,9 @@ int xvbd_cfgfile_check_writable(const struct xvbd_cfgfile *f, char *why,
  * (atomically too), then before_commit(arg) if given (tests change the
  * file there), then the re-check, the rename and an fsync of the
  * directory.  -ESTALE: the file changed since the read (nothing is
- * written, the old backup stays).  *backup_path malloc'd on success.
+ * written, the old backup stays); -EINTR: a caught signal (sig.h) came
+ * before the renames (nothing written, no temporary left; after them the
+ * replace completes).  *backup_path malloc'd on success.
  */
 int xvbd_cfgfile_replace(const struct xvbd_cfgfile *f, const char *data,
 			 size_t len, const char *backup_suffix,

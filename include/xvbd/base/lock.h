@@ -76,4 +76,17 @@ int xvbd_domain_lock(const char *cmd, uint32_t domid, const char *domain,
 		     unsigned timeout_s, bool tell);
 void xvbd_domain_unlock(uint32_t domid, int fd);
 
+/*
+ * The lock of a file that xvbd edits in place (pv's xl configs), by its
+ * resolved path: two edits of one file take turns, each reading the
+ * file once it holds the lock, so neither loses the other's change.
+ * Editors other than xvbd do not take it (the edit's own re-check before
+ * its rename is what guards against them).  fd, or -1 after one line;
+ * tell as for xvbd_domain_lock.
+ */
+int xvbd_file_lock_path(const char *real, char *buf, size_t len);
+int xvbd_file_lock(const char *cmd, const char *real, unsigned timeout_s,
+		   bool tell);
+void xvbd_file_unlock(const char *real, int fd);
+
 #endif

@@ -47,6 +47,19 @@ struct pv_reboot {
 int pv_load(const char *path, struct pv_edit *e);
 void pv_edit_free(struct pv_edit *e);
 
+/*
+ * An edit's turn: the lock of the file path resolves to, taken before it
+ * is read (xvbd_file_lock), so that two edits of one file cannot lose
+ * one another's change.  A path that does not resolve safely gets no
+ * lock: pv_load then says why.  fd -1: none held.
+ */
+struct pv_lock {
+	char *real;
+	int fd;
+};
+int pv_lock(struct xvbd_ctx *ctx, const char *path, struct pv_lock *lk);
+void pv_unlock(struct pv_lock *lk);
+
 int pv_file_status(struct xvbd_ctx *ctx, const struct pv_opts *po);
 int pv_domain_status(struct xvbd_ctx *ctx, const struct pv_opts *po);
 
