@@ -126,7 +126,7 @@ if [ "$(id -u)" = 0 ]; then
 		start /etc/passwd
 fi
 
-# SIGPIPE is ignored (issue 16, defect 3): output into a pipe whose reader
+# SIGPIPE is ignored: output into a pipe whose reader
 # has gone is a write error (exit 1, one line), not a death by SIGPIPE
 # (141), which in attach or start could come with the guest paused.
 pipe_case() {
