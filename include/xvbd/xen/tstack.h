@@ -103,6 +103,9 @@ int xvbd_tstack_domain_destroy(struct xvbd_tstack *ts, uint32_t domid);
 
 struct xvbd_dominfo {
 	bool paused, shutdown, dying;
+	/* Shut down: Xen's reason ("poweroff", "reboot", "suspend",
+	 * "crash", "watchdog", "soft_reset"); else NULL. */
+	const char *shutdown_reason;
 	uint64_t memory_kib, max_memory_kib;
 	uint32_t vcpus;
 };
