@@ -231,6 +231,7 @@ int xvbd_tstack_domain_info(struct xvbd_tstack *ts, uint32_t domid,
 	out->paused = info.paused;
 	out->shutdown = info.shutdown;
 	out->dying = info.dying;
+	out->start_s = libxl_vm_get_start_time(xvbd_tstack_libxl(ts), domid);
 	out->shutdown_reason = info.shutdown ?
 		libxl_shutdown_reason_to_string(info.shutdown_reason) : NULL;
 	out->memory_kib = info.current_memkb;
