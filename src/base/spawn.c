@@ -74,7 +74,7 @@ static void default_dispositions(void)
 	sigemptyset(&dfl.sa_mask);
 	for (sig = 1; sig < NSIG; sig++)
 		if (sig != SIGKILL && sig != SIGSTOP)
-			sigaction(sig, &dfl, NULL);	/* EINVAL: not ours */
+			sigaction(sig, &dfl, NULL);	/* EINVAL: glibc's */
 }
 
 /*

@@ -47,8 +47,9 @@ xvbd ab run p1 "$cfg" p2 "$cfg" --vdev xvda --warmup 0 --runs 1 --dir $top/pstor
 	--run "grep ^SigIgn /proc/self/status >>$top/sigign; sleep 2" >/dev/null 2>$top/p.err
 expect_eq "the experiment exits 0" 0 $?
 sed 's/^/# /' $top/p.err
-expect_eq "both runs' commands: nothing ignored (SigIgn 0)" "0 0" \
-	"$(sed 's/^SigIgn:[[:space:]]*//' $top/sigign | sed 's/^0*$/0/' | tr '\n' ' ' | sed 's/ $//')"
+# (32 and 33 are glibc's own: its sigaction leaves them alone.)
+expect_eq "both runs' commands: nothing ignored (SigIgn, but glibc's 32, 33)" "0 0" \
+	"$(while read -r _ v; do echo $((0x$v & ~0x180000000)); done <$top/sigign | tr '\n' ' ' | sed 's/ $//')"
 
 phase "a guest that reboots ends its run as incomplete, and does not come back"
 truncate -s 8M /scratch/t79r.img
