@@ -20,7 +20,7 @@
 #include "xvbd/xen/xs.h"
 
 /* How long the report waits for a share's file server to answer. */
-#define SHARE_STAT_TIMEOUT_MS	3000
+#define SHARE_STAT_TIMEOUT_MS	5000
 
 struct dead {
 	struct xvbd_ctx *ctx;

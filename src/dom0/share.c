@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <poll.h>
-#include <signal.h>
+#include <pthread.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "xvbd/base/journal.h"
@@ -773,91 +773,88 @@ int xvbd_share_of_target(const char *target, char *buf, size_t len)
 	return 1;
 }
 
-/* The answer of a child's lstat: its pid first, then these. */
+/*
+ * One lstat in a thread of its own: the thread owns the request (it may
+ * outlive the caller's wait, blocked on a server that does not answer;
+ * the process's exit ends it, NFS waits are killable) and sends the
+ * answer over a socket (MSG_NOSIGNAL: a caller gone is no SIGPIPE).
+ */
+struct lstat_req {
+	int fd;
+	char path[];
+};
+
 struct lstat_answer {
 	int err;
 	struct stat st;
 };
 
-/*
- * In a grandchild (its parent exits at once, so init reaps it whatever
- * happens): only async-signal-safe calls between fork and _exit.
- */
-static void lstat_child(const char *path, int fd)
+static void *lstat_thread(void *arg)
 {
+	struct lstat_req *req = arg;
 	struct lstat_answer a;
-	pid_t pid = fork();
 	ssize_t n;
 
-	if (pid)
-		_exit(pid < 0);
-	pid = getpid();
-	n = write(fd, &pid, sizeof(pid));
 	memset(&a, 0, sizeof(a));
-	a.err = lstat(path, &a.st) ? -errno : 0;
-	n = write(fd, &a, sizeof(a));
+	a.err = lstat(req->path, &a.st) ? -errno : 0;
+	n = send(req->fd, &a, sizeof(a), MSG_NOSIGNAL);
 	(void)n;
-	_exit(0);
-}
-
-/* Read len bytes before the deadline: 0, -ETIMEDOUT or -EIO. */
-static int read_by(int fd, void *buf, size_t len, int64_t deadline)
-{
-	size_t got = 0;
-
-	while (got < len) {
-		struct pollfd p = { .fd = fd, .events = POLLIN };
-		int64_t left = deadline - xvbd_now_ms();
-		ssize_t n;
-
-		if (left <= 0)
-			return -ETIMEDOUT;
-		if (poll(&p, 1, (int)left) <= 0)
-			continue;	/* EINTR, or the deadline */
-		n = read(fd, (char *)buf + got, len - got);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -EIO;
-		got += (size_t)n;
-	}
-	return 0;
+	close(req->fd);
+	free(req);
+	return NULL;
 }
 
 int xvbd_share_lstat(const char *path, int timeout_ms, struct stat *st)
 {
 	static const char dir[] = XVBD_SHARE_DIR "/";
 	int64_t deadline = xvbd_now_ms() + timeout_ms;
+	struct pollfd p = { .events = POLLIN };
 	struct lstat_answer a;
-	pid_t pid, grandchild = 0;
-	int pfd[2], status, err;
+	struct lstat_req *req;
+	pthread_attr_t attr;
+	pthread_t t;
+	int sv[2], err;
+	ssize_t n;
 
 	if (strncmp(path, dir, sizeof(dir) - 1))
 		return lstat(path, st) ? -errno : 0;
-	if (pipe2(pfd, O_CLOEXEC))
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
 		return -errno;
-	pid = fork();
-	if (pid == 0) {
-		close(pfd[0]);
-		lstat_child(path, pfd[1]);
+	req = malloc(sizeof(*req) + strlen(path) + 1);
+	if (!req) {
+		close(sv[0]);
+		close(sv[1]);
+		return -ENOMEM;
 	}
-	close(pfd[1]);
-	if (pid < 0) {
-		err = -errno;
-		close(pfd[0]);
+	req->fd = sv[1];
+	strcpy(req->path, path);
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	err = -pthread_create(&t, &attr, lstat_thread, req);
+	pthread_attr_destroy(&attr);
+	if (err) {
+		free(req);
+		close(sv[0]);
+		close(sv[1]);
 		return err;
 	}
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	err = read_by(pfd[0], &grandchild, sizeof(grandchild), deadline);
-	if (!err)
-		err = read_by(pfd[0], &a, sizeof(a), deadline);
-	close(pfd[0]);
-	if (err == -ETIMEDOUT && grandchild > 0)
-		kill(grandchild, SIGKILL);	/* NFS waits are killable */
-	if (err)
-		return err;
-	if (!a.err)
-		*st = a.st;
-	return a.err;
+	p.fd = sv[0];
+	err = -ETIMEDOUT;
+	for (;;) {
+		int64_t left = deadline - xvbd_now_ms();
+
+		if (left <= 0)
+			break;
+		if (poll(&p, 1, (int)left) <= 0)
+			continue;	/* EINTR, or the deadline */
+		n = recv(sv[0], &a, sizeof(a), MSG_WAITALL);
+		if (n < 0 && errno == EINTR)
+			continue;
+		err = n == (ssize_t)sizeof(a) ? a.err : -EIO;
+		if (!err)
+			*st = a.st;
+		break;
+	}
+	close(sv[0]);
+	return err;
 }
