@@ -19,6 +19,7 @@ fake=/local/domain/0/backend/vbd/990/51712
 rm -f $img
 mkdir -p $J
 dead() { sh -c 'echo $$'; }	# a pid no process has now
+lacks() { ! grep -q "$1" <<<"$2"; }	# lacks PATTERN TEXT
 
 phase "a name noted before xl create is not a running domain's"
 p=$(dead)
@@ -26,8 +27,8 @@ printf 'xvbd ab-run 1\n+guest -1 Domain-0\n' >$J/$p.1
 out=$(timeout 120 xvbd list 2>&1 >/dev/null)
 echo "$out" | sed 's/^/# list: /'
 check "Domain-0 (running, not paused) is not named as the dead ab run's guest" \
-	sh -c "! grep -q 'started by an ab run that died' <<<'$out'"
-check "no xl destroy named" sh -c "! grep -q 'xl destroy' <<<'$out'"
+	lacks 'started by an ab run that died' "$out"
+check "no xl destroy named" lacks 'xl destroy' "$out"
 rm -f $J/$p.1
 
 phase "a loop device another backend publishes is not named for losetup -d"
@@ -43,7 +44,7 @@ printf 'xvbd xvbd-block 1\n+loop %u %x:%x:%s /local/domain/0/backend/vbd/991/517
 out=$(timeout 120 xvbd list 2>&1 >/dev/null)
 echo "$out" | sed 's/^/# list: /'
 check "loop$nr ($fake's physical-device) is not named for losetup -d" \
-	sh -c "! grep -q 'losetup -d' <<<'$out'"
+	lacks 'losetup -d' "$out"
 xenstore-rm $fake
 out=$(timeout 120 xvbd list 2>&1 >/dev/null)
 echo "$out" | sed 's/^/# list: /'
