@@ -106,8 +106,8 @@ struct xvbd_dominfo {
 	/* Shut down: Xen's reason ("poweroff", "reboot", "suspend",
 	 * "crash", "watchdog", "soft_reset"); else NULL. */
 	const char *shutdown_reason;
-	/* Wall-clock seconds libxl built it (/vm/<uuid>/start_time); 0:
-	 * not known. */
+	/* Paused guests: wall-clock seconds libxl built it
+	 * (/vm/<uuid>/start_time); 0: not known or not asked. */
 	uint64_t start_s;
 	uint64_t memory_kib, max_memory_kib;
 	uint32_t vcpus;

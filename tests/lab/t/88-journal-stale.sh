@@ -45,7 +45,10 @@ out=$(timeout 120 xvbd list 2>&1 >/dev/null)
 echo "$out" | sed 's/^/# list: /'
 check "loop$nr ($fake's physical-device) is not named for losetup -d" \
 	lacks 'losetup -d' "$out"
+expect_eq "... and the stale entry forgotten" "" "$(ls $J)"
 xenstore-rm $fake
+printf 'xvbd xvbd-block 1\n+loop %u %x:%x:%s /local/domain/0/backend/vbd/991/51712\n' \
+	$nr $((fdev >> 8)) $((fdev & 0xff)) $fino >$J/$p.1
 out=$(timeout 120 xvbd list 2>&1 >/dev/null)
 echo "$out" | sed 's/^/# list: /'
 check "once no backend publishes it, it is named with its remedy" \
