@@ -2,6 +2,9 @@
 #
 #   make                 build ./xvbd and ./xvbd-block (objects in build/)
 #   make SANITIZE=1      same with ASan+UBSan (build-san/xvbd, build-san/xvbd-block)
+#                        and the lab's test hooks
+#   make TEST_HOOKS=1    the normal build with the lab's test hooks
+#                        (build-test/xvbd, build-test/xvbd-block)
 #   make check-unit      cmocka unit tests under ASan+UBSan
 #   make fuzz / check-fuzz / fuzz-long   libFuzzer harnesses (tests/fuzz/fuzz.mk)
 #   make bench-ab-sequential   build/bench/ab-sequential (bench/README.md)
@@ -39,6 +42,12 @@ XCFLAGS  := -std=gnu11 $(WARN) -D_GNU_SOURCE -Iinclude $(PKG_CFLAGS) \
 	    -DXVBD_XEN_SCRIPT_DIR='"$(XEN_SCRIPT_DIR)"' -MMD -MP
 XLDFLAGS :=
 
+# The lab's fault injection (XVBD_TEST_STOP_AT, XVBD_TEST_PV_HOOK: they
+# stop xvbd or xvbd-block, or run a program, as named by the environment)
+# is compiled into test builds only: SANITIZE=1 (make check's lab phase)
+# and TEST_HOOKS=1 (build-test/xvbd, the lab with a normal build).  Each
+# has its own object directory, so no object of one reaches another; make
+# install (and the .deb) refuse a build that has them.
 ifeq ($(SANITIZE),1)
 BUILD    := build-san
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
@@ -47,10 +56,19 @@ XCFLAGS  += $(SANFLAGS)
 XLDFLAGS += $(SANFLAGS)
 PROG     := $(BUILD)/xvbd
 HOTPLUG_PROG := $(BUILD)/xvbd-block
+override TEST_HOOKS := 1
+else ifeq ($(TEST_HOOKS),1)
+BUILD    := build-test
+PROG     := $(BUILD)/xvbd
+HOTPLUG_PROG := $(BUILD)/xvbd-block
 else
 BUILD    := build
 PROG     := xvbd
 HOTPLUG_PROG := xvbd-block
+override TEST_HOOKS := 0
+endif
+ifeq ($(TEST_HOOKS),1)
+XCFLAGS  += -DXVBD_TEST_HOOKS
 endif
 
 # Sources by how they link (their layer is their folder: tests/layers.sh
@@ -98,7 +116,7 @@ XEN_SRCS  += src/xen/tstack_pv.c
 CMD_SRCS  += src/cmd/cmd_pv.c src/cmd/cmd_pv_status.c src/cmd/pv_file.c
 # the journal of what a command has under way, and the report of what a
 # killed one left
-LIB_SRCS += src/base/journal.c
+LIB_SRCS += src/base/journal.c src/base/sha256.c
 CMD_SRCS  += src/cmd/journal_report.c
 SRCS      := $(LIB_SRCS) $(XEN_SRCS) $(CMD_SRCS) src/cmd/main.c
 # xvbd-block, the hotplug program libxl runs for raw image files: its own
@@ -195,6 +213,12 @@ $(AB_BENCH): $(AB_BENCH_OBJS)
 MANPAGES := $(wildcard man/*.1)
 
 install: $(PROG) $(HOTPLUG_PROG)
+	@if [ "$(TEST_HOOKS)" = 1 ]; then \
+		echo "make install: $(PROG) is a test build (its fault" \
+		     "injection obeys the environment): install the normal" \
+		     "build (make install, without SANITIZE or TEST_HOOKS)" >&2; \
+		exit 2; \
+	fi
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1 \
 		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR) \
 		$(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(XEN_SCRIPT_DIR)
@@ -215,7 +239,7 @@ uninstall:
 		$(DESTDIR)$(BASHCOMPDIR)/xvbd $(DESTDIR)$(ZSHCOMPDIR)/_xvbd
 
 clean:
-	rm -rf build build-san build-fuzz xvbd xvbd-block
+	rm -rf build build-san build-test build-fuzz xvbd xvbd-block
 
 -include $(OBJS:.o=.d) $(HOTPLUG_OBJS:.o=.d) $(UNIT_BINS:%=%.d) \
 	 $(AB_BENCH_OBJS:.o=.d)

@@ -63,5 +63,36 @@ want="755 f ./opt/x/bin/xvbd
 for p in $pages; do want+=$'\n'"644 f ./m/man1/$p"; done
 run dirs "$want" PREFIX=/opt/x BINDIR=/opt/x/bin MANDIR=/m BASHCOMPDIR=/b ZSHCOMPDIR=/z
 
+# What make install ships has no test hooks: XVBD_TEST_PV_HOOK (a program
+# pv runs between its read and its write) and XVBD_TEST_STOP_AT (a stop,
+# SIGSTOP, at a named step: xvbd and xvbd-block) are ignored.  The pv
+# hook by its effect (the program leaves a mark when it runs); the stop
+# points by their name, which a build that reads the variable must hold
+# (every step needs Xen).  The config lies below the tree (root's
+# directories, not /tmp's) so that pv's own checks of it pass.
+hooks() {
+	local d=$work/hooks cfgdir got
+	if ! make -s -C "$top" install DESTDIR="$d" PREFIX=/usr >"$work/log" 2>&1; then
+		not_ok "test hooks: make install"; sed 's/^/#   /' "$work/log"
+		return
+	fi
+	cfgdir=$(mktemp -d "$top/build/install-hooks.XXXXXX")
+	chmod 0755 "$cfgdir"
+	printf 'name = "x"\ntype = "hvm"\n' >"$cfgdir/g.cfg"
+	printf '#!/bin/sh\ntouch "%s/hook-ran"\n' "$cfgdir" >"$cfgdir/hook.sh"
+	chmod 0755 "$cfgdir/hook.sh"
+	got=$(XVBD_TEST_PV_HOOK=$cfgdir/hook.sh XVBD_TEST_STOP_AT=attach-prepared \
+		"$d/usr/sbin/xvbd" -q pv "$cfgdir/g.cfg" off 2>&1)
+	[ $? = 0 ] && ok "test hooks: pv off of a config file works" ||
+		not_ok "test hooks: pv off of a config file: $got"
+	[ ! -e "$cfgdir/hook-ran" ] && ok "test hooks: the installed xvbd runs no XVBD_TEST_PV_HOOK" ||
+		not_ok "test hooks: the installed xvbd ran XVBD_TEST_PV_HOOK's program"
+	rm -rf "$cfgdir"
+	got=$(grep -las XVBD_TEST_ "$d/usr/sbin/xvbd" "$d/usr/libexec/xvbd/xvbd-block")
+	[ -z "$got" ] && ok "test hooks: neither installed program reads XVBD_TEST_STOP_AT or XVBD_TEST_PV_HOOK" ||
+		not_ok "test hooks: XVBD_TEST_ variables read by: $(echo $got)"
+}
+hooks
+
 echo "install: $passed passed, $failed failed"
 [ $failed = 0 ]

@@ -35,6 +35,9 @@ static const struct distort distorts[] = {
 	{ "guest.mem_bytes",
 	  "guest memory differs: the guest's own page cache absorbs more or "
 	  "less of a buffered workload, so rates may measure guest RAM" },
+	{ XVBD_AB_FP_CONFIG_KEY,
+	  "the guest's xl config file differs (edited between experiments): "
+	  "anything it sets may differ besides the variable under test" },
 	{ "guest.pinning",
 	  "guest vCPU pinning differs: sharing cores (or NUMA nodes) with "
 	  "dom0's blkback threads changes latency and CPU%" },

@@ -267,7 +267,7 @@ int xvbd_journal_domid(const char *args, long *domid, const char **rest)
 }
 
 /* The text of a journal: a root-owned regular file, bounded. */
-static char *slurp(int dirfd, const char *name)
+static char *slurp(int dirfd, const char *name, long long *mtime_s)
 {
 	struct stat st;
 	char *text;
@@ -283,6 +283,7 @@ static char *slurp(int dirfd, const char *name)
 		close(fd);
 		return NULL;
 	}
+	*mtime_s = (long long)st.st_mtime;
 	text = malloc(st.st_size + 1);
 	n = text ? read(fd, text, st.st_size) : -1;
 	close(fd);
@@ -308,6 +309,7 @@ int xvbd_journal_each_dead(int (*fn)(long pid, const struct xvbd_journal *j,
 	while ((de = readdir(dir))) {
 		unsigned long long start, now;
 		struct xvbd_journal j;
+		long long mtime_s;
 		char *text, *end;
 		long pid;
 		int rc;
@@ -321,13 +323,14 @@ int xvbd_journal_each_dead(int (*fn)(long pid, const struct xvbd_journal *j,
 			continue;
 		if (!xvbd_proc_start_time(pid, &now) && now == start)
 			continue;	/* still at work */
-		text = slurp(dirfd(dir), de->d_name);
+		text = slurp(dirfd(dir), de->d_name, &mtime_s);
 		if (!text)
 			continue;
 		rc = xvbd_journal_parse(text, &j);
 		free(text);
 		if (rc)
 			continue;
+		j.written_s = mtime_s;
 		n++;
 		rc = fn(pid, &j, arg);
 		xvbd_journal_free(&j);
@@ -337,4 +340,26 @@ int xvbd_journal_each_dead(int (*fn)(long pid, const struct xvbd_journal *j,
 	}
 	closedir(dir);
 	return n;
+}
+
+int xvbd_journal_done_for(long pid, const struct xvbd_journal *j,
+			  const char *kind, const char *args)
+{
+	char path[sizeof(XVBD_JOURNAL_DIR) + 48], *line;
+	int fd, len, err = 0;
+
+	snprintf(path, sizeof(path), "%s/%ld.%llu", XVBD_JOURNAL_DIR, pid,
+		 j->start);
+	len = asprintf(&line, "-%s %s\n", kind, args);
+	if (len < 0)
+		return -ENOMEM;
+	fd = open(path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		err = -errno;
+	else if (write(fd, line, (size_t)len) != len)
+		err = -EIO;
+	if (fd >= 0 && close(fd) && !err)
+		err = -errno;
+	free(line);
+	return err;
 }

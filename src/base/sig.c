@@ -106,6 +106,7 @@ void xvbd_sig_clear(void)
 	interrupted_by = 0;
 }
 
+#ifdef XVBD_TEST_HOOKS
 void xvbd_test_stop(const char *step)
 {
 	const char *at = getenv("XVBD_TEST_STOP_AT");
@@ -113,3 +114,4 @@ void xvbd_test_stop(const char *step)
 	if (at && !strcmp(at, step))
 		raise(SIGSTOP);
 }
+#endif

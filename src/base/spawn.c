@@ -58,7 +58,27 @@ static void exec_fixed(char *const argv[])
 }
 
 /*
- * In the child: its own process group, stdin /dev/null, out_fd (if any)
+ * Every signal back to its default action.  exec resets caught signals
+ * but keeps ignored ones: xvbd ignores SIGPIPE, and a workload, xl or
+ * mount started with SIGPIPE ignored never dies of a closed pipe (a
+ * pipeline that relies on it spins).  sigaction only: this runs between
+ * fork and exec.
+ */
+static void default_dispositions(void)
+{
+	struct sigaction dfl;
+	int sig;
+
+	memset(&dfl, 0, sizeof(dfl));
+	dfl.sa_handler = SIG_DFL;
+	sigemptyset(&dfl.sa_mask);
+	for (sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP)
+			sigaction(sig, &dfl, NULL);	/* EINVAL: glibc's */
+}
+
+/*
+ * In the child: its own process group, default signal dispositions, stdin /dev/null, out_fd (if any)
  * as stdout and stderr.  The group: a terminal's Ctrl-C reaches xvbd
  * alone, which lets xl, modprobe or mount finish and then cleans up (a
  * killed xl leaves a half-built domain, a killed mount a mount without
@@ -84,6 +104,7 @@ child(char *const argv[], char *const envp[], int out_fd, int err_fd)
 	if (out_fd >= 0 && (dup2(out_fd, STDOUT_FILENO) < 0 ||
 			    dup2(out_fd, STDERR_FILENO) < 0))
 		goto fail;
+	default_dispositions();
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	if (envp)

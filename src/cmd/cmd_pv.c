@@ -30,8 +30,10 @@
 #define PV_TIMEOUT_S		300
 #define PV_TIMEOUT_MAX_S	3600
 #define PV_SETTLE_MAX_S		86400
+#ifdef XVBD_TEST_HOOKS
 /* A program run between reading the file and replacing it (tests). */
 #define PV_TEST_HOOK_ENV	"XVBD_TEST_PV_HOOK"
+#endif
 
 /*
  * A CONFIG_FILE, not a domain: a path or a .cfg name.  Not "a file of
@@ -131,7 +133,12 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 
 /* ---- on / off: the edit ---- */
 
-/* XVBD_TEST_PV_HOOK FILE, run where a concurrent editor could strike. */
+#ifdef XVBD_TEST_HOOKS
+/*
+ * XVBD_TEST_PV_HOOK FILE, run where a concurrent editor could strike.
+ * Test builds only (make TEST_HOOKS=1, SANITIZE=1): a shipped xvbd runs
+ * no program an environment names.
+ */
 static void run_test_hook(void *arg)
 {
 	const char *hook = getenv(PV_TEST_HOOK_ENV);
@@ -142,6 +149,10 @@ static void run_test_hook(void *arg)
 		xvbd_err("pv", PV_TEST_HOOK_ENV, "%s exited with %d", hook,
 			 status);
 }
+#define PV_TEST_HOOK	run_test_hook
+#else
+#define PV_TEST_HOOK	NULL
+#endif
 
 /*
  * The edited text must read back, for libxlutil, as the same config but
@@ -235,7 +246,7 @@ static int pv_edit(const struct pv_opts *po, const char *path, bool dry_run,
 	rc = xvbd_cfgfile_check_writable(&e->file, why, sizeof(why));
 	if (!rc)
 		rc = xvbd_cfgfile_replace(&e->file, e->new_text, new_len,
-					  PV_BACKUP_SUFFIX, run_test_hook,
+					  PV_BACKUP_SUFFIX, PV_TEST_HOOK,
 					  e->file.real, &e->backup, why,
 					  sizeof(why));
 	if (rc) {

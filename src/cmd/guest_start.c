@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "xvbd/base/journal.h"
+#include "xvbd/base/sha256.h"
 #include "xvbd/cmd/guest_start.h"
 #include "xvbd/base/sig.h"
 #include "xvbd/vbd/vbd.h"
@@ -53,6 +54,33 @@ static char *read_text(const char *path, char *why, size_t len)
 	return buf;
 }
 
+/* text into a new private file (0600, a fresh name); its path in *out. */
+static int write_private(const char *text, char **out, char *why, size_t len)
+{
+	char path[] = "/tmp/xvbd-start-XXXXXX.cfg";
+	size_t n = strlen(text);
+	int fd, rc;
+
+	fd = mkstemps(path, 4);
+	if (fd < 0) {
+		rc = -errno;
+		snprintf(why, len, "temporary config: %s", strerror(-rc));
+		return rc;
+	}
+	rc = write(fd, text, n) == (ssize_t)n ? 0 : -EIO;
+	if (close(fd))
+		rc = -EIO;
+	if (!rc) {
+		*out = strdup(path);
+		rc = *out ? 0 : -ENOMEM;
+	}
+	if (rc) {
+		snprintf(why, len, "writing %s failed", path);
+		unlink(path);
+	}
+	return rc;
+}
+
 /*
  * A private copy of the config with the new kernel command line; the
  * rest byte for byte.  Re-read with libxlutil to prove the edit.
@@ -62,10 +90,9 @@ static int write_cfg_copy(const char *cfg_path, const char *key,
 			  char **tmp_path, char *why, size_t len)
 {
 	char *text = read_text(cfg_path, why, len), *edited = NULL;
-	char path[] = "/tmp/xvbd-start-XXXXXX.cfg";
+	char *path = NULL;
 	struct xvbd_xlcfg check;
-	size_t n;
-	int fd, rc;
+	int rc;
 	const char *got;
 
 	if (!text)
@@ -74,22 +101,10 @@ static int write_cfg_copy(const char *cfg_path, const char *key,
 	free(text);
 	if (rc)
 		return rc;
-	fd = mkstemps(path, 4);
-	if (fd < 0) {
-		snprintf(why, len, "temporary config: %s", strerror(errno));
-		free(edited);
-		return -errno;
-	}
-	n = strlen(edited);
-	rc = write(fd, edited, n) == (ssize_t)n ? 0 : -EIO;
-	if (close(fd))
-		rc = -EIO;
+	rc = write_private(edited, &path, why, len);
 	free(edited);
-	if (rc) {
-		snprintf(why, len, "writing %s failed", path);
-		unlink(path);
+	if (rc)
 		return rc;
-	}
 	rc = xvbd_tstack_xlcfg_read(path, &check);
 	if (!rc) {
 		got = !strcmp(key, "cmdline") ? check.cmdline : check.extra;
@@ -102,14 +117,52 @@ static int write_cfg_copy(const char *cfg_path, const char *key,
 		snprintf(why, len, "the edited copy %s does not read back "
 			 "as intended", path);
 		unlink(path);
+		free(path);
 		return -EINVAL;
 	}
-	*tmp_path = strdup(path);
-	if (!*tmp_path) {
-		unlink(path);
-		return -ENOMEM;
-	}
+	*tmp_path = path;
 	return 0;
+}
+
+/*
+ * req->pin: the file read once, its hash, and the private copy every run
+ * is created from, with the guest's end actions set so that it never
+ * comes back under a new domid (xl's monitor would re-create a rebooting
+ * guest, unnamed by the experiment) and a reboot or crash stays visible
+ * as the domain's shutdown reason until the run destroys it.
+ */
+static const char *const pinned_actions[][2] = {
+	{ "on_poweroff", "destroy" },
+	{ "on_reboot", "preserve" },
+	{ "on_watchdog", "preserve" },
+	{ "on_crash", "preserve" },
+	{ "on_soft_reset", "preserve" },
+};
+
+static int pin_cfg(const char *cfg_path, struct xvbd_start_plan *plan,
+		   char *why, size_t len)
+{
+	char *text = read_text(cfg_path, why, len), *edited;
+	size_t i;
+	int rc = 0;
+
+	if (!text)
+		return -EIO;
+	xvbd_sha256_hex(text, strlen(text), plan->cfg_sha256);
+	for (i = 0; i < sizeof(pinned_actions) / sizeof(pinned_actions[0]) &&
+	     !rc; i++) {
+		rc = xvbd_cfgtext_set_string(text, pinned_actions[i][0],
+					     pinned_actions[i][1], &edited,
+					     why, len);
+		if (!rc) {
+			free(text);
+			text = edited;
+		}
+	}
+	if (!rc)
+		rc = write_private(text, &plan->pin_cfg, why, len);
+	free(text);
+	return rc;
 }
 
 /* Is every --vbd device one of the config's disks? */
@@ -218,7 +271,14 @@ int xvbd_start_prepare(struct xvbd_ctx *ctx, const struct xvbd_start_req *req,
 
 	memset(plan, 0, sizeof(*plan));
 	plan->cfg_path = req->cfg_path;
-	err = xvbd_tstack_xlcfg_read(req->cfg_path, &plan->cfg);
+	if (req->pin && pin_cfg(req->cfg_path, plan, why, sizeof(why))) {
+		xvbd_err(name, req->cfg_path, "cannot pin a private copy: %s",
+			 why);
+		return XVBD_EXIT_FAIL;
+	}
+	if (plan->pin_cfg)
+		plan->cfg_path = plan->pin_cfg;
+	err = xvbd_tstack_xlcfg_read(plan->cfg_path, &plan->cfg);
 	if (err) {
 		xvbd_err(name, req->cfg_path, "cannot read the xl config: %s",
 			 err == -EINVAL ? plan->cfg.error : strerror(-err));
@@ -290,7 +350,7 @@ int xvbd_start_prepare(struct xvbd_ctx *ctx, const struct xvbd_start_req *req,
 	warn_cost(ctx, req, &plan->cfg, limits_from, &plan->mp);
 	if (ctx->opts->dry_run || !plan->cmd_key)
 		return XVBD_EXIT_OK;
-	if (write_cfg_copy(req->cfg_path, plan->cmd_key, plan->cmdline,
+	if (write_cfg_copy(plan->cfg_path, plan->cmd_key, plan->cmdline,
 			   &plan->cfg, &plan->tmp_cfg, why, sizeof(why))) {
 		xvbd_err(name, "--guest-limits", "%s", why);
 		return XVBD_EXIT_FAIL;
@@ -308,6 +368,9 @@ void xvbd_start_plan_free(struct xvbd_start_plan *plan)
 	if (plan->tmp_cfg)
 		unlink(plan->tmp_cfg);
 	free(plan->tmp_cfg);
+	if (plan->pin_cfg)
+		unlink(plan->pin_cfg);
+	free(plan->pin_cfg);
 	free(plan->cmdline);
 	xvbd_modparams_free(&plan->mp);
 	if (plan->have_cfg)

@@ -19,6 +19,9 @@
 #include "xvbd/dom0/share.h"
 #include "xvbd/xen/xs.h"
 
+/* How long the report waits for a share's file server to answer. */
+#define SHARE_STAT_TIMEOUT_MS	5000
+
 struct dead {
 	struct xvbd_ctx *ctx;
 	const struct xvbd_journal *j;
@@ -71,23 +74,36 @@ static void remedy(const struct dead *d, const char *fmt, ...)
  * a later run).
  */
 
-/* An image attach created (that file) and no disk of any domain uses. */
+/*
+ * An image attach created (that file) and no disk of any domain uses.
+ * One on a share is looked at only while no disk uses it and with a
+ * bound: the report runs in every command, and a share whose server
+ * stopped answering must not hang them all.
+ */
 static int left_image(const struct dead *d, const char *args)
 {
 	unsigned long long dev, ino;
 	char path[4096];
 	struct stat st;
 	size_t users = 0;
+	int err;
 
 	if (sscanf(args, "%llx:%llu %4095s", &dev, &ino, path) != 3)
-		return 0;
-	if (lstat(path, &st) || !S_ISREG(st.st_mode) ||
-	    (unsigned long long)st.st_dev != dev ||
-	    (unsigned long long)st.st_ino != ino)
 		return 0;
 	if (xvbd_tstack_targets_under(d->ctx->ts, path, &users))
 		return -1;
 	if (users)
+		return 0;
+	err = xvbd_share_lstat(path, SHARE_STAT_TIMEOUT_MS, &st);
+	if (err == -ETIMEDOUT) {
+		warn(d, "%s was killed: it created %s, on a share that does "
+		     "not answer (%d s): looked at again by the next command",
+		     d->who, path, SHARE_STAT_TIMEOUT_MS / 1000);
+		return -1;
+	}
+	if (err || !S_ISREG(st.st_mode) ||
+	    (unsigned long long)st.st_dev != dev ||
+	    (unsigned long long)st.st_ino != ino)
 		return 0;
 	warn(d, "%s was killed: it created %s, which no guest uses", d->who,
 	     path);
@@ -118,7 +134,11 @@ static int left_mount(const struct dead *d, const char *point)
 
 /*
  * The domain an entry names, if it is still that domain: by domid, or by
- * name when the domid was not known yet (-1).
+ * name when the domid was not known yet (-1: noted before xl create,
+ * which died).  A name alone could be anyone's guest started since: the
+ * one xl create left is paused and was built no earlier than the
+ * journal's last line (the -1 entry is the last thing noted before the
+ * create).
  */
 static int same_domain(const struct dead *d, const char *args, uint32_t *id,
 		       const char **name, struct xvbd_dominfo *info)
@@ -137,7 +157,12 @@ static int same_domain(const struct dead *d, const char *args, uint32_t *id,
 	if (xvbd_tstack_domain_name(d->ctx->ts, *id, cur, sizeof(cur)) ||
 	    strcmp(cur, *name))
 		return 0;
-	return !xvbd_tstack_domain_info(d->ctx->ts, *id, info);
+	if (xvbd_tstack_domain_info(d->ctx->ts, *id, info))
+		return 0;
+	if (domid < 0 && (!info->paused || !info->start_s ||
+			  (long long)info->start_s < d->j->written_s))
+		return 0;
+	return 1;
 }
 
 /* attach paused a running guest to set its new disks' keys. */
@@ -260,9 +285,9 @@ static int left_loop(const struct dead *d, const char *args)
 {
 	unsigned nr, fmaj, fmin;
 	unsigned long long ino;
-	char backend[256], *phys = NULL, mine[32];
+	char backend[256], mine[32], who[256];
 	struct xvbd_loop lo;
-	int rc = 0;
+	int rc;
 
 	if (sscanf(args, "%u %x:%x:%llu %255s", &nr, &fmaj, &fmin, &ino,
 		   backend) != 5)
@@ -272,18 +297,18 @@ static int left_loop(const struct dead *d, const char *args)
 		return 0;
 	if (!d->ctx->xs)
 		return -1;
-	/* Published after all (the kill came later): the backend's own. */
-	phys = xvbd_xs_read_dir_key(d->ctx->xs, backend, "physical-device");
+	/*
+	 * Published after all (the kill came later), or given since to
+	 * another backend (the same image bound again): that backend's.
+	 */
 	snprintf(mine, sizeof(mine), "%x:%x", lo.major, lo.minor);
-	if (phys && !strcmp(phys, mine))
-		goto out;
+	rc = xvbd_xs_phys_published(d->ctx->xs, mine, NULL, who, sizeof(who));
+	if (rc)
+		return rc < 0 ? -1 : 0;
 	warn(d, "%s was killed: it bound /dev/loop%u to %s, and no backend "
 	     "uses it", d->who, nr, lo.backing);
 	remedy(d, "free it with: losetup -d /dev/loop%u", nr);
-	rc = 1;
-out:
-	free(phys);
-	return rc;
+	return 1;
 }
 
 /*

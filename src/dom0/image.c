@@ -565,6 +565,21 @@ int xvbd_image_remove(const char *path)
 	return err;
 }
 
+void xvbd_image_handed_over(const char *path)
+{
+	char name[NAME_MAX + 1], why[128];
+	struct stat st;
+	int parent;
+
+	if (image_parent(path, &parent, name, why, sizeof(why)))
+		return;
+	if (!fstatat(parent, name, &st, AT_SYMLINK_NOFOLLOW))
+		xvbd_journal_done(XVBD_J_IMAGE, XVBD_J_IMAGE_FMT,
+				  (unsigned long long)st.st_dev,
+				  (unsigned long long)st.st_ino, path);
+	close(parent);
+}
+
 int xvbd_image_check(const char *path, bool have_size, uint64_t want_bytes,
 		     enum xvbd_image_action *action, uint64_t *size_bytes,
 		     char *why, size_t why_len)

@@ -7,7 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <poll.h>
+#include <pthread.h>
 #include <sys/mount.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -768,4 +771,90 @@ int xvbd_share_of_target(const char *target, char *buf, size_t len)
 	if (record_path(buf, rec, sizeof(rec)) || stat(rec, &st))
 		return 0;
 	return 1;
+}
+
+/*
+ * One lstat in a thread of its own: the thread owns the request (it may
+ * outlive the caller's wait, blocked on a server that does not answer;
+ * the process's exit ends it, NFS waits are killable) and sends the
+ * answer over a socket (MSG_NOSIGNAL: a caller gone is no SIGPIPE).
+ */
+struct lstat_req {
+	int fd;
+	char path[];
+};
+
+struct lstat_answer {
+	int err;
+	struct stat st;
+};
+
+static void *lstat_thread(void *arg)
+{
+	struct lstat_req *req = arg;
+	struct lstat_answer a;
+	ssize_t n;
+
+	memset(&a, 0, sizeof(a));
+	a.err = lstat(req->path, &a.st) ? -errno : 0;
+	n = send(req->fd, &a, sizeof(a), MSG_NOSIGNAL);
+	(void)n;
+	close(req->fd);
+	free(req);
+	return NULL;
+}
+
+int xvbd_share_lstat(const char *path, int timeout_ms, struct stat *st)
+{
+	static const char dir[] = XVBD_SHARE_DIR "/";
+	int64_t deadline = xvbd_now_ms() + timeout_ms;
+	struct pollfd p = { .events = POLLIN };
+	struct lstat_answer a;
+	struct lstat_req *req;
+	pthread_attr_t attr;
+	pthread_t t;
+	int sv[2], err;
+	ssize_t n;
+
+	if (strncmp(path, dir, sizeof(dir) - 1))
+		return lstat(path, st) ? -errno : 0;
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+		return -errno;
+	req = malloc(sizeof(*req) + strlen(path) + 1);
+	if (!req) {
+		close(sv[0]);
+		close(sv[1]);
+		return -ENOMEM;
+	}
+	req->fd = sv[1];
+	strcpy(req->path, path);
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	err = -pthread_create(&t, &attr, lstat_thread, req);
+	pthread_attr_destroy(&attr);
+	if (err) {
+		free(req);
+		close(sv[0]);
+		close(sv[1]);
+		return err;
+	}
+	p.fd = sv[0];
+	err = -ETIMEDOUT;
+	for (;;) {
+		int64_t left = deadline - xvbd_now_ms();
+
+		if (left <= 0)
+			break;
+		if (poll(&p, 1, (int)left) <= 0)
+			continue;	/* EINTR, or the deadline */
+		n = recv(sv[0], &a, sizeof(a), MSG_WAITALL);
+		if (n < 0 && errno == EINTR)
+			continue;
+		err = n == (ssize_t)sizeof(a) ? a.err : -EIO;
+		if (!err)
+			*st = a.st;
+		break;
+	}
+	close(sv[0]);
+	return err;
 }

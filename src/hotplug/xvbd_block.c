@@ -487,16 +487,21 @@ static bool on_share(const char *path)
 
 /*
  * A killed add's loop device for this backend (journal.h, XVBD_J_LOOP):
- * freed if it is still bound to the same file (device and inode).
- * Locked, so no add is between its bind and its publish now.  The
- * journal stays: the next xvbd finds the loop free and forgets it.
+ * freed if it is still bound to the same file (device and inode) and no
+ * backend publishes it as its physical-device: after xl-only activity
+ * the same image bound for another guest (read-only, say) can have been
+ * given loop N again, and that one is not ours to free.  Locked, so no
+ * add is between its bind and its publish now.  Either way the entry is
+ * closed in the dead journal: acted on once, never again.
  */
 static int free_orphan_loop(long pid, const struct xvbd_journal *j,
 			    void *arg)
 {
 	const struct hotplug *h = arg;
 	char *mine = xvbd_xs_path_backend(&h->be), backend[256];
+	char phys[32], who[256];
 	unsigned nr, fmaj, fmin;
+	int err;
 	unsigned long long ino;
 	struct xvbd_loop lo;
 	size_t i;
@@ -510,13 +515,25 @@ static int free_orphan_loop(long pid, const struct xvbd_journal *j,
 		if (xvbd_loop_status(nr, &lo) || lo.file_major != fmaj ||
 		    lo.file_minor != fmin || lo.file_ino != ino)
 			continue;
-		if (xvbd_loop_unbind(nr))
+		snprintf(phys, sizeof(phys), "%x:%x", lo.major, lo.minor);
+		err = xvbd_xs_phys_published(h->xs, phys, NULL, who,
+					     sizeof(who));
+		if (err < 0)
+			continue;	/* cannot tell: the next remove may */
+		if (err > 0)
+			say(h, LOG_NOTICE, "/dev/loop%u, named by a killed %s "
+			    "(pid %ld), is %s's now: left alone", nr, h->prog,
+			    pid, who);
+		else if (xvbd_loop_unbind(nr))
 			say(h, LOG_ERR, "cannot free /dev/loop%u, bound by a "
 			    "killed %s (pid %ld)", nr, h->prog, pid);
 		else
 			say(h, LOG_NOTICE, "freed /dev/loop%u, bound to %s by "
 			    "a killed %s (pid %ld) that never published it",
 			    nr, lo.backing, h->prog, pid);
+		if (err > 0 || xvbd_loop_status(nr, &lo) == -ENXIO)
+			xvbd_journal_done_for(pid, j, XVBD_J_LOOP,
+					      j->open[i].args);
 	}
 	free(mine);
 	return 1;

@@ -231,6 +231,12 @@ int xvbd_tstack_domain_info(struct xvbd_tstack *ts, uint32_t domid,
 	out->paused = info.paused;
 	out->shutdown = info.shutdown;
 	out->dying = info.dying;
+	/* Asked of a paused guest only (the journal's evidence): dom0 has
+	 * no start time, and libxl says so on stderr. */
+	out->start_s = info.paused && domid ?
+		libxl_vm_get_start_time(xvbd_tstack_libxl(ts), domid) : 0;
+	out->shutdown_reason = info.shutdown ?
+		libxl_shutdown_reason_to_string(info.shutdown_reason) : NULL;
 	out->memory_kib = info.current_memkb;
 	out->max_memory_kib = info.max_memkb;
 	out->vcpus = info.vcpu_online;

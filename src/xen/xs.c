@@ -118,6 +118,66 @@ static bool name_ok(const char *name)
 	       strcmp(name, ".") && strcmp(name, "..");
 }
 
+/* One frontend domain's vbd backends (root/fe/devid): 1 found, 0, -errno. */
+static int phys_under(struct xvbd_xs *xs, const char *dir, const char *phys,
+		      const char *except, char *who, size_t who_len)
+{
+	unsigned int n = 0, i;
+	char **devs = xs_directory(xs->h, XBT_NULL, dir, &n);
+	int rc = 0;
+
+	for (i = 0; devs && i < n && !rc; i++) {
+		char *be, *val;
+
+		if (!name_ok(devs[i]))
+			continue;
+		be = xvbd_xs_path_printf("%s/%s", dir, devs[i]);
+		if (!be) {
+			rc = -ENOMEM;
+			break;
+		}
+		val = xvbd_xs_read_dir_key(xs, be, "physical-device");
+		if (val && !strcmp(val, phys) && (!except || strcmp(be, except))) {
+			snprintf(who, who_len, "%s", be);
+			rc = 1;
+		}
+		free(val);
+		free(be);
+	}
+	free(devs);
+	return rc;
+}
+
+int xvbd_xs_phys_published(struct xvbd_xs *xs, const char *phys,
+			   const char *except, char *who, size_t who_len)
+{
+	char *root = xvbd_xs_path_backend_root(0, "vbd"), *dir;
+	unsigned int n = 0, i;
+	char **fes;
+	int rc = 0;
+
+	if (!root)
+		return -ENOMEM;
+	errno = 0;
+	fes = xs_directory(xs->h, XBT_NULL, root, &n);
+	if (!fes) {
+		rc = errno && errno != ENOENT ? -errno : 0;
+		free(root);
+		return rc;
+	}
+	for (i = 0; i < n && !rc; i++) {
+		if (!name_ok(fes[i]))
+			continue;
+		dir = xvbd_xs_path_printf("%s/%s", root, fes[i]);
+		rc = dir ? phys_under(xs, dir, phys, except, who, who_len) :
+			   -ENOMEM;
+		free(dir);
+	}
+	free(fes);
+	free(root);
+	return rc;
+}
+
 static int read_tree_at(struct xvbd_xs *xs, const char *dir,
 			const char *prefix, unsigned depth, size_t max_keys,
 			struct xvbd_kvmap *map)

@@ -138,6 +138,55 @@ static void test_spawn_own_group(void **state)
 	assert_int_equal(status, 0);
 }
 
+/*
+ * Every program xvbd runs starts with default dispositions: xvbd ignores
+ * SIGPIPE and catches SIGINT..., and an ignored signal survives exec (a
+ * workload's `yes | head -1` would then spin).  SigIgn of
+ * /proc/self/status: the child's own view.  sh itself ignores nothing
+ * unless told to.
+ */
+static void handler(int sig)
+{
+	(void)sig;
+}
+
+static void test_default_dispositions(void **state)
+{
+	/* 32 and 33: glibc's own (SIGCANCEL, SIGSETXID; its sigaction
+	 * refuses them, and every glibc program sets them up itself). */
+	char *check[] = { "/bin/sh", "-c", "set -- $(grep '^SigIgn:' "
+		"/proc/self/status) && test $((0x$2 & ~0x180000000)) = 0 && "
+		"test \"$(yes | head -n 1)\" = y", NULL };
+	char *const cenv[] = { "PATH=/usr/bin:/bin", NULL };
+	struct sigaction ign = { .sa_handler = SIG_IGN }, dfl = { 0 };
+	struct sigaction caught = { .sa_handler = handler };
+	char out[256];
+	int status = -1;
+	pid_t pid;
+
+	(void)state;
+	sigaction(SIGPIPE, &ign, NULL);
+	sigaction(SIGUSR1, &ign, NULL);
+	sigaction(SIGINT, &caught, NULL);
+	assert_int_equal(xvbd_spawn(check, &status), 0);
+	assert_int_equal(status, 0);
+	status = -1;
+	assert_int_equal(xvbd_spawn_capture(check, cenv, 10000, out,
+					    sizeof(out), &status), 0);
+	assert_int_equal(status, 0);
+	assert_int_equal(xvbd_spawn_start(check, cenv, STDERR_FILENO, &pid),
+			 0);
+	assert_int_equal(xvbd_spawn_reap(pid, true, &status), 1);
+	assert_int_equal(status, 0);
+	/* and xvbd's own dispositions are untouched */
+	assert_int_equal(sigaction(SIGPIPE, NULL, &ign), 0);
+	assert_true(ign.sa_handler == SIG_IGN);
+	dfl.sa_handler = SIG_DFL;
+	sigaction(SIGPIPE, &dfl, NULL);
+	sigaction(SIGUSR1, &dfl, NULL);
+	sigaction(SIGINT, &dfl, NULL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -146,6 +195,7 @@ int main(void)
 		cmocka_unit_test(test_group_and_reap),
 		cmocka_unit_test(test_spawn_fixed_env),
 		cmocka_unit_test(test_spawn_own_group),
+		cmocka_unit_test(test_default_dispositions),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

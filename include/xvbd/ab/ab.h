@@ -81,6 +81,14 @@ struct xvbd_ab_fp {
 	size_t n, cap;
 };
 
+/*
+ * The SHA-256 of the xl config file an ab run's guest was created from
+ * (its bytes as read at the experiment's start).  A and B may differ in
+ * it by design (what differs in the guest is recorded as its own facts);
+ * runs of one label may not.
+ */
+#define XVBD_AB_FP_CONFIG_KEY	"guest.config_sha256"
+
 /* Set (replace) a fact; the value is formatted. */
 int xvbd_ab_fp_set(struct xvbd_ab_fp *fp, const char *key,
 		   const char *fmt, ...) __attribute__((format(printf, 3, 4)));

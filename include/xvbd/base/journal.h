@@ -73,6 +73,9 @@ struct xvbd_jentry {
 struct xvbd_journal {
 	char cmd[32];
 	unsigned long long start;
+	/* Wall-clock time of its last line (the file's mtime, seconds):
+	 * what the process did last, it did no later than this. */
+	long long written_s;
 	struct xvbd_jentry *open;	/* in the order they were noted */
 	size_t nopen;
 };
@@ -93,6 +96,15 @@ int xvbd_proc_start_time(pid_t pid, unsigned long long *start);
 int xvbd_journal_each_dead(int (*fn)(long pid, const struct xvbd_journal *j,
 					void *arg),
 			   void *arg, bool forget);
+
+/*
+ * Close an entry of a dead process's journal (pid, j as each_dead gave
+ * them): what another process undid for it (xvbd-block freeing a killed
+ * add's loop device), so that no later run acts on it or names it again.
+ * 0 or -errno.
+ */
+int xvbd_journal_done_for(long pid, const struct xvbd_journal *j,
+			  const char *kind, const char *args);
 
 /*
  * Split "DOMID REST" (the kinds that start with a domid): 0, or -EINVAL.

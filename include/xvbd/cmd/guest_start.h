@@ -32,6 +32,15 @@ struct xvbd_start_req {
 	size_t nsets;
 	bool guest_limits;
 	int timeout_s;
+	/*
+	 * ab run: the config read once, into a private copy every run is
+	 * created from (an edit of the file mid-experiment changes nothing),
+	 * with a guest that never comes back: on_poweroff destroy, and
+	 * on_reboot, on_watchdog, on_crash, on_soft_reset preserve (the
+	 * domain stays, shut down, with its reason, until the run's end
+	 * destroys it).
+	 */
+	bool pin;
 };
 
 struct xvbd_start_plan {
@@ -42,6 +51,8 @@ struct xvbd_start_plan {
 	const char *cmd_key;	/* "extra"/"cmdline" edited, or NULL */
 	char *cmdline;		/* the edited kernel command line */
 	char *tmp_cfg;		/* private config copy with it */
+	char *pin_cfg;		/* req->pin: the private copy */
+	char cfg_sha256[65];	/* req->pin: of the file's bytes as read */
 };
 
 struct xvbd_start_result {

@@ -92,5 +92,11 @@ int xvbd_image_openat_beneath(int dirfd, const char *rel, int flags,
  * same resolution as xvbd_image_open: never a file a link points to.
  */
 int xvbd_image_remove(const char *path);
+/*
+ * The image this process created is a disk's now (added to a guest): its
+ * journal entry is closed, so that no report of a later kill looks at
+ * the file (on a share, a stat can hang with the server).
+ */
+void xvbd_image_handed_over(const char *path);
 
 #endif /* XVBD_IMAGE_H */

@@ -103,6 +103,12 @@ int xvbd_tstack_domain_destroy(struct xvbd_tstack *ts, uint32_t domid);
 
 struct xvbd_dominfo {
 	bool paused, shutdown, dying;
+	/* Shut down: Xen's reason ("poweroff", "reboot", "suspend",
+	 * "crash", "watchdog", "soft_reset"); else NULL. */
+	const char *shutdown_reason;
+	/* Paused guests: wall-clock seconds libxl built it
+	 * (/vm/<uuid>/start_time); 0: not known or not asked. */
+	uint64_t start_s;
 	uint64_t memory_kib, max_memory_kib;
 	uint32_t vcpus;
 };

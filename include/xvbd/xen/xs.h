@@ -43,6 +43,15 @@ char *xvbd_xs_read_dir_key(struct xvbd_xs *xs, const char *dir,
 int xvbd_xs_read_dir_uint(struct xvbd_xs *xs, const char *dir,
 			  const char *key, uint64_t max, uint64_t *out);
 
+/*
+ * Does a dom0 vbd backend other than except (a backend path, or NULL)
+ * publish physical-device phys ("7:3")?  1 (its path in who), 0, or
+ * -errno.  A loop device one backend published is that backend's, even
+ * when a stale journal entry of another names it.
+ */
+int xvbd_xs_phys_published(struct xvbd_xs *xs, const char *phys,
+			   const char *except, char *who, size_t who_len);
+
 /* One key, outside any transaction. */
 int xvbd_xs_write(struct xvbd_xs *xs, const char *path, const char *value);
 

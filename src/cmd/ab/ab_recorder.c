@@ -176,8 +176,12 @@ static int take_fingerprint(void *arg)
 	err = xvbd_ab_fingerprint(r->ctx->ts, r->ctx->xs, r->domid,
 				  (const char *const *)r->vdevs, r->nvdevs,
 				  r->rec.workload, &r->rec.fp, &e);
+	if (!err && r->o->config_sha256 && *r->o->config_sha256)
+		err = xvbd_ab_fp_set(&r->rec.fp, XVBD_AB_FP_CONFIG_KEY, "%s",
+				     r->o->config_sha256);
 	if (err)
-		xvbd_err(CMD_OF(r), "fingerprint", "%s", e.msg);
+		xvbd_err(CMD_OF(r), "fingerprint", "%s",
+			 e.msg[0] ? e.msg : strerror(-err));
 	return err;
 }
 

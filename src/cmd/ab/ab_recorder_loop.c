@@ -58,6 +58,8 @@ struct recorder {
 	struct xvbd_ab_sample shadow;
 	struct xvbd_ab_vbd_sample shadow_vbds[XVBD_AB_VDEVS_MAX];
 	bool have_shadow;
+	/* The guest shut down to come back (reboot, crash...): Xen's word. */
+	const char *restart_reason;
 	bool pending_reset[XVBD_AB_VDEVS_MAX];
 };
 
@@ -74,6 +76,10 @@ static int guest_running(struct recorder *r)
 		return 0;
 	if (err)
 		return err;
+	/* A guest that ends to restart is no end of its workload. */
+	if (info.shutdown_reason && strcmp(info.shutdown_reason, "poweroff") &&
+	    strcmp(info.shutdown_reason, "suspend"))
+		r->restart_reason = info.shutdown_reason;
 	return !(info.shutdown || info.dying);
 }
 
@@ -695,6 +701,22 @@ static void run_signals(sigset_t *set)
 }
 
 /*
+ * At the end: a guest that rebooted or crashed inside the run (shut down
+ * with that reason and kept so, ab run's pinned config) ends it as
+ * incomplete, whatever ended the recording.
+ */
+static void check_restart(struct recorder *r)
+{
+	if (guest_running(r) < 0 || !r->restart_reason)
+		return;
+	r->rec->complete = false;
+	xvbd_ab_record_note(r->rec, "the guest shut down to restart (Xen's "
+			    "shutdown reason: %s) within %.3f s of the "
+			    "baseline: the run is incomplete",
+			    r->restart_reason, last_t(r));
+}
+
+/*
  * Blocked in the thread that calls and every thread started after it, so
  * that a signal sent to the process stays pending for wait_until()
  * instead of meeting a thread that does not block it (and its default
@@ -764,6 +786,8 @@ int xvbd_ab_recorder_loop(struct xvbd_tstack *ts, struct xvbd_xs *xs,
 			goto out;	/* its error is printed */
 	}
 	err = record_loop(&r);
+	if (!err)
+		check_restart(&r);
 	progress(&r, 0, true);
 	if (err) {
 		/* What was sampled until then is still worth keeping. */

@@ -282,6 +282,7 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 			.sets = sd->sets, .nsets = sd->nsets,
 			.guest_limits = o->guest_limits,
 			.timeout_s = o->timeout_s,
+			.pin = true,
 		};
 	}
 	if (!strcmp(o->side[0].label, o->side[1].label)) {
@@ -371,7 +372,10 @@ static void destroy_guest(struct xvbd_ctx *ctx, const char *name,
 			state_clear();
 			return;
 		}
-		if (err || !(now.shutdown || now.dying))
+		/* Rebooted or crashed: kept for us (the pinned config). */
+		if (err || !(now.shutdown || now.dying) ||
+		    (now.shutdown_reason &&
+		     strcmp(now.shutdown_reason, "poweroff")))
 			break;
 		usleep(DESTROY_WAIT_US);
 	}
@@ -413,6 +417,13 @@ static int one_run(struct xvbd_ctx *ctx, struct run_opts *o, struct side *sd,
 	int rc, err;
 
 	memset(&rec, 0, sizeof(rec));
+	/*
+	 * Held since the start: a Ctrl-C during the last run's destroy or
+	 * between runs waits here, before a guest is created (minutes under
+	 * emulation), not after.
+	 */
+	if (xvbd_sig_held_pending())
+		return XVBD_EXIT_FAIL;
 	err = state_write(name, -1);
 	if (err) {
 		xvbd_err(CMD, XVBD_JOURNAL_DIR, "%s", strerror(-err));
@@ -433,6 +444,7 @@ static int one_run(struct xvbd_ctx *ctx, struct run_opts *o, struct side *sd,
 		snprintf(domspec, sizeof(domspec), "%u", res.domid);
 		ro.label = sd->label;
 		ro.domain_spec = domspec;
+		ro.config_sha256 = sd->plan.cfg_sha256;
 		rc = xvbd_ab_recorder_run(ctx, &ro, false, &rec, stopped_by);
 	}
 	if (res.created)
@@ -548,6 +560,7 @@ static int experiment(struct xvbd_ctx *ctx, struct run_opts *o)
 				say_progress(ctx, o, ++run,
 					     o->until_confident ? 0 : 2 * pairs,
 					     sd);
+			xvbd_test_stop("ab-run-ended");
 		}
 		/*
 		 * Only the sequential procedure needs each pair's ratio: a

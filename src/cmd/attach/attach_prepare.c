@@ -563,8 +563,11 @@ void cleanup_items(struct attach *at)
 	for (i = 0; i < at->n; i++) {
 		struct item *it = &at->items[i];
 
-		if (it->added)
+		if (it->added) {
+			if (it->created)
+				xvbd_image_handed_over(it->target);
 			continue;
+		}
 		err = it->created ? xvbd_image_remove(it->target) : 0;
 		if (err && err != -ENOENT)
 			xvbd_err(CMD, it->target, "cannot remove the image "

@@ -43,6 +43,8 @@ struct xvbd_ab_rec_opts {
 	uint64_t interval_ns, warmup_ns;
 	const char *dir;
 	bool json;
+	/* ab run: the hash of the config its guest was created from */
+	const char *config_sha256;
 };
 
 /*

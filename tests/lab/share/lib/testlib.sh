@@ -354,6 +354,15 @@ AB_METRIC_FIELDS="metric:string unit:string
 
 # ---- processes stopped at XVBD_TEST_STOP_AT points (t/81, t/82) ----
 
+# need_test_hooks: the script's fault injection needs a test build
+# (make SANITIZE=1 or TEST_HOOKS=1); one without it ends the script.
+need_test_hooks() {
+	grep -qa XVBD_TEST_STOP_AT "$(command -v xvbd)" && return 0
+	fail "this xvbd has no test hooks: run with XVBD_BIN=\$PWD/build-san/xvbd (make SANITIZE=1) or build-test/xvbd (make TEST_HOOKS=1)"
+	finish
+	exit 1
+}
+
 # state_of PID: its state letter (T: stopped), from /proc.
 state_of() { sed 's/.*) //' /proc/$1/stat 2>/dev/null | cut -d' ' -f1; }
 # wait_stopped PID: until it stops itself (at most 120 s).
