@@ -74,10 +74,9 @@ static void fmt_signed(char *buf, size_t len, double v, double lo, double hi,
 
 static void fmt_p(char *buf, size_t len, double p)
 {
+	/* two significant digits at any size: 3e-18 is not 0 */
 	if (isnan(p))
 		snprintf(buf, len, "p unknown");
-	else if (p < 0.0001)
-		snprintf(buf, len, "p<0.0001");
 	else
 		snprintf(buf, len, "p=%.2g", p);
 }
@@ -169,7 +168,9 @@ static void render_metric_json(struct xvbd_out *o,
 	num(o, "pct", mc->s.pct, d);
 	num(o, "pct_lo", mc->s.pct_lo, d);
 	num(o, "pct_hi", mc->s.pct_hi, d);
-	num(o, "p", mc->s.p, 6);
+	xvbd_out_double_opt(o, "p", !isnan(mc->s.p), mc->s.p);
+	xvbd_out_double_opt(o, "stat", !isnan(mc->s.stat), mc->s.stat);
+	xvbd_out_double_opt(o, "df", !isnan(mc->s.df), mc->s.df);
 	xvbd_out_str(o, "verdict", verdict_name(mc->verdict));
 	xvbd_out_str(o, "text", mc->text);
 	xvbd_out_obj_end(o);
@@ -214,7 +215,7 @@ void xvbd_ab_comparison_render(struct xvbd_out *o, const char *key,
 		xvbd_out_uint(o, "runs_a", c->runs_a);
 		xvbd_out_str(o, "b", c->label_b);
 		xvbd_out_uint(o, "runs_b", c->runs_b);
-		xvbd_out_fixed_opt(o, "confidence", true, c->confidence, 4);
+		xvbd_out_fixed_opt(o, "confidence", true, c->confidence, 6);
 		xvbd_out_str(o, "test", c->test == XVBD_AB_TEST_MWU ? "mwu" :
 			     "welch");
 	} else {

@@ -19,8 +19,13 @@
 #include "xvbd/base/util.h"
 
 #define CONFIDENCE_DEFAULT	0.95
+/* plus the rounding of the decimal digits summed above */
+#define CONFIDENCE_MAX_PCT	(99.999 + 1e-9)
 
-/* "95", "99.5": a percentage from 50 up to (not including) 100. */
+/*
+ * "95", "99.5": a percentage from 50 to 99.999, the finest the output's
+ * "confidence" (six decimals as a fraction) tells apart from 100 %.
+ */
 static int parse_confidence(const char *s, double *out)
 {
 	const char *p = s;
@@ -39,7 +44,7 @@ static int parse_confidence(const char *s, double *out)
 		if (scale == 1)
 			return -EINVAL;
 	}
-	if (*p || v < 50 || v >= 100)
+	if (*p || v < 50 || v > CONFIDENCE_MAX_PCT)
 		return -EINVAL;
 	*out = v / 100;
 	return 0;
