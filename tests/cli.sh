@@ -155,6 +155,9 @@ pipe_case help
 pipe_case help attach
 pipe_case --help
 
+# One grammar for option values, every command that takes each kind.
+. "$(dirname "$0")/cli-optval.sh"
+
 # The ab commands that read records: no Xen needed, run for real.
 . "$(dirname "$0")/cli-ab.sh"
 

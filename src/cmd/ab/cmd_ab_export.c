@@ -221,24 +221,19 @@ int cmd_ab_export(struct xvbd_ctx *ctx, int argc, char **argv)
 	size_t n = 0, nkeys = 0, i;
 	int c, first = 0, rc, err = 0;
 
-	xvbd_getopt_begin();
-	while ((c = xvbd_getopt(argc, argv, ":", longopts)) != -1) {
-		switch (c) {
-		case 'd':
-			rc = xvbd_ab_cli_dir(ctx->cmd, optarg);
-			if (rc)
-				return rc;
-			dir = optarg;
-			break;
-		case 'c':
-			csv = true;
-			break;
-		case 'j':
-			json = true;
-			break;
-		default:
-			return xvbd_getopt_error(ctx->cmd, argv, c);
-		}
+	XVBD_FOREACH_OPT(c, ctx->cmd, argc, argv, ":", longopts) {
+	case 'd':
+		rc = xvbd_ab_cli_dir(ctx->cmd, optarg);
+		if (rc)
+			return rc;
+		dir = optarg;
+		break;
+	case 'c':
+		csv = true;
+		break;
+	case 'j':
+		json = true;
+		break;
 	}
 	if (csv && json)
 		return xvbd_usage_error(ctx->cmd, "--csv and --json exclude "
