@@ -872,6 +872,38 @@ out:
 	return ret;
 }
 
+/* ---- multiplicity ---- */
+
+size_t xvbd_stat_holm(const double *p, size_t n, double *adj)
+{
+	size_t idx[64], m = 0, i, j;
+	double run = 0;
+
+	for (i = 0; i < n; i++)
+		adj[i] = NAN;
+	if (n > sizeof(idx) / sizeof(idx[0]))
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!isnan(p[i]))
+			idx[m++] = i;
+	/* insertion sort by p: a family of a few metrics */
+	for (i = 1; i < m; i++)
+		for (j = i; j > 0 && p[idx[j]] < p[idx[j - 1]]; j--) {
+			size_t t = idx[j];
+
+			idx[j] = idx[j - 1];
+			idx[j - 1] = t;
+		}
+	/* the k-th smallest times (m - k), made monotone, capped at 1 */
+	for (i = 0; i < m; i++) {
+		double v = fmin(1, (double)(m - i) * p[idx[i]]);
+
+		run = fmax(run, v);
+		adj[idx[i]] = run;
+	}
+	return m;
+}
+
 /* ---- generator: xoshiro256** seeded through splitmix64 ---- */
 
 static uint64_t splitmix64(uint64_t *x)

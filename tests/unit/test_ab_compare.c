@@ -616,6 +616,56 @@ static void test_tiny_p(void **state)
 	xvbd_ab_comparison_free(&c);
 }
 
+/*
+ * Holm over the metrics: read-iops and read-mbs at p ~ 0.02 each, with
+ * three more metrics in the family (p = 1): adjusted 0.1, so no
+ * difference is proven; --no-adjust keeps the per-metric verdict.
+ */
+static void test_holm_adjust(void **state)
+{
+	static const double ia[] = { 100, 102, 98, 101, 99 };
+	static const double ib[] = { 103, 105, 101, 104, 102 };
+	static struct label a, b;
+	struct xvbd_ab_comparison c;
+	const struct xvbd_ab_metric_cmp *m;
+	bool one[XVBD_AB_NMETRICS] = { false };
+	char *text;
+	int pass;
+
+	(void)state;
+	make_label(&a, "A", ia, 5);
+	make_label(&b, "B", ib, 5);
+	for (pass = 0; pass < 3; pass++) {
+		assert_int_equal(xvbd_ab_compare(recs(&a), a.n, recs(&b), b.n,
+						 0.95, XVBD_AB_TEST_WELCH, &c),
+				 0);
+		m = &c.m[XVBD_AB_RD_IOPS];
+		assert_true(m->s.p < 0.05 && m->s.p > 0.01);
+		assert_int_equal(m->verdict, XVBD_AB_V_BETTER);
+		one[XVBD_AB_RD_IOPS] = true;
+		assert_int_equal(xvbd_ab_compare_adjust(&c, pass == 2 ? one :
+							NULL, pass != 1), 0);
+		if (pass == 0) {
+			assert_int_equal(c.family, 5);
+			assert_true(c.adjusted);
+			assert_true(m->s.p_adj > 0.05);
+			assert_int_equal(m->verdict, XVBD_AB_V_NO_DIFF);
+			assert_non_null(strstr(m->text, "Holm"));
+			text = render(&c, false, NULL);
+			assert_non_null(strstr(text, "Holm-Bonferroni over 5 "
+						     "metrics"));
+			assert_non_null(strstr(text, "Holm p="));
+			free(text);
+		} else {
+			/* --no-adjust, or one metric shown: as it was */
+			assert_false(c.adjusted);
+			assert_int_equal(m->verdict, XVBD_AB_V_BETTER);
+			assert_int_equal(c.family, pass == 2 ? 1 : 5);
+		}
+		xvbd_ab_comparison_free(&c);
+	}
+}
+
 /* After a sequential stop: which verdict carries the guarantee. */
 static void test_sequential_note(void **state)
 {
@@ -802,6 +852,7 @@ int main(void)
 		cmocka_unit_test(test_mwu_ties_verdict),
 		cmocka_unit_test(test_tiny_p),
 		cmocka_unit_test(test_sequential_note),
+		cmocka_unit_test(test_holm_adjust),
 		cmocka_unit_test(test_xml_checker),
 		cmocka_unit_test(test_plot_svg),
 	};

@@ -302,6 +302,7 @@ struct xvbd_ab_metric_cmp {
 		double pct, pct_lo, pct_hi;	/* relative to A's centre */
 		double p;
 		double stat, df;	/* Welch's t and df; MWU's U */
+		double p_adj;		/* Holm over the family; NAN */
 	} s;
 	enum xvbd_ab_verdict verdict;
 	char text[160];			/* "B faster by 12 % +- 3 %" */
@@ -321,6 +322,10 @@ struct xvbd_ab_comparison {
 	long variable;
 	char **warnings;		/* every confounder and data problem */
 	size_t nwarnings;
+	/* Multiplicity (xvbd_ab_compare_adjust): metrics with a p-value
+	 * in the family, and whether verdicts use Holm's adjusted p. */
+	size_t family;
+	bool adjusted;
 };
 
 /*
@@ -333,6 +338,14 @@ int xvbd_ab_compare(const struct xvbd_ab_record *a, size_t na,
 		    double confidence, enum xvbd_ab_test test,
 		    struct xvbd_ab_comparison *out);
 void xvbd_ab_comparison_free(struct xvbd_ab_comparison *c);
+/*
+ * Holm-Bonferroni over the metrics shown (NULL: all) that have a
+ * p-value: each gets p_adj; when adjust and more than one is in the
+ * family, a "better"/"worse" whose adjusted p is not below 1 -
+ * confidence becomes "no difference proven" and says why.
+ */
+int xvbd_ab_compare_adjust(struct xvbd_ab_comparison *c,
+			   const bool *shown_metrics, bool adjust);
 /*
  * After `ab run --until-confident`: a warning that only the sequential
  * decision on metric m carries the always-valid guarantee; the fixed-N

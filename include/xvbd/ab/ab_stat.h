@@ -97,6 +97,15 @@ int xvbd_stat_fieller(const double *a, size_t na, const double *b,
 int xvbd_stat_mwu(const double *a, size_t na, const double *b, size_t nb,
 		  double confidence, struct xvbd_stat_cmp *out);
 
+/*
+ * Holm-Bonferroni: p-values adjusted for a family of tests, so that
+ * "any adjusted p < alpha" happens with probability <= alpha when no
+ * hypothesis is false, whatever their dependence.  NAN entries of p are
+ * not part of the family and stay NAN in adj.  Returns the family size
+ * (n <= 64; larger n: 0, every adj NAN).
+ */
+size_t xvbd_stat_holm(const double *p, size_t n, double *adj);
+
 /* ---- the sequential procedure ---- */
 
 /*

@@ -641,6 +641,8 @@ static int experiment(struct xvbd_ctx *ctx, struct run_opts *o)
 			    o->side[1].recs, o->side[1].nrecs, o->confidence,
 			    XVBD_AB_TEST_WELCH, &cmp))
 		return XVBD_EXIT_FAIL;
+	/* all eight metrics shown: Holm over them, as ab compare */
+	xvbd_ab_compare_adjust(&cmp, NULL, true);
 	if (o->until_confident && o->metric >= 0 &&
 	    xvbd_ab_comparison_note_sequential(&cmp, o->metric,
 				xvbd_seq_decision_name(st.decision))) {
