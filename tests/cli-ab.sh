@@ -110,7 +110,15 @@ ab_rec "$s" fast 0 1700 vbd.xvdb.ring_pages=8
 ab_rec "$s" fast 1 1710 vbd.xvdb.ring_pages=8 cpu_jump=5
 ab_rec "$s" fast 2 1705 vbd.xvdb.ring_pages=8
 
-ab_ok "B faster (Welch's t, p<0.0001)" ab compare ring1 ring8 --dir "$s"
+ab_ok "B faster (Welch's t, p=" ab compare ring1 ring8 --dir "$s"
+ab_ok "multiple metrics:    Holm-Bonferroni over" \
+	ab compare ring1 ring8 --dir "$s"
+ab_ok "none (--no-adjust: each verdict at the confidence alone)" \
+	ab compare ring1 ring8 --dir "$s" --no-adjust
+ab_ok '"adjust":"none"' ab compare ring1 ring8 --dir "$s" --no-adjust \
+	--json
+ab_ok "none (one metric)" ab compare ring1 ring8 --dir "$s" \
+	--metric read-iops
 ab_ok "variable under test: vbd.xvdb.ring_pages: A 1, B 8" \
 	ab compare ring1 ring8 --dir "$s"
 ab_ok "guest.vcpus: A 1, B 2: guest vCPUs differ" \

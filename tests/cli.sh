@@ -111,6 +111,13 @@ case_ 2 "ab record: --domain missing" ab record x --until-shutdown
 case_ 2 'ab record: --vdev: "sdz-1"' ab record x --domain g --vdev sdz-1 \
 	--duration 1
 case_ 1 "ab record: $no_xs" ab record x --domain g --duration 1 --json
+# the largest confidence is 99.999 in both commands, as their messages say
+case_ 2 'ab compare: --confidence: "99.9999": expected a percentage from 50 to 99.999' \
+	ab compare a b --confidence 99.9999
+case_ 2 'ab run: --confidence: "99.9999": expected a percentage from 50 to 99.999' \
+	ab run a /x.cfg b /y.cfg --duration 1 --confidence 99.9999
+case_ 1 "ab compare: /nonexistent-dir" ab compare a b --confidence 99.999 \
+	--dir /nonexistent-dir
 case_ 2 'ab run: --vdev: "bogus": expected a virtual device' \
 	ab run a x.cfg b y.cfg --until-shutdown --vdev bogus
 case_ 2 "ab run: --vdev: 51712 given twice" \

@@ -6,9 +6,9 @@
  * labels' run summaries are compared with the test asked for:
  *  - Welch's t (centre: mean).  The difference B - A and its interval
  *    are Welch's; the relative difference is the ratio of the means with
- *    Fieller's interval at Welch's degrees of freedom, so the uncertainty
- *    of A's mean is part of the % interval (it is unbounded when A's mean
- *    is not distinguishable from 0; then no % interval is given);
+ *    Fieller's interval (ab_stat.c), so the uncertainty of A's mean is
+ *    part of the % interval (it is unbounded when A's own interval
+ *    includes 0; then no % interval is given);
  *  - Mann-Whitney U (centre: median).  The difference is the
  *    Hodges-Lehmann shift with its distribution-free interval; the
  *    relative one is the Hodges-Lehmann shift of the logarithms,
@@ -80,31 +80,6 @@ void xvbd_ab_comparison_free(struct xvbd_ab_comparison *c)
 const char *xvbd_ab_test_name(enum xvbd_ab_test t)
 {
 	return t == XVBD_AB_TEST_MWU ? "Mann-Whitney U" : "Welch's t";
-}
-
-/* Fieller's interval for mean(B) / mean(A), independent samples. */
-static void fieller(const double *xa, size_t na, const double *xb, size_t nb,
-		    double confidence, double df, double *lo, double *hi)
-{
-	double ma = xvbd_stat_mean(xa, na), mb = xvbd_stat_mean(xb, nb);
-	double se2a = xvbd_stat_var(xa, na) / (double)na;
-	double se2b = xvbd_stat_var(xb, nb) / (double)nb;
-	double t, t2, a2, disc;
-
-	*lo = *hi = NAN;
-	if (!(df > 0))
-		return;
-	t = xvbd_stat_t_quantile(0.5 + confidence / 2.0, df);
-	t2 = t * t;
-	/* (mb - r ma)^2 <= t^2 (se2b + r^2 se2a): bounded iff a2 > 0. */
-	a2 = ma * ma - t2 * se2a;
-	if (!(a2 > 0))
-		return;
-	disc = ma * ma * mb * mb - a2 * (mb * mb - t2 * se2b);
-	if (disc < 0)
-		disc = 0;
-	*lo = (ma * mb - sqrt(disc)) / a2;
-	*hi = (ma * mb + sqrt(disc)) / a2;
 }
 
 /* Relative difference of MWU: HL shift of ln(x), back to a ratio. */
@@ -197,7 +172,9 @@ static void verdict_text(struct xvbd_ab_metric_cmp *mc, double confidence)
 	const struct xvbd_stat_cmp_view *s = &mc->s;
 	char mag[80];
 
-	if (!isnan(s->pct))
+	/* A % without its interval (A's mean not told from 0) would say
+	 * more than is known: the absolute difference then. */
+	if (!isnan(s->pct) && (!isnan(s->pct_lo) || isnan(s->diff_lo)))
 		fmt_mag(mag, sizeof(mag), s->pct, s->pct_lo, s->pct_hi, "%", 1);
 	else
 		fmt_mag(mag, sizeof(mag), s->diff, s->diff_lo, s->diff_hi,
@@ -231,6 +208,7 @@ static void metric_unknown(struct xvbd_ab_metric_cmp *mc, const char *why)
 	s->centre_a = s->half_a = s->centre_b = s->half_b = NAN;
 	s->diff = s->diff_lo = s->diff_hi = NAN;
 	s->pct = s->pct_lo = s->pct_hi = s->p = NAN;
+	s->stat = s->df = s->p_adj = NAN;
 	mc->verdict = XVBD_AB_V_UNKNOWN;
 	snprintf(mc->text, sizeof(mc->text), "%s", why);
 }
@@ -283,14 +261,15 @@ static int compare_metric(struct xvbd_ab_metric_cmp *mc,
 			double ma = xvbd_stat_mean(xa, mc->na);
 
 			r = ma > 0 ? xvbd_stat_mean(xb, mc->nb) / ma : NAN;
-			fieller(xa, mc->na, xb, mc->nb, confidence, st.df,
-				&rlo, &rhi);
+			xvbd_stat_fieller(xa, mc->na, xb, mc->nb, confidence,
+					  &rlo, &rhi);
 		}
 	} else {
 		/* One run on a side: centres and the difference, no test. */
 		st.centre_a = xvbd_stat_mean(xa, mc->na);
 		st.centre_b = xvbd_stat_mean(xb, mc->nb);
 		st.half_a = st.half_b = st.diff_lo = st.diff_hi = st.p = NAN;
+		st.stat = st.df = NAN;
 		st.diff = st.centre_b - st.centre_a;
 		st.significant = false;
 		r = st.centre_a > 0 ? st.centre_b / st.centre_a : NAN;
@@ -309,6 +288,9 @@ static int compare_metric(struct xvbd_ab_metric_cmp *mc,
 	s->diff_lo = st.diff_lo;
 	s->diff_hi = st.diff_hi;
 	s->p = st.p;
+	s->p_adj = NAN;
+	s->stat = st.stat;
+	s->df = st.df;
 	s->pct = (r - 1) * 100;
 	s->pct_lo = (rlo - 1) * 100;
 	s->pct_hi = (rhi - 1) * 100;
@@ -606,4 +588,54 @@ out:
 	if (rc)
 		xvbd_ab_comparison_free(out);
 	return rc;
+}
+
+int xvbd_ab_comparison_note_sequential(struct xvbd_ab_comparison *c,
+				       enum xvbd_ab_metric m,
+				       const char *decision)
+{
+	return warn(c, "sequential stop: only the sequential decision (%s, "
+		    "%s) keeps its error rate: the runs stopped when its "
+		    "always-valid sequence settled, and these fixed-N "
+		    "verdicts on the same runs do not account for that stop "
+		    "(by simulation one says \"different\" in ~5.5 %% of "
+		    "experiments without one at 95 %%): read them as "
+		    "descriptive", xvbd_ab_metrics[m].name, decision);
+}
+
+/*
+ * Holm over the metrics that have a p and are shown: with eight metrics
+ * at 95 % each, one or more is "different" by chance in about a third
+ * of A/A comparisons; with the adjusted p the share stays within 5 %.
+ * The intervals stay per metric (stated in the output).
+ */
+int xvbd_ab_compare_adjust(struct xvbd_ab_comparison *c,
+			   const bool *shown_metrics, bool adjust)
+{
+	double p[XVBD_AB_NMETRICS], adj[XVBD_AB_NMETRICS];
+	int m;
+
+	for (m = 0; m < XVBD_AB_NMETRICS; m++) {
+		const struct xvbd_ab_metric_cmp *mc = &c->m[m];
+
+		p[m] = (!shown_metrics || shown_metrics[m]) ? mc->s.p : NAN;
+	}
+	c->family = xvbd_stat_holm(p, XVBD_AB_NMETRICS, adj);
+	c->adjusted = adjust && c->family > 1;
+	for (m = 0; m < XVBD_AB_NMETRICS; m++) {
+		struct xvbd_ab_metric_cmp *mc = &c->m[m];
+
+		mc->s.p_adj = adj[m];
+		if (!c->adjusted || isnan(adj[m]) ||
+		    (mc->verdict != XVBD_AB_V_BETTER &&
+		     mc->verdict != XVBD_AB_V_WORSE) ||
+		    adj[m] < 1 - c->confidence)
+			continue;
+		mc->verdict = XVBD_AB_V_NO_DIFF;
+		snprintf(mc->text, sizeof(mc->text), "no difference proven at "
+			 "%g %% after Holm's adjustment over %zu metrics (p "
+			 "%.2g, adjusted %.2g)", c->confidence * 100,
+			 c->family, mc->s.p, adj[m]);
+	}
+	return 0;
 }

@@ -19,6 +19,7 @@ static const struct xvbd_out_label cmp_labels[] = {
 	{ "diff", "B-A" },
 	{ "pct", "B-A %" },
 	{ "variable", "variable under test" },
+	{ "adjustment", "multiple metrics" },
 	{ NULL, NULL },
 };
 
@@ -74,10 +75,9 @@ static void fmt_signed(char *buf, size_t len, double v, double lo, double hi,
 
 static void fmt_p(char *buf, size_t len, double p)
 {
+	/* two significant digits at any size: 3e-18 is not 0 */
 	if (isnan(p))
 		snprintf(buf, len, "p unknown");
-	else if (p < 0.0001)
-		snprintf(buf, len, "p<0.0001");
 	else
 		snprintf(buf, len, "p=%.2g", p);
 }
@@ -87,9 +87,12 @@ static void fmt_verdict(char *buf, size_t len,
 			const struct xvbd_ab_comparison *c,
 			const struct xvbd_ab_metric_cmp *mc)
 {
-	char p[32];
+	char p[64];
 
 	fmt_p(p, sizeof(p), mc->s.p);
+	if (c->adjusted && !isnan(mc->s.p_adj))
+		snprintf(p + strlen(p), sizeof(p) - strlen(p), ", Holm p=%.2g",
+			 mc->s.p_adj);
 	switch (mc->verdict) {
 	case XVBD_AB_V_BETTER:
 	case XVBD_AB_V_WORSE:
@@ -98,8 +101,8 @@ static void fmt_verdict(char *buf, size_t len,
 			 xvbd_ab_test_name(c->test), p);
 		break;
 	case XVBD_AB_V_NO_DIFF:
-		snprintf(buf, len, "%s (%s, %s)", mc->text, xvbd_ab_test_name(c->test),
-			 p);
+		snprintf(buf, len, "no difference proven at %g %% (%s, %s)",
+			 c->confidence * 100, xvbd_ab_test_name(c->test), p);
 		break;
 	case XVBD_AB_V_WEAK:
 		snprintf(buf, len, "weak: %zu and %zu runs, not proven",
@@ -169,7 +172,10 @@ static void render_metric_json(struct xvbd_out *o,
 	num(o, "pct", mc->s.pct, d);
 	num(o, "pct_lo", mc->s.pct_lo, d);
 	num(o, "pct_hi", mc->s.pct_hi, d);
-	num(o, "p", mc->s.p, 6);
+	xvbd_out_double_opt(o, "p", !isnan(mc->s.p), mc->s.p);
+	xvbd_out_double_opt(o, "stat", !isnan(mc->s.stat), mc->s.stat);
+	xvbd_out_double_opt(o, "df", !isnan(mc->s.df), mc->s.df);
+	xvbd_out_double_opt(o, "p_adj", !isnan(mc->s.p_adj), mc->s.p_adj);
 	xvbd_out_str(o, "verdict", verdict_name(mc->verdict));
 	xvbd_out_str(o, "text", mc->text);
 	xvbd_out_obj_end(o);
@@ -214,9 +220,11 @@ void xvbd_ab_comparison_render(struct xvbd_out *o, const char *key,
 		xvbd_out_uint(o, "runs_a", c->runs_a);
 		xvbd_out_str(o, "b", c->label_b);
 		xvbd_out_uint(o, "runs_b", c->runs_b);
-		xvbd_out_fixed_opt(o, "confidence", true, c->confidence, 4);
+		xvbd_out_fixed_opt(o, "confidence", true, c->confidence, 6);
 		xvbd_out_str(o, "test", c->test == XVBD_AB_TEST_MWU ? "mwu" :
 			     "welch");
+		xvbd_out_str(o, "adjust", c->adjusted ? "holm" : "none");
+		xvbd_out_uint(o, "family", c->family);
 	} else {
 		snprintf(buf, sizeof(buf), "%s (%zu run%s)", c->label_a,
 			 c->runs_a, c->runs_a == 1 ? "" : "s");
@@ -231,6 +239,16 @@ void xvbd_ab_comparison_render(struct xvbd_out *o, const char *key,
 			     "median; B-A: Hodges-Lehmann shift)" :
 			     "Welch's t on run summaries (centre: mean; "
 			     "B-A %: Fieller's interval)");
+		if (c->adjusted)
+			snprintf(buf, sizeof(buf), "Holm-Bonferroni over %zu "
+				 "metrics: verdicts use the adjusted p "
+				 "(--no-adjust: none); intervals are per metric",
+				 c->family);
+		else
+			snprintf(buf, sizeof(buf), "none (%s)", c->family > 1 ?
+				 "--no-adjust: each verdict at the confidence "
+				 "alone" : "one metric");
+		xvbd_out_str(o, "adjustment", buf);
 	}
 	xvbd_out_arr_begin(o, "metrics");
 	for (m = 0; m < XVBD_AB_NMETRICS; m++) {

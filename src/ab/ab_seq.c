@@ -164,3 +164,48 @@ size_t xvbd_seq_fixed_pairs(double alpha, double beta, double sd,
 			return n;
 	}
 }
+
+/*
+ * At the cap the sequence is mean +- c_N sd / sqrt(N); it can settle
+ * either way only once that radius is below ln(1 + min_effect): the
+ * smallest such N, a floor on what an experiment with this noise needs
+ * (half the time the sd comes out larger).  c_n / sqrt(n) falls with n,
+ * so the first n that fits is the answer.
+ */
+size_t xvbd_seq_pairs_to_settle(const struct xvbd_seq_params *p, double sd)
+{
+	double g, bound;
+	size_t n;
+
+	if (check_params(p) || !isfinite(sd) || sd < 0)
+		return 0;
+	g = p->g > 0 ? p->g : XVBD_SEQ_G_DEFAULT;
+	bound = log1p(p->min_effect);
+	for (n = 2; n <= XVBD_SEQ_SETTLE_MAX; n++)
+		if (seq_radius(n, g, p->alpha) * sd / sqrt((double)n) < bound)
+			return n;
+	return SIZE_MAX;
+}
+
+double xvbd_seq_sd_settles(const struct xvbd_seq_params *p)
+{
+	double g, c;
+
+	if (check_params(p))
+		return NAN;
+	g = p->g > 0 ? p->g : XVBD_SEQ_G_DEFAULT;
+	c = seq_radius(p->max_pairs, g, p->alpha);
+	return isinf(c) ? 0 : log1p(p->min_effect) *
+			      sqrt((double)p->max_pairs) / c;
+}
+
+double xvbd_seq_radius_at_cap(const struct xvbd_seq_params *p, double sd)
+{
+	double g;
+
+	if (check_params(p) || !isfinite(sd) || sd < 0)
+		return NAN;
+	g = p->g > 0 ? p->g : XVBD_SEQ_G_DEFAULT;
+	return seq_radius(p->max_pairs, g, p->alpha) * sd /
+	       sqrt((double)p->max_pairs);
+}

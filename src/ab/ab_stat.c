@@ -26,16 +26,31 @@
 
 /* ---- basics ---- */
 
+/*
+ * The sum's rounding is corrected by a second pass: the mean of n equal
+ * values is that value exactly (three times 0.1 summed and divided is
+ * one ulp off, and a test would then see a difference between two
+ * constant samples of the same value).
+ */
 double xvbd_stat_mean(const double *x, size_t n)
 {
-	double s = 0;
+	double s = 0, m, c = 0;
 	size_t i;
 
 	if (n == 0)
 		return NAN;
 	for (i = 0; i < n; i++)
 		s += x[i];
-	return s / (double)n;
+	m = s / (double)n;
+	for (i = 0; i < n && x[i] == x[0]; i++)
+		;
+	if (i == n)
+		return x[0];
+	if (!isfinite(m))
+		return m;
+	for (i = 0; i < n; i++)
+		c += x[i] - m;
+	return m + c / (double)n;
 }
 
 double xvbd_stat_var(const double *x, size_t n)
@@ -402,6 +417,8 @@ int xvbd_stat_welch(const double *a, size_t na, const double *b, size_t nb,
 	out->half_a = t_half_width(confidence, (double)(na - 1), sqrt(sa2));
 	out->half_b = t_half_width(confidence, (double)(nb - 1), sqrt(sb2));
 	out->diff = mb - ma;
+	out->stat = se2 > 0 ? out->diff / sqrt(se2) : out->diff == 0 ? 0 :
+		    copysign(INFINITY, out->diff);
 	if (se2 == 0) {
 		/* Both sides constant: nothing to estimate, the difference
 		 * is what it is (t infinite unless the means agree). */
@@ -420,6 +437,94 @@ int xvbd_stat_welch(const double *a, size_t na, const double *b, size_t nb,
 		out->diff_hi = out->diff + half;
 	}
 	out->significant = out->diff_lo > 0 || out->diff_hi < 0;
+	return 0;
+}
+
+/* ---- Fieller's interval for a ratio of means ---- */
+
+#define FIELLER_EXPAND_MAX	1100
+#define FIELLER_BISECT_MAX	200
+
+struct fieller {
+	double ma, mb, va, vb;	/* means, squared standard errors */
+	double dfa, dfb;	/* na - 1, nb - 1 */
+	double q;		/* (1 + confidence) / 2 */
+};
+
+/* > 0 where r is outside the interval: (mb - r ma)^2 - t^2 var(r). */
+static double fieller_excess(const struct fieller *f, double r)
+{
+	double va = r * r * f->va, v = f->vb + va, df, t;
+
+	if (v == 0)
+		return (f->mb - r * f->ma) != 0 ? 1 : -1;
+	/* Welch-Satterthwaite for the combination mb - r ma */
+	df = v * v / (f->vb * f->vb / f->dfb + va * va / f->dfa);
+	t = xvbd_stat_t_quantile(f->q, df);
+	return (f->mb - r * f->ma) * (f->mb - r * f->ma) - t * t * v;
+}
+
+/* The end of the interval on the side dir (-1, +1) of r0 = mb / ma. */
+static double fieller_end(const struct fieller *f, double r0, double dir)
+{
+	double scale = sqrt(f->vb + r0 * r0 * f->va) / fabs(f->ma);
+	double in = r0, out = r0, step = scale > 0 ? scale : 1;
+	int i;
+
+	for (i = 0; i < FIELLER_EXPAND_MAX; i++, step *= 2) {
+		out = r0 + dir * step;
+		if (!isfinite(out))
+			return NAN;
+		if (fieller_excess(f, out) > 0)
+			break;
+		in = out;
+	}
+	if (i == FIELLER_EXPAND_MAX)
+		return NAN;
+	for (i = 0; i < FIELLER_BISECT_MAX; i++) {
+		double mid = 0.5 * (in + out);
+
+		if (mid == in || mid == out)
+			break;
+		if (fieller_excess(f, mid) > 0)
+			out = mid;
+		else
+			in = mid;
+	}
+	return in;
+}
+
+int xvbd_stat_fieller(const double *a, size_t na, const double *b,
+		      size_t nb, double confidence, double *lo, double *hi)
+{
+	struct fieller f;
+	double ta, r0;
+
+	if (!a || !b || !lo || !hi || na < 2 || nb < 2 ||
+	    check_conf(confidence) || !all_finite(a, na) ||
+	    !all_finite(b, nb))
+		return -EINVAL;
+	*lo = *hi = NAN;
+	f.ma = xvbd_stat_mean(a, na);
+	f.mb = xvbd_stat_mean(b, nb);
+	f.va = xvbd_stat_var(a, na) / (double)na;
+	f.vb = xvbd_stat_var(b, nb) / (double)nb;
+	f.dfa = (double)(na - 1);
+	f.dfb = (double)(nb - 1);
+	f.q = (1 + confidence) / 2;
+	/* Bounded iff A's own interval excludes 0 (the limit |r| -> inf). */
+	ta = xvbd_stat_t_quantile(f.q, f.dfa);
+	if (!(f.ma * f.ma > ta * ta * f.va))
+		return 0;
+	r0 = f.mb / f.ma;
+	if (f.va == 0 && f.vb == 0) {
+		*lo = *hi = r0;
+		return 0;
+	}
+	*lo = fieller_end(&f, r0, -1);
+	*hi = fieller_end(&f, r0, 1);
+	if (isnan(*lo) || isnan(*hi))
+		*lo = *hi = NAN;
 	return 0;
 }
 
@@ -523,15 +628,200 @@ static void mwu_rank(const double *sa, size_t na, const double *sb,
 	r->u = rank_b - (double)nb * ((double)nb + 1) / 2;
 }
 
+/*
+ * The normal approximation at a shift d of B (B - d against A), for the
+ * interval by inversion.  With D the sorted pairwise differences b - a,
+ * U(d) = #{D > d} + #{D == d} / 2; a pair with D == d is a tie between
+ * the samples, which also joins their tie groups in the variance.
+ */
+struct mwu_shift {
+	const double *sa, *sb, *d;	/* sorted A, B, differences */
+	size_t na, nb, mn;
+	double tie_a, tie_b;		/* sum of t^3 - t within A, B */
+	double alpha;
+};
+
+static double tie_term(double t)
+{
+	return t * t * t - t;
+}
+
+/* First index i with d[i] >= v (ge) or d[i] > v (!ge). */
+static size_t bound_index(const double *d, size_t n, double v, bool ge)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ge ? d[mid] < v : d[mid] <= v)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+/* Tie sum of A together with B - d: groups tied across join. */
+static double mwu_tie_sum_at(const struct mwu_shift *sh, double shift)
+{
+	double sum = sh->tie_a + sh->tie_b;
+	size_t i = 0, j, k;
+
+	while (i < sh->na) {
+		double ca, cb = 0;
+
+		for (k = i; k < sh->na && sh->sa[k] == sh->sa[i]; k++)
+			;
+		ca = (double)(k - i);
+		/* b - a grows with b: the B values tied with this a */
+		for (j = 0; j < sh->nb && sh->sb[j] - sh->sa[i] < shift; j++)
+			;
+		for (; j < sh->nb && sh->sb[j] - sh->sa[i] == shift; j++)
+			cb++;
+		if (cb > 0)
+			sum += tie_term(ca + cb) - tie_term(ca) - tie_term(cb);
+		i = k;
+	}
+	return sum;
+}
+
+/* Two-sided p at shift d; side 0 ties as ties, +1 / -1 each tied b
+ * just below / above its a. */
+static double mwu_p_side(const struct mwu_shift *sh, double shift, int side)
+{
+	double m = (double)sh->na, n = (double)sh->nb, tie, u, z, sigma;
+	size_t ge = bound_index(sh->d, sh->mn, shift, true);
+	size_t gt = bound_index(sh->d, sh->mn, shift, false);
+
+	u = (double)(sh->mn - gt);
+	tie = sh->tie_a + sh->tie_b;
+	if (side < 0)
+		u += (double)(gt - ge);
+	if (side == 0 && gt > ge) {
+		u += (double)(gt - ge) / 2;
+		tie = mwu_tie_sum_at(sh, shift);
+	}
+	sigma = sqrt(m * n / 12 * ((m + n + 1) - tie / ((m + n) *
+						     (m + n - 1))));
+	if (!(sigma > 0))
+		return 1;	/* every value equal */
+	/* continuity correction as R's wilcox.test */
+	z = u - m * n / 2;
+	z = (z - (z > 0 ? 0.5 : z < 0 ? -0.5 : 0)) / sigma;
+	return fmin(1, 2 * xvbd_stat_norm_cdf(-fabs(z)));
+}
+
+/* The p least favourable to a rejection at shift d. */
+static double mwu_p_least(const struct mwu_shift *sh, double shift)
+{
+	size_t ge = bound_index(sh->d, sh->mn, shift, true);
+	size_t gt = bound_index(sh->d, sh->mn, shift, false);
+	double p = mwu_p_side(sh, shift, 0);
+
+	if (gt > ge) {
+		p = fmax(p, mwu_p_side(sh, shift, 1));
+		p = fmax(p, mwu_p_side(sh, shift, -1));
+	}
+	return p;
+}
+
+/*
+ * The shifts not rejected form an interval around the Hodges-Lehmann
+ * shift (p grows towards it on either side), and its ends are
+ * differences D: binary search on each side.  NAN where even shifts
+ * beyond every D are not rejected (too few runs).
+ */
+static void mwu_invert(const struct mwu_shift *sh, double *lo, double *hi)
+{
+	size_t mid = (sh->mn - 1) / 2, a, b;
+
+	*lo = *hi = NAN;
+	if (mwu_p_side(sh, sh->d[0], -1) >= sh->alpha ||
+	    mwu_p_side(sh, sh->d[sh->mn - 1], 1) >= sh->alpha ||
+	    mwu_p_least(sh, sh->d[mid]) < sh->alpha)
+		return;
+	for (a = 0, b = mid; a < b;) {	/* first accepted in [0, mid] */
+		size_t c = a + (b - a) / 2;
+
+		if (mwu_p_least(sh, sh->d[c]) >= sh->alpha)
+			b = c;
+		else
+			a = c + 1;
+	}
+	*lo = sh->d[a];
+	for (a = mid, b = sh->mn - 1; a < b;) {	/* last accepted */
+		size_t c = a + (b - a + 1) / 2;
+
+		if (mwu_p_least(sh, sh->d[c]) >= sh->alpha)
+			a = c;
+		else
+			b = c - 1;
+	}
+	*hi = sh->d[a];
+}
+
+/* Sum of t^3 - t over the groups of equal values of sorted x. */
+static double tie_sum_sorted(const double *x, size_t n)
+{
+	double sum = 0;
+	size_t i, j;
+
+	for (i = 0; i < n; i = j) {
+		for (j = i; j < n && x[j] == x[i]; j++)
+			;
+		sum += tie_term((double)(j - i));
+	}
+	return sum;
+}
+
+/*
+ * Exact p of U without ties and Bauer's (1972) interval: [D_(k),
+ * D_(mn+1-k)] with P(U <= k-1) <= tail covers the shift with
+ * probability >= confidence.
+ */
+static int mwu_exact(const struct mwu_shift *sh, double u_b,
+		     double confidence, struct xvbd_stat_cmp *out)
+{
+	size_t mn = sh->mn, u = (size_t)u_b, k;
+	int64_t *counts = malloc((mn + 1) * sizeof(*counts));
+	double *cdf = malloc((mn + 1) * sizeof(*cdf));
+	double total = 0, below, above;
+	int ret = -ENOMEM;
+
+	if (!counts || !cdf)
+		goto out;
+	mwu_counts(sh->na, sh->nb, counts);
+	for (k = 0; k <= mn; k++)
+		total += (double)counts[k];
+	for (k = 0, below = 0; k <= mn; k++) {
+		below += (double)counts[k];
+		cdf[k] = below / total;
+	}
+	below = cdf[u];
+	above = 1 - (u > 0 ? cdf[u - 1] : 0);
+	out->p = fmin(1, 2 * fmin(below, above));
+	k = tail_index(cdf, mn + 1, (1 - confidence) / 2);
+	if (k >= 1 && k <= (mn + 1) / 2) {
+		out->diff_lo = sh->d[k - 1];
+		out->diff_hi = sh->d[mn - k];
+	} else {
+		out->diff_lo = out->diff_hi = NAN;
+	}
+	ret = 0;
+out:
+	free(counts);
+	free(cdf);
+	return ret;
+}
+
 int xvbd_stat_mwu(const double *a, size_t na, const double *b, size_t nb,
 		  double confidence, struct xvbd_stat_cmp *out)
 {
-	double *sa = NULL, *sb = NULL, *diffs = NULL, *cdf = NULL;
-	int64_t *counts = NULL;
-	double m = (double)na, n = (double)nb, mu, tail, sigma, z;
-	size_t mn, i, j, k;
+	double *sa = NULL, *sb = NULL, *diffs = NULL;
+	struct mwu_shift sh;
+	size_t mn, i, j;
 	struct mwu_ranks r;
-	bool exact;
 	int ret = -ENOMEM;
 
 	if (!a || !b || !out || na < 1 || nb < 1 || check_conf(confidence) ||
@@ -549,14 +839,8 @@ int xvbd_stat_mwu(const double *a, size_t na, const double *b, size_t nb,
 	out->half_a = median_half_width(sa, na, confidence);
 	out->half_b = median_half_width(sb, nb, confidence);
 	out->df = NAN;
-
 	mwu_rank(sa, na, sb, nb, &r);
-	mu = m * n / 2;
-	tail = (1 - confidence) / 2;
-	exact = !r.ties && na <= MWU_EXACT_MAX && nb <= MWU_EXACT_MAX;
-	/* na + nb >= 2, so the tie term's divisor is not 0 */
-	sigma = sqrt(m * n / 12 *
-		     ((m + n + 1) - r.tie_sum / ((m + n) * (m + n - 1))));
+	out->stat = r.u;
 
 	/* Hodges-Lehmann: median of all pairwise shifts b_j - a_i. */
 	for (i = 0; i < na; i++)
@@ -565,46 +849,19 @@ int xvbd_stat_mwu(const double *a, size_t na, const double *b, size_t nb,
 	qsort(diffs, mn, sizeof(*diffs), cmp_double);
 	out->diff = median_sorted(diffs, mn);
 
-	if (exact) {
-		double total = 0, below, above;
-		size_t u = (size_t)r.u;
-
-		counts = malloc((mn + 1) * sizeof(*counts));
-		cdf = malloc((mn + 1) * sizeof(*cdf));
-		if (!counts || !cdf)
+	sh = (struct mwu_shift){
+		.sa = sa, .na = na, .sb = sb, .nb = nb, .d = diffs, .mn = mn,
+		.alpha = 1 - confidence,
+	};
+	if (!r.ties && na <= MWU_EXACT_MAX && nb <= MWU_EXACT_MAX) {
+		ret = mwu_exact(&sh, r.u, confidence, out);
+		if (ret)
 			goto out;
-		mwu_counts(na, nb, counts);
-		for (k = 0; k <= mn; k++)
-			total += (double)counts[k];
-		for (k = 0, below = 0; k <= mn; k++) {
-			below += (double)counts[k];
-			cdf[k] = below / total;
-		}
-		below = cdf[u];
-		above = 1 - (u > 0 ? cdf[u - 1] : 0);
-		out->p = fmin(1, 2 * fmin(below, above));
-		/* Bauer (1972): [D_(k), D_(mn+1-k)] with P(U <= k-1) <=
-		 * tail covers the shift with probability >= confidence. */
-		k = tail_index(cdf, mn + 1, tail);
 	} else {
-		if (sigma > 0) {
-			/* continuity correction as R's wilcox.test */
-			z = r.u - mu;
-			z = (z - (z > 0 ? 0.5 : z < 0 ? -0.5 : 0)) / sigma;
-			out->p = fmin(1, 2 * xvbd_stat_norm_cdf(-fabs(z)));
-			z = floor(mu + 0.5 + xvbd_stat_norm_quantile(tail) *
-				  sigma);
-			k = z >= 1 ? (size_t)z : 0;
-		} else {
-			out->p = 1;	/* every value equal */
-			k = 0;
-		}
-	}
-	if (k >= 1 && k <= (mn + 1) / 2) {
-		out->diff_lo = diffs[k - 1];
-		out->diff_hi = diffs[mn - k];
-	} else {
-		out->diff_lo = out->diff_hi = NAN;
+		sh.tie_a = tie_sum_sorted(sa, na);
+		sh.tie_b = tie_sum_sorted(sb, nb);
+		out->p = mwu_p_least(&sh, 0);
+		mwu_invert(&sh, &out->diff_lo, &out->diff_hi);
 	}
 	out->significant = out->p < 1 - confidence;
 	ret = 0;
@@ -612,9 +869,39 @@ out:
 	free(sa);
 	free(sb);
 	free(diffs);
-	free(counts);
-	free(cdf);
 	return ret;
+}
+
+/* ---- multiplicity ---- */
+
+size_t xvbd_stat_holm(const double *p, size_t n, double *adj)
+{
+	size_t idx[64], m = 0, i, j;
+	double run = 0;
+
+	for (i = 0; i < n; i++)
+		adj[i] = NAN;
+	if (n > sizeof(idx) / sizeof(idx[0]))
+		return 0;
+	for (i = 0; i < n; i++)
+		if (!isnan(p[i]))
+			idx[m++] = i;
+	/* insertion sort by p: a family of a few metrics */
+	for (i = 1; i < m; i++)
+		for (j = i; j > 0 && p[idx[j]] < p[idx[j - 1]]; j--) {
+			size_t t = idx[j];
+
+			idx[j] = idx[j - 1];
+			idx[j - 1] = t;
+		}
+	/* the k-th smallest times (m - k), made monotone, capped at 1 */
+	for (i = 0; i < m; i++) {
+		double v = fmin(1, (double)(m - i) * p[idx[i]]);
+
+		run = fmax(run, v);
+		adj[idx[i]] = run;
+	}
+	return m;
 }
 
 /* ---- generator: xoshiro256** seeded through splitmix64 ---- */

@@ -7,6 +7,7 @@
  */
 #include <ctype.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -330,6 +331,26 @@ void xvbd_out_size_opt(struct xvbd_out *o, const char *key, bool known,
 		return;
 	xvbd_fmt_size(bytes, buf, sizeof(buf));
 	text_add(o, N_SCALAR, key, buf);
+}
+
+void xvbd_out_double_opt(struct xvbd_out *o, const char *key, bool known,
+			 double value)
+{
+	char buf[64];
+
+	if (!known || !isfinite(value)) {
+		xvbd_out_null(o, key);
+		return;
+	}
+	if (!field_ok(o))
+		return;
+	snprintf(buf, sizeof(buf), o->json ? "%.17g" : "%.3g", value);
+	if (!o->json) {
+		text_add(o, N_SCALAR, key, buf);
+		return;
+	}
+	json_key(o, key);
+	json_check(o, yajl_gen_number(o->gen, buf, strlen(buf)));
 }
 
 void xvbd_out_fixed_opt(struct xvbd_out *o, const char *key, bool known,

@@ -90,7 +90,7 @@ static const struct xvbd_cmd commands[] = {
 	{ "ab compare", cmd_ab_compare, CMD_OWN_OPTIONS, 2, CMD_ARGS_ANY,
 	  "compare two labels' runs: verdicts, confounders, warnings",
 	  "<A> <B> [--confidence P] [--metric M]... [--test welch|mwu] "
-	  "[--dir DIR] [--json]" },
+	  "[--no-adjust] [--dir DIR] [--json]" },
 	{ "ab list", cmd_ab_list, CMD_OWN_OPTIONS, 0, CMD_ARGS_ANY,
 	  "list recorded runs",
 	  "[--dir DIR] [<Label|Id|File>...]" },

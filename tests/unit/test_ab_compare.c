@@ -6,6 +6,7 @@
  * checked for well-formed XML by a small checker.
  */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -527,6 +528,164 @@ static void test_render(void **state)
 	xvbd_ab_comparison_free(&c);
 }
 
+/* ---- the edges, through records (summaries: req / 10 s, exact) ---- */
+
+/*
+ * A's own interval includes 0 (191.9 +- 238.3 at 95 % on 3 runs): no %
+ * interval, and the verdict text says the absolute difference.
+ */
+static void test_pct_needs_a_bounded(void **state)
+{
+	static const double ia[] = { 193.9, 286.8, 95.0 };
+	static const double ib[] = { 350.9, 148.6, 443.7 };
+	static struct label a, b;
+	struct xvbd_ab_comparison c;
+	const struct xvbd_ab_metric_cmp *m;
+
+	(void)state;
+	make_label(&a, "A", ia, 3);
+	make_label(&b, "B", ib, 3);
+	assert_int_equal(xvbd_ab_compare(recs(&a), a.n, recs(&b), b.n, 0.95,
+					 XVBD_AB_TEST_WELCH, &c), 0);
+	m = &c.m[XVBD_AB_RD_IOPS];
+	assert_true(m->s.half_a > m->s.centre_a);
+	assert_false(isnan(m->s.pct));
+	assert_true(isnan(m->s.pct_lo) && isnan(m->s.pct_hi));
+	assert_int_equal(m->verdict, XVBD_AB_V_NO_DIFF);
+	assert_null(strstr(m->text, "% +-"));
+	assert_null(strstr(m->text, "% ("));
+	xvbd_ab_comparison_free(&c);
+}
+
+/* Mann-Whitney with ties: the verdict and the % interval agree. */
+static void test_mwu_ties_verdict(void **state)
+{
+	static const double ia[] = { 7, 2, 5, 5 };
+	static const double ib[] = { 5, 7, 6, 8, 7, 8, 9, 8 };
+	static struct label a, b;
+	struct xvbd_ab_comparison c;
+	const struct xvbd_ab_metric_cmp *m;
+
+	(void)state;
+	make_label(&a, "A", ia, 4);
+	make_label(&b, "B", ib, 8);
+	assert_int_equal(xvbd_ab_compare(recs(&a), a.n, recs(&b), b.n, 0.95,
+					 XVBD_AB_TEST_MWU, &c), 0);
+	m = &c.m[XVBD_AB_RD_IOPS];
+	assert_int_equal(m->verdict, XVBD_AB_V_NO_DIFF);
+	assert_true(m->s.p > 0.05);
+	assert_true(m->s.pct_lo <= 0 && 0 <= m->s.pct_hi);
+	assert_true(m->s.diff_lo <= 0 && 0 <= m->s.diff_hi);
+	xvbd_ab_comparison_free(&c);
+}
+
+/* A p far below 1e-6 is not 0: JSON carries it, the text shows it. */
+static void test_tiny_p(void **state)
+{
+	static const double ia[] = { 100, 100.1, 100.2, 100.3, 100.1 };
+	static const double ib[] = { 200, 200.1, 200.2, 200.3, 200.4 };
+	static struct label a, b;
+	struct xvbd_ab_comparison c;
+	bool shown[XVBD_AB_NMETRICS] = { false };
+	const char *p_metric[] = { "metrics", NULL }, *p_p[] = { "p", NULL };
+	char err[256], *text, *json;
+	yajl_val doc, arr, v;
+	double p;
+
+	(void)state;
+	make_label(&a, "A", ia, 5);
+	make_label(&b, "B", ib, 5);
+	assert_int_equal(xvbd_ab_compare(recs(&a), a.n, recs(&b), b.n, 0.95,
+					 XVBD_AB_TEST_WELCH, &c), 0);
+	p = c.m[XVBD_AB_RD_IOPS].s.p;
+	assert_true(p > 0 && p < 1e-9);
+	shown[XVBD_AB_RD_IOPS] = true;
+	json = render(&c, true, shown);
+	doc = yajl_tree_parse(json, err, sizeof(err));
+	assert_non_null(doc);
+	arr = yajl_tree_get(doc, p_metric, yajl_t_array);
+	v = yajl_tree_get(arr->u.array.values[0], p_p, yajl_t_number);
+	assert_non_null(v);
+	assert_true(YAJL_GET_DOUBLE(v) == p);
+	yajl_tree_free(doc);
+	free(json);
+	text = render(&c, false, shown);
+	assert_non_null(strstr(text, "p="));
+	assert_non_null(strstr(text, "e-"));
+	free(text);
+	xvbd_ab_comparison_free(&c);
+}
+
+/*
+ * Holm over the metrics: read-iops and read-mbs at p ~ 0.02 each, with
+ * three more metrics in the family (p = 1): adjusted 0.1, so no
+ * difference is proven; --no-adjust keeps the per-metric verdict.
+ */
+static void test_holm_adjust(void **state)
+{
+	static const double ia[] = { 100, 102, 98, 101, 99 };
+	static const double ib[] = { 103, 105, 101, 104, 102 };
+	static struct label a, b;
+	struct xvbd_ab_comparison c;
+	const struct xvbd_ab_metric_cmp *m;
+	bool one[XVBD_AB_NMETRICS] = { false };
+	char *text;
+	int pass;
+
+	(void)state;
+	make_label(&a, "A", ia, 5);
+	make_label(&b, "B", ib, 5);
+	for (pass = 0; pass < 3; pass++) {
+		assert_int_equal(xvbd_ab_compare(recs(&a), a.n, recs(&b), b.n,
+						 0.95, XVBD_AB_TEST_WELCH, &c),
+				 0);
+		m = &c.m[XVBD_AB_RD_IOPS];
+		assert_true(m->s.p < 0.05 && m->s.p > 0.01);
+		assert_int_equal(m->verdict, XVBD_AB_V_BETTER);
+		one[XVBD_AB_RD_IOPS] = true;
+		assert_int_equal(xvbd_ab_compare_adjust(&c, pass == 2 ? one :
+							NULL, pass != 1), 0);
+		if (pass == 0) {
+			assert_int_equal(c.family, 5);
+			assert_true(c.adjusted);
+			assert_true(m->s.p_adj > 0.05);
+			assert_int_equal(m->verdict, XVBD_AB_V_NO_DIFF);
+			assert_non_null(strstr(m->text, "Holm"));
+			text = render(&c, false, NULL);
+			assert_non_null(strstr(text, "Holm-Bonferroni over 5 "
+						     "metrics"));
+			assert_non_null(strstr(text, "Holm p="));
+			free(text);
+		} else {
+			/* --no-adjust, or one metric shown: as it was */
+			assert_false(c.adjusted);
+			assert_int_equal(m->verdict, XVBD_AB_V_BETTER);
+			assert_int_equal(c.family, pass == 2 ? 1 : 5);
+		}
+		xvbd_ab_comparison_free(&c);
+	}
+}
+
+/* After a sequential stop: which verdict carries the guarantee. */
+static void test_sequential_note(void **state)
+{
+	static struct label a, b;
+	struct xvbd_ab_comparison c;
+
+	(void)state;
+	make_label(&a, "A", base_iops, 5);
+	make_label(&b, "B", fast_iops, 5);
+	assert_int_equal(xvbd_ab_compare(recs(&a), a.n, recs(&b), b.n, 0.95,
+					 XVBD_AB_TEST_WELCH, &c), 0);
+	assert_false(has_warning(&c, "only the sequential decision"));
+	assert_int_equal(xvbd_ab_comparison_note_sequential(&c,
+				XVBD_AB_RD_MBS, "different"), 0);
+	assert_true(has_warning(&c, "only the sequential decision "
+				    "(read-mbs, different) keeps its error "
+				    "rate"));
+	xvbd_ab_comparison_free(&c);
+}
+
 /* ---- the SVG picture ---- */
 
 static bool entity_ok(const char *p)
@@ -689,6 +848,11 @@ int main(void)
 		cmocka_unit_test(test_within_label_and_runs),
 		cmocka_unit_test(test_bad_input),
 		cmocka_unit_test(test_render),
+		cmocka_unit_test(test_pct_needs_a_bounded),
+		cmocka_unit_test(test_mwu_ties_verdict),
+		cmocka_unit_test(test_tiny_p),
+		cmocka_unit_test(test_sequential_note),
+		cmocka_unit_test(test_holm_adjust),
 		cmocka_unit_test(test_xml_checker),
 		cmocka_unit_test(test_plot_svg),
 	};

@@ -329,6 +329,8 @@ struct xvbd_ab_metric_cmp {
 		double diff, diff_lo, diff_hi;	/* B - A, absolute */
 		double pct, pct_lo, pct_hi;	/* relative to A's centre */
 		double p;
+		double stat, df;	/* Welch's t and df; MWU's U */
+		double p_adj;		/* Holm over the family; NAN */
 	} s;
 	enum xvbd_ab_verdict verdict;
 	char text[160];			/* "B faster by 12 % +- 3 %" */
@@ -348,6 +350,10 @@ struct xvbd_ab_comparison {
 	long variable;
 	char **warnings;		/* every confounder and data problem */
 	size_t nwarnings;
+	/* Multiplicity (xvbd_ab_compare_adjust): metrics with a p-value
+	 * in the family, and whether verdicts use Holm's adjusted p. */
+	size_t family;
+	bool adjusted;
 };
 
 /*
@@ -360,6 +366,22 @@ int xvbd_ab_compare(const struct xvbd_ab_record *a, size_t na,
 		    double confidence, enum xvbd_ab_test test,
 		    struct xvbd_ab_comparison *out);
 void xvbd_ab_comparison_free(struct xvbd_ab_comparison *c);
+/*
+ * Holm-Bonferroni over the metrics shown (NULL: all) that have a
+ * p-value: each gets p_adj; when adjust and more than one is in the
+ * family, a "better"/"worse" whose adjusted p is not below 1 -
+ * confidence becomes "no difference proven" and says why.
+ */
+int xvbd_ab_compare_adjust(struct xvbd_ab_comparison *c,
+			   const bool *shown_metrics, bool adjust);
+/*
+ * After `ab run --until-confident`: a warning that only the sequential
+ * decision on metric m carries the always-valid guarantee; the fixed-N
+ * verdicts on the runs it stopped at are descriptive.
+ */
+int xvbd_ab_comparison_note_sequential(struct xvbd_ab_comparison *c,
+				       enum xvbd_ab_metric m,
+				       const char *decision);
 /* "Welch's t", "Mann-Whitney U" */
 const char *xvbd_ab_test_name(enum xvbd_ab_test t);
 /* Which way B went, in the metric's words: "B faster", "B uses more CPU". */

@@ -59,6 +59,8 @@ struct xvbd_stat_cmp {
 	double diff_lo, diff_hi;	/* CI of diff; NAN when unknown */
 	double p;			/* two-sided p-value; NAN unknown */
 	double df;			/* Welch only */
+	double stat;			/* Welch: t of B - A; MWU: U of B
+					   (pairs b > a, ties 1/2) */
 	bool significant;		/* CI excludes 0 (p < 1 - conf) */
 };
 
@@ -66,17 +68,43 @@ struct xvbd_stat_cmp {
 int xvbd_stat_welch(const double *a, size_t na, const double *b, size_t nb,
 		    double confidence, struct xvbd_stat_cmp *out);
 /*
+ * Fieller's interval for mean(B) / mean(A) of independent samples with
+ * unequal variances: the ratios r with
+ *	(mb - r ma)^2 <= t_{df(r)}^2 (sb^2/nb + r^2 sa^2/na),
+ * df(r) the Welch-Satterthwaite degrees of freedom of mb - r ma.  For
+ * large |r| the statistic tends to A's own t (df(r) -> na - 1), so the
+ * interval is bounded exactly when A's own interval excludes 0; else
+ * lo = hi = NAN (no interval to give).  na, nb >= 2.
+ */
+int xvbd_stat_fieller(const double *a, size_t na, const double *b,
+		      size_t nb, double confidence, double *lo, double *hi);
+/*
  * Mann-Whitney U: exact p-value without ties for na, nb <= 20, normal
  * approximation with tie correction (and R's continuity correction)
  * otherwise; Hodges-Lehmann shift with its distribution-free CI from the
- * exact U quantiles (normal ones with ties or larger sizes), NAN bounds
- * where the sizes allow none (3 + 3 runs at 95 %).  The centres are the
+ * exact U quantiles (Bauer), or in the normal case by inverting the
+ * same test: the shifts d for which B - d is not rejected against A.
+ * A tie between the samples is counted the way least favourable to a
+ * rejection (of "U with the tie", "U with b just above", "U with b just
+ * below", the largest p), so the interval is closed and p < 1 -
+ * confidence exactly when it excludes 0: the verdict and the interval
+ * come from one rule.  NAN bounds where the sizes allow none (3 + 3 runs
+ * at 95 %).  The centres are the
  * medians; half_a, half_b come from the order-statistics CI of each
  * median, which is not symmetric: the larger side is given (NAN below 6
  * runs at 95 %).  significant is p < 1 - confidence.  na, nb >= 1.
  */
 int xvbd_stat_mwu(const double *a, size_t na, const double *b, size_t nb,
 		  double confidence, struct xvbd_stat_cmp *out);
+
+/*
+ * Holm-Bonferroni: p-values adjusted for a family of tests, so that
+ * "any adjusted p < alpha" happens with probability <= alpha when no
+ * hypothesis is false, whatever their dependence.  NAN entries of p are
+ * not part of the family and stay NAN in adj.  Returns the family size
+ * (n <= 64; larger n: 0, every adj NAN).
+ */
+size_t xvbd_stat_holm(const double *p, size_t n, double *adj);
 
 /* ---- the sequential procedure ---- */
 
@@ -145,6 +173,20 @@ struct xvbd_seq_state {
 int xvbd_seq_decide(const double *d, size_t n,
 		    const struct xvbd_seq_params *p,
 		    struct xvbd_seq_state *out);
+
+/*
+ * What the cap allows, for the warning before and during a run: the
+ * pairs after which the sequence's radius at log-ratio sd is below
+ * ln(1 + min_effect) (needed to settle "equivalent" at no effect, or
+ * "different" at the minimum effect; SIZE_MAX beyond
+ * XVBD_SEQ_SETTLE_MAX, 0 on invalid input); the largest sd for which
+ * that happens within max_pairs; and the radius (in ln units) at
+ * max_pairs.
+ */
+#define XVBD_SEQ_SETTLE_MAX	100000
+size_t xvbd_seq_pairs_to_settle(const struct xvbd_seq_params *p, double sd);
+double xvbd_seq_sd_settles(const struct xvbd_seq_params *p);
+double xvbd_seq_radius_at_cap(const struct xvbd_seq_params *p, double sd);
 
 /*
  * Fixed-N comparator for the benchmark: pairs a paired t-test needs for

@@ -99,6 +99,13 @@ void xvbd_out_size_opt(struct xvbd_out *o, const char *key, bool known,
  */
 void xvbd_out_fixed_opt(struct xvbd_out *o, const char *key, bool known,
 			double value, int decimals);
+/*
+ * A number of any magnitude (a p-value of 3e-18): JSON carries it to
+ * full precision (%.17g), the text form to 3 significant digits; known
+ * == false or not finite -> null / "-".
+ */
+void xvbd_out_double_opt(struct xvbd_out *o, const char *key, bool known,
+			 double value);
 /* Text-only annotation of the field just emitted (JSON ignores it). */
 void xvbd_out_note(struct xvbd_out *o, const char *note);
 /*

@@ -1,6 +1,6 @@
 /*
  * cmd_ab_compare.c - xvbd ab compare A B [--confidence P] [--metric M]...
- *		      [--test welch|mwu] [--dir DIR] [--json]
+ *		      [--test welch|mwu] [--no-adjust] [--dir DIR] [--json]
  *
  * A and B each select records (a label: all its runs; an id; a record
  * file).  Per metric: the centres of A and B with their intervals, the
@@ -25,6 +25,7 @@ struct compare_opts {
 	enum xvbd_ab_test test;
 	bool shown[XVBD_AB_NMETRICS];
 	bool some_metric;
+	bool no_adjust;
 	const char *dir;
 	bool json;
 };
@@ -38,6 +39,7 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 		{ "test", required_argument, NULL, 't' },
 		{ "dir", required_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "no-adjust", no_argument, NULL, 'n' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, rc;
@@ -71,6 +73,9 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 		break;
 	case 'j':
 		co->json = true;
+		break;
+	case 'n':
+		co->no_adjust = true;
 		break;
 	}
 	*first = xvbd_getopt_index();
@@ -139,6 +144,9 @@ int cmd_ab_compare(struct xvbd_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	err = xvbd_ab_compare(a, na, b, nb, co.confidence, co.test, &cmp);
+	if (!err)
+		err = xvbd_ab_compare_adjust(&cmp, co.some_metric ? co.shown :
+					     NULL, !co.no_adjust);
 	if (err) {
 		xvbd_err(ctx->cmd->name, "compare", "%s", strerror(-err));
 		rc = XVBD_EXIT_FAIL;

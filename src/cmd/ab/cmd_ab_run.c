@@ -533,6 +533,46 @@ static void render_sequential(struct xvbd_out *out, const struct run_opts *o,
 	xvbd_out_obj_end(out);
 }
 
+/*
+ * Before the first run: the noise the cap can settle, against which the
+ * user can hold what they know of their host (the lab's paired runs
+ * have an sd of ln(B/A) of 0.2-0.5: 20 pairs settle nothing there).
+ */
+static void say_cap(const struct xvbd_ctx *ctx, const struct run_opts *o,
+		    const struct xvbd_seq_params *sp)
+{
+	if (ctx->opts->quiet)
+		return;
+	fprintf(stderr, "xvbd: ab run: --max-runs %zu settles +-%g %% only if "
+		"the sd of ln(B/A) between paired runs is below %.3f; with "
+		"more noise expect \"exhausted\" (raise --max-runs or "
+		"--min-effect)\n", o->max_pairs, o->min_effect * 100,
+		xvbd_seq_sd_settles(sp));
+}
+
+/* Once the noise is seen (3 pairs): warn when the cap will not do. */
+static void warn_cap(const struct run_opts *o,
+		     const struct xvbd_seq_params *sp,
+		     const struct xvbd_seq_state *st)
+{
+	size_t need = xvbd_seq_pairs_to_settle(sp, st->sd);
+
+	if (st->n != 3 || st->decision != XVBD_SEQ_CONTINUE ||
+	    need <= o->max_pairs)
+		return;
+	fprintf(stderr, "xvbd: ab run: warning: at the noise of the first 3 "
+		"pairs (sd of ln(B/A) %.3f) settling +-%g %% takes ", st->sd,
+		o->min_effect * 100);
+	if (need == SIZE_MAX)
+		fprintf(stderr, "more than %d pairs", XVBD_SEQ_SETTLE_MAX);
+	else
+		fprintf(stderr, "about %zu pairs", need);
+	fprintf(stderr, ", more than --max-runs %zu: expect \"exhausted\" "
+		"unless the effect is beyond +-%.1f %% (interrupt keeps the "
+		"runs; raise --max-runs or --min-effect)\n", o->max_pairs,
+		(exp(xvbd_seq_radius_at_cap(sp, st->sd)) - 1) * 100);
+}
+
 static int experiment(struct xvbd_ctx *ctx, struct run_opts *o)
 {
 	struct xvbd_seq_params sp = {
@@ -550,6 +590,8 @@ static int experiment(struct xvbd_ctx *ctx, struct run_opts *o)
 	if (!d)
 		return XVBD_EXIT_FAIL;
 	st.decision = XVBD_SEQ_CONTINUE;
+	if (o->until_confident)
+		say_cap(ctx, o, &sp);
 	for (k = 0; k < pairs && !rc; k++) {
 		/* ABBA: even pairs A first, odd pairs B first. */
 		for (i = 0; i < 2 && !rc; i++) {
@@ -594,6 +636,7 @@ static int experiment(struct xvbd_ctx *ctx, struct run_opts *o)
 				(exp(st.mean) - 1) * 100,
 				(exp(st.lo) - 1) * 100,
 				(exp(st.hi) - 1) * 100);
+		warn_cap(o, &sp, &st);
 		if (st.decision != XVBD_SEQ_CONTINUE)
 			break;
 	}
@@ -611,6 +654,14 @@ static int experiment(struct xvbd_ctx *ctx, struct run_opts *o)
 			    o->side[1].recs, o->side[1].nrecs, o->confidence,
 			    XVBD_AB_TEST_WELCH, &cmp))
 		return XVBD_EXIT_FAIL;
+	/* all eight metrics shown: Holm over them, as ab compare */
+	xvbd_ab_compare_adjust(&cmp, NULL, true);
+	if (o->until_confident && o->metric >= 0 &&
+	    xvbd_ab_comparison_note_sequential(&cmp, o->metric,
+				xvbd_seq_decision_name(st.decision))) {
+		xvbd_ab_comparison_free(&cmp);
+		return XVBD_EXIT_FAIL;
+	}
 	xvbd_out_obj_begin(ctx->out, NULL);
 	xvbd_out_str(ctx->out, "a", o->side[0].label);
 	xvbd_out_str(ctx->out, "b", o->side[1].label);

@@ -1,0 +1,278 @@
+#!/usr/bin/python3
+"""
+ab_ref_gen.py - reference values for `xvbd ab compare`'s statistics,
+computed with SciPy (not run by make check; its output is committed as
+tests/unit/ab_ref_cases.h and read by tests/unit/test_ab_ref.c).
+
+    apt-get install python3-scipy     # SciPy 1.10.1 made the committed file
+    /usr/bin/python3 tests/unit/ab_ref_gen.py > tests/unit/ab_ref_cases.h
+
+Every value is a multiple of 0.1 (so that a record's run summary, a
+request count over 10 s, reproduces it exactly) and the rank
+computations run on the integers 10 x value, where "b - d equals a" is
+exact.  What each reference is, at 95 %:
+  Welch:  scipy.stats.ttest_ind(equal_var=False) for t and p; df by
+          Welch-Satterthwaite; the difference's interval with the t
+          quantile at that df (tppf below); each centre's half-width
+          t(0.975, n - 1) s / sqrt(n).
+  Fieller: the ratios r with (mb - r ma)^2 <= t_{df(r)}^2 (vb + r^2 va),
+          df(r) the Satterthwaite df of mb - r ma, solved with
+          scipy.optimize.brentq; none when A's own interval includes 0.
+  MWU:    scipy.stats.mannwhitneyu: U of B, method "exact" without ties
+          up to 20 a side, else "asymptotic" with continuity, where a tie
+          between the samples is broken the way least favourable to a
+          rejection (the largest p of: as ties, B just below, B just
+          above); the Hodges-Lehmann shift with numpy.median; its
+          interval by inverting that same test over every shift, scanned
+          linearly; each median's order-statistic interval with
+          scipy.stats.binom.
+"""
+import math
+import statistics
+import sys
+
+import numpy as np
+import scipy
+from scipy import optimize, stats
+
+CONF = 0.95
+ALPHA = 1 - CONF
+Q = (1 + CONF) / 2
+
+
+def tppf(q, df):
+    """Student's t quantile.  SciPy 1.10's t.ppf (cephes stdtrit) is off
+    by ~1e-9 at fractional df (its own t.cdf of it is 0.97499999993 for
+    0.975 at df 6.05), so it is polished on t.sf (the incomplete beta),
+    which is accurate."""
+    x0 = stats.t.ppf(q, df)
+    f = lambda x: stats.t.sf(x, df) - (1 - q)
+    lo, hi = x0 * (1 - 1e-6), x0 * (1 + 1e-6)
+    return optimize.brentq(f, lo, hi, xtol=1e-300, rtol=1e-15, maxiter=200)
+
+
+def moments(a, b):
+    """Means and squared standard errors, exactly rounded (the statistics
+    module sums in fractions: NumPy's mean of equal values can be an ulp
+    off)."""
+    a, b = [float(v) for v in a], [float(v) for v in b]
+    return (statistics.mean(a), statistics.mean(b),
+            statistics.variance(a) / len(a), statistics.variance(b) / len(b))
+
+
+def welch(a, b):
+    na, nb = len(a), len(b)
+    ma, mb, va, vb = moments(a, b)
+    out = {}
+    out["half_a"] = tppf(Q, na - 1) * math.sqrt(va)
+    out["half_b"] = tppf(Q, nb - 1) * math.sqrt(vb)
+    out["diff"] = mb - ma
+    if len(set(a)) == 1 and len(set(b)) == 1:
+        # both constant: nothing to test (SciPy 1.10 says t = -1.41 for
+        # [0.1] x 3 against [0.1] x 4: NumPy's mean of equal values is an
+        # ulp off and the variance not 0); xvbd's convention (p = 1 when
+        # equal, 0 when not) is checked in test_ab_stat.c, not here
+        out.update(t=None, df=None, p=None, lo=mb - ma, hi=mb - ma)
+        return out
+    r = stats.ttest_ind(b, a, equal_var=False)
+    df = (va + vb) ** 2 / (va ** 2 / (na - 1) + vb ** 2 / (nb - 1))
+    h = tppf(Q, df) * math.sqrt(va + vb)
+    out.update(t=float(r.statistic), df=df, p=float(r.pvalue),
+               lo=mb - ma - h, hi=mb - ma + h)
+    return out
+
+
+def fieller(a, b):
+    na, nb = len(a), len(b)
+    ma, mb, va, vb = moments(a, b)
+    if not ma * ma > tppf(Q, na - 1) ** 2 * va:
+        return None, None
+    r0 = mb / ma
+    if len(set(a)) == 1 and len(set(b)) == 1:
+        return r0, r0
+
+    def excess(r):
+        v = vb + r * r * va
+        df = v * v / (vb * vb / (nb - 1) + (r * r * va) ** 2 / (na - 1))
+        return (mb - r * ma) ** 2 - tppf(Q, df) ** 2 * v
+
+    ends = []
+    for sign in (-1, 1):
+        step = math.sqrt(vb + r0 * r0 * va) / abs(ma)
+        inside = r0
+        while excess(r0 + sign * step) <= 0:
+            inside = r0 + sign * step
+            step *= 2
+        ends.append(optimize.brentq(excess, inside, r0 + sign * step,
+                                    xtol=1e-300, rtol=1e-15, maxiter=500))
+    return ends[0], ends[1]
+
+
+def has_ties(ia, ib):
+    allv = list(ia) + list(ib)
+    return len(set(allv)) < len(allv)
+
+
+def mwu_p(ia, ib, exact):
+    """p of B against A (integer units), least favourable at ties."""
+    a = np.array(ia, dtype=float)
+    b = np.array(ib, dtype=float)
+    if exact:
+        return float(stats.mannwhitneyu(b, a, alternative="two-sided",
+                                        method="exact").pvalue)
+    if len(set(list(ia) + list(ib))) == 1:
+        return 1.0
+    ps = []
+    for eps in (0, 0.25, -0.25):   # integers: +-0.25 breaks only ties
+        r = stats.mannwhitneyu(b - eps, a, alternative="two-sided",
+                               method="asymptotic", use_continuity=True)
+        ps.append(float(r.pvalue))
+    return max(ps)
+
+
+def mwu(ia, ib):
+    """ia, ib: integer units (10 x value)."""
+    na, nb = len(ia), len(ib)
+    exact = not has_ties(ia, ib) and na <= 20 and nb <= 20
+    a = np.array(ia, dtype=float)
+    b = np.array(ib, dtype=float)
+    u = float(stats.mannwhitneyu(b, a, alternative="two-sided",
+                                 method="asymptotic").statistic)
+    d = sorted({int(y - x) for x in ia for y in ib})
+    alld = [int(y - x) for x in ia for y in ib]
+    hl = float(np.median(alld)) / 10
+    p = mwu_p(ia, ib, exact)
+    lo = hi = None
+    if exact:
+        # accepted open gaps between the distinct differences: the
+        # closed interval is their hull (Bauer's, by inversion)
+        pts = [d[0] - 1] + [(d[i] + d[i + 1]) / 2
+                            for i in range(len(d) - 1)] + [d[-1] + 1]
+        acc = []
+        for i, s in enumerate(pts):
+            pv = float(stats.mannwhitneyu(b - s, a, alternative="two-sided",
+                                          method="exact").pvalue)
+            acc.append(pv >= ALPHA)
+        if not acc[0] and not acc[-1] and any(acc):
+            first = acc.index(True)
+            last = len(acc) - 1 - acc[::-1].index(True)
+            lo, hi = d[first - 1] / 10, d[last] / 10
+    else:
+        def p_at(s, below):
+            return mwu_p(ia, [y - s for y in ib], False) if below is None \
+                else float(stats.mannwhitneyu(
+                    b - s - below, a, alternative="two-sided",
+                    method="asymptotic", use_continuity=True).pvalue)
+        if p_at(d[0], -0.25) < ALPHA and p_at(d[-1], 0.25) < ALPHA:
+            acc = [mwu_p(ia, [y - s for y in ib], False) >= ALPHA
+                   for s in d]
+            if any(acc):
+                lo = d[acc.index(True)] / 10
+                hi = d[len(acc) - 1 - acc[::-1].index(True)] / 10
+    return dict(u=u, p=p, hl=hl, lo=lo, hi=hi, exact=exact)
+
+
+def median_half(x):
+    s = sorted(x)
+    n = len(s)
+    tail = (1 - CONF) / 2
+    k = 0
+    while k < n and stats.binom.cdf(k, n, 0.5) <= tail:
+        k += 1
+    if k == 0 or k > n // 2:
+        return None
+    med = float(np.median(s))
+    return max(med - s[k - 1], s[n - k] - med)
+
+
+def cases():
+    rng = np.random.default_rng(20261203)
+    out = []
+
+    def add(name, a, b):
+        a = [round(float(v), 1) for v in a]
+        b = [round(float(v), 1) for v in b]
+        assert min(a + b) >= 0.1
+        out.append((name, a, b))
+
+    # the issue's cases
+    add("issue-fieller", [193.9, 286.8, 95.0], [350.9, 148.6, 443.7])
+    add("issue-mwu-ties", [7, 2, 5, 5], [5, 7, 6, 8, 7, 8, 9, 8])
+    add("ties-6-6", [1, 2, 2, 3, 3, 3], [2, 3, 3, 4, 4, 5])
+    # unequal sizes and variances
+    for i in range(14):
+        na, nb = int(rng.integers(3, 13)), int(rng.integers(3, 13))
+        m = float(rng.uniform(50, 3000))
+        sa, sb = m * rng.uniform(0.01, 0.2), m * rng.uniform(0.01, 0.2)
+        eff = float(rng.choice([1.0, 1.0, 1.03, 1.1, 0.9]))
+        add("normal-%d" % i, rng.normal(m, sa, na),
+            rng.normal(m * eff, sb, nb))
+    # n = 2 on a side or both
+    for i in range(8):
+        na = 2 if i % 3 != 2 else int(rng.integers(3, 10))
+        nb = 2 if i % 3 != 1 else int(rng.integers(3, 10))
+        m = float(rng.uniform(100, 1000))
+        add("two-%d" % i, rng.normal(m, m * 0.05, na),
+            rng.normal(m * 1.05, m * 0.1, nb))
+    # ties: coarse integer values
+    for i in range(8):
+        na, nb = int(rng.integers(3, 12)), int(rng.integers(3, 12))
+        add("ties-%d" % i, rng.integers(1, 7, na),
+            rng.integers(1 + i % 3, 8, nb))
+    # constant sides
+    add("const-a", [5, 5, 5], [4.9, 5.3, 5.1, 5.6])
+    add("const-b", [10.2, 9.7, 10.9, 10.1], [12, 12, 12])
+    add("const-both-equal", [0.1, 0.1, 0.1], [0.1, 0.1, 0.1, 0.1])
+    add("const-both-differ", [3, 3, 3], [4, 4])
+    # A's interval includes 0: no ratio interval
+    for i in range(3):
+        add("a-wide-%d" % i, rng.uniform(0.1, 40, 2 + i),
+            rng.normal(30, 5, 5))
+    # larger: MWU normal approximation past 20 a side, and exact at 20
+    for i, (na, nb) in enumerate([(20, 20), (25, 22), (30, 12), (21, 40)]):
+        m = float(rng.uniform(200, 2000))
+        add("large-%d" % i, rng.normal(m, m * 0.05, na),
+            rng.normal(m * 1.02, m * 0.08, nb))
+    # skewed (log-normal) run summaries
+    for i in range(4):
+        na, nb = int(rng.integers(4, 15)), int(rng.integers(4, 15))
+        add("lognormal-%d" % i, 500 * rng.lognormal(0, 0.3, na),
+            550 * rng.lognormal(0, 0.3, nb))
+    return out
+
+
+def c_num(v):
+    return "NAN" if v is None or (isinstance(v, float) and
+                                   math.isnan(v)) else repr(float(v))
+
+
+def main():
+    cs = cases()
+    w = sys.stdout.write
+    w("/* ab_ref_cases.h - generated by tests/unit/ab_ref_gen.py with "
+      "SciPy %s, NumPy %s;\n * do not edit: regenerate. */\n"
+      % (scipy.__version__, np.__version__))
+    w("#define REF_NCASES %d\n\nstatic const struct ref_case ref_cases[] = "
+      "{\n" % len(cs))
+    for name, a, b in cs:
+        ia = [int(round(v * 10)) for v in a]
+        ib = [int(round(v * 10)) for v in b]
+        wl = welch(np.array(a), np.array(b))
+        flo, fhi = fieller(np.array(a), np.array(b))
+        mw = mwu(ia, ib)
+        w("\t{ \"%s\", %d, %d,\n" % (name, len(a), len(b)))
+        w("\t  { %s },\n" % ", ".join(repr(v) for v in a))
+        w("\t  { %s },\n" % ", ".join(repr(v) for v in b))
+        w("\t  %s, %s, %s, %s, %s, %s, %s, %s,\n" % tuple(
+            c_num(wl[k]) for k in ("t", "df", "p", "diff", "lo", "hi",
+                                  "half_a", "half_b")))
+        w("\t  %s, %s,\n" % (c_num(flo), c_num(fhi)))
+        w("\t  %s, %s, %s, %s, %s, %s, %s, %d },\n" % (
+            c_num(mw["u"]), c_num(mw["p"]), c_num(mw["hl"]),
+            c_num(mw["lo"]), c_num(mw["hi"]), c_num(median_half(a)),
+            c_num(median_half(b)), 1 if mw["exact"] else 0))
+    w("};\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,194 @@
+/*
+ * Unit test: `ab compare`'s numbers against an independent
+ * implementation.  The references in ab_ref_cases.h were computed with
+ * SciPy by tests/unit/ab_ref_gen.py (which says what each one is); here
+ * each case's runs become records (a run summary of one decimal is
+ * reproduced exactly: a request count over 10 s), ab compare runs on
+ * them with Welch's t and with Mann-Whitney U, and every number of the
+ * read-iops line is checked: Welch's t, df and p, the centres'
+ * half-widths, the difference and its interval, Fieller's interval of
+ * the ratio (or its absence), U and its p, the Hodges-Lehmann shift and
+ * its interval, the medians' half-widths.  The largest relative error
+ * per quantity is printed.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "xvbd/ab/ab.h"
+#include "ab_testrec.h"
+
+#define REF_MAXRUNS	40
+
+struct ref_case {
+	const char *name;
+	size_t na, nb;
+	double a[REF_MAXRUNS], b[REF_MAXRUNS];
+	double w_t, w_df, w_p, w_diff, w_lo, w_hi, half_a, half_b;
+	double f_lo, f_hi;		/* ratio B/A; NAN: no interval */
+	double u, u_p, hl, hl_lo, hl_hi, med_half_a, med_half_b;
+	int exact;
+};
+
+#include "ab_ref_cases.h"
+
+enum qty {
+	Q_T, Q_DF, Q_P, Q_DIFF, Q_DIFF_CI, Q_HALF, Q_FIELLER,
+	Q_U, Q_U_P, Q_HL, Q_HL_CI, Q_MED_HALF, Q_N,
+};
+
+static const char *const qty_name[Q_N] = {
+	"Welch t", "Welch df", "Welch p", "B-A (means)", "B-A interval",
+	"centre half-widths (t)", "Fieller ratio interval", "MWU U",
+	"MWU p", "Hodges-Lehmann shift", "Hodges-Lehmann interval",
+	"median half-widths",
+};
+
+/* Tolerated relative error: double-precision work on both sides. */
+static const double qty_tol[Q_N] = {
+	1e-9, 1e-9, 1e-9, 1e-12, 1e-9, 1e-9, 1e-9, 0, 1e-9, 1e-12, 1e-12,
+	1e-12,
+};
+
+struct label {
+	struct trec run[REF_MAXRUNS];
+	struct xvbd_ab_record rec[REF_MAXRUNS];
+	char ids[REF_MAXRUNS][32];
+};
+
+static struct label lab_a, lab_b;
+static double max_rel[Q_N];
+static size_t checked[Q_N];
+
+static void make_label(struct label *l, const char *name, const double *v,
+		       size_t n)
+{
+	size_t i, k;
+
+	memset(l, 0, sizeof(*l));
+	for (i = 0; i < n; i++) {
+		struct trec *t = &l->run[i];
+
+		snprintf(l->ids[i], sizeof(l->ids[i]), "%s-%zu", name, i);
+		trec_init(t, name, l->ids[i], 1);
+		trec_fact(t, "workload", "fio");
+		for (k = 0; k <= 10; k++) {
+			uint64_t req = (uint64_t)(v[i] * (double)k + 0.5);
+
+			trec_add(t, k * 1000, req, 0, req * 8, 0, k * 300,
+				 k * 100);
+		}
+		l->rec[i] = t->r;
+	}
+}
+
+/* got against want: both NAN (no value), or within the tolerance. */
+static void check(const struct ref_case *rc, enum qty q, double got,
+		  double want)
+{
+	double err;
+
+	if (isnan(want) || isnan(got)) {
+		if (isnan(want) != isnan(got))
+			print_error("%s: %s: got %.17g, want %.17g\n",
+				    rc->name, qty_name[q], got, want);
+		assert_true(isnan(want) == isnan(got));
+		return;
+	}
+	err = fabs(got - want) / (want != 0 ? fabs(want) : 1);
+	if (err > max_rel[q])
+		max_rel[q] = err;
+	checked[q]++;
+	if (err > qty_tol[q])
+		print_error("%s: %s: got %.17g, want %.17g (rel %.3g)\n",
+			    rc->name, qty_name[q], got, want, err);
+	assert_true(err <= qty_tol[q]);
+}
+
+static void check_welch(const struct ref_case *rc)
+{
+	struct xvbd_ab_comparison c;
+	const struct xvbd_stat_cmp_view *s;
+
+	assert_int_equal(xvbd_ab_compare(lab_a.rec, rc->na, lab_b.rec, rc->nb,
+					 0.95, XVBD_AB_TEST_WELCH, &c), 0);
+	s = &c.m[XVBD_AB_RD_IOPS].s;
+	/* both sides constant: a convention, not SciPy's (NAN there) */
+	if (!isnan(rc->w_t)) {
+		check(rc, Q_T, s->stat, rc->w_t);
+		check(rc, Q_DF, s->df, rc->w_df);
+		check(rc, Q_P, s->p, rc->w_p);
+	}
+	check(rc, Q_DIFF, s->diff, rc->w_diff);
+	check(rc, Q_DIFF_CI, s->diff_lo, rc->w_lo);
+	check(rc, Q_DIFF_CI, s->diff_hi, rc->w_hi);
+	check(rc, Q_HALF, s->half_a, rc->half_a);
+	check(rc, Q_HALF, s->half_b, rc->half_b);
+	check(rc, Q_FIELLER, 1 + s->pct_lo / 100, rc->f_lo);
+	check(rc, Q_FIELLER, 1 + s->pct_hi / 100, rc->f_hi);
+	xvbd_ab_comparison_free(&c);
+}
+
+static void check_mwu(const struct ref_case *rc)
+{
+	struct xvbd_ab_comparison c;
+	const struct xvbd_stat_cmp_view *s;
+
+	assert_int_equal(xvbd_ab_compare(lab_a.rec, rc->na, lab_b.rec, rc->nb,
+					 0.95, XVBD_AB_TEST_MWU, &c), 0);
+	s = &c.m[XVBD_AB_RD_IOPS].s;
+	check(rc, Q_U, s->stat, rc->u);
+	check(rc, Q_U_P, s->p, rc->u_p);
+	check(rc, Q_HL, s->diff, rc->hl);
+	check(rc, Q_HL_CI, s->diff_lo, rc->hl_lo);
+	check(rc, Q_HL_CI, s->diff_hi, rc->hl_hi);
+	check(rc, Q_MED_HALF, s->half_a, rc->med_half_a);
+	check(rc, Q_MED_HALF, s->half_b, rc->med_half_b);
+	xvbd_ab_comparison_free(&c);
+}
+
+static void test_against_scipy(void **state)
+{
+	size_t i, q, ties = 0, small = 0, constant = 0, unequal = 0;
+
+	(void)state;
+	assert_true(REF_NCASES >= 40);
+	for (i = 0; i < REF_NCASES; i++) {
+		const struct ref_case *rc = &ref_cases[i];
+
+		make_label(&lab_a, "A", rc->a, rc->na);
+		make_label(&lab_b, "B", rc->b, rc->nb);
+		check_welch(rc);
+		check_mwu(rc);
+		ties += !rc->exact && rc->na <= 20 && rc->nb <= 20;
+		small += rc->na == 2 || rc->nb == 2;
+		constant += rc->half_a == 0 || rc->half_b == 0;
+		unequal += rc->na != rc->nb;
+	}
+	for (q = 0; q < Q_N; q++)
+		print_message("%-26s %3zu values, max relative error %.3g\n",
+			      qty_name[q], checked[q], max_rel[q]);
+	print_message("%d cases: %zu with ties, %zu with n = 2, %zu unequal "
+		      "n, constant sides in some\n", REF_NCASES, ties, small,
+		      unequal);
+	/* the fixture covers what it claims */
+	assert_true(ties >= 8 && small >= 8 && unequal >= 20 && constant);
+	for (q = 0; q < Q_N; q++)
+		assert_true(checked[q] >= 20);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_against_scipy),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
