@@ -667,34 +667,6 @@ static int read_record(yajl_val root, struct xvbd_ab_record *rec,
 	return xvbd_ab_record_check(rec, e);
 }
 
-/* Deepest nesting of [ and { outside strings; stops counting past max. */
-static size_t json_depth(const char *s, size_t len, size_t max)
-{
-	size_t i, depth = 0, deepest = 0;
-	bool in_str = false;
-
-	for (i = 0; i < len; i++) {
-		char c = s[i];
-
-		if (in_str) {
-			if (c == '\\')
-				i++;
-			else if (c == '"')
-				in_str = false;
-		} else if (c == '"') {
-			in_str = true;
-		} else if (c == '[' || c == '{') {
-			if (++depth > deepest)
-				deepest = depth;
-			if (deepest > max)
-				return deepest;
-		} else if ((c == ']' || c == '}') && depth) {
-			depth--;
-		}
-	}
-	return deepest;
-}
-
 int xvbd_ab_record_from_json(const char *json, size_t len,
 			     struct xvbd_ab_record *rec, struct xvbd_ab_err *e)
 {
@@ -711,7 +683,7 @@ int xvbd_ab_record_from_json(const char *json, size_t len,
 		err_set(e, "not JSON text (contains a NUL byte)");
 		return -EINVAL;
 	}
-	if (json_depth(json, len, DEPTH_MAX) > DEPTH_MAX) {
+	if (xvbd_json_depth(json, len, DEPTH_MAX) > DEPTH_MAX) {
 		err_set(e, "nested deeper than a record");
 		return -EINVAL;
 	}
