@@ -117,6 +117,9 @@ CMD_SRCS  += src/cmd/cmd_pv.c src/cmd/cmd_pv_status.c src/cmd/pv_file.c
 # the journal of what a command has under way, and the report of what a
 # killed one left
 LIB_SRCS += src/base/journal.c src/base/sha256.c
+# apply: the plan (pure: unit tested), the comparison and its actions
+LIB_SRCS += src/cmd/apply/apply_plan.c
+CMD_SRCS  += src/cmd/apply/cmd_apply.c src/cmd/apply/apply_run.c
 CMD_SRCS  += src/cmd/journal_report.c
 SRCS      := $(LIB_SRCS) $(XEN_SRCS) $(CMD_SRCS) src/cmd/main.c
 # xvbd-block, the hotplug program libxl runs for raw image files: its own

@@ -93,6 +93,31 @@ case_ 1 "attach: $no_xs" attach g --file /srv/x.img --size 8M
 case_ 1 "attach: $no_xs" attach g --file /srv/x.img --cache none
 case_ 1 "detach: $no_xs" detach g xvdb
 case_ 1 "detach: $no_xs" -N detach g xvdb
+# apply: a bad plan exits 2 naming its place in the plan, before any
+# connection; a good one gets as far as the connection.
+plans=$(mktemp -d)
+plan() { printf '%s\n' "$2" >"$plans/$1.json"; }
+plan good '{"guest": "g", "disks": [{"vdev": "xvdb", "file": "/srv/b.img", "size": "8M", "ring_order": 1, "discard": true}, {"vdev": "xvdc", "phy": "/dev/vdb1"}]}'
+plan key '{"guest": "g", "disks": [{"vdev": "xvdb", "file": "/srv/b.img"}, {"vdev": "xvdc", "file": "/srv/c.img", "ring_ordr": 2}]}'
+plan range '{"guest": "g", "disks": [{"vdev": "xvdb", "file": "/srv/b.img", "ring_order": 9}]}'
+plan twice '{"guest": "g", "disks": [{"vdev": "xvdb", "file": "/srv/b.img"}, {"vdev": "xvdb", "file": "/srv/c.img"}]}'
+plan nosrc '{"guest": "g", "disks": [{"vdev": "xvdb"}]}'
+plan pw '{"guest": "g", "disks": [{"vdev": "xvdb", "share": "smb://u:pw@srv/share/b.img", "credentials": "/c"}]}'
+plan json '{"guest": "g", "disks": ['
+case_ 2 "apply: $plans/key.json: disks[1].ring_ordr: unknown key" apply "$plans/key.json"
+case_ 2 "apply: $plans/range.json: disks[0].ring_order: ring-order=9" apply "$plans/range.json"
+case_ 2 "apply: $plans/twice.json: disks[1].vdev: xvdb given twice" apply "$plans/twice.json"
+case_ 2 "apply: $plans/nosrc.json: disks[0]: no source" apply "$plans/nosrc.json"
+case_ 2 "apply: $plans/pw.json: disks[0].share: user or password in the URL" apply "$plans/pw.json"
+case_ 2 "apply: $plans/json.json: plan: not valid JSON" -N apply "$plans/json.json"
+case_ 2 "apply: /nonexistent.json: No such file" apply /nonexistent.json
+case_ 2 "apply: missing plan" apply --check
+case_ 2 "apply: one plan per call" apply "$plans/good.json" "$plans/good.json"
+case_ 2 'apply: unknown option "--force"' apply --force "$plans/good.json"
+case_ 1 "apply: $no_xs" apply "$plans/good.json"
+case_ 1 "apply: $no_xs" apply --check --diff --prune "$plans/good.json"
+case_ 1 "apply: $no_xs" -N apply "$plans/good.json"
+rm -rf "$plans"
 case_ 1 "stats: $no_xs" stats -d 1 -n 1
 case_ 1 "list: $no_xs" list
 case_ 1 "pv: $no_xs" pv g

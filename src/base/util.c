@@ -371,3 +371,31 @@ int xvbd_fsync_dir(const char *dir)
 	close(fd);
 	return rc;
 }
+
+/* Deepest nesting of [ and { outside strings; stops counting past max. */
+size_t xvbd_json_depth(const char *s, size_t len, size_t max)
+{
+	size_t i, depth = 0, deepest = 0;
+	bool in_str = false;
+
+	for (i = 0; i < len; i++) {
+		char c = s[i];
+
+		if (in_str) {
+			if (c == '\\')
+				i++;
+			else if (c == '"')
+				in_str = false;
+		} else if (c == '"') {
+			in_str = true;
+		} else if (c == '[' || c == '{') {
+			if (++depth > deepest)
+				deepest = depth;
+			if (deepest > max)
+				return deepest;
+		} else if ((c == ']' || c == '}') && depth) {
+			depth--;
+		}
+	}
+	return deepest;
+}

@@ -56,6 +56,12 @@ static const struct xvbd_cmd commands[] = {
 	  "[--no-wait] [--timeout S] [--jobs N]  [--ring-order N] "
 	  "[--queues N] [--indirect-segments N] [--discard on|off] "
 	  "[--trusted on|off]" },
+	{ "apply", cmd_apply,
+	  CMD_CATCHES_SIGNALS |
+	  CMD_NEEDS_ROOT | CMD_NEEDS_XS | CMD_NEEDS_LIBXL | CMD_WRITES_XS |
+	  CMD_CAN_DRY_RUN | CMD_OWN_OPTIONS, 1, CMD_ARGS_ANY,
+	  "make a guest's disks what a plan file says (idempotent)",
+	  "<PLAN|-> [--check|-N] [--diff] [--prune]" },
 	{ "detach", cmd_detach,
 	  CMD_CATCHES_SIGNALS |
 	  CMD_NEEDS_ROOT | CMD_NEEDS_XS | CMD_NEEDS_LIBXL | CMD_CAN_DRY_RUN |

@@ -64,6 +64,11 @@ char *xvbd_escape(const char *s);
 /* CLOCK_MONOTONIC in milliseconds: deadlines and elapsed times. */
 int64_t xvbd_now_ms(void);
 
+/* Deepest nesting of [ and { outside strings of JSON text (counting
+ * stops past max): yajl_tree frees recursively, so a reader refuses
+ * hostile nesting before it parses. */
+size_t xvbd_json_depth(const char *s, size_t len, size_t max);
+
 /* A small owned key -> value map (xenstore directory snapshot). */
 struct xvbd_kv {
 	char *key;

@@ -142,6 +142,7 @@ int cmd_show(struct xvbd_ctx *ctx, int argc, char **argv);
 int cmd_stats(struct xvbd_ctx *ctx, int argc, char **argv);
 int cmd_attach(struct xvbd_ctx *ctx, int argc, char **argv);
 int cmd_detach(struct xvbd_ctx *ctx, int argc, char **argv);
+int cmd_apply(struct xvbd_ctx *ctx, int argc, char **argv);
 int cmd_start(struct xvbd_ctx *ctx, int argc, char **argv);
 int cmd_tune(struct xvbd_ctx *ctx, int argc, char **argv);
 int cmd_defaults(struct xvbd_ctx *ctx, int argc, char **argv);

@@ -43,6 +43,7 @@
 #include "xvbd/vbd/vbd.h"
 #include "xvbd/xen/blkif.h"
 #include "xvbd/dom0/cache.h"
+#include "xvbd/cmd/attach.h"
 #include "xvbd/cmd/cmd.h"
 #include "xvbd/dom0/image.h"
 #include "xvbd/base/lock.h"
@@ -393,7 +394,9 @@ static void render(struct attach *at)
 	xvbd_out_arr_end(o);
 }
 
-int cmd_attach(struct xvbd_ctx *ctx, int argc, char **argv)
+/* lock_held: the caller holds the domain's lock (xvbd/cmd/attach.h). */
+static int attach_main(struct xvbd_ctx *ctx, int argc, char **argv,
+		       bool lock_held)
 {
 	struct attach *at = calloc(1, sizeof(*at));
 	size_t i;
@@ -422,7 +425,7 @@ int cmd_attach(struct xvbd_ctx *ctx, int argc, char **argv)
 		goto out;
 	}
 	/* The vdev choice and the add, one step for xvbd callers. */
-	if (!ctx->opts->dry_run) {
+	if (!ctx->opts->dry_run && !lock_held) {
 		at->domain_lock_fd = xvbd_domain_lock(CMD, at->domid,
 						      at->domain,
 						      at->a.timeout_s,
@@ -500,4 +503,14 @@ out:
 	free(at->domain);
 	free(at);
 	return rc;
+}
+
+int cmd_attach(struct xvbd_ctx *ctx, int argc, char **argv)
+{
+	return attach_main(ctx, argc, argv, false);
+}
+
+int xvbd_attach_locked(struct xvbd_ctx *ctx, int argc, char **argv)
+{
+	return attach_main(ctx, argc, argv, true);
 }

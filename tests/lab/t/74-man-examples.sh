@@ -72,6 +72,8 @@ declare -A CHECK=(
 	["xvbd ab export --csv > runs.csv"]=c_ab_export
 	["xvbd ab plot ring1 ring8 -o ring.svg"]=c_ab_plot
 	["xvbd -N ab rm ring1"]=c_ab_rm_dry
+	["echo '{"guest": "guest1", "disks": [{"vdev": "xvda", "file": "/srv/img/xvda.img"}, {"vdev": "xvdp", "file": "/srv/img/apply.raw", "size": "1G", "ring_order": 2}]}' | xvbd apply -"]=c_apply
+	["echo '{"guest": "guest1", "disks": [{"vdev": "xvda", "file": "/srv/img/xvda.img"}, {"vdev": "xvdp", "file": "/srv/img/apply.raw", "size": "1G", "ring_order": 2}]}' | xvbd --json apply --check - | jq .changed"]=c_apply_check
 	["xvbd attach guest1 --file /srv/img/data.raw --size 4G"]=c_attach_file
 	["xvbd attach guest1 --phy /dev/vg0/guest1-data --vdev xvdc"]=c_attach_phy
 	["xvbd attach guest1 --share nfs://nas/export/vm/d.raw --size 8G"]=c_attach_nfs
@@ -231,6 +233,22 @@ c_ab_rm_dry() {
 	store_same "-N ab rm"
 }
 
+# apply: xvdp (51952) attached with its offer; then check mode says
+# "already so" and nothing changed; xvdp is detached again so that the
+# attach examples after it see the guest as before.
+c_apply() {
+	attached "apply" 51952
+	expect_eq "apply: blkback's max-ring-page-order is the plan's" 2 "$(bekey 51952 max-ring-page-order)"
+	expect_eq "apply: image created, 1 GiB" 1073741824 "$(stat -c %s $dir/apply.raw 2>&1)"
+	apply_state=$(xs_tree $BE/$domid; loop_devices)
+}
+c_apply_check() {
+	expect_eq "apply --check: changed false" false "$EX_OUT"
+	expect_eq "apply --check: xenstore and loop devices as after the apply" \
+		"$apply_state" "$(xs_tree $BE/$domid; loop_devices)"
+	xvbd -q detach $G xvdp >/dev/null || fail "apply: clean up: detach xvdp"
+	rm -f $dir/apply.raw
+}
 c_attach_file() {
 	expect_eq "attach --file: image created, 4 GiB" 4294967296 "$(stat -c %s $dir/data.raw 2>&1)"
 	expect_eq "attach --file: one loop device on the image" 1 "$(losetup_of $dir/data.raw | grep -c .)"

@@ -1,0 +1,475 @@
+/*
+ * apply_plan.c - xvbd apply's plan: JSON in, checked with the grammar
+ * attach and tune use (see xvbd/cmd/apply_plan.h).  Each value goes
+ * through the same parser as the command-line option it stands for, so
+ * a plan accepts exactly what `xvbd attach` accepts, with the same words
+ * in its errors, prefixed by the place in the plan.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <yajl/yajl_tree.h>
+
+#include "xvbd/base/util.h"
+#include "xvbd/cmd/apply_plan.h"
+#include "xvbd/xen/blkif.h"
+
+struct perr {
+	char *buf;
+	size_t len;
+};
+
+static int fail(struct perr *e, const char *where, const char *key,
+		const char *fmt, ...) XVBD_PRINTF(4, 5);
+
+/* "disks[1].ring_order: why" (key NULL: the place alone). */
+static int fail(struct perr *e, const char *where, const char *key,
+		const char *fmt, ...)
+{
+	char why[400];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(why, sizeof(why), fmt, ap);
+	va_end(ap);
+	snprintf(e->buf, e->len, "%s%s%s: %s", where, key ? "." : "",
+		 key ? key : "", why);
+	return -EINVAL;
+}
+
+/* Plan key -> override key (the plan spells attach's options with _). */
+static const struct {
+	const char *name;
+	enum xvbd_ovr_id id;
+	bool boolean;
+} offers[XVBD_APPLY_NOFFERS] = {
+	{ "ring_order", XVBD_OVR_RING_ORDER, false },
+	{ "queues", XVBD_OVR_QUEUES, false },
+	{ "indirect_segments", XVBD_OVR_INDIRECT, false },
+	{ "discard", XVBD_OVR_DISCARD, true },
+	{ "trusted", XVBD_OVR_TRUSTED, true },
+};
+
+const char *xvbd_apply_offer_name(enum xvbd_ovr_id id)
+{
+	size_t i;
+
+	for (i = 0; i < XVBD_APPLY_NOFFERS; i++)
+		if (offers[i].id == id)
+			return offers[i].name;
+	return NULL;
+}
+
+static const char *const disk_keys[] = {
+	"vdev", "file", "phy", "share", "credentials", "share_opts", "size",
+	"prealloc", "access", "cache", NULL,
+};
+
+static bool known_disk_key(const char *k)
+{
+	size_t i;
+
+	for (i = 0; disk_keys[i]; i++)
+		if (!strcmp(disk_keys[i], k))
+			return true;
+	for (i = 0; i < XVBD_APPLY_NOFFERS; i++)
+		if (!strcmp(offers[i].name, k))
+			return true;
+	return false;
+}
+
+/* An object's keys: each known and given once. */
+static int check_keys(struct perr *e, const char *where, yajl_val obj,
+		      bool (*known)(const char *), const char *list)
+{
+	size_t i, k;
+
+	for (i = 0; i < obj->u.object.len; i++) {
+		const char *key = obj->u.object.keys[i];
+
+		if (!known(key))
+			return fail(e, where, key, "unknown key (known: %s)",
+				    list);
+		for (k = 0; k < i; k++)
+			if (!strcmp(obj->u.object.keys[k], key))
+				return fail(e, where, key, "given twice");
+	}
+	return 0;
+}
+
+/* A string value into buf (NULL v: absent, buf untouched). */
+static int get_str(struct perr *e, const char *where, const char *key,
+		   yajl_val v, char *buf, size_t len)
+{
+	if (!v)
+		return 0;
+	if (!YAJL_IS_STRING(v))
+		return fail(e, where, key, "a string, not %s",
+			    YAJL_IS_NUMBER(v) ? "a number" :
+			    YAJL_IS_TRUE(v) || YAJL_IS_FALSE(v) ? "a boolean" :
+			    "null, an array or an object");
+	if (strlen(v->u.string) >= len)
+		return fail(e, where, key, "longer than %zu bytes", len - 1);
+	snprintf(buf, len, "%s", v->u.string);
+	return 0;
+}
+
+/* A number or a string, as text for the option parser it stands for. */
+static int get_word(struct perr *e, const char *where, const char *key,
+		    yajl_val v, char *buf, size_t len)
+{
+	if (YAJL_IS_NUMBER(v)) {
+		if (strlen(v->u.number.r) >= len)
+			return fail(e, where, key, "\"%.24s...\": too long",
+				    v->u.number.r);
+		snprintf(buf, len, "%s", v->u.number.r);
+		return 0;
+	}
+	return get_str(e, where, key, v, buf, len);
+}
+
+/* true/false, or attach's on/off. */
+static int get_onoff(struct perr *e, const char *where, const char *key,
+		     yajl_val v, bool *out)
+{
+	if (YAJL_IS_TRUE(v) || YAJL_IS_FALSE(v)) {
+		*out = YAJL_IS_TRUE(v);
+		return 0;
+	}
+	if (YAJL_IS_STRING(v) && (!strcmp(v->u.string, "on") ||
+				  !strcmp(v->u.string, "off"))) {
+		*out = !strcmp(v->u.string, "on");
+		return 0;
+	}
+	return fail(e, where, key, "true or false (or \"on\", \"off\")");
+}
+
+static yajl_val member(yajl_val obj, const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < obj->u.object.len; i++)
+		if (!strcmp(obj->u.object.keys[i], key))
+			return obj->u.object.values[i];
+	return NULL;
+}
+
+/* The offers, through the override layer's key=value parser. */
+static int disk_offers(struct perr *e, yajl_val obj,
+		       struct xvbd_apply_disk *d)
+{
+	char word[32], why[320];
+	size_t i;
+	bool on = false;
+	int err;
+
+	if (xvbd_override_set_init(&d->ovr, d->vdev, why, sizeof(why)))
+		return fail(e, d->where, "vdev", "%s", why);
+	for (i = 0; i < XVBD_APPLY_NOFFERS; i++) {
+		yajl_val v = member(obj, offers[i].name);
+		const struct xvbd_ovr_key *key = &xvbd_ovr_keys[offers[i].id];
+		char *kv = d->ovr_kv[offers[i].id];
+
+		if (!v)
+			continue;
+		if (offers[i].boolean) {
+			err = get_onoff(e, d->where, offers[i].name, v, &on);
+			snprintf(word, sizeof(word), "%d", on);
+		} else {
+			err = get_word(e, d->where, offers[i].name, v, word,
+				       sizeof(word));
+		}
+		if (err)
+			return err;
+		snprintf(kv, sizeof(d->ovr_kv[0]), "%s=%s", key->name, word);
+		if (xvbd_override_parse_kv(&d->ovr, kv, why, sizeof(why)))
+			return fail(e, d->where, offers[i].name, "%s", why);
+	}
+	return 0;
+}
+
+/* Exactly one of file, phy, share, checked as attach checks it. */
+static int disk_source(struct perr *e, yajl_val obj, struct xvbd_apply_disk *d)
+{
+	static const char *const kinds[] = { "file", "phy", "share" };
+	const char *bad = NULL, *key = NULL;
+	size_t i, n = 0;
+	int err;
+
+	for (i = 0; i < 3; i++)
+		if (member(obj, kinds[i])) {
+			key = kinds[i];
+			d->kind = (enum xvbd_apply_kind)i;
+			n++;
+		}
+	if (n != 1)
+		return fail(e, d->where, NULL, n ? "file, phy and share are "
+			    "one disk each: give one" : "no source: give "
+			    "\"file\", \"phy\" or \"share\"");
+	err = get_str(e, d->where, key, member(obj, key), d->source,
+		      sizeof(d->source));
+	if (err)
+		return err;
+	if (d->kind == XVBD_APPLY_SHARE) {
+		if (xvbd_share_parse_url(d->source, &d->url, &bad))
+			return fail(e, d->where, key, "%s", bad);
+		if (xvbd_share_mountpoint(&d->url, d->target,
+					  sizeof(d->target)) ||
+		    strlen(d->target) + strlen(d->url.image) + 2 >
+		    sizeof(d->target))
+			return fail(e, d->where, key, "path too long");
+		strcat(d->target, "/");
+		strcat(d->target, d->url.image);
+		return 0;
+	}
+	if (xvbd_path_check(d->source, &bad))
+		return fail(e, d->where, key, "%s", bad);
+	snprintf(d->target, sizeof(d->target), "%s", d->source);
+	return 0;
+}
+
+/* What goes with what: attach's parse_args rules, per disk. */
+static int disk_relations(struct perr *e, yajl_val obj,
+			  struct xvbd_apply_disk *d)
+{
+	const char *bad = NULL;
+
+	if (d->kind == XVBD_APPLY_PHY) {
+		if (member(obj, "size") || member(obj, "prealloc") ||
+		    member(obj, "cache"))
+			return fail(e, d->where, NULL, "size, prealloc and "
+				    "cache are for image files, not phy");
+		d->cache = XVBD_CACHE_NA;
+	}
+	if (d->kind != XVBD_APPLY_SHARE) {
+		if (d->credentials[0] || member(obj, "share_opts"))
+			return fail(e, d->where, d->credentials[0] ?
+				    "credentials" : "share_opts", "goes with "
+				    "share");
+		return 0;
+	}
+	if (d->credentials[0] && xvbd_path_check(d->credentials, &bad))
+		return fail(e, d->where, "credentials", "%s", bad);
+	if (xvbd_share_opts_check(d->url.proto, d->share_opts, &bad))
+		return fail(e, d->where, "share_opts", "%s", bad);
+	if (d->url.proto == XVBD_SHARE_SMB && !d->credentials[0])
+		return fail(e, d->where, "share", "an smb:// share needs "
+			    "\"credentials\": a root-owned 0600 file with "
+			    "username=... and password=... lines");
+	if (d->url.proto == XVBD_SHARE_NFS && d->credentials[0])
+		return fail(e, d->where, "credentials", "is for smb:// "
+			    "shares");
+	return 0;
+}
+
+static int disk_options(struct perr *e, yajl_val obj,
+			struct xvbd_apply_disk *d)
+{
+	char word[64];
+	yajl_val v;
+	int err;
+
+	d->readwrite = true;
+	d->cache = XVBD_CACHE_HOST;
+	word[0] = '\0';
+	err = get_str(e, d->where, "access", member(obj, "access"), word,
+		      sizeof(word));
+	if (err)
+		return err;
+	if (!strcmp(word, "ro") || !strcmp(word, "r"))
+		d->readwrite = false;
+	else if (word[0] && strcmp(word, "rw") && strcmp(word, "w"))
+		return fail(e, d->where, "access", "rw or ro, not \"%s\"",
+			    word);
+	word[0] = '\0';
+	err = get_str(e, d->where, "cache", member(obj, "cache"), word,
+		      sizeof(word));
+	if (err)
+		return err;
+	if (word[0] && xvbd_cache_parse(word, &d->cache))
+		return fail(e, d->where, "cache", "host or none, not \"%s\"",
+			    word);
+	v = member(obj, "size");
+	if (v) {
+		err = get_word(e, d->where, "size", v, word, sizeof(word));
+		if (err)
+			return err;
+		if (xvbd_parse_size(word, &d->size_bytes))
+			return fail(e, d->where, "size", "\"%s\": not a size "
+				    "(e.g. 512M, 4G)", word);
+		d->have_size = true;
+	}
+	v = member(obj, "prealloc");
+	if (v) {
+		if (!YAJL_IS_TRUE(v) && !YAJL_IS_FALSE(v))
+			return fail(e, d->where, "prealloc", "true or false");
+		d->prealloc = YAJL_IS_TRUE(v);
+	}
+	err = get_str(e, d->where, "credentials", member(obj, "credentials"),
+		      d->credentials, sizeof(d->credentials));
+	if (!err)
+		err = get_str(e, d->where, "share_opts",
+			      member(obj, "share_opts"), d->share_opts,
+			      sizeof(d->share_opts));
+	return err;
+}
+
+static int parse_disk(struct perr *e, yajl_val obj, size_t idx,
+		      struct xvbd_apply_disk *d)
+{
+	static const char list[] = "vdev, file, phy, share, credentials, "
+		"share_opts, size, prealloc, access, cache, ring_order, "
+		"queues, indirect_segments, discard, trusted";
+	int err;
+
+	snprintf(d->where, sizeof(d->where), "disks[%u]", (unsigned)idx);
+	if (!YAJL_IS_OBJECT(obj))
+		return fail(e, d->where, NULL, "an object {\"vdev\": ..., "
+			    "\"file\": ...}");
+	err = check_keys(e, d->where, obj, known_disk_key, list);
+	if (err)
+		return err;
+	if (!member(obj, "vdev"))
+		return fail(e, d->where, "vdev", "missing: apply finds a disk "
+			    "again by its vdev (\"xvdb\")");
+	err = get_str(e, d->where, "vdev", member(obj, "vdev"), d->vdev,
+		      sizeof(d->vdev));
+	if (err)
+		return err;
+	if (xvbd_vdev_parse(d->vdev, &d->devid))
+		return fail(e, d->where, "vdev", "\"%s\": not a virtual device "
+			    "name%s", d->vdev, strcmp(d->vdev, "auto") ? "" :
+			    " (apply needs a fixed one: it finds the disk "
+			    "again by it)");
+	err = disk_source(e, obj, d);
+	if (!err)
+		err = disk_options(e, obj, d);
+	if (!err)
+		err = disk_relations(e, obj, d);
+	if (!err)
+		err = disk_offers(e, obj, d);
+	return err;
+}
+
+static bool known_top_key(const char *k)
+{
+	return !strcmp(k, "guest") || !strcmp(k, "disks");
+}
+
+/* One vdev, one target per plan: two writers (or a typo). */
+static int check_twice(struct perr *e, const struct xvbd_apply_plan *p)
+{
+	size_t i, k;
+
+	for (i = 0; i < p->n; i++)
+		for (k = 0; k < i; k++) {
+			if (p->disks[k].devid == p->disks[i].devid)
+				return fail(e, p->disks[i].where, "vdev",
+					    "%s given twice (also %s)",
+					    p->disks[i].vdev,
+					    p->disks[k].where);
+			if (!strcmp(p->disks[k].target, p->disks[i].target))
+				return fail(e, p->disks[i].where, NULL,
+					    "target %s given twice (also %s)",
+					    p->disks[i].target,
+					    p->disks[k].where);
+		}
+	return 0;
+}
+
+static int parse_root(struct perr *e, yajl_val root,
+		      struct xvbd_apply_plan *p)
+{
+	yajl_val guest, disks;
+	size_t i;
+	int err;
+
+	if (!YAJL_IS_OBJECT(root))
+		return fail(e, "plan", NULL, "an object {\"guest\": ..., "
+			    "\"disks\": [...]}");
+	err = check_keys(e, "plan", root, known_top_key, "guest, disks");
+	if (err)
+		return err;
+	guest = member(root, "guest");
+	if (!guest)
+		return fail(e, "guest", NULL, "missing: the domain's name or "
+			    "id");
+	err = get_word(e, "guest", NULL, guest, p->guest, sizeof(p->guest));
+	if (err)
+		return err;
+	if (!p->guest[0])
+		return fail(e, "guest", NULL, "empty");
+	disks = member(root, "disks");
+	if (!disks || !YAJL_IS_ARRAY(disks))
+		return fail(e, "disks", NULL, "%s: an array of disks",
+			    disks ? "not an array" : "missing");
+	if (disks->u.array.len > XVBD_APPLY_DISKS_MAX)
+		return fail(e, "disks", NULL, "%zu disks: at most %d",
+			    disks->u.array.len, XVBD_APPLY_DISKS_MAX);
+	p->disks = calloc(disks->u.array.len ? disks->u.array.len : 1,
+			  sizeof(*p->disks));
+	if (!p->disks)
+		return -ENOMEM;
+	for (i = 0; i < disks->u.array.len; i++) {
+		p->n++;
+		err = parse_disk(e, disks->u.array.values[i], i,
+				 &p->disks[i]);
+		if (err)
+			return err;
+	}
+	return check_twice(e, p);
+}
+
+int xvbd_apply_plan_parse(const char *text, size_t len,
+			  struct xvbd_apply_plan *plan, char *why,
+			  size_t why_len)
+{
+	struct perr e = { why, why_len };
+	char errbuf[256], *copy, *nl;
+	yajl_val root;
+	int err;
+
+	memset(plan, 0, sizeof(*plan));
+	if (len > XVBD_APPLY_PLAN_MAX) {
+		snprintf(why, why_len, "plan: larger than %d KiB",
+			 XVBD_APPLY_PLAN_MAX >> 10);
+		return -EFBIG;
+	}
+	if (memchr(text, '\0', len))
+		return fail(&e, "plan", NULL, "not JSON text (a NUL byte)");
+	if (xvbd_json_depth(text, len, XVBD_APPLY_DEPTH_MAX) >
+	    XVBD_APPLY_DEPTH_MAX)
+		return fail(&e, "plan", NULL, "nested deeper than a plan");
+	copy = malloc(len + 1);
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, text, len);
+	copy[len] = '\0';
+	errbuf[0] = '\0';
+	root = yajl_tree_parse(copy, errbuf, sizeof(errbuf));
+	free(copy);
+	if (!root) {
+		/* yajl's message spans lines (a caret under the spot). */
+		nl = strchr(errbuf, '\n');
+		if (nl)
+			*nl = '\0';
+		return fail(&e, "plan", NULL, "not valid JSON (%s)",
+			    errbuf[0] ? errbuf : "parse error");
+	}
+	err = parse_root(&e, root, plan);
+	yajl_tree_free(root);
+	if (err == -ENOMEM)
+		snprintf(why, why_len, "%s", strerror(ENOMEM));
+	if (err)
+		xvbd_apply_plan_free(plan);
+	return err;
+}
+
+void xvbd_apply_plan_free(struct xvbd_apply_plan *plan)
+{
+	free(plan->disks);
+	memset(plan, 0, sizeof(*plan));
+}
