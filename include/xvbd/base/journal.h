@@ -47,6 +47,8 @@
 #define XVBD_J_UNLOADED	"unloaded"	/* MODULE: defaults --reload */
 #define XVBD_J_DETACH	"detach"	/* DOMID DEVID VDEV NAME: removing */
 #define XVBD_J_LOOP	"loop"		/* NR DEV:INO BACKEND: xvbd-block */
+#define XVBD_J_ABDISK	"abdisk"	/* DOMID DEVID VDEV NAME: ab run's
+					 * disk under test, attached */
 
 /*
  * The writing side.  begin names the command (its journal is made at its
