@@ -57,12 +57,13 @@ while :; do
 done
 EOS
 lab-guest start $name --mem 256 \
-	--disk "format=raw,vdev=xvda,access=ro,target=$keep" \
+	--disk "format=raw,vdev=xvda,access=ro,script=xvbd-block,target=$keep" \
 	--disk "format=raw,vdev=xvdc,access=rw,script=xvbd-block,target=$trig" \
 	--run "$(cat $top/guest.sh)" >$top/guest.out 2>&1
 check "the guest starts" test $? = 0
-trig_word() { dd if=$trig bs=4096 count=1 iflag=direct 2>/dev/null | head -c 5; }
-check "the guest is up (UP on its trigger)" wait_for 300 UP trig_word
+trig_word() { dd if=$trig bs=4096 count=1 iflag=direct 2>/dev/null | head -c 5 | tr -d "\0\n"; }
+check "the guest is up (UP on its trigger)" wait_for 300 UP trig_word ||
+	{ tail -20 $top/guest.out; lab-guest console $name | tail -20; finish; }
 domid=$(xl domid $name)
 
 # dom0's side of the handshake (ab run's fixed environment: the paths
@@ -141,7 +142,7 @@ check "nothing of xvdb left (xenstore, loop)" nothing_left
 check "the guest runs on" sh -c "xl list | grep -q '^$name '"
 expect_eq "its other disk still Connected" "4 4" "$(bstate $domid 51712) $(fstate $domid 51712)"
 printf 'SUM%4093s' x | dd of=$trig bs=4096 count=1 conv=notrunc oflag=direct 2>/dev/null
-sumis() { dd if=$trig bs=4096 count=1 iflag=direct 2>/dev/null | head -1 | tr -d '\0' | cut -d' ' -f2; }
+sumis() { dd if=$trig bs=4096 count=1 iflag=direct 2>/dev/null | tr -d '\0' | head -1 | cut -d' ' -f2; }
 check "the guest's md5 of its other disk is unchanged" wait_for 60 "$keep_sum" sumis
 expect_eq "and so is its image's" "$keep_sum" "$(md5sum <$keep | cut -d' ' -f1)"
 dd if=/dev/zero of=$trig bs=4096 count=1 conv=notrunc oflag=direct 2>/dev/null
