@@ -53,7 +53,7 @@ while :; do
 	UP*|"")
 		[ -b /dev/xvdb ] && put READY;;
 	esac
-	sleep 0.02
+	sleep 0.1
 done
 EOS
 lab-guest start $name --mem 256 \
@@ -92,7 +92,7 @@ printf 'GO%4094s' x | dd of="$t" bs=4096 count=1 conv=notrunc oflag=direct 2>/de
 i=0
 until [ "$(dd if="$t" bs=4096 count=1 iflag=direct 2>/dev/null | head -c 4)" = DONE ]; do
 	i=$((i + 1)); [ $i -lt 3000 ] || { echo "go.sh: no DONE in 300 s" >&2; exit 1; }
-	sleep 0.02
+	sleep 0.1
 done
 r=$(dd if="$t" bs=4096 count=1 iflag=direct 2>/dev/null | head -1 | tr -d '\0')
 echo "$XVBD_AB_LABEL ring=$ro script=${sc##*/} dio=$dio $r" >>"$log"
