@@ -5,7 +5,7 @@
 #   - system calls per VBD per refresh: xvbd for all domains minus xvbd
 #     for dom0 alone (same domain-list call, no VBD files), / 2 VBDs
 #   - CPU time (user+sys) per 100 refreshes, same differencing, no strace
-# Goal (issue 6): <= 1/3 of xentop's calls per refresh, <= 8 per VBD; the
+# Goal: <= 1/3 of xentop's calls per refresh, <= 8 per VBD; the
 # last line says whether it was met, and a miss exits 1.
 # Run: tests/lab/run --timeout 1500 bench/stats-syscalls.sh
 set -u
@@ -94,7 +94,7 @@ echo "CPU time per 100 refreshes: xentop -b ${xentop_cpu} s   xvbd stats ${xvbd_
 
 lab-guest stop $G
 rm -f $a $b
-# The goals (issue 6), checked: the last line says whether both were met;
+# The goals, checked: the last line says whether both were met;
 # a miss exits 1.
 if awk -v r="$ratio" -v v="$per_vbd" 'BEGIN { exit !(r <= 0.33 && v <= 8) }'; then
 	echo "goal met: xvbd/xentop calls $ratio <= 0.33, $per_vbd calls per VBD <= 8"
