@@ -223,6 +223,35 @@ static int left_guest(const struct dead *d, const char *args)
 	return 1;
 }
 
+/*
+ * A hot ab run's disk under test: attached to the user's guest for one
+ * run, to be detached after it.  Still there: it is the run's debris.
+ */
+static int left_abdisk(const struct dead *d, const char *args)
+{
+	struct xvbd_disk *disks = NULL, *disk = NULL;
+	char vdev[32], name[256], cur[256];
+	size_t ndisks = 0;
+	long domid;
+	unsigned devid;
+
+	if (sscanf(args, "%ld %u %31s %255[^\n]", &domid, &devid, vdev,
+		   name) != 4 || domid < 1)
+		return 0;
+	/* The same guest (a domid is reused by the next one created). */
+	if (xvbd_tstack_domain_name(d->ctx->ts, (uint32_t)domid, cur,
+				    sizeof(cur)) || strcmp(cur, name))
+		return 0;
+	if (xvbd_tstack_disk_find(d->ctx->ts, (uint32_t)domid, devid, &disks,
+				  &ndisks, &disk))
+		return 0;
+	xvbd_tstack_disks_free(disks, ndisks);
+	warn(d, "%s was killed during a run: its disk under test %s is "
+	     "still attached to domain %s (%ld)", d->who, vdev, name, domid);
+	remedy(d, "remove it with: xvbd detach %ld %s", domid, vdev);
+	return 1;
+}
+
 /* defaults --reload unloaded the module and died before loading it. */
 static int left_unloaded(const struct dead *d, const char *module)
 {
@@ -350,6 +379,7 @@ static int check(const struct dead *d, const struct xvbd_jentry *e)
 		{ XVBD_J_DETACH, left_detach },
 		{ XVBD_J_LOOP, left_loop },
 		{ XVBD_J_REBOOT, left_rebooting },
+		{ XVBD_J_ABDISK, left_abdisk },
 	};
 	size_t i;
 

@@ -78,11 +78,13 @@ static const struct xvbd_cmd commands[] = {
 	{ "ab run", cmd_ab_run,
 	  CMD_NEEDS_ROOT | CMD_NEEDS_XS | CMD_NEEDS_LIBXL | CMD_WRITES_XS |
 	  CMD_CAN_DRY_RUN | CMD_OWN_OPTIONS, 0, CMD_ARGS_ANY,
-	  "run an A/B experiment: fresh guests in ABBA order, recorded, "
-	  "until settled",
-	  "<LabelA> <xl.cfg> <LabelB> <xl.cfg> [--vbd-a VDEV:k=v,...]... "
+	  "run an A/B experiment: fresh guests (or one running guest's "
+	  "disk under test) in ABBA order, recorded, until settled",
+	  "(<LabelA> <xl.cfg> <LabelB> <xl.cfg> | <LabelA> <LabelB> "
+	  "--domain G --disk-a SPEC --disk-b SPEC [--cache-a M] "
+	  "[--cache-b M]) [--vbd-a VDEV:k=v,...]... "
 	  "[--vbd-b ...]... [--vdev VDEV]... (--duration S | --run CMD | "
-	  "--until-shutdown) [--interval S] [--warmup S] [--runs N | --until-confident "
+	  "--until-shutdown) [--ready CMD] [--interval S] [--warmup S] [--runs N | --until-confident "
 	  "[--min-effect P] [--max-runs N]] [--metric M] [--confidence P] "
 	  "[--guest-limits] [--dir DIR] [--timeout S] [--json]" },
 	{ "ab record", cmd_ab_record,

@@ -49,6 +49,8 @@
 #define XVBD_J_LOOP	"loop"		/* NR DEV:INO BACKEND: xvbd-block */
 #define XVBD_J_REBOOT	"reboot"	/* DOMID NAME: pv --reboot's */
 #define XVBD_J_REBOOT_CFG "reboot-config" /* FILE: what recreates it */
+#define XVBD_J_ABDISK	"abdisk"	/* DOMID DEVID VDEV NAME: ab run's
+					 * disk under test, attached */
 
 /*
  * The writing side.  begin names the command (its journal is made at its

@@ -355,6 +355,13 @@ static int record(struct recorder *r, bool report_it)
 	run->progress = isatty(STDERR_FILENO) && !r->ctx->opts->quiet;
 	run->at_baseline = take_fingerprint;
 	run->arg = r;
+	if (r->o->ready_timeout_ns) {
+		rc = xvbd_ab_recorder_ready(r->ctx->ts, r->ctx->xs, run,
+					    r->o->ready_cmd,
+					    r->o->ready_timeout_ns);
+		if (rc)
+			return rc;
+	}
 	if (xvbd_ab_recorder_loop(r->ctx->ts, r->ctx->xs, run, &r->rec))
 		return XVBD_EXIT_FAIL;
 	if (write_record(r))

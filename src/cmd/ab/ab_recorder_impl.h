@@ -10,6 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "xvbd/ab/ab.h"
 
@@ -58,6 +59,25 @@ int xvbd_ab_recorder_loop(struct xvbd_tstack *ts, struct xvbd_xs *xs,
  * here: a pending SIGINT would kill the caller before it writes.
  */
 void xvbd_ab_recorder_block_signals(void);
+
+/*
+ * Start cmd with /bin/sh -c the way --run is started: its own process
+ * group, stdin /dev/null, output on stderr, the fixed environment (PATH,
+ * HOME, LC_ALL=C, XVBD_AB_LABEL/DOMAIN/DOMID of run).  0 or -errno.
+ */
+int xvbd_ab_run_sh(const struct xvbd_ab_run *run, const char *cmd,
+		   pid_t *pid);
+
+/*
+ * Before the warmup (ab_recorder_ready.c): every disk of the guest
+ * Connected (backend and frontend), then --ready's command until it
+ * exits 0, each within timeout_ns of the call.  0: ready; else the exit
+ * code, its one-line error printed (an interrupting signal is left in
+ * run->stop_signal).  Nothing of it runs on.
+ */
+int xvbd_ab_recorder_ready(struct xvbd_tstack *ts, struct xvbd_xs *xs,
+			   struct xvbd_ab_run *run, const char *ready_cmd,
+			   uint64_t timeout_ns);
 
 /* A --run command that ignores SIGTERM this long gets SIGKILL. */
 #define XVBD_AB_KILL_GRACE_MS	3000

@@ -325,12 +325,13 @@ static void wait_until(struct recorder *r, uint64_t deadline_ns)
 }
 
 /* --run: /bin/sh -c CMD with a fixed environment. */
-static int start_workload(struct recorder *r)
+int xvbd_ab_run_sh(const struct xvbd_ab_run *run, const char *cmd,
+		   pid_t *pid)
 {
 	char *path = NULL, *home = NULL, *label = NULL, *dom = NULL,
 	     *domid = NULL;
 	const char *p = getenv("PATH"), *h = getenv("HOME");
-	char *argv[] = { SH, "-c", (char *)r->run->run_cmd, NULL };
+	char *argv[] = { SH, "-c", (char *)cmd, NULL };
 	int err = -ENOMEM;
 
 	/*
@@ -342,24 +343,31 @@ static int start_workload(struct recorder *r)
 		path = NULL;
 	if (asprintf(&home, "HOME=%s", h && *h ? h : "/") < 0)
 		home = NULL;
-	if (asprintf(&label, "XVBD_AB_LABEL=%s", r->run->label) < 0)
+	if (asprintf(&label, "XVBD_AB_LABEL=%s", run->label) < 0)
 		label = NULL;
-	if (asprintf(&dom, "XVBD_AB_DOMAIN=%s", r->run->domain) < 0)
+	if (asprintf(&dom, "XVBD_AB_DOMAIN=%s", run->domain) < 0)
 		dom = NULL;
-	if (asprintf(&domid, "XVBD_AB_DOMID=%u", r->run->domid) < 0)
+	if (asprintf(&domid, "XVBD_AB_DOMID=%u", run->domid) < 0)
 		domid = NULL;
 	if (path && home && label && dom && domid) {
 		char *envp[] = { path, home, "LC_ALL=C", label, dom, domid,
 				 NULL };
 
 		/* Its output goes to stderr: stdout is the report's. */
-		err = xvbd_spawn_start(argv, envp, STDERR_FILENO, &r->child);
+		err = xvbd_spawn_start(argv, envp, STDERR_FILENO, pid);
 	}
 	free(path);
 	free(home);
 	free(label);
 	free(dom);
 	free(domid);
+	return err;
+}
+
+static int start_workload(struct recorder *r)
+{
+	int err = xvbd_ab_run_sh(r->run, r->run->run_cmd, &r->child);
+
 	if (err) {
 		r->child = 0;
 		xvbd_err(r->run->cmd, "--run", "cannot start %s: %s", SH,

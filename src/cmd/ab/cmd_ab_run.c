@@ -44,6 +44,7 @@
 #include "xvbd/ab/ab.h"
 #include "xvbd/cmd/ab/ab_recorder.h"
 #include "ab_recorder_impl.h"
+#include "cmd_ab_run_impl.h"
 #include "xvbd/ab/ab_stat.h"
 #include "xvbd/xen/blkif.h"
 #include "xvbd/cmd/cmd.h"
@@ -95,6 +96,7 @@ struct run_opts {
 	/* --vdev: the disks to record (none: all of the guest's) */
 	const char *vdevs[XVBD_START_MAX_DEVS];
 	size_t nvdevs;
+	struct ab_hot hot;	/* --domain: the hot experiment */
 };
 
 /* ---- options ---- */
@@ -155,6 +157,41 @@ static int add_vdev(struct run_opts *o, const char *arg)
 	return 0;
 }
 
+/* Fresh guests (LABEL CONFIG twice) or hot (--domain, LABEL twice). */
+static int check_mode(const struct xvbd_cmd *cmd, struct run_opts *o,
+		      int nargs)
+{
+	struct xvbd_ovr_set *sets[2] = { o->side[0].sets, o->side[1].sets };
+	size_t nsets[2] = { o->side[0].nsets, o->side[1].nsets };
+	const char *hot_only = o->hot.side[0].spec ? "--disk-a" :
+			       o->hot.side[1].spec ? "--disk-b" :
+			       o->hot.side[0].cache ? "--cache-a" :
+			       o->hot.side[1].cache ? "--cache-b" : NULL;
+
+	if (!o->hot.domain) {
+		if (hot_only) {
+			xvbd_err(CMD, hot_only, "goes with --domain (a hot "
+				 "experiment on a running guest)");
+			return XVBD_EXIT_USAGE;
+		}
+		if (nargs != 4)
+			return xvbd_usage_error(cmd, "expected LABEL_A CONFIG_A "
+						"LABEL_B CONFIG_B (or LABEL_A "
+						"LABEL_B with --domain)");
+		return 0;
+	}
+	if (nargs != 2)
+		return xvbd_usage_error(cmd, "with --domain: expected LABEL_A "
+					"LABEL_B (each side's disk is --disk-a "
+					"and --disk-b)");
+	if (o->guest_limits) {
+		xvbd_err(CMD, "--guest-limits", "goes with fresh guests, not "
+			 "--domain");
+		return XVBD_EXIT_USAGE;
+	}
+	return ab_hot_check(&o->hot, sets, nsets);
+}
+
 static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 		      struct run_opts *o)
 {
@@ -178,6 +215,12 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 		{ "dir", required_argument, NULL, 'D' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "domain", required_argument, NULL, 'G' },
+		{ "disk-a", required_argument, NULL, 'x' },
+		{ "disk-b", required_argument, NULL, 'y' },
+		{ "cache-a", required_argument, NULL, 'X' },
+		{ "cache-b", required_argument, NULL, 'Y' },
+		{ "ready", required_argument, NULL, 'R' },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool have_runs = false, have_seq_opt = false;
@@ -250,6 +293,24 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 	case 'j':
 		o->json = true;
 		break;
+	case 'G':
+		o->hot.domain = optarg;
+		break;
+	case 'x':
+	case 'y':
+		o->hot.side[c == 'y'].spec = optarg;
+		break;
+	case 'X':
+	case 'Y':
+		o->hot.side[c == 'Y'].cache = optarg;
+		break;
+	case 'R':
+		if (!*optarg) {
+			xvbd_err(CMD, "--ready", "an empty command");
+			rc = XVBD_EXIT_USAGE;
+		}
+		o->rec.ready_cmd = optarg;
+		break;
 	case 't':
 		rc = xvbd_opt_whole_seconds(ctx->cmd, "--timeout",
 					    optarg, 1, 3600, &v);
@@ -264,19 +325,21 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 	if (rc)
 		return rc;
 	first = xvbd_getopt_index();
-	if (argc - first != 4)
-		return xvbd_usage_error(ctx->cmd, "expected LABEL_A CONFIG_A "
-					"LABEL_B CONFIG_B");
+	rc = check_mode(ctx->cmd, o, argc - first);
+	if (rc)
+		return rc;
 	for (i = 0; i < 2; i++) {
 		struct side *sd = &o->side[i];
 
-		sd->label = argv[first + 2 * i];
+		sd->label = argv[first + (o->hot.domain ? i : 2 * i)];
 		if (!xvbd_ab_label_valid(sd->label)) {
 			xvbd_err(CMD, "label", "\"%s\": use letters, digits, "
 				 "'.', '_' and '-', not leading '.' or '-'",
 				 sd->label);
 			return XVBD_EXIT_USAGE;
 		}
+		if (o->hot.domain)
+			continue;
 		sd->req = (struct xvbd_start_req){
 			.cfg_path = argv[first + 2 * i + 1],
 			.sets = sd->sets, .nsets = sd->nsets,
@@ -304,6 +367,8 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 		return XVBD_EXIT_USAGE;
 	}
 	o->rec.dir = o->dir;
+	o->rec.ready_timeout_ns = (uint64_t)o->timeout_s * NS_PER_S;
+	o->hot.timeout_s = (unsigned)o->timeout_s;
 	o->rec.vdev_args = o->vdevs;
 	o->rec.nvdev_args = o->nvdevs;
 	return 0;
@@ -424,6 +489,13 @@ static int one_run(struct xvbd_ctx *ctx, struct run_opts *o, struct side *sd,
 	 */
 	if (xvbd_sig_held_pending())
 		return XVBD_EXIT_FAIL;
+	if (o->hot.domain) {
+		ro.label = sd->label;
+		rc = ab_hot_run(ctx, &o->hot, (int)(sd - o->side),
+				sd->nsets ? &sd->sets[0] : NULL, &ro, &rec,
+				stopped_by);
+		goto keep;
+	}
 	err = state_write(name, -1);
 	if (err) {
 		xvbd_err(CMD, XVBD_JOURNAL_DIR, "%s", strerror(-err));
@@ -452,6 +524,7 @@ static int one_run(struct xvbd_ctx *ctx, struct run_opts *o, struct side *sd,
 	else
 		state_clear();
 	xvbd_start_result_free(&res);
+keep:
 	if (rc || !rec.path || !rec.complete) {
 		xvbd_ab_record_free(&rec);
 		return rc ? rc : XVBD_EXIT_FAIL;
@@ -643,8 +716,9 @@ static int experiment(struct xvbd_ctx *ctx, struct run_opts *o)
 	free(d);
 	if (stopped_by || xvbd_sig_held_pending()) {
 		xvbd_err(CMD, "interrupted", "%s: %zu complete run%s kept in "
-			 "%s; no guest left behind", stopped_by ? stopped_by :
-			 "signal", run, run == 1 ? "" : "s", o->dir);
+			 "%s; no %s left behind", stopped_by ? stopped_by :
+			 "signal", run, run == 1 ? "" : "s", o->dir,
+			 o->hot.domain ? "disk under test" : "guest");
 		return XVBD_EXIT_FAIL;
 	}
 	if (!o->side[0].nrecs || !o->side[1].nrecs)
@@ -705,7 +779,9 @@ int cmd_ab_run(struct xvbd_ctx *ctx, int argc, char **argv)
 			return XVBD_EXIT_FAIL;
 		}
 	}
-	for (i = 0; i < 2 && !rc; i++) {
+	if (o.hot.domain)
+		rc = ab_hot_prepare(ctx, &o.hot);
+	for (i = 0; i < 2 && !rc && !o.hot.domain; i++) {
 		rc = xvbd_start_prepare(ctx, &o.side[i].req, &o.side[i].plan);
 		o.side[i].prepared = true;
 	}
@@ -715,10 +791,14 @@ int cmd_ab_run(struct xvbd_ctx *ctx, int argc, char **argv)
 		for (i = 0; i < 2; i++) {
 			xvbd_out_obj_begin(ctx->out, i ? "b" : "a");
 			xvbd_out_str(ctx->out, "label", o.side[i].label);
-			xvbd_out_str(ctx->out, "config",
-				     o.side[i].req.cfg_path);
-			xvbd_out_str(ctx->out, "guest",
-				     o.side[i].plan.cfg.name);
+			if (o.hot.domain) {
+				ab_hot_render_plan(ctx, &o.hot, i);
+			} else {
+				xvbd_out_str(ctx->out, "config",
+					     o.side[i].req.cfg_path);
+				xvbd_out_str(ctx->out, "guest",
+					     o.side[i].plan.cfg.name);
+			}
 			xvbd_out_uint(ctx->out, "overrides",
 				      o.side[i].nsets);
 			xvbd_out_obj_end(ctx->out);
@@ -738,5 +818,6 @@ int cmd_ab_run(struct xvbd_ctx *ctx, int argc, char **argv)
 			xvbd_ab_record_free(&o.side[i].recs[j]);
 		free(o.side[i].recs);
 	}
+	ab_hot_free(&o.hot);
 	return rc;
 }

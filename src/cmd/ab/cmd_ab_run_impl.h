@@ -1,0 +1,58 @@
+/*
+ * cmd_ab_run_impl.h - between cmd_ab_run.c (the options, the experiment,
+ * the fresh-guest runs) and cmd_ab_run_hot.c (the hot runs: one running
+ * guest, the disk under test attached and detached for each run).
+ * Internal to ab run.
+ */
+#ifndef XVBD_CMD_AB_RUN_IMPL_H
+#define XVBD_CMD_AB_RUN_IMPL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "xvbd/ab/ab.h"
+#include "xvbd/cmd/ab/ab_recorder.h"
+#include "xvbd/cmd/cmd.h"
+#include "xvbd/vbd/override.h"
+
+/* One side's disk under test, as `xvbd attach` takes it. */
+struct ab_hot_side {
+	const char *spec;		/* --disk-a: an xl disk spec */
+	const char *cache;		/* --cache-a: host | none; NULL */
+};
+
+/* The hot experiment: its guest and the vdev both sides share. */
+struct ab_hot {
+	const char *domain;		/* --domain; NULL: fresh guests */
+	struct ab_hot_side side[2];
+	uint32_t domid;
+	char *name;
+	char vdev[32];
+	uint32_t devid;
+	unsigned timeout_s;
+};
+
+/*
+ * After the options: the sides' specs (parsed by libxlutil), one vdev
+ * for both, the --vbd sets on that vdev and only with keys attach offers.
+ * Usage errors: 2, printed.
+ */
+int ab_hot_check(struct ab_hot *h, struct xvbd_ovr_set *const sets[2],
+		 const size_t nsets[2]);
+/* Connected: the guest runs and the vdev is free on it.  Exit code. */
+int ab_hot_prepare(struct xvbd_ctx *ctx, struct ab_hot *h);
+/* -N: the plan of side i. */
+void ab_hot_render_plan(struct xvbd_ctx *ctx, const struct ab_hot *h,
+			int i);
+/*
+ * One run of side i: attach its disk (xvbd attach's own code, with its
+ * offers), record (ro), detach, check that nothing of it is left.  Exit
+ * code; *rec as xvbd_ab_recorder_run() gives it.
+ */
+int ab_hot_run(struct xvbd_ctx *ctx, const struct ab_hot *h, int i,
+	       const struct xvbd_ovr_set *set, struct xvbd_ab_rec_opts *ro,
+	       struct xvbd_ab_record *rec, const char **stopped_by);
+void ab_hot_free(struct ab_hot *h);
+
+#endif

@@ -1,0 +1,223 @@
+# xvbd ab run --domain: the hot experiment.  One guest stays up; each run
+# attaches that side's disk under test (xvdb, a 2 MiB image on the lab's
+# slow disk) through attach itself, records the guest's fixed-size
+# O_DIRECT read of it, detaches it.  A: --cache host (the image in dom0's
+# page cache), B: --cache none plus the offer ring-order=0.  Checked
+# against what xvbd does not control:
+#  - ABBA order (the records' start times); 3+3 runs;
+#  - every run's disk with its side's settings, read back while it runs
+#    by the --run command from xenstore (the backend's
+#    max-ring-page-order, script) and the loop device's sysfs dio flag;
+#  - after each run and at the end: no xvdb in xenstore, no loop device
+#    over the image; the guest's other disk (xvda) keeps a file whose
+#    md5 the guest itself reports unchanged, and it stays Connected;
+#  - the verdict's read MB/s % within 5 points of the one from the
+#    guest's own dd timings;
+#  - kill -9 during a run: the next command names the disk under test
+#    with its remedy, the guest runs on; Ctrl-C (SIGINT): the disk is
+#    removed, exit 1, the guest runs on;
+#  - --ready that never succeeds: ends at --timeout with one line, nothing
+#    left.
+. /lab/lib/testlib.sh
+. /lab/lib/abguest.sh
+name=t83
+top=/tmp/t83
+store=$top/store
+img=/slow/t83.img
+keep=/scratch/t83-keep.img
+trig=/scratch/t83-trig.img
+xl destroy $name 2>/dev/null
+rm -rf $top
+mkdir -p $top
+check "the slow disk is mounted on /slow" abg_mount_slow
+rm -f $img $keep $trig
+dd if=/dev/urandom of=$img bs=1M count=2 status=none
+dd if=/dev/urandom of=$keep bs=1M count=1 status=none
+truncate -s 1M $trig
+keep_sum=$(md5sum <$keep | cut -d' ' -f1)
+
+# The guest: polls its trigger disk (xvdc).  Empty and xvdb present:
+# READY.  GO: reads xvdb (2 MiB, O_DIRECT), answers DONE with its own
+# uptime before and after (10 ms steps).  SUM: answers with the md5 of its other disk, xvda.
+cat >$top/guest.sh <<'EOS'
+put() { printf '%s\n' "$1" | dd of=/dev/xvdc bs=4096 count=1 conv=sync oflag=direct 2>/dev/null; }
+put UP
+while :; do
+	t=$(dd if=/dev/xvdc bs=4096 count=1 iflag=direct 2>/dev/null | head -c 4)
+	case "$t" in
+	GO*)
+		a=$(cut -d' ' -f1 /proc/uptime)
+		dd if=/dev/xvdb of=/dev/null bs=1M count=2 iflag=direct 2>/dev/null
+		b=$(cut -d' ' -f1 /proc/uptime)
+		put "DONE $a $b";;
+	SUM*)
+		put "SUMIS $(md5sum </dev/xvda | cut -d' ' -f1)";;
+	UP*|"")
+		[ -b /dev/xvdb ] && put READY;;
+	esac
+	sleep 0.2
+done
+EOS
+lab-guest start $name --mem 256 \
+	--disk "format=raw,vdev=xvda,access=ro,script=xvbd-block,target=$keep" \
+	--disk "format=raw,vdev=xvdc,access=rw,script=xvbd-block,target=$trig" \
+	--run "$(cat $top/guest.sh)" >$top/guest.out 2>&1
+check "the guest starts" test $? = 0
+trig_word() { dd if=$trig bs=4096 count=1 iflag=direct 2>/dev/null | head -c 5 | tr -d "\0\n"; }
+check "the guest is up (UP on its trigger)" wait_for 300 UP trig_word ||
+	{ tail -20 $top/guest.out; lab-guest console $name | tail -20; finish; }
+domid=$(xl domid $name)
+
+# dom0's side of the handshake (ab run's fixed environment: the paths
+# come as arguments).  ready.sh: READY, or clear the last run's answer.
+cat >$top/ready.sh <<'EOS'
+#!/bin/sh
+# ready.sh TRIG LOG: READY (and then what the disk under test is, from
+# xenstore and the loop device, into LOG), or clear the last answer.
+t=$1 log=$2
+w=$(dd if="$t" bs=4096 count=1 iflag=direct 2>/dev/null | head -c 5)
+if [ "$w" = READY ]; then
+	be=/local/domain/0/backend/vbd/$XVBD_AB_DOMID/51728
+	ro=$(xenstore-read $be/max-ring-page-order 2>/dev/null || echo -)
+	sc=$(xenstore-read $be/script 2>/dev/null || echo -)
+	pd=$(xenstore-read $be/physical-device 2>/dev/null)
+	dio=-
+	for l in /sys/block/loop*; do
+		[ "$(cat $l/dev 2>/dev/null)" = "$((0x${pd%%:*})):$((0x${pd##*:}))" ] && dio=$(cat $l/loop/dio)
+	done
+	printf '%s ring=%s script=%s dio=%s ' "$XVBD_AB_LABEL" "$ro" "${sc##*/}" "$dio" >>"$log"
+	exit 0
+fi
+[ "$w" = DONE\  ] || [ "$w" = "UP" ] && dd if=/dev/zero of="$t" bs=4096 count=1 conv=notrunc oflag=direct 2>/dev/null
+exit 1
+EOS
+# go.sh TRIG LOG: GO, wait for DONE (bounded), the guest's times into LOG.
+cat >$top/go.sh <<'EOS'
+#!/bin/sh
+t=$1 log=$2
+printf 'GO%4094s' x | dd of="$t" bs=4096 count=1 conv=notrunc oflag=direct 2>/dev/null
+i=0
+until [ "$(dd if="$t" bs=4096 count=1 iflag=direct 2>/dev/null | head -c 4)" = DONE ]; do
+	i=$((i + 1)); [ $i -lt 3000 ] || { echo "go.sh: no DONE in 300 s" >&2; exit 1; }
+	sleep 0.05
+done
+dd if="$t" bs=4096 count=1 iflag=direct 2>/dev/null | tr -d '\0' | head -1 >>"$log"
+EOS
+chmod +x $top/ready.sh $top/go.sh
+spec="format=raw,vdev=xvdb,access=ro,target=$img"
+nothing_left() {	# no xvdb of the guest anywhere, no loop over the image
+	[ -z "$(xenstore-ls /local/domain/0/backend/vbd/$domid/51728 2>/dev/null)" ] &&
+	[ -z "$(xenstore-ls /local/domain/$domid/device/vbd/51728 2>/dev/null)" ] &&
+	! losetup -a | grep -q "$img"
+}
+
+phase "hot A/B: cache host vs none (+ ring-order=0), 3+3 runs"
+# dom0's page cache holds the image before A's first run.
+cat $img >/dev/null
+t0=$SECONDS
+xvbd ab run host none --domain $name --disk-a "$spec" --cache-a host \
+	--disk-b "$spec" --cache-b none --vbd-b xvdb:ring-order=0 \
+	--ready "$top/ready.sh $trig $top/go.log" --run "$top/go.sh $trig $top/go.log" \
+	--interval 0.1 --runs 3 --metric read-mbs --dir $store \
+	--json >$top/ab.json 2>$top/ab.err
+rc=$?
+echo "# hot experiment: $((SECONDS - t0)) s"
+sed 's/^/# /' $top/ab.err $top/go.log
+expect_eq "ab run --domain exits 0" 0 $rc
+check "it prints JSON" jq -e . $top/ab.json
+abg_run_fields $top/ab.json
+expect_eq "3 runs of A" 3 "$(ls $store/host-*.json 2>/dev/null | wc -l)"
+expect_eq "3 runs of B" 3 "$(ls $store/none-*.json 2>/dev/null | wc -l)"
+order=$(for f in $store/*.json; do jq -r '"\(.started_unix_ns) \(.label)"' $f; done |
+	sort -n | awk '{ printf "%s", ($2 == "host" ? "A" : "B") }')
+expect_eq "runs in ABBA order" ABBAAB "$order"
+expect_eq "the runs' own logs in the same order" ABBAAB \
+	"$(awk '{ printf "%s", ($1 == "host" ? "A" : "B") }' $top/go.log)"
+# A: blkback's default offer, a buffered loop; B: ring order 0, direct.
+def=$(cat /sys/module/xen_blkback/parameters/max_ring_page_order)
+expect_eq "A's runs: ring offer $def, xvbd-block, loop dio 0" 3 \
+	"$(grep -c "^host ring=$def script=xvbd-block dio=0 " $top/go.log)"
+expect_eq "B's runs: ring offer 0, xvbd-block-direct, loop dio 1" 3 \
+	"$(grep -c "^none ring=0 script=xvbd-block-direct dio=1 " $top/go.log)"
+check "every record holds the disk under test only" sh -c \
+	"! jq -r '.vdevs | join(\",\")' $store/*.json | grep -qv '^xvdb\$'"
+check "every run read the 2 MiB (4096 sectors, and little else)" sh -c \
+	"! jq '.samples[-1].vbds[0].rd_sect - .samples[0].vbds[0].rd_sect' $store/*.json |
+		awk '\$1 < 4096 || \$1 > 4096 + 256' | grep -q ."
+check "nothing of xvdb left (xenstore, loop)" nothing_left
+check "the guest runs on" sh -c "xl list | grep -q '^$name '"
+expect_eq "its other disk still Connected" "4 4" "$(bstate $domid 51712) $(fstate $domid 51712)"
+printf 'SUM%4093s' x | dd of=$trig bs=4096 count=1 conv=notrunc oflag=direct 2>/dev/null
+sumis() { dd if=$trig bs=4096 count=1 iflag=direct 2>/dev/null | tr -d '\0' | head -1 | cut -d' ' -f2; }
+check "the guest's md5 of its other disk is unchanged" wait_for 60 "$keep_sum" sumis
+expect_eq "and so is its image's" "$keep_sum" "$(md5sum <$keep | cut -d' ' -f1)"
+dd if=/dev/zero of=$trig bs=4096 count=1 conv=notrunc oflag=direct 2>/dev/null
+# The guest's own rate per run: 2 MiB over its uptime before and after
+# (10 ms steps: at least one).
+guest_pct=$(awk '{ s = $(NF) - $(NF - 1); if (s < 0.01) s = 0.01
+		r = 2.097152 / s; if ($1 == "host") { a += r; na++ } else { b += r; nb++ } }
+	END { printf "%.2f", (b / nb - a / na) / (a / na) * 100 }' $top/go.log)
+xvbd_pct=$(jq -r '.comparison.metrics[] | select(.metric == "read-mbs") | .pct' $top/ab.json)
+echo "# read MB/s B/A: xvbd $xvbd_pct %, the guest's own timings $guest_pct %"
+check "the verdict's % within 5 points of the guest's timings" awk -v x="$xvbd_pct" \
+	-v g="$guest_pct" 'BEGIN { d = x - g; if (d < 0) d = -d; exit !(x != "" && d <= 5) }'
+expect_eq "read-mbs: B worse" worse \
+	"$(jq -r '.comparison.metrics[] | select(.metric == "read-mbs") | .verdict' $top/ab.json)"
+check "dom0_cache is among the fingerprint's differences" sh -c \
+	"jq -r '.comparison.differences[].key' $top/ab.json | grep -qx vbd.xvdb.dom0_cache"
+
+phase "--ready that never succeeds ends at --timeout"
+t0=$SECONDS
+xvbd ab run r1 r2 --domain $name --disk-a "$spec" --disk-b "$spec" \
+	--ready false --timeout 5 --duration 1 --runs 1 --dir $top/rstore \
+	>$top/r.out 2>$top/r.err
+rc=$?
+took=$((SECONDS - t0))
+sed 's/^/# /' $top/r.err
+expect_eq "it exits 1" 1 $rc
+expect_eq "one line on stderr" 1 "$(wc -l <$top/r.err)"
+check "it names --ready and the timeout" grep -q "ready.*timeout 5" $top/r.err
+check "within --timeout and the attach and detach ($took s)" test $took -lt 300
+check "no record" sh -c "! ls $top/rstore/*.json 2>/dev/null | grep -q ."
+check "nothing of xvdb left" nothing_left
+
+phase "kill -9 during a hot run"
+xvbd ab run k1 k2 --domain $name --disk-a "$spec" --disk-b "$spec" \
+	--duration 120 --runs 1 --dir $top/kstore >/dev/null 2>$top/k.err &
+pid=$!
+check "the disk under test is attached" wait_for 120 4 bstate $domid 51728
+kill -9 $pid
+wait $pid 2>/dev/null
+check "the guest runs on" sh -c "xl list | grep -q '^$name '"
+xvbd list >/dev/null 2>$top/next.err
+sed 's/^/# /' $top/next.err
+check "the next command names the disk under test" grep -q "disk under test xvdb.*$name" $top/next.err
+check "with its remedy" grep -q "xvbd detach $domid xvdb" $top/next.err
+xvbd detach $domid xvdb >/dev/null
+left_rc() { nothing_left; echo $?; }
+check "the remedy removes it" wait_for 60 0 left_rc
+
+phase "Ctrl-C (SIGINT) during a hot run"
+set -m
+xvbd ab run c1 c2 --domain $name --disk-a "$spec" --disk-b "$spec" \
+	--duration 120 --runs 1 --dir $top/cstore >/dev/null 2>$top/c.err &
+pid=$!
+set +m
+check "the disk under test is attached" wait_for 120 4 bstate $domid 51728
+sleep 1
+kill -INT $pid
+wait $pid
+rc=$?
+sed 's/^/# /' $top/c.err
+expect_eq "SIGINT: exit 1" 1 $rc
+check "it says it was interrupted" grep -q "interrupted" $top/c.err
+check "the disk under test is removed" nothing_left
+check "the guest runs on" sh -c "xl list | grep -q '^$name '"
+xvbd list >/dev/null 2>$top/next2.err
+check "the next command names nothing" test ! -s $top/next2.err
+
+phase "clean up"
+xl destroy $name 2>/dev/null
+rm -rf $top $img $keep $trig
+umount /slow
+finish
