@@ -70,7 +70,8 @@ XEN_SRCS  += src/vbd/override_xs.c src/vbd/override_run.c src/xen/tstack_create.
 	     src/cmd/guest_start.c
 CMD_SRCS  += src/cmd/cmd_start.c src/cmd/cmd_tune.c src/cmd/cmd_defaults.c
 # stats: the sampler (sysfs, stats: pure enough for unit tests) and its source
-LIB_SRCS += src/dom0/sysfs.c src/stats/stats.c src/stats/stats_render.c
+LIB_SRCS += src/dom0/sysfs.c src/stats/stats.c src/stats/stats_ring.c \
+	src/stats/stats_render.c
 # ab: the A/B records (model, JSON, store)
 LIB_SRCS += src/ab/ab_record.c src/ab/ab_json.c src/ab/ab_store.c
 # dom0 page cache modes of file-backed disks (attach --cache, list, show)

@@ -41,6 +41,9 @@ static const char *const csv_columns[] = {
 	"rd_req_per_s", "wr_req_per_s", "rd_bytes_per_s", "wr_bytes_per_s",
 	"f_req_per_s", "ds_req_per_s", "oo_req_per_s",
 	"backing", "rd_lat_ms", "wr_lat_ms", "queue_depth",
+	"backend_cpu_ns", "backend_interval", "backend_cpu_pct",
+	"backend_us_per_req", "rd_kib_per_req", "wr_kib_per_req",
+	"ceiling_segments", "ceiling_kib", "rd_ceiling_pct", "wr_ceiling_pct",
 };
 #define NCSV	(sizeof(csv_columns) / sizeof(csv_columns[0]))
 
@@ -86,6 +89,17 @@ static void sink_uint(struct sink *k, const char *key, uint64_t v)
 	}
 	snprintf(buf, sizeof(buf), "%" PRIu64, v);
 	sink_cell(k, key, buf);
+}
+
+static void sink_uint_opt(struct sink *k, const char *key, bool known,
+			  uint64_t v)
+{
+	if (known)
+		sink_uint(k, key, v);
+	else if (k->csv)
+		sink_cell(k, key, "");
+	else
+		xvbd_out_null(k->o, key);
 }
 
 static void sink_bool(struct sink *k, const char *key, bool v)
@@ -189,6 +203,11 @@ static const struct xvbd_out_label stats_labels[] = {
 	{ "wr_lat_ms", "WR-LAT(ms)" },
 	{ "queue_depth", "QDEPTH" },
 	{ "backing", "BACKING" },
+	{ "backend_cpu_pct", "BE-CPU%" },
+	{ "backend_us_per_req", "BE-US/REQ" },
+	{ "rd_kib_per_req", "RD-KiB/REQ" },
+	{ "wr_kib_per_req", "WR-KiB/REQ" },
+	{ "ceiling_kib", "MAX-KiB" },
 	{ "interval", "NOTE" },
 	{ NULL, NULL },
 };
@@ -241,6 +260,62 @@ static void render_dom(struct sink *k, const struct xvbd_stats_dom *d)
 	sink_str(k, "cpu_interval", xvbd_stats_iv_name(d->cpu_iv));
 }
 
+/* Per ring, in JSON only: a table cell cannot hold a list. */
+static void render_rings(struct sink *k, const struct xvbd_stats_vbd *v)
+{
+	size_t i;
+
+	if (!v->be_known) {
+		xvbd_out_null(k->o, "rings");
+		return;
+	}
+	xvbd_out_arr_begin(k->o, "rings");
+	for (i = 0; i < v->nrings; i++) {
+		const struct xvbd_stats_ring *r = &v->rings[i];
+
+		xvbd_out_obj_begin(k->o, NULL);
+		xvbd_out_uint(k->o, "ring", r->ring);
+		xvbd_out_uint(k->o, "pid", (uint64_t)r->pid);
+		xvbd_out_uint(k->o, "cpu_ns", r->cpu_ns);
+		xvbd_out_fixed_opt(k->o, "cpu_pct", r->iv == XVBD_IV_OK,
+				   r->cpu_pct, 2);
+		xvbd_out_obj_end(k->o);
+	}
+	xvbd_out_arr_end(k->o);
+}
+
+/* What the VBD costs dom0, and the size of its requests. */
+static void render_cost(struct sink *k, const struct xvbd_stats_vbd *v)
+{
+	bool be = v->be_known && v->be_iv == XVBD_IV_OK;
+
+	if (!k->human) {
+		sink_uint_opt(k, "backend_cpu_ns", v->be_known, v->be_cpu_ns);
+		sink_str(k, "backend_interval",
+			 v->be_known || v->be_iv == XVBD_IV_RESET ?
+			 xvbd_stats_iv_name(v->be_iv) : "unknown");
+	}
+	sink_fixed(k, "backend_cpu_pct", be, v->be_cpu_pct, 2);
+	sink_fixed(k, "backend_us_per_req", be && v->be_us_per_req_known,
+		   v->be_us_per_req, 1);
+	sink_fixed(k, "rd_kib_per_req", v->rd_kib_known, v->rd_kib_per_req,
+		   1);
+	sink_fixed(k, "wr_kib_per_req", v->wr_kib_known, v->wr_kib_per_req,
+		   1);
+	if (!k->human)
+		sink_uint_opt(k, "ceiling_segments", v->ceiling_known,
+			      v->ceiling_segments);
+	sink_fixed(k, "ceiling_kib", v->ceiling_known, v->ceiling_kib, 0);
+	if (!k->human) {
+		sink_fixed(k, "rd_ceiling_pct", v->ceiling_known &&
+			   v->rd_kib_known, v->rd_ceiling_pct, 1);
+		sink_fixed(k, "wr_ceiling_pct", v->ceiling_known &&
+			   v->wr_kib_known, v->wr_ceiling_pct, 1);
+	}
+	if (!k->human && !k->csv)
+		render_rings(k, v);
+}
+
 static void render_vbd(struct sink *k, const struct xvbd_stats_vbd *v)
 {
 	bool ok = v->iv == XVBD_IV_OK, blk = v->has_blk &&
@@ -281,6 +356,7 @@ static void render_vbd(struct sink *k, const struct xvbd_stats_vbd *v)
 	snprintf(backing, sizeof(backing), "%u:%u", v->blk_major,
 		 v->blk_minor);
 	sink_str(k, "backing", v->has_blk ? backing : NULL);
+	render_cost(k, v);
 	if (k->human)
 		sink_str(k, "interval", xvbd_stats_iv_name(v->iv));
 }
@@ -421,6 +497,19 @@ static const struct prom_metric prom_vbd_metrics[] = {
 	  "backing device: average write time over the last interval" },
 	{ "xvbd_vbd_queue_depth", "gauge",
 	  "backing device: average requests in queue over the last interval" },
+	{ "xvbd_vbd_backend_cpu_percent", "gauge",
+	  "blkback's ring threads: CPU time over the last interval / wall "
+	  "time x 100" },
+	{ "xvbd_vbd_backend_cpu_seconds_per_request", "gauge",
+	  "blkback's ring threads: CPU time per request (all kinds) over "
+	  "the last interval" },
+	{ "xvbd_vbd_read_bytes_per_request", "gauge",
+	  "rd_sect x 512 / rd_req over the last interval" },
+	{ "xvbd_vbd_write_bytes_per_request", "gauge",
+	  "wr_sect x 512 / wr_req over the last interval" },
+	{ "xvbd_vbd_request_ceiling_bytes", "gauge",
+	  "largest request the backend's offer allows (11 or the indirect "
+	  "segments offered, x 4096)" },
 };
 
 static void prom_head(FILE *f, const struct prom_metric *m)
@@ -443,6 +532,58 @@ static void prom_vbd_labels(FILE *f, const struct xvbd_stats_vbd *v)
 	fputs("\",vdev=\"", f);
 	prom_label(f, v->vdev);
 	fprintf(f, "\",devid=\"%" PRIu32 "\"}", v->devid);
+}
+
+/* Metrics 10..14 (cost and request size): known in this interval? */
+static bool prom_cost_known(const struct xvbd_stats_vbd *v, size_t m)
+{
+	bool be = v->be_known && v->be_iv == XVBD_IV_OK;
+
+	switch (m) {
+	case 10: return be;
+	case 11: return be && v->be_us_per_req_known;
+	case 12: return v->rd_kib_known;
+	case 13: return v->wr_kib_known;
+	case 14: return v->ceiling_known;
+	default: return true;
+	}
+}
+
+static double prom_cost(const struct xvbd_stats_vbd *v, size_t m)
+{
+	switch (m) {
+	case 10: return v->be_cpu_pct;
+	case 11: return v->be_us_per_req / 1e6;
+	case 12: return v->rd_kib_per_req * 1024.0;
+	case 13: return v->wr_kib_per_req * 1024.0;
+	default: return v->ceiling_kib * 1024.0;
+	}
+}
+
+/* Per ring: the thread's cumulative CPU time. */
+static void prom_rings(FILE *f, const struct xvbd_stats_sample *s)
+{
+	static const struct prom_metric m = {
+		"xvbd_vbd_ring_cpu_seconds_total", "counter",
+		"CPU time of blkback's kernel thread of one ring" };
+	size_t i, r;
+
+	prom_head(f, &m);
+	for (i = 0; i < s->nvbds; i++) {
+		const struct xvbd_stats_vbd *v = &s->vbds[i];
+
+		for (r = 0; v->be_known && r < v->nrings; r++) {
+			fprintf(f, "%s{domid=\"%" PRIu32 "\",domain=\"",
+				m.name, v->domid);
+			prom_label(f, v->domain);
+			fputs("\",vdev=\"", f);
+			prom_label(f, v->vdev);
+			fprintf(f, "\",devid=\"%" PRIu32 "\",ring=\"%" PRIu32
+				"\"} %" PRIu64 ".%09" PRIu64 "\n", v->devid,
+				v->rings[r].ring, v->rings[r].cpu_ns / NS_PER_S,
+				v->rings[r].cpu_ns % NS_PER_S);
+		}
+	}
 }
 
 void xvbd_stats_prom_render(FILE *f, const struct xvbd_stats_sample *s)
@@ -483,7 +624,7 @@ void xvbd_stats_prom_render(FILE *f, const struct xvbd_stats_sample *s)
 
 			if ((m == 7 && !(blk && v->rd_lat_known)) ||
 			    (m == 8 && !(blk && v->wr_lat_known)) ||
-			    (m == 9 && !blk))
+			    (m == 9 && !blk) || !prom_cost_known(v, m))
 				continue;
 			fputs(prom_vbd_metrics[m].name, f);
 			prom_vbd_labels(f, v);
@@ -497,7 +638,8 @@ void xvbd_stats_prom_render(FILE *f, const struct xvbd_stats_sample *s)
 			case 6: val = c->oo_req; break;
 			case 7: g = v->rd_lat_ms / 1000.0; break;
 			case 8: g = v->wr_lat_ms / 1000.0; break;
-			default: g = v->queue_depth; break;
+			case 9: g = v->queue_depth; break;
+			default: g = prom_cost(v, m); break;
 			}
 			if (m < 7)
 				fprintf(f, " %" PRIu64 "\n", val);
@@ -505,6 +647,7 @@ void xvbd_stats_prom_render(FILE *f, const struct xvbd_stats_sample *s)
 				fprintf(f, " %.6f\n", g);
 		}
 	}
+	prom_rings(f, s);
 }
 
 /*
