@@ -80,7 +80,7 @@ XEN_SRCS  += src/ab/ab_sys.c src/cmd/ab/ab_recorder.c src/cmd/ab/ab_recorder_loo
 	     src/xen/tstack_facts.c
 CMD_SRCS  += src/cmd/ab/cmd_ab_record.c src/cmd/ab/cmd_ab_run.c
 XEN_SRCS  += src/stats/stats_sys.c src/xen/tstack_stats.c
-CMD_SRCS  += src/cmd/cmd_stats.c
+CMD_SRCS  += src/cmd/cmd_stats.c src/cmd/cmd_advise.c
 # ab: the statistics of A/B experiments (pure math, needs libm)
 LIB_SRCS += src/ab/ab_stat.c src/ab/ab_seq.c
 # ab: A/B summaries, fingerprint diffs, comparison, plots, and the
