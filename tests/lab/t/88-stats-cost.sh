@@ -11,7 +11,16 @@
 #    attached with the backend's indirect-segments offer at 0: 44 KiB/req,
 #    the ceiling (11 x 4 KiB) at 100 %; with indirect descriptors offered
 #    the size is larger (blkfront's own limit: 32 segments by default);
+#  - advise: names indirect segments (with the command that tests them)
+#    for the disk at the 44 KiB ceiling, not for the one with indirect
+#    descriptors; names dom0's page cache for the buffered file disk
+#    (its loop device's dio, read here); says "no I/O sampled" for the
+#    idle guest; its JSON has the fields man xvbd-advise documents;
+#  - ab record of the two disks' 1 MiB reads (indirect off, on):
+#    ab compare's read-kib-per-req and backend-us-per-req per side equal
+#    what this test recomputes from the records' raw counters;
 #  - CSV and Prometheus carry the same fields.
+# lab-timeout: 1500
 . /lab/lib/testlib.sh
 A=t88; B=t88i
 # xvbd-block (one process) for the files: Xen's bash block script can
@@ -36,11 +45,11 @@ while :; do
   *) sleep 0.2;;
   esac
 done'
-lab-guest start $B --mem 384 \
+lab-guest start $B \
 	--disk "format=raw,vdev=xvda,access=rw,script=xvbd-block,target=$imgi" --run 'true'
-check "idle guest up" lab-guest wait $B --timeout 300
+check "idle guest up" lab-guest wait $B --timeout 900
 da=$(xl domid $A); db=$(xl domid $B)
-check "reading guest connected" wait_for 120 1 \
+check "reading guest connected" wait_for 600 2 \
 	sh -c "test \"\$(fstate $da 51712)\" = 4"
 
 # The ring threads, found by this test: kernel threads "<domid>.xvda-N".
@@ -61,6 +70,7 @@ run_ns() {	# sum of the threads' first schedstat field
 	echo $s
 }
 now_ns() { date +%s%N; }
+jqe() { jq -e "$1" <<<"$2" >/dev/null; }
 rd_req() { cat /sys/bus/xen-backend/devices/vbd-$1-51712/statistics/rd_req; }
 
 ta=$(threads "$da"); tb=$(threads "$db")
@@ -96,13 +106,41 @@ kib=$(echo "$va" | jq -r .rd_kib_per_req)
 check "4 KiB reads: 4 KiB/req within 1 % ($kib)" \
 	awk -v k="$kib" 'BEGIN { exit !(k >= 3.96 && k <= 4.04) }'
 check "us per request known" \
-	sh -c "echo '$va' | jq -e '.backend_us_per_req > 0' >/dev/null"
+	jqe '.backend_us_per_req > 0' "$va"
 xi=$(echo "$vb" | jq -r .backend_cpu_pct)
 check "idle guest's disk < 1 % ($xi)" \
 	awk -v x="$xi" 'BEGIN { exit !(x != "null" && x < 1) }'
 expect_eq "idle disk's backend_cpu_ns is its own thread's time" \
 	"$i1" "$(echo "$vb" | jq -r .backend_cpu_ns)"
 check "... not the reading guest's" test "$i1" != "$c1"
+
+phase "advise: the buffered file disk, the idle guest"
+J=$(xvbd advise $A xvda -d 3 --json)
+echo "# advise $A xvda: $J"
+loop=$(xenstore-read /local/domain/0/backend/vbd/$da/51712/physical-device)
+dio=$(cat /sys/dev/block/$((16#${loop%%:*})):$((16#${loop#*:}))/loop/dio)
+expect_eq "xvda's loop device is buffered (loop/dio)" 0 "$dio"
+check "advise names dom0's page cache for it" \
+	jqe '.[0].findings | map(.finding) | index("dom0-page-cache")' "$J"
+check "... with --cache-b none in its command" \
+	jqe '.[0].findings[] | select(.finding == "dom0-page-cache") | .command | test("--cache-b none")' "$J"
+check "4 KiB requests: no segment finding" \
+	jqe '[.[0].findings[] | select(.finding | test("segment"))] | length == 0' "$J"
+fields "advise --json: a VBD" "$(jq -c '.[0]' <<<"$J")" \
+	"domain:string domid:number vdev:string interval_s:number requests:number note:string? findings:array"
+fields "advise --json: a finding" "$(jq -c '.[0].findings[0]' <<<"$J")" \
+	"finding:string limited_by:string change:string parameter:string evidence:array command:string"
+fields "advise --json: evidence" "$(jq -c '.[0].findings[0].evidence[0]' <<<"$J")" \
+	"name:string value:number unit:string"
+for k in $(jq -r '.[0] | keys[]' <<<"$J") $(jq -r '.[0].findings[0] | keys[]' <<<"$J") \
+	$(jq -r '.[0].findings[0].evidence[0] | keys[]' <<<"$J"); do
+	sed -n '/^.SH JSON OUTPUT/,/^.SH /p' /lab/man/xvbd-advise.1 | grep -q "$k" ||
+		fail "advise JSON field $k not in man xvbd-advise JSON OUTPUT"
+done
+J=$(xvbd advise $B -d 2 --json)
+echo "# advise $B: $J"
+expect_eq "idle guest: no I/O sampled" "no I/O sampled" "$(jq -r '.[0].note' <<<"$J")"
+expect_eq "idle guest: no finding" 0 "$(jq -r '.[0].findings | length' <<<"$J")"
 
 phase "1 MiB reads, indirect descriptors offered"
 say R1M
@@ -116,6 +154,13 @@ check "indirect offered: requests above 44 KiB ($kib)" \
 expect_eq "ceiling: the backend's offer" \
 	"$(xenstore-read /local/domain/0/backend/vbd/$da/51712/feature-max-indirect-segments)" \
 	"$(echo "$va" | jq -r .ceiling_segments)"
+J=$(xvbd advise $A xvda -d 3 --json)
+echo "# advise, indirect offered: $(jq -c '[.[0].findings[].finding]' <<<"$J")"
+check "indirect offered: advise does not name the segment ceiling" \
+	jqe '[.[0].findings[] | select(.finding == "segment-ceiling")] | length == 0' "$J"
+xvbd ab record ind-on --domain $A --vdev xvda --duration 4 --interval 1 \
+	--dir /tmp/t88ab >/dev/null
+check "ab record ind-on" test $? = 0
 
 phase "1 MiB reads, indirect-segments offer 0"
 say IDLE
@@ -131,7 +176,41 @@ check "indirect 0: 44 KiB/req within 1 % ($kib)" \
 	awk -v k="$kib" 'BEGIN { exit !(k >= 43.56 && k <= 44.44) }'
 expect_eq "ceiling 44 KiB" 44 "$(echo "$vx" | jq -r .ceiling_kib)"
 check "at 100 % of the ceiling" \
-	sh -c "echo '$vx' | jq -e '.rd_ceiling_pct >= 99 and .rd_ceiling_pct <= 101' >/dev/null"
+	jqe '.rd_ceiling_pct >= 99 and .rd_ceiling_pct <= 101' "$vx"
+J=$(xvbd advise $A xvdb -d 3 --json)
+echo "# advise, indirect 0: $J"
+f=$(jq -c '.[0].findings[] | select(.finding == "segment-ceiling")' <<<"$J")
+check "indirect 0: advise names the segment ceiling" test -n "$f"
+check "... with the hot ab run that tests indirect segments" \
+	jqe '.command | test("^xvbd ab run .* --vbd-a [a-z]+:indirect-segments=0 --vbd-b [a-z]+:indirect-segments=256")' "$f"
+check "... limited by the backend's offer" \
+	jqe '.limited_by == "backend-offer"' "$f"
+check "... evidence: 44 KiB per request" \
+	jqe '.evidence[] | select(.name == "rd_kib_per_req") | .value >= 43.5 and .value <= 44.5' "$f"
+
+phase "ab compare: indirect off vs on"
+xvbd ab record ind-off --domain $A --vdev xvdb --duration 4 --interval 1 \
+	--dir /tmp/t88ab >/dev/null
+check "ab record ind-off" test $? = 0
+C=$(xvbd ab compare ind-off ind-on --dir /tmp/t88ab --json)
+for side in off on; do
+	rec=$(ls /tmp/t88ab/ind-$side-*.json)
+	# Recomputed from the raw counters: first and last sample.
+	want=$(jq -r '.samples as $s | ($s[-1].vbds[0]) as $b | ($s[0].vbds[0]) as $a |
+		"\(($b.rd_sect - $a.rd_sect) * 512 / 1024 / ($b.rd_req - $a.rd_req))
+		 \(($b.backend_cpu_ns - $a.backend_cpu_ns) / 1000 /
+		   (($b.rd_req + $b.wr_req + $b.f_req + $b.ds_req) -
+		    ($a.rd_req + $a.wr_req + $a.f_req + $a.ds_req)))"' "$rec")
+	read -r kib us <<<"$want"
+	ab=$([ $side = off ] && echo a || echo b)
+	got_kib=$(jq -r ".metrics[] | select(.metric == \"read-kib-per-req\") | .$ab" <<<"$C")
+	got_us=$(jq -r ".metrics[] | select(.metric == \"backend-us-per-req\") | .$ab" <<<"$C")
+	echo "# ind-$side: kib $got_kib (recomputed $kib), us/req $got_us (recomputed $us)"
+	check "compare ind-$side read-kib-per-req = recomputed ($got_kib vs $kib)" \
+		awk -v g="$got_kib" -v w="$kib" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(g != "null" && d <= 0.05 + w * 0.001) }'
+	check "compare ind-$side backend-us-per-req = recomputed ($got_us vs $us)" \
+		awk -v g="$got_us" -v w="$us" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(g != "null" && w > 0 && d <= 0.05 + w * 0.001) }'
+done
 
 phase "CSV and Prometheus"
 xvbd stats $A -d 1 -n 2 --csv --prometheus /tmp/t88.prom >/tmp/t88.csv
