@@ -281,9 +281,13 @@ static void where_index(struct where *dst, const struct where *parent,
 }
 
 /* An object with exactly these keys, each once. */
-static int obj_check(yajl_val v, const struct where *w,
-		     const char *const *keys, size_t nkeys,
-		     struct xvbd_ab_err *e)
+/*
+ * v is an object with no key outside keys[0..nkeys), none twice, and
+ * each of the first nrequired.
+ */
+static int obj_check_opt(yajl_val v, const struct where *w,
+			 const char *const *keys, size_t nkeys,
+			 size_t nrequired, struct xvbd_ab_err *e)
 {
 	size_t i, j, k;
 
@@ -312,7 +316,7 @@ static int obj_check(yajl_val v, const struct where *w,
 			}
 		}
 	}
-	for (k = 0; k < nkeys; k++) {
+	for (k = 0; k < nrequired; k++) {
 		for (i = 0; i < v->u.object.len &&
 			    strcmp(v->u.object.keys[i], keys[k]); i++)
 			;
@@ -323,6 +327,13 @@ static int obj_check(yajl_val v, const struct where *w,
 		}
 	}
 	return 0;
+}
+
+static int obj_check(yajl_val v, const struct where *w,
+		     const char *const *keys, size_t nkeys,
+		     struct xvbd_ab_err *e)
+{
+	return obj_check_opt(v, w, keys, nkeys, nkeys, e);
 }
 
 /* Value of key in an object checked by obj_check(). */
@@ -430,7 +441,8 @@ static int read_vbd(yajl_val v, const struct where *w,
 	size_t i;
 	int rc;
 
-	rc = obj_check(v, w, vbd_keys, NVBD_KEYS, e);
+	/* The backend's two are absent in records of earlier versions. */
+	rc = obj_check_opt(v, w, vbd_keys, NVBD_KEYS, NVBD_KEYS - 2, e);
 	for (i = 0; !rc && i < XVBD_BLKBACK_NFIELDS; i++)
 		rc = get_u64(v, w, vbd_keys[i], UINT64_MAX,
 			     vbd_counter(out, i), e);

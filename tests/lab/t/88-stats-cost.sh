@@ -49,8 +49,7 @@ lab-guest start $B \
 	--disk "format=raw,vdev=xvda,access=rw,script=xvbd-block,target=$imgi" --run 'true'
 check "idle guest up" lab-guest wait $B --timeout 900
 da=$(xl domid $A); db=$(xl domid $B)
-check "reading guest connected" wait_for 600 2 \
-	sh -c "test \"\$(fstate $da 51712)\" = 4"
+check "reading guest connected" wait_for 600 4 fstate "$da" 51712
 
 # The ring threads, found by this test: kernel threads "<domid>.xvda-N".
 threads() {
@@ -81,7 +80,8 @@ check "the test found each guest's ring thread" \
 phase "4 KiB O_DIRECT reads"
 say R4K
 r0=$(rd_req $da)
-check "guest reads" wait_for 60 1 sh -c "test \$(cat /sys/bus/xen-backend/devices/vbd-$da-51712/statistics/rd_req) -gt $((r0 + 200))"
+reading() { [ "$(rd_req "$da")" -gt $((r0 + 200)) ] && echo yes; }
+check "guest reads" wait_for 120 yes reading
 t0=$(now_ns); c0=$(run_ns "$ta"); i0=$(run_ns "$tb")
 xvbd --json stats -d 4 -n 2 >/tmp/t88.json 2>/tmp/t88.err
 t1=$(now_ns); c1=$(run_ns "$ta"); i1=$(run_ns "$tb")
