@@ -126,7 +126,7 @@ if [ "$(id -u)" = 0 ]; then
 		start /etc/passwd
 fi
 
-# SIGPIPE is ignored (issue 16, defect 3): output into a pipe whose reader
+# SIGPIPE is ignored: output into a pipe whose reader
 # has gone is a write error (exit 1, one line), not a death by SIGPIPE
 # (141), which in attach or start could come with the guest paused.
 pipe_case() {
@@ -147,6 +147,9 @@ pipe_case() {
 pipe_case help
 pipe_case help attach
 pipe_case --help
+
+# One grammar for option values, every command that takes each kind.
+. "$(dirname "$0")/cli-optval.sh"
 
 # The ab commands that read records: no Xen needed, run for real.
 . "$(dirname "$0")/cli-ab.sh"

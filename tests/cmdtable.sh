@@ -16,10 +16,11 @@
 set -euo pipefail
 src=${1:-$(cd "$(dirname "$0")/.." && pwd)/src}
 
-# opts FILE: -X per letter of its getopt strings, --name per struct option
+# opts FILE: -X per letter of its getopt strings (xvbd_getopt() or the
+# XVBD_FOREACH_OPT loop), --name per struct option
 # ("=" after those that take a value).
 opts() {
-	sed -n 's/.*getopt[a-z_]*([^"]*"\([^"]*\)".*/\1/p' "$1" |
+	sed -n 's/.*\(getopt[a-z_]*\|XVBD_FOREACH_OPT[A-Z_]*\)([^"]*"\([^"]*\)".*/\2/p' "$1" |
 		sed 's/^[:+]*//; s/\([^:]\)/ -\1/g; s/:/=/g' | tr ' ' '\n' | sed '/^$/d'
 	awk '/struct option [a-z_]*\[\] = \{/ { on = 1; next }
 	     on && /\{ *NULL/ { on = 0 }

@@ -99,7 +99,7 @@ int xvbd_lock_hold(const char *path, mode_t mode)
 			;
 		/*
 		 * Not held (ENOLCK, EBADF...): an error, never taken as held,
-		 * or two hotplug scripts would bind at once (issue 16, item 6).
+		 * or two hotplug scripts would bind at once.
 		 */
 		if (err) {
 			close(fd);

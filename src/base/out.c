@@ -1,5 +1,6 @@
 /*
- * out.c - text and JSON rendering from the same calls.
+ * out.c - text and JSON rendering from the same calls (CSV and
+ * Prometheus: out_rows.c).
  *
  * JSON streams through yajl_gen.  Text builds a small tree and renders
  * it at finish, because alignment needs every row first.
@@ -13,33 +14,7 @@
 
 #include "xvbd/base/out.h"
 #include "xvbd/base/util.h"
-
-enum node_kind { N_SCALAR, N_OBJ, N_ARR };
-
-struct node {
-	enum node_kind kind;
-	char *key;
-	char *text;		/* N_SCALAR */
-	char *note;
-	struct node **kids;
-	size_t nkids, cap;
-	struct node *parent;
-};
-
-struct xvbd_out {
-	FILE *stream;
-	bool json;
-	bool failed;
-	bool started;
-	bool done;
-	int depth;
-	yajl_gen gen;
-	struct node *root;	/* text */
-	struct node *cur;	/* text: open container */
-	struct node *last;	/* text: last emitted field, for notes */
-	const struct xvbd_out_label *labels;
-};
-
+#include "out_impl.h"
 
 static void json_print(void *ctx, const char *str, size_t len)
 {
@@ -51,13 +26,19 @@ static void json_print(void *ctx, const char *str, size_t len)
 
 struct xvbd_out *xvbd_out_new(FILE *stream, bool json)
 {
+	return xvbd_out_new_mode(stream, json ? XVBD_OUT_JSON : XVBD_OUT_TEXT);
+}
+
+struct xvbd_out *xvbd_out_new_mode(FILE *stream, enum xvbd_out_mode mode)
+{
 	struct xvbd_out *o = calloc(1, sizeof(*o));
 
 	if (!o)
 		return NULL;
 	o->stream = stream;
-	o->json = json;
-	if (json) {
+	o->mode = mode;
+	o->json = mode == XVBD_OUT_JSON;
+	if (o->json) {
 		o->gen = yajl_gen_alloc(NULL);
 		if (!o->gen) {
 			free(o);
@@ -68,6 +49,11 @@ struct xvbd_out *xvbd_out_new(FILE *stream, bool json)
 				o);
 	}
 	return o;
+}
+
+enum xvbd_out_mode xvbd_out_mode(const struct xvbd_out *o)
+{
+	return o->mode;
 }
 
 void xvbd_out_labels(struct xvbd_out *o, const struct xvbd_out_label *labels)
@@ -97,6 +83,7 @@ void xvbd_out_free(struct xvbd_out *o)
 	if (o->gen)
 		yajl_gen_free(o->gen);
 	node_free(o->root);
+	out_rows_free(o);
 	free(o);
 }
 
@@ -162,6 +149,10 @@ static void begin(struct xvbd_out *o, const char *key, enum node_kind kind)
 	}
 	o->depth++;
 	o->started = true;
+	if (out_rows_mode(o)) {
+		out_rows_begin(o, kind == N_ARR);
+		return;
+	}
 	if (o->json) {
 		json_key(o, key);
 		json_check(o, kind == N_OBJ ? yajl_gen_map_open(o->gen) :
@@ -179,8 +170,12 @@ static void end(struct xvbd_out *o, enum node_kind kind)
 		o->failed = true;
 		return;
 	}
+	if (out_rows_mode(o))
+		out_rows_end(o);
 	if (--o->depth == 0)
 		o->done = true;
+	if (out_rows_mode(o))
+		return;
 	if (o->json) {
 		json_check(o, kind == N_OBJ ? yajl_gen_map_close(o->gen) :
 				yajl_gen_array_close(o->gen));
@@ -233,6 +228,10 @@ void xvbd_out_str(struct xvbd_out *o, const char *key, const char *value)
 	}
 	if (!field_ok(o))
 		return;
+	if (out_rows_mode(o)) {
+		out_rows_field(o, key, C_STR, value, 0, 0);
+		return;
+	}
 	if (!o->json) {
 		text_add(o, N_SCALAR, key, value);
 		return;
@@ -255,6 +254,10 @@ void xvbd_out_uint(struct xvbd_out *o, const char *key, uint64_t value)
 	if (!field_ok(o))
 		return;
 	snprintf(buf, sizeof(buf), "%" PRIu64, value);
+	if (out_rows_mode(o)) {
+		out_rows_field(o, key, C_UINT, buf, value, 0);
+		return;
+	}
 	if (!o->json) {
 		text_add(o, N_SCALAR, key, buf);
 		return;
@@ -277,6 +280,10 @@ void xvbd_out_bool(struct xvbd_out *o, const char *key, bool value)
 {
 	if (!field_ok(o))
 		return;
+	if (out_rows_mode(o)) {
+		out_rows_field(o, key, C_BOOL, value ? "true" : "false", 0, 0);
+		return;
+	}
 	if (!o->json) {
 		text_add(o, N_SCALAR, key, value ? "yes" : "no");
 		return;
@@ -298,6 +305,10 @@ void xvbd_out_null(struct xvbd_out *o, const char *key)
 {
 	if (!field_ok(o))
 		return;
+	if (out_rows_mode(o)) {
+		out_rows_field(o, key, C_NULL, "", 0, 0);
+		return;
+	}
 	if (!o->json) {
 		text_add(o, N_SCALAR, key, "-");
 		return;
@@ -311,7 +322,7 @@ void xvbd_out_size_opt(struct xvbd_out *o, const char *key, bool known,
 {
 	char buf[32];
 
-	if (!known || o->json) {
+	if (!known || !xvbd_out_is_text(o)) {
 		xvbd_out_uint_opt(o, key, known, bytes);
 		return;
 	}
@@ -340,6 +351,10 @@ void xvbd_out_fixed_opt(struct xvbd_out *o, const char *key, bool known,
 		o->failed = true;
 		return;
 	}
+	if (out_rows_mode(o)) {
+		out_rows_field(o, key, C_FIXED, buf, 0, value);
+		return;
+	}
 	if (!o->json) {
 		text_add(o, N_SCALAR, key, buf);
 		return;
@@ -350,7 +365,7 @@ void xvbd_out_fixed_opt(struct xvbd_out *o, const char *key, bool known,
 
 void xvbd_out_note(struct xvbd_out *o, const char *note)
 {
-	if (o->json || !note || !o->last)
+	if (!xvbd_out_is_text(o) || !note || !o->last)
 		return;
 	free(o->last->note);
 	o->last->note = xvbd_escape(note);
@@ -361,6 +376,11 @@ void xvbd_out_note(struct xvbd_out *o, const char *note)
 bool xvbd_out_is_json(const struct xvbd_out *o)
 {
 	return o->json;
+}
+
+bool xvbd_out_is_text(const struct xvbd_out *o)
+{
+	return o->mode == XVBD_OUT_TEXT;
 }
 
 /* ---- text rendering ---- */
@@ -508,7 +528,9 @@ int xvbd_out_finish(struct xvbd_out *o)
 	if (o->started && (o->depth != 0 || !o->done))
 		o->failed = true;
 	if (!o->failed && o->started) {
-		if (o->json)
+		if (out_rows_mode(o))
+			out_rows_finish(o);
+		else if (o->json)
 			json_print(o, "\n", 1);
 		else
 			render(o, o->root, 0);

@@ -11,6 +11,7 @@
 #include "xvbd/cmd/cmd.h"
 #include "xvbd/cmd/journal_report.h"
 #include "xvbd/base/journal.h"
+#include "xvbd/base/optval.h"
 #include "xvbd/base/util.h"
 
 int xvbd_usage_error(const struct xvbd_cmd *cmd, const char *fmt, ...)
@@ -49,6 +50,77 @@ int xvbd_getopt_error(const struct xvbd_cmd *cmd, char **argv, int c)
 int xvbd_getopt_index(void)
 {
 	return optind - 1;
+}
+
+static int opt_refused(const struct xvbd_cmd *cmd, const char *opt,
+		       const char *arg, const char *why)
+{
+	return xvbd_usage_error(cmd, "%s: \"%s\": %s", opt, arg, why);
+}
+
+int xvbd_opt_seconds(const struct xvbd_cmd *cmd, const char *opt,
+		     const char *arg, uint64_t min_ns, uint64_t max_s,
+		     uint64_t *ns)
+{
+	char why[XVBD_OPTVAL_WHY_MAX];
+
+	if (xvbd_optval_seconds(arg, min_ns, max_s, ns, why, sizeof(why)))
+		return opt_refused(cmd, opt, arg, why);
+	return XVBD_EXIT_OK;
+}
+
+int xvbd_opt_whole_seconds(const struct xvbd_cmd *cmd, const char *opt,
+			   const char *arg, uint64_t min_s, uint64_t max_s,
+			   uint64_t *s)
+{
+	uint64_t ns;
+	int rc;
+
+	rc = xvbd_opt_seconds(cmd, opt, arg, min_s * XVBD_NS_PER_S, max_s,
+			      &ns);
+	if (!rc)
+		*s = (ns + XVBD_NS_PER_S - 1) / XVBD_NS_PER_S;
+	return rc;
+}
+
+int xvbd_opt_percent(const struct xvbd_cmd *cmd, const char *opt,
+		     const char *arg, double lo, double hi, double *fraction)
+{
+	char why[XVBD_OPTVAL_WHY_MAX];
+
+	if (xvbd_optval_percent(arg, lo, hi, fraction, why, sizeof(why)))
+		return opt_refused(cmd, opt, arg, why);
+	return XVBD_EXIT_OK;
+}
+
+int xvbd_opt_confidence(const struct xvbd_cmd *cmd, const char *opt,
+			const char *arg, double *level)
+{
+	char why[XVBD_OPTVAL_WHY_MAX];
+
+	if (xvbd_optval_confidence(arg, level, why, sizeof(why)))
+		return opt_refused(cmd, opt, arg, why);
+	return XVBD_EXIT_OK;
+}
+
+int xvbd_opt_count(const struct xvbd_cmd *cmd, const char *opt,
+		   const char *arg, uint64_t min, uint64_t max, uint64_t *out)
+{
+	char why[XVBD_OPTVAL_WHY_MAX];
+
+	if (xvbd_optval_count(arg, min, max, out, why, sizeof(why)))
+		return opt_refused(cmd, opt, arg, why);
+	return XVBD_EXIT_OK;
+}
+
+int xvbd_opt_size(const struct xvbd_cmd *cmd, const char *opt,
+		  const char *arg, uint64_t min, uint64_t max, uint64_t *bytes)
+{
+	char why[XVBD_OPTVAL_WHY_MAX];
+
+	if (xvbd_optval_size(arg, min, max, bytes, why, sizeof(why)))
+		return opt_refused(cmd, opt, arg, why);
+	return XVBD_EXIT_OK;
 }
 
 int xvbd_cmd_domain_lookup(const struct xvbd_ctx *ctx, const char *spec,

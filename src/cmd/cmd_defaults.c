@@ -98,18 +98,13 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 	};
 	int c, i, rc;
 
-	xvbd_getopt_begin();
-	while ((c = xvbd_getopt(argc, argv, "", longopts)) != -1) {
-		switch (c) {
-		case 'r':
-			d->reload = true;
-			break;
-		case 'p':
-			d->persist = true;
-			break;
-		default:
-			return xvbd_getopt_error(ctx->cmd, argv, c);
-		}
+	XVBD_FOREACH_OPT(c, ctx->cmd, argc, argv, "", longopts) {
+	case 'r':
+		d->reload = true;
+		break;
+	case 'p':
+		d->persist = true;
+		break;
 	}
 	for (i = xvbd_getopt_index(); i < argc; i++) {
 		rc = add_item(d, argv[i]);

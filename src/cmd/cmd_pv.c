@@ -60,41 +60,32 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 
 	po->timeout_s = PV_TIMEOUT_S;
 	po->settle_s = XVBD_PV_SETTLE_S_DEFAULT;
-	xvbd_getopt_begin();
-	while ((c = xvbd_getopt(argc, argv, ":c:", longopts)) != -1) {
-		switch (c) {
-		case 'c':
-			po->config = optarg;
-			break;
-		case 'u':
-			po->linux_unplug = true;
-			break;
-		case 'r':
-			po->reboot = true;
-			break;
-		case 'j':
-			po->json = true;
-			break;
-		case 't':
-		case 's':
-			if (xvbd_parse_uint(optarg, c == 't' ?
-					    PV_TIMEOUT_MAX_S : PV_SETTLE_MAX_S,
-					    &v) || (c == 't' && v == 0)) {
-				xvbd_err("pv", c == 't' ? "--timeout" :
-					 "--settle", "\"%s\": expected seconds "
-					 "%d..%d", optarg, c == 't',
-					 c == 't' ? PV_TIMEOUT_MAX_S :
-					 PV_SETTLE_MAX_S);
-				return XVBD_EXIT_USAGE;
-			}
-			if (c == 't')
-				po->timeout_s = (int)v;
-			else
-				po->settle_s = v;
-			break;
-		default:
-			return xvbd_getopt_error(ctx->cmd, argv, c);
-		}
+	XVBD_FOREACH_OPT(c, ctx->cmd, argc, argv, ":c:", longopts) {
+	case 'c':
+		po->config = optarg;
+		break;
+	case 'u':
+		po->linux_unplug = true;
+		break;
+	case 'r':
+		po->reboot = true;
+		break;
+	case 'j':
+		po->json = true;
+		break;
+	case 't':
+	case 's':
+		if (xvbd_opt_whole_seconds(ctx->cmd, c == 't' ?
+					   "--timeout" : "--settle",
+					   optarg, c == 't',
+					   c == 't' ? PV_TIMEOUT_MAX_S :
+					   PV_SETTLE_MAX_S, &v))
+			return XVBD_EXIT_USAGE;
+		if (c == 't')
+			po->timeout_s = (int)v;
+		else
+			po->settle_s = v;
+		break;
 	}
 	i = xvbd_getopt_index();
 	if (i >= argc)

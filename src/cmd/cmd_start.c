@@ -44,54 +44,45 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 	bool seen_timeout = false;
 
 	so->timeout_s = START_TIMEOUT_S;
-	xvbd_getopt_begin();
-	while ((c = xvbd_getopt(argc, argv, ":", longopts)) != -1) {
-		switch (c) {
-		case 'b':
-			/* A bad value is one line, not the whole usage. */
-			if (so->nsets == START_MAX_DEVS) {
-				xvbd_err("start", "--vbd", "more than %d "
-					 "devices", START_MAX_DEVS);
-				return XVBD_EXIT_USAGE;
-			}
-			if (xvbd_override_parse_vbd(&so->sets[so->nsets],
-						    optarg, why,
-						    sizeof(why))) {
-				xvbd_err("start", "--vbd", "%s", why);
-				return XVBD_EXIT_USAGE;
-			}
-			for (i = 0; i < so->nsets; i++) {
-				if (so->sets[i].devid !=
-				    so->sets[so->nsets].devid)
-					continue;
-				xvbd_err("start", "--vbd", "%s given twice: "
-					 "combine its keys with ','",
-					 so->sets[i].vdev);
-				return XVBD_EXIT_USAGE;
-			}
-			so->nsets++;
-			break;
-		case 'g':
-			so->guest_limits = true;
-			break;
-		case 't':
-			if (seen_timeout) {
-				xvbd_err("start", "--timeout", "given twice");
-				return XVBD_EXIT_USAGE;
-			}
-			seen_timeout = true;
-			if (xvbd_parse_uint(optarg, START_TIMEOUT_MAX_S, &v) ||
-			    v == 0) {
-				xvbd_err("start", "--timeout", "\"%s\": expected "
-					 "seconds 1..%d", optarg,
-					 START_TIMEOUT_MAX_S);
-				return XVBD_EXIT_USAGE;
-			}
-			so->timeout_s = (int)v;
-			break;
-		default:
-			return xvbd_getopt_error(ctx->cmd, argv, c);
+	XVBD_FOREACH_OPT(c, ctx->cmd, argc, argv, ":", longopts) {
+	case 'b':
+		/* A bad value is one line, not the whole usage. */
+		if (so->nsets == START_MAX_DEVS) {
+			xvbd_err("start", "--vbd", "more than %d "
+				 "devices", START_MAX_DEVS);
+			return XVBD_EXIT_USAGE;
 		}
+		if (xvbd_override_parse_vbd(&so->sets[so->nsets],
+					    optarg, why,
+					    sizeof(why))) {
+			xvbd_err("start", "--vbd", "%s", why);
+			return XVBD_EXIT_USAGE;
+		}
+		for (i = 0; i < so->nsets; i++) {
+			if (so->sets[i].devid !=
+			    so->sets[so->nsets].devid)
+				continue;
+			xvbd_err("start", "--vbd", "%s given twice: "
+				 "combine its keys with ','",
+				 so->sets[i].vdev);
+			return XVBD_EXIT_USAGE;
+		}
+		so->nsets++;
+		break;
+	case 'g':
+		so->guest_limits = true;
+		break;
+	case 't':
+		if (seen_timeout) {
+			xvbd_err("start", "--timeout", "given twice");
+			return XVBD_EXIT_USAGE;
+		}
+		seen_timeout = true;
+		if (xvbd_opt_whole_seconds(ctx->cmd, "--timeout", optarg,
+					   1, START_TIMEOUT_MAX_S, &v))
+			return XVBD_EXIT_USAGE;
+		so->timeout_s = (int)v;
+		break;
 	}
 	i = (size_t)xvbd_getopt_index();
 	if (i + 1 != (size_t)argc)

@@ -109,21 +109,18 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 		switch (c) {
 		case 'd':
 			seen_d = true;
-			if (xvbd_parse_seconds(optarg, INTERVAL_MAX_S,
-					       &so->interval_ns) ||
-			    so->interval_ns < INTERVAL_MIN_NS)
-				return xvbd_usage_error(ctx->cmd, "-d: \"%s\": "
-					"expected seconds from 0.01 to %llu",
-					optarg, INTERVAL_MAX_S);
+			if (xvbd_opt_seconds(ctx->cmd, "-d", optarg,
+					     INTERVAL_MIN_NS, INTERVAL_MAX_S,
+					     &so->interval_ns))
+				return XVBD_EXIT_USAGE;
 			break;
 		case 'n': {
 			uint64_t v;
 
 			seen_n = true;
-			if (xvbd_parse_uint(optarg, COUNT_MAX, &v) || !v)
-				return xvbd_usage_error(ctx->cmd, "-n: \"%s\": "
-					"expected a count from 1 to %llu",
-					optarg, COUNT_MAX);
+			if (xvbd_opt_count(ctx->cmd, "-n", optarg, 1,
+					   COUNT_MAX, &v))
+				return XVBD_EXIT_USAGE;
 			so->count = v;
 			break;
 		}

@@ -29,7 +29,7 @@
  *
  * SIGINT, SIGTERM and SIGHUP are held from the bind (add) or the read of
  * node (remove) to the exit: killed in between, the script would leave a
- * loop device bound that no node names (issue 16, defect 3).
+ * loop device bound that no node names.
  *
  * Errors as the block script reports them: hotplug-error and
  * hotplug-status ("error"; "busy" for a sharing conflict or a read-only

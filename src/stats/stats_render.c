@@ -2,10 +2,11 @@
  * stats_render.c - one sample, rendered: text (a table per sample, or a
  * live screen), JSON Lines, CSV, and the Prometheus textfile format.
  *
- * One function describes a sample (render_dom, render_vbd) through a
- * small sink; text and JSON go through the out layer, CSV through a row
- * of cells named like the JSON fields.  Numbers are formatted once
- * ("%.*f"), so the three carry the same digits.
+ * One function describes a sample (render_dom, render_vbd) through the
+ * out layer, in each of its modes: text, JSON, CSV (a row per domain and
+ * VBD, columns named like the JSON fields) and Prometheus (metric
+ * families read from the same fields).  Numbers are formatted once
+ * ("%.*f"), so all carry the same digits.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,7 +27,7 @@
 #define BYTES_PER_MB		1e6	/* MB/s in text: 10^6 bytes */
 #define LIVE_CLEAR		"\033[H\033[2J"
 
-/* ---- one render path: text / JSON through out, or a CSV row ---- */
+/* ---- one render path: the out layer's modes ---- */
 
 /*
  * CSV: one header, one row per domain and per VBD ("type" tells which);
@@ -46,140 +47,6 @@ static const char *const csv_columns[] = {
 	"ceiling_segments", "ceiling_kib", "rd_ceiling_pct", "wr_ceiling_pct",
 };
 #define NCSV	(sizeof(csv_columns) / sizeof(csv_columns[0]))
-
-struct sink {
-	FILE *f;
-	struct xvbd_out *o;		/* text or JSON */
-	bool human;			/* text: MB/s, no raw counters */
-	bool csv;
-	char *cell[NCSV];		/* CSV: the row being built */
-	bool failed;
-};
-
-static void sink_cell(struct sink *k, const char *key, const char *text)
-{
-	size_t i;
-
-	for (i = 0; i < NCSV; i++) {
-		if (strcmp(csv_columns[i], key))
-			continue;
-		free(k->cell[i]);
-		k->cell[i] = strdup(text);
-		if (!k->cell[i])
-			k->failed = true;
-		return;
-	}
-}
-
-static void sink_str(struct sink *k, const char *key, const char *v)
-{
-	if (k->csv)
-		sink_cell(k, key, v ? v : "");
-	else
-		xvbd_out_str(k->o, key, v);
-}
-
-static void sink_uint(struct sink *k, const char *key, uint64_t v)
-{
-	char buf[24];
-
-	if (!k->csv) {
-		xvbd_out_uint(k->o, key, v);
-		return;
-	}
-	snprintf(buf, sizeof(buf), "%" PRIu64, v);
-	sink_cell(k, key, buf);
-}
-
-static void sink_uint_opt(struct sink *k, const char *key, bool known,
-			  uint64_t v)
-{
-	if (known)
-		sink_uint(k, key, v);
-	else if (k->csv)
-		sink_cell(k, key, "");
-	else
-		xvbd_out_null(k->o, key);
-}
-
-static void sink_bool(struct sink *k, const char *key, bool v)
-{
-	if (k->csv)
-		sink_cell(k, key, v ? "true" : "false");
-	else
-		xvbd_out_bool(k->o, key, v);
-}
-
-/* Same digits everywhere: "%.*f", null / "-" / empty when unknown. */
-static void sink_fixed(struct sink *k, const char *key, bool known, double v,
-		       int decimals)
-{
-	char buf[64];
-
-	if (!k->csv) {
-		xvbd_out_fixed_opt(k->o, key, known, v, decimals);
-		return;
-	}
-	if (known && v == v && v < 1e18 && v > -1e18)
-		snprintf(buf, sizeof(buf), "%.*f", decimals, v);
-	else
-		buf[0] = '\0';
-	sink_cell(k, key, buf);
-}
-
-static void sink_row_begin(struct sink *k)
-{
-	size_t i;
-
-	if (!k->csv) {
-		xvbd_out_obj_begin(k->o, NULL);
-		return;
-	}
-	for (i = 0; i < NCSV; i++) {
-		free(k->cell[i]);
-		k->cell[i] = NULL;
-	}
-}
-
-/* RFC 4180 quoting; control bytes become \xNN like the out layer's. */
-static void csv_put(FILE *f, const char *s)
-{
-	bool quote = strpbrk(s, ",\"") != NULL;
-	const unsigned char *p;
-
-	if (quote)
-		fputc('"', f);
-	for (p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"')
-			fputs("\"\"", f);
-		else if (*p < 0x20 || *p >= 0x7f)
-			fprintf(f, "\\x%02x", *p);
-		else
-			fputc(*p, f);
-	}
-	if (quote)
-		fputc('"', f);
-}
-
-static void sink_row_end(struct sink *k, const char *time_str,
-			 const char *seq, const char *interval)
-{
-	size_t i;
-
-	if (!k->csv) {
-		xvbd_out_obj_end(k->o);
-		return;
-	}
-	sink_cell(k, "time", time_str);
-	sink_cell(k, "seq", seq);
-	sink_cell(k, "interval_s", interval);
-	for (i = 0; i < NCSV; i++) {
-		if (i)
-			fputc(',', k->f);
-		csv_put(k->f, k->cell[i] ? k->cell[i] : "");
-	}
-	fputc('\n', k->f);
-}
 
 static const struct xvbd_out_label stats_labels[] = {
 	{ "time", "time (UTC)" },
@@ -212,31 +79,30 @@ static const struct xvbd_out_label stats_labels[] = {
 	{ NULL, NULL },
 };
 
-static void render_dom(struct sink *k, const struct xvbd_stats_dom *d)
+static void render_dom(struct xvbd_out *o, const struct xvbd_stats_dom *d)
 {
-	bool ok = d->cpu_iv == XVBD_IV_OK;
+	bool ok = d->cpu_iv == XVBD_IV_OK, human = xvbd_out_is_text(o);
 	size_t i;
 
-	sink_uint(k, "domid", d->domid);
-	sink_str(k, "domain", d->name);
-	sink_uint(k, "vcpus", d->vcpus);
-	if (k->human && !k->csv)
-		xvbd_out_size_opt(k->o, "mem_bytes", true, d->mem_bytes);
-	else
-		sink_uint(k, "mem_bytes", d->mem_bytes);
-	if (!k->human)
-		sink_uint(k, "cpu_ns", d->cpu_ns);
-	sink_fixed(k, "cpu_pct", ok, d->cpu_pct, 2);
-	if (d->nvcpu && !k->human && !k->csv) {
-		xvbd_out_arr_begin(k->o, "vcpu_ns");
+	if (xvbd_out_mode(o) == XVBD_OUT_CSV)
+		xvbd_out_str(o, "type", "domain");
+	xvbd_out_uint(o, "domid", d->domid);
+	xvbd_out_str(o, "domain", d->name);
+	xvbd_out_uint(o, "vcpus", d->vcpus);
+	xvbd_out_size_opt(o, "mem_bytes", true, d->mem_bytes);
+	if (!human)
+		xvbd_out_uint(o, "cpu_ns", d->cpu_ns);
+	xvbd_out_fixed_opt(o, "cpu_pct", ok, d->cpu_pct, 2);
+	if (d->nvcpu && xvbd_out_is_json(o)) {
+		xvbd_out_arr_begin(o, "vcpu_ns");
 		for (i = 0; i < d->nvcpu; i++)
-			xvbd_out_uint(k->o, NULL, d->vcpu_ns[i]);
-		xvbd_out_arr_end(k->o);
-		xvbd_out_arr_begin(k->o, "vcpu_pct");
+			xvbd_out_uint(o, NULL, d->vcpu_ns[i]);
+		xvbd_out_arr_end(o);
+		xvbd_out_arr_begin(o, "vcpu_pct");
 		for (i = 0; i < d->nvcpu; i++)
-			xvbd_out_fixed_opt(k->o, NULL, d->vcpu_pct_known[i],
+			xvbd_out_fixed_opt(o, NULL, d->vcpu_pct_known[i],
 					   d->vcpu_pct[i], 2);
-		xvbd_out_arr_end(k->o);
+		xvbd_out_arr_end(o);
 	} else if (d->nvcpu) {
 		/* Text and CSV: one cell, "12.00 99.50" ("-" unknown). */
 		char buf[512];
@@ -255,110 +121,117 @@ static void render_dom(struct sink *k, const struct xvbd_stats_dom *d)
 							 sizeof(buf) - used,
 							 "%s-", i ? " " : "");
 		}
-		sink_str(k, "vcpu_pct", buf);
+		xvbd_out_str(o, "vcpu_pct", buf);
 	}
-	sink_str(k, "cpu_interval", xvbd_stats_iv_name(d->cpu_iv));
+	xvbd_out_str(o, "cpu_interval", xvbd_stats_iv_name(d->cpu_iv));
 }
 
 /* Per ring, in JSON only: a table cell cannot hold a list. */
-static void render_rings(struct sink *k, const struct xvbd_stats_vbd *v)
+static void render_rings(struct xvbd_out *o, const struct xvbd_stats_vbd *v)
 {
 	size_t i;
 
 	if (!v->be_known) {
-		xvbd_out_null(k->o, "rings");
+		xvbd_out_null(o, "rings");
 		return;
 	}
-	xvbd_out_arr_begin(k->o, "rings");
+	xvbd_out_arr_begin(o, "rings");
 	for (i = 0; i < v->nrings; i++) {
 		const struct xvbd_stats_ring *r = &v->rings[i];
 
-		xvbd_out_obj_begin(k->o, NULL);
-		xvbd_out_uint(k->o, "ring", r->ring);
-		xvbd_out_uint(k->o, "pid", (uint64_t)r->pid);
-		xvbd_out_uint(k->o, "cpu_ns", r->cpu_ns);
-		xvbd_out_fixed_opt(k->o, "cpu_pct", r->iv == XVBD_IV_OK,
+		xvbd_out_obj_begin(o, NULL);
+		xvbd_out_uint(o, "ring", r->ring);
+		xvbd_out_uint(o, "pid", (uint64_t)r->pid);
+		xvbd_out_uint(o, "cpu_ns", r->cpu_ns);
+		xvbd_out_fixed_opt(o, "cpu_pct", r->iv == XVBD_IV_OK,
 				   r->cpu_pct, 2);
-		xvbd_out_obj_end(k->o);
+		xvbd_out_obj_end(o);
 	}
-	xvbd_out_arr_end(k->o);
+	xvbd_out_arr_end(o);
 }
 
 /* What the VBD costs dom0, and the size of its requests. */
-static void render_cost(struct sink *k, const struct xvbd_stats_vbd *v)
+static void render_cost(struct xvbd_out *o, const struct xvbd_stats_vbd *v)
 {
 	bool be = v->be_known && v->be_iv == XVBD_IV_OK;
+	bool human = xvbd_out_is_text(o);
 
-	if (!k->human) {
-		sink_uint_opt(k, "backend_cpu_ns", v->be_known, v->be_cpu_ns);
-		sink_str(k, "backend_interval",
-			 v->be_known || v->be_iv == XVBD_IV_RESET ?
-			 xvbd_stats_iv_name(v->be_iv) : "unknown");
+	if (!human) {
+		xvbd_out_uint_opt(o, "backend_cpu_ns", v->be_known,
+				  v->be_cpu_ns);
+		xvbd_out_str(o, "backend_interval",
+			     v->be_known || v->be_iv == XVBD_IV_RESET ?
+			     xvbd_stats_iv_name(v->be_iv) : "unknown");
 	}
-	sink_fixed(k, "backend_cpu_pct", be, v->be_cpu_pct, 2);
-	sink_fixed(k, "backend_us_per_req", be && v->be_us_per_req_known,
-		   v->be_us_per_req, 1);
-	sink_fixed(k, "rd_kib_per_req", v->rd_kib_known, v->rd_kib_per_req,
-		   1);
-	sink_fixed(k, "wr_kib_per_req", v->wr_kib_known, v->wr_kib_per_req,
-		   1);
-	if (!k->human)
-		sink_uint_opt(k, "ceiling_segments", v->ceiling_known,
-			      v->ceiling_segments);
-	sink_fixed(k, "ceiling_kib", v->ceiling_known, v->ceiling_kib, 0);
-	if (!k->human) {
-		sink_fixed(k, "rd_ceiling_pct", v->ceiling_known &&
-			   v->rd_kib_known, v->rd_ceiling_pct, 1);
-		sink_fixed(k, "wr_ceiling_pct", v->ceiling_known &&
-			   v->wr_kib_known, v->wr_ceiling_pct, 1);
+	xvbd_out_fixed_opt(o, "backend_cpu_pct", be, v->be_cpu_pct, 2);
+	xvbd_out_fixed_opt(o, "backend_us_per_req",
+			   be && v->be_us_per_req_known, v->be_us_per_req, 1);
+	xvbd_out_fixed_opt(o, "rd_kib_per_req", v->rd_kib_known,
+			   v->rd_kib_per_req, 1);
+	xvbd_out_fixed_opt(o, "wr_kib_per_req", v->wr_kib_known,
+			   v->wr_kib_per_req, 1);
+	if (!human)
+		xvbd_out_uint_opt(o, "ceiling_segments", v->ceiling_known,
+				  v->ceiling_segments);
+	xvbd_out_fixed_opt(o, "ceiling_kib", v->ceiling_known, v->ceiling_kib,
+			   0);
+	if (!human) {
+		xvbd_out_fixed_opt(o, "rd_ceiling_pct", v->ceiling_known &&
+				   v->rd_kib_known, v->rd_ceiling_pct, 1);
+		xvbd_out_fixed_opt(o, "wr_ceiling_pct", v->ceiling_known &&
+				   v->wr_kib_known, v->wr_ceiling_pct, 1);
 	}
-	if (!k->human && !k->csv)
-		render_rings(k, v);
+	if (xvbd_out_is_json(o))
+		render_rings(o, v);
 }
 
-static void render_vbd(struct sink *k, const struct xvbd_stats_vbd *v)
+static void render_vbd(struct xvbd_out *o, const struct xvbd_stats_vbd *v)
 {
 	bool ok = v->iv == XVBD_IV_OK, blk = v->has_blk &&
-		  v->blk_iv == XVBD_IV_OK;
+		  v->blk_iv == XVBD_IV_OK, human = xvbd_out_is_text(o);
 	char backing[24];
 	size_t i;
 
-	sink_uint(k, "domid", v->domid);
-	sink_str(k, "domain", v->domain);
-	sink_str(k, "vdev", v->vdev);
-	if (!k->human) {
-		sink_uint(k, "devid", v->devid);
+	if (xvbd_out_mode(o) == XVBD_OUT_CSV)
+		xvbd_out_str(o, "type", "vbd");
+	xvbd_out_uint(o, "domid", v->domid);
+	xvbd_out_str(o, "domain", v->domain);
+	xvbd_out_str(o, "vdev", v->vdev);
+	if (!human) {
+		xvbd_out_uint(o, "devid", v->devid);
 		/* The raw cumulative counters, under blkback's sysfs names. */
 		for (i = 0; i < XVBD_BLKBACK_NFIELDS; i++)
-			sink_uint(k, xvbd_blkback_fields[i].name,
-				  *(const uint64_t *)((const char *)&v->raw +
+			xvbd_out_uint(o, xvbd_blkback_fields[i].name,
+				      *(const uint64_t *)((const char *)&v->raw +
 					xvbd_blkback_fields[i].offset));
-		sink_str(k, "interval", xvbd_stats_iv_name(v->iv));
-		sink_bool(k, "reset", !ok);
+		xvbd_out_str(o, "interval", xvbd_stats_iv_name(v->iv));
+		xvbd_out_bool(o, "reset", !ok);
 	}
-	sink_fixed(k, "rd_req_per_s", ok, v->rd_req_s, 2);
-	sink_fixed(k, "wr_req_per_s", ok, v->wr_req_s, 2);
-	if (k->human) {
-		sink_fixed(k, "rd_mb_per_s", ok, v->rd_bytes_s / BYTES_PER_MB,
-			   2);
-		sink_fixed(k, "wr_mb_per_s", ok, v->wr_bytes_s / BYTES_PER_MB,
-			   2);
+	xvbd_out_fixed_opt(o, "rd_req_per_s", ok, v->rd_req_s, 2);
+	xvbd_out_fixed_opt(o, "wr_req_per_s", ok, v->wr_req_s, 2);
+	if (human) {
+		xvbd_out_fixed_opt(o, "rd_mb_per_s", ok,
+				   v->rd_bytes_s / BYTES_PER_MB, 2);
+		xvbd_out_fixed_opt(o, "wr_mb_per_s", ok,
+				   v->wr_bytes_s / BYTES_PER_MB, 2);
 	} else {
-		sink_fixed(k, "rd_bytes_per_s", ok, v->rd_bytes_s, 0);
-		sink_fixed(k, "wr_bytes_per_s", ok, v->wr_bytes_s, 0);
+		xvbd_out_fixed_opt(o, "rd_bytes_per_s", ok, v->rd_bytes_s, 0);
+		xvbd_out_fixed_opt(o, "wr_bytes_per_s", ok, v->wr_bytes_s, 0);
 	}
-	sink_fixed(k, "f_req_per_s", ok, v->f_req_s, 2);
-	sink_fixed(k, "ds_req_per_s", ok, v->ds_req_s, 2);
-	sink_fixed(k, "oo_req_per_s", ok, v->oo_req_s, 2);
-	sink_fixed(k, "rd_lat_ms", blk && v->rd_lat_known, v->rd_lat_ms, 3);
-	sink_fixed(k, "wr_lat_ms", blk && v->wr_lat_known, v->wr_lat_ms, 3);
-	sink_fixed(k, "queue_depth", blk, v->queue_depth, 2);
+	xvbd_out_fixed_opt(o, "f_req_per_s", ok, v->f_req_s, 2);
+	xvbd_out_fixed_opt(o, "ds_req_per_s", ok, v->ds_req_s, 2);
+	xvbd_out_fixed_opt(o, "oo_req_per_s", ok, v->oo_req_s, 2);
+	xvbd_out_fixed_opt(o, "rd_lat_ms", blk && v->rd_lat_known,
+			   v->rd_lat_ms, 3);
+	xvbd_out_fixed_opt(o, "wr_lat_ms", blk && v->wr_lat_known,
+			   v->wr_lat_ms, 3);
+	xvbd_out_fixed_opt(o, "queue_depth", blk, v->queue_depth, 2);
 	snprintf(backing, sizeof(backing), "%u:%u", v->blk_major,
 		 v->blk_minor);
-	sink_str(k, "backing", v->has_blk ? backing : NULL);
-	render_cost(k, v);
-	if (k->human)
-		sink_str(k, "interval", xvbd_stats_iv_name(v->iv));
+	xvbd_out_str(o, "backing", v->has_blk ? backing : NULL);
+	render_cost(o, v);
+	if (human)
+		xvbd_out_str(o, "interval", xvbd_stats_iv_name(v->iv));
 }
 
 static void fmt_time(int64_t realtime_ns, char *buf, size_t len)
@@ -376,278 +249,133 @@ static void fmt_time(int64_t realtime_ns, char *buf, size_t len)
 		 (int)(realtime_ns % (int64_t)NS_PER_S / 1000000));
 }
 
+/* One sample: its time, then a row per domain and per VBD. */
+static void render_sample(struct xvbd_out *o,
+			  const struct xvbd_stats_sample *s)
+{
+	char time_str[48];
+	size_t i;
+
+	fmt_time(s->realtime_ns, time_str, sizeof(time_str));
+	xvbd_out_obj_begin(o, NULL);
+	xvbd_out_str(o, "time", time_str);
+	xvbd_out_uint(o, "seq", s->seq);
+	xvbd_out_fixed_opt(o, "interval_s", true,
+			   (double)s->interval_ns / (double)NS_PER_S, 6);
+	xvbd_out_arr_begin(o, "domains");
+	for (i = 0; i < s->ndoms; i++) {
+		xvbd_out_obj_begin(o, NULL);
+		render_dom(o, &s->doms[i]);
+		xvbd_out_obj_end(o);
+	}
+	xvbd_out_arr_end(o);
+	xvbd_out_arr_begin(o, "vbds");
+	for (i = 0; i < s->nvbds; i++) {
+		xvbd_out_obj_begin(o, NULL);
+		render_vbd(o, &s->vbds[i]);
+		xvbd_out_obj_end(o);
+	}
+	xvbd_out_arr_end(o);
+	xvbd_out_obj_end(o);
+}
+
 int xvbd_stats_render(FILE *f, enum xvbd_stats_fmt fmt,
 		      const struct xvbd_stats_sample *s, bool first)
 {
 	bool text = fmt == XVBD_STATS_TEXT || fmt == XVBD_STATS_LIVE;
-	struct sink k = { .f = f, .human = text,
-			  .csv = fmt == XVBD_STATS_CSV };
-	char time_str[48], seq[24], interval[32];
-	size_t i;
-	int rc = 0;
+	enum xvbd_out_mode mode = text ? XVBD_OUT_TEXT :
+				  fmt == XVBD_STATS_CSV ? XVBD_OUT_CSV :
+				  XVBD_OUT_JSON;
+	struct xvbd_out *o;
+	int rc;
 
-	fmt_time(s->realtime_ns, time_str, sizeof(time_str));
-	snprintf(seq, sizeof(seq), "%" PRIu64, s->seq);
-	snprintf(interval, sizeof(interval), "%.6f",
-		 (double)s->interval_ns / (double)NS_PER_S);
-	if (k.csv) {
-		if (first)
-			for (i = 0; i < NCSV; i++)
-				fprintf(f, "%s%s", csv_columns[i],
-					i + 1 < NCSV ? "," : "\n");
-		for (i = 0; i < s->ndoms; i++) {
-			sink_row_begin(&k);
-			sink_str(&k, "type", "domain");
-			render_dom(&k, &s->doms[i]);
-			sink_row_end(&k, time_str, seq, interval);
-		}
-		for (i = 0; i < s->nvbds; i++) {
-			sink_row_begin(&k);
-			sink_str(&k, "type", "vbd");
-			render_vbd(&k, &s->vbds[i]);
-			sink_row_end(&k, time_str, seq, interval);
-		}
-		sink_row_begin(&k);	/* frees the last row's cells */
-		rc = k.failed || fflush(f) || ferror(f) ? -1 : 0;
-		return rc;
-	}
-	k.o = xvbd_out_new(f, fmt == XVBD_STATS_JSON);
-	if (!k.o)
+	o = xvbd_out_new_mode(f, mode);
+	if (!o)
 		return -1;
-	xvbd_out_labels(k.o, stats_labels);
+	xvbd_out_labels(o, stats_labels);
+	xvbd_out_csv_columns(o, csv_columns, NCSV, first);
 	if (fmt == XVBD_STATS_LIVE)
 		fputs(LIVE_CLEAR, f);
 	else if (text && !first)
 		fputc('\n', f);	/* a blank line between samples */
-	xvbd_out_obj_begin(k.o, NULL);
-	xvbd_out_str(k.o, "time", time_str);
-	xvbd_out_uint(k.o, "seq", s->seq);
-	xvbd_out_fixed_opt(k.o, "interval_s", true,
-			   (double)s->interval_ns / (double)NS_PER_S, 6);
-	xvbd_out_arr_begin(k.o, "domains");
-	for (i = 0; i < s->ndoms; i++) {
-		xvbd_out_obj_begin(k.o, NULL);
-		render_dom(&k, &s->doms[i]);
-		xvbd_out_obj_end(k.o);
-	}
-	xvbd_out_arr_end(k.o);
-	xvbd_out_arr_begin(k.o, "vbds");
-	for (i = 0; i < s->nvbds; i++) {
-		xvbd_out_obj_begin(k.o, NULL);
-		render_vbd(&k, &s->vbds[i]);
-		xvbd_out_obj_end(k.o);
-	}
-	xvbd_out_arr_end(k.o);
-	xvbd_out_obj_end(k.o);
-	rc = xvbd_out_finish(k.o);	/* flushes: one write per sample */
-	xvbd_out_free(k.o);
+	render_sample(o, s);
+	rc = xvbd_out_finish(o);	/* flushes: one write per sample */
+	xvbd_out_free(o);
 	return rc;
 }
 
-/* ---- Prometheus textfile ---- */
+/* ---- Prometheus textfile: metric families read from the fields ---- */
 
-/* Label values: backslash, double quote and newline are escaped. */
-static void prom_label(FILE *f, const char *s)
-{
-	const unsigned char *p;
+static const char *const prom_labels[] = { "domid", "domain", "vdev",
+					   "devid" };
 
-	for (p = (const unsigned char *)s; *p; p++) {
-		if (*p == '\\' || *p == '"')
-			fprintf(f, "\\%c", *p);
-		else if (*p == '\n')
-			fputs("\\n", f);
-		else if (*p < 0x20 || *p >= 0x7f)
-			fprintf(f, "\\\\x%02x", *p);
-		else
-			fputc(*p, f);
-	}
-}
-
-struct prom_metric {
-	const char *name, *type, *help;
-};
-
-static const struct prom_metric prom_dom_metrics[] = {
-	{ "xvbd_domain_cpu_seconds_total", "counter",
-	  "CPU time used by all vCPUs of the domain" },
-	{ "xvbd_domain_cpu_percent", "gauge",
-	  "CPU time over the last interval / wall time x 100" },
-	{ "xvbd_domain_vcpus", "gauge", "online vCPUs" },
-	{ "xvbd_domain_memory_bytes", "gauge", "current memory allocation" },
-};
-
-static const struct prom_metric prom_vbd_metrics[] = {
-	{ "xvbd_vbd_read_requests_total", "counter",
-	  "blkback rd_req: read requests" },
-	{ "xvbd_vbd_write_requests_total", "counter",
-	  "blkback wr_req: write requests" },
-	{ "xvbd_vbd_read_bytes_total", "counter",
-	  "blkback rd_sect x 512" },
-	{ "xvbd_vbd_write_bytes_total", "counter",
-	  "blkback wr_sect x 512" },
-	{ "xvbd_vbd_flush_requests_total", "counter",
-	  "blkback f_req: flush and barrier requests" },
-	{ "xvbd_vbd_discard_requests_total", "counter",
-	  "blkback ds_req: discard requests" },
-	{ "xvbd_vbd_out_of_requests_total", "counter",
-	  "blkback oo_req: times the ring had no free request" },
-	{ "xvbd_vbd_read_latency_seconds", "gauge",
-	  "backing device: average read time over the last interval" },
-	{ "xvbd_vbd_write_latency_seconds", "gauge",
-	  "backing device: average write time over the last interval" },
-	{ "xvbd_vbd_queue_depth", "gauge",
-	  "backing device: average requests in queue over the last interval" },
-	{ "xvbd_vbd_backend_cpu_percent", "gauge",
+static const struct xvbd_out_prom_metric prom_metrics[] = {
+	{ "cpu_ns", "xvbd_domain_cpu_seconds_total", "counter",
+	  "CPU time used by all vCPUs of the domain", XVBD_PROM_NS_AS_S },
+	{ "cpu_pct", "xvbd_domain_cpu_percent", "gauge",
+	  "CPU time over the last interval / wall time x 100",
+	  XVBD_PROM_AS_IS },
+	{ "vcpus", "xvbd_domain_vcpus", "gauge", "online vCPUs",
+	  XVBD_PROM_AS_IS },
+	{ "mem_bytes", "xvbd_domain_memory_bytes", "gauge",
+	  "current memory allocation", XVBD_PROM_AS_IS },
+	{ "rd_req", "xvbd_vbd_read_requests_total", "counter",
+	  "blkback rd_req: read requests", XVBD_PROM_AS_IS },
+	{ "wr_req", "xvbd_vbd_write_requests_total", "counter",
+	  "blkback wr_req: write requests", XVBD_PROM_AS_IS },
+	{ "rd_sect", "xvbd_vbd_read_bytes_total", "counter",
+	  "blkback rd_sect x 512", XVBD_PROM_SECTORS_AS_BYTES },
+	{ "wr_sect", "xvbd_vbd_write_bytes_total", "counter",
+	  "blkback wr_sect x 512", XVBD_PROM_SECTORS_AS_BYTES },
+	{ "f_req", "xvbd_vbd_flush_requests_total", "counter",
+	  "blkback f_req: flush and barrier requests", XVBD_PROM_AS_IS },
+	{ "ds_req", "xvbd_vbd_discard_requests_total", "counter",
+	  "blkback ds_req: discard requests", XVBD_PROM_AS_IS },
+	{ "oo_req", "xvbd_vbd_out_of_requests_total", "counter",
+	  "blkback oo_req: times the ring had no free request",
+	  XVBD_PROM_AS_IS },
+	{ "rd_lat_ms", "xvbd_vbd_read_latency_seconds", "gauge",
+	  "backing device: average read time over the last interval",
+	  XVBD_PROM_MS_AS_S },
+	{ "wr_lat_ms", "xvbd_vbd_write_latency_seconds", "gauge",
+	  "backing device: average write time over the last interval",
+	  XVBD_PROM_MS_AS_S },
+	{ "queue_depth", "xvbd_vbd_queue_depth", "gauge",
+	  "backing device: average requests in queue over the last interval",
+	  XVBD_PROM_FIXED6 },
+	{ "backend_cpu_ns", "xvbd_vbd_backend_cpu_seconds_total", "counter",
+	  "CPU time of blkback's kernel threads of the VBD's rings",
+	  XVBD_PROM_NS_AS_S },
+	{ "backend_cpu_pct", "xvbd_vbd_backend_cpu_percent", "gauge",
 	  "blkback's ring threads: CPU time over the last interval / wall "
-	  "time x 100" },
-	{ "xvbd_vbd_backend_cpu_seconds_per_request", "gauge",
-	  "blkback's ring threads: CPU time per request (all kinds) over "
-	  "the last interval" },
-	{ "xvbd_vbd_read_bytes_per_request", "gauge",
-	  "rd_sect x 512 / rd_req over the last interval" },
-	{ "xvbd_vbd_write_bytes_per_request", "gauge",
-	  "wr_sect x 512 / wr_req over the last interval" },
-	{ "xvbd_vbd_request_ceiling_bytes", "gauge",
+	  "time x 100", XVBD_PROM_AS_IS },
+	{ "backend_us_per_req", "xvbd_vbd_backend_cpu_microseconds_per_request",
+	  "gauge", "blkback's ring threads: CPU time per request (all kinds) "
+	  "over the last interval", XVBD_PROM_AS_IS },
+	{ "rd_kib_per_req", "xvbd_vbd_read_kib_per_request", "gauge",
+	  "rd_sect x 512 / rd_req over the last interval, KiB",
+	  XVBD_PROM_AS_IS },
+	{ "wr_kib_per_req", "xvbd_vbd_write_kib_per_request", "gauge",
+	  "wr_sect x 512 / wr_req over the last interval, KiB",
+	  XVBD_PROM_AS_IS },
+	{ "ceiling_kib", "xvbd_vbd_request_ceiling_kib", "gauge",
 	  "largest request the backend's offer allows (11 or the indirect "
-	  "segments offered, x 4096)" },
+	  "segments offered, x 4 KiB)", XVBD_PROM_AS_IS },
 };
-
-static void prom_head(FILE *f, const struct prom_metric *m)
-{
-	fprintf(f, "# HELP %s %s\n# TYPE %s %s\n", m->name, m->help, m->name,
-		m->type);
-}
-
-static void prom_dom_labels(FILE *f, const struct xvbd_stats_dom *d)
-{
-	fprintf(f, "{domid=\"%" PRIu32 "\",domain=\"", d->domid);
-	prom_label(f, d->name);
-	fputs("\"}", f);
-}
-
-static void prom_vbd_labels(FILE *f, const struct xvbd_stats_vbd *v)
-{
-	fprintf(f, "{domid=\"%" PRIu32 "\",domain=\"", v->domid);
-	prom_label(f, v->domain);
-	fputs("\",vdev=\"", f);
-	prom_label(f, v->vdev);
-	fprintf(f, "\",devid=\"%" PRIu32 "\"}", v->devid);
-}
-
-/* Metrics 10..14 (cost and request size): known in this interval? */
-static bool prom_cost_known(const struct xvbd_stats_vbd *v, size_t m)
-{
-	bool be = v->be_known && v->be_iv == XVBD_IV_OK;
-
-	switch (m) {
-	case 10: return be;
-	case 11: return be && v->be_us_per_req_known;
-	case 12: return v->rd_kib_known;
-	case 13: return v->wr_kib_known;
-	case 14: return v->ceiling_known;
-	default: return true;
-	}
-}
-
-static double prom_cost(const struct xvbd_stats_vbd *v, size_t m)
-{
-	switch (m) {
-	case 10: return v->be_cpu_pct;
-	case 11: return v->be_us_per_req / 1e6;
-	case 12: return v->rd_kib_per_req * 1024.0;
-	case 13: return v->wr_kib_per_req * 1024.0;
-	default: return v->ceiling_kib * 1024.0;
-	}
-}
-
-/* Per ring: the thread's cumulative CPU time. */
-static void prom_rings(FILE *f, const struct xvbd_stats_sample *s)
-{
-	static const struct prom_metric m = {
-		"xvbd_vbd_ring_cpu_seconds_total", "counter",
-		"CPU time of blkback's kernel thread of one ring" };
-	size_t i, r;
-
-	prom_head(f, &m);
-	for (i = 0; i < s->nvbds; i++) {
-		const struct xvbd_stats_vbd *v = &s->vbds[i];
-
-		for (r = 0; v->be_known && r < v->nrings; r++) {
-			fprintf(f, "%s{domid=\"%" PRIu32 "\",domain=\"",
-				m.name, v->domid);
-			prom_label(f, v->domain);
-			fputs("\",vdev=\"", f);
-			prom_label(f, v->vdev);
-			fprintf(f, "\",devid=\"%" PRIu32 "\",ring=\"%" PRIu32
-				"\"} %" PRIu64 ".%09" PRIu64 "\n", v->devid,
-				v->rings[r].ring, v->rings[r].cpu_ns / NS_PER_S,
-				v->rings[r].cpu_ns % NS_PER_S);
-		}
-	}
-}
 
 void xvbd_stats_prom_render(FILE *f, const struct xvbd_stats_sample *s)
 {
-	size_t m, i;
+	struct xvbd_out *o = xvbd_out_new_mode(f, XVBD_OUT_PROM);
 
-	for (m = 0; m < sizeof(prom_dom_metrics) / sizeof(*prom_dom_metrics);
-	     m++) {
-		prom_head(f, &prom_dom_metrics[m]);
-		for (i = 0; i < s->ndoms; i++) {
-			const struct xvbd_stats_dom *d = &s->doms[i];
-
-			if (m == 1 && d->cpu_iv != XVBD_IV_OK)
-				continue;
-			fputs(prom_dom_metrics[m].name, f);
-			prom_dom_labels(f, d);
-			if (m == 0)
-				fprintf(f, " %" PRIu64 ".%09" PRIu64 "\n",
-					d->cpu_ns / NS_PER_S,
-					d->cpu_ns % NS_PER_S);
-			else if (m == 1)
-				fprintf(f, " %.2f\n", d->cpu_pct);
-			else if (m == 2)
-				fprintf(f, " %" PRIu32 "\n", d->vcpus);
-			else
-				fprintf(f, " %" PRIu64 "\n", d->mem_bytes);
-		}
-	}
-	for (m = 0; m < sizeof(prom_vbd_metrics) / sizeof(*prom_vbd_metrics);
-	     m++) {
-		prom_head(f, &prom_vbd_metrics[m]);
-		for (i = 0; i < s->nvbds; i++) {
-			const struct xvbd_stats_vbd *v = &s->vbds[i];
-			bool blk = v->has_blk && v->blk_iv == XVBD_IV_OK;
-			const struct xvbd_blkback_counters *c = &v->raw;
-			uint64_t val = 0;
-			double g = 0.0;
-
-			if ((m == 7 && !(blk && v->rd_lat_known)) ||
-			    (m == 8 && !(blk && v->wr_lat_known)) ||
-			    (m == 9 && !blk) || !prom_cost_known(v, m))
-				continue;
-			fputs(prom_vbd_metrics[m].name, f);
-			prom_vbd_labels(f, v);
-			switch (m) {
-			case 0: val = c->rd_req; break;
-			case 1: val = c->wr_req; break;
-			case 2: val = c->rd_sect * XVBD_SECTOR_BYTES; break;
-			case 3: val = c->wr_sect * XVBD_SECTOR_BYTES; break;
-			case 4: val = c->f_req; break;
-			case 5: val = c->ds_req; break;
-			case 6: val = c->oo_req; break;
-			case 7: g = v->rd_lat_ms / 1000.0; break;
-			case 8: g = v->wr_lat_ms / 1000.0; break;
-			case 9: g = v->queue_depth; break;
-			default: g = prom_cost(v, m); break;
-			}
-			if (m < 7)
-				fprintf(f, " %" PRIu64 "\n", val);
-			else
-				fprintf(f, " %.6f\n", g);
-		}
-	}
-	prom_rings(f, s);
+	if (!o)
+		return;
+	xvbd_out_prom_metrics(o, prom_metrics,
+			      sizeof(prom_metrics) / sizeof(prom_metrics[0]),
+			      prom_labels,
+			      sizeof(prom_labels) / sizeof(prom_labels[0]));
+	render_sample(o, s);
+	xvbd_out_finish(o);
+	xvbd_out_free(o);
 }
 
 /*

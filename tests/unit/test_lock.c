@@ -4,7 +4,7 @@
  * waiting callback once after a second), a released lock is taken at
  * once and leaves no file, a waiter whose file the holder removed takes
  * the new one, a symbolic link is never followed, a caught signal ends
- * the wait (issue 16), and the shares' lock waits the same way.
+ * the wait, and the shares' lock waits the same way.
  */
 #include <errno.h>
 #include <fcntl.h>

@@ -2,8 +2,7 @@
  * Unit tests: xvbd_lock_hold, the hotplug lock of xvbd-block (Xen's
  * locking.sh protocol), with flock made to fail through a link-time
  * wrapper (-Wl,--wrap=flock, Makefile): an error other than EINTR
- * (ENOLCK) is returned and never taken as the lock held (issue 16, item
- * 6: before, xvbd-block went on to bind a loop device unlocked); EINTR
+ * (ENOLCK) is returned and never taken as the lock held; EINTR
  * is retried; a holder that unlinks the file on release makes the waiter
  * take the path's new file.
  */

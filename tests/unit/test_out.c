@@ -216,6 +216,86 @@ static void test_misuse_and_write_error(void **state)
 	fclose(f);
 }
 
+/* Render describe_rows() in mode m into a string. */
+static char *rows_to_string(enum xvbd_out_mode m, bool with_rows)
+{
+	static const char *const cols[] = { "time", "domid", "name", "pct",
+					    "flag", "missing" };
+	static const struct xvbd_out_prom_metric metrics[] = {
+		{ "cpu_ns", "x_cpu_seconds_total", "counter", "cpu",
+		  XVBD_PROM_NS_AS_S },
+		{ "pct", "x_percent", "gauge", "pct", XVBD_PROM_AS_IS },
+		{ "lat_ms", "x_latency_seconds", "gauge", "lat",
+		  XVBD_PROM_MS_AS_S },
+	};
+	static const char *const labels_p[] = { "domid", "name" };
+	char *buf = NULL;
+	size_t len = 0, i;
+	FILE *f = open_memstream(&buf, &len);
+	struct xvbd_out *o;
+
+	assert_non_null(f);
+	o = xvbd_out_new_mode(f, m);
+	assert_non_null(o);
+	xvbd_out_csv_columns(o, cols, 6, true);
+	xvbd_out_prom_metrics(o, metrics, 3, labels_p, 2);
+	xvbd_out_obj_begin(o, NULL);
+	xvbd_out_str(o, "time", "T1");	/* context of every row */
+	xvbd_out_arr_begin(o, "rows");
+	for (i = 0; with_rows && i < 2; i++) {
+		xvbd_out_obj_begin(o, NULL);
+		xvbd_out_uint(o, "domid", i);
+		xvbd_out_str(o, "name", i ? "a,\"b\"\n" : "plain");
+		xvbd_out_fixed_opt(o, "pct", i == 0, 12.5, 2);
+		xvbd_out_bool(o, "flag", i);
+		xvbd_out_uint(o, "cpu_ns", 1500000000u * (i + 1));
+		xvbd_out_fixed_opt(o, "lat_ms", i == 1, 2.5, 3);
+		/* Inside a row: no cells (arrays, nested objects). */
+		xvbd_out_arr_begin(o, "list");
+		xvbd_out_uint(o, NULL, 99);
+		xvbd_out_arr_end(o);
+		xvbd_out_obj_begin(o, "nested");
+		xvbd_out_str(o, "time", "NESTED");
+		xvbd_out_obj_end(o);
+		xvbd_out_obj_end(o);
+	}
+	xvbd_out_arr_end(o);
+	xvbd_out_obj_end(o);
+	assert_int_equal(xvbd_out_finish(o), 0);
+	xvbd_out_free(o);
+	fclose(f);
+	return buf;
+}
+
+/* CSV and Prometheus are modes of the same calls: rows with context. */
+static void test_rows(void **state)
+{
+	char *s;
+
+	(void)state;
+	s = rows_to_string(XVBD_OUT_CSV, true);
+	assert_string_equal(s, "time,domid,name,pct,flag,missing\n"
+			    "T1,0,plain,12.50,false,\n"
+			    "T1,1,\"a,\"\"b\"\"\\x0a\",,true,\n");
+	free(s);
+	s = rows_to_string(XVBD_OUT_CSV, false);
+	assert_string_equal(s, "time,domid,name,pct,flag,missing\n");
+	free(s);
+	s = rows_to_string(XVBD_OUT_PROM, true);
+	assert_string_equal(s,
+		"# HELP x_cpu_seconds_total cpu\n"
+		"# TYPE x_cpu_seconds_total counter\n"
+		"x_cpu_seconds_total{domid=\"0\",name=\"plain\"} 1.500000000\n"
+		"x_cpu_seconds_total{domid=\"1\",name=\"a,\\\"b\\\"\\n\"} "
+		"3.000000000\n"
+		"# HELP x_percent pct\n# TYPE x_percent gauge\n"
+		"x_percent{domid=\"0\",name=\"plain\"} 12.50\n"
+		"# HELP x_latency_seconds lat\n# TYPE x_latency_seconds gauge\n"
+		"x_latency_seconds{domid=\"1\",name=\"a,\\\"b\\\"\\n\"} "
+		"0.002500\n");
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -223,6 +303,7 @@ int main(void)
 		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_table_and_empty),
 		cmocka_unit_test(test_misuse_and_write_error),
+		cmocka_unit_test(test_rows),
 	};
 
 	return cmocka_run_group_tests_name("out", tests, NULL, NULL);

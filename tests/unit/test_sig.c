@@ -1,6 +1,6 @@
 /*
  * Unit tests: the interrupt flag of the commands that change the host
- * (issue 16, defect 3): SIGPIPE ignored, SIGINT/SIGTERM/SIGHUP/SIGQUIT
+ *: SIGPIPE ignored, SIGINT/SIGTERM/SIGHUP/SIGQUIT
  * caught as a flag (the first one counts), held sections deliver on
  * release (a held SIGQUIT too: the paused window of start and attach),
  * and the commands that do not catch them keep the default action.

@@ -118,7 +118,7 @@ static void test_spawn_fixed_env(void **state)
 /*
  * xvbd_spawn and xvbd_spawn_capture (xl create -p, modprobe, mount): the
  * child leads its own process group, so that a terminal's Ctrl-C (sent to
- * xvbd's group) cannot kill it half-way (issue 16, defect 3).  Field 5 of
+ * xvbd's group) cannot kill it half-way.  Field 5 of
  * /proc/self/stat is the process group.
  */
 static void test_spawn_own_group(void **state)

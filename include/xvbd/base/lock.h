@@ -8,7 +8,7 @@
  * VBDs (attach, tune) is a file under XVBD_RUN_DIR.
  *
  * Two `xvbd attach` of one guest would otherwise both pick the first
- * free vdev (issue 16, item 2); under the lock the vdev choice and the
+ * free vdev; under the lock the vdev choice and the
  * add are one step for xvbd callers.  Other toolstacks (xl block-attach)
  * do not take it: attach's cleanup checks that a device is its own.
  *

@@ -1,12 +1,18 @@
 /*
- * out.h - one render path for text and JSON (iproute2 style).
+ * out.h - one render path for text, JSON, CSV and Prometheus (iproute2
+ * style).
  *
  * Commands describe their output once, through these calls; the same
- * calls give either JSON (yajl, one document, not beautified) or text:
+ * calls give JSON (yajl, one document, not beautified), text, or rows:
  *  - an object prints as aligned "label  value  note" lines,
  *  - an array of objects prints as an aligned table with a header row,
  *  - an array of scalars prints as "- value" lines,
  *  - nested containers print under a "label:" line, indented.
+ * In the row modes (CSV, the Prometheus textfile format) each object that
+ * is an element of an array is a row; its fields are the row's cells,
+ * and the fields of the objects around it are cells of every row inside
+ * them (a sample's time in each of its rows).  Arrays inside a row are
+ * left out.
  * Text is buffered until xvbd_out_finish(), which also reports whether
  * writing stdout failed.  Strings are sanitized: bytes outside printable
  * ASCII become "\xNN" (xenstore values may be guest-written).
@@ -27,7 +33,46 @@ struct xvbd_out_label {
 	const char *label;
 };
 
+enum xvbd_out_mode {
+	XVBD_OUT_TEXT,
+	XVBD_OUT_JSON,
+	XVBD_OUT_CSV,		/* RFC 4180, a row per line */
+	XVBD_OUT_PROM,		/* node_exporter's textfile format */
+};
+
+/* xvbd_out_new(stream, json): text or JSON. */
 struct xvbd_out *xvbd_out_new(FILE *stream, bool json);
+struct xvbd_out *xvbd_out_new_mode(FILE *stream, enum xvbd_out_mode mode);
+enum xvbd_out_mode xvbd_out_mode(const struct xvbd_out *o);
+/*
+ * CSV: the columns, by field key, in order (the array must outlive the
+ * out handle); header: print them as the first line.  A row's field that
+ * is no column is left out; a column the row lacks is an empty cell.
+ */
+void xvbd_out_csv_columns(struct xvbd_out *o, const char *const *keys,
+			  size_t n, bool header);
+/*
+ * Prometheus: each metric family is read from one field of the rows
+ * that have it known (a null or absent field: no sample), labelled with
+ * the label_keys the row has, in that order.  Families print in the
+ * order given, each with its HELP and TYPE lines, after all rows.
+ */
+enum xvbd_out_prom_unit {
+	XVBD_PROM_AS_IS,	/* the field's digits */
+	XVBD_PROM_NS_AS_S,	/* an integer of ns as seconds, exactly */
+	XVBD_PROM_SECTORS_AS_BYTES,	/* x 512 */
+	XVBD_PROM_MS_AS_S,	/* a fixed value in ms as seconds, 6 decimals */
+	XVBD_PROM_FIXED6,	/* a fixed value with 6 decimals */
+};
+struct xvbd_out_prom_metric {
+	const char *key;	/* the field it is read from */
+	const char *name, *type, *help;
+	enum xvbd_out_prom_unit unit;
+};
+void xvbd_out_prom_metrics(struct xvbd_out *o,
+			   const struct xvbd_out_prom_metric *metrics,
+			   size_t nmetrics, const char *const *label_keys,
+			   size_t nlabels);
 /* NULL-terminated; the array must outlive the out handle. */
 void xvbd_out_labels(struct xvbd_out *o, const struct xvbd_out_label *labels);
 
@@ -62,6 +107,8 @@ void xvbd_out_note(struct xvbd_out *o, const char *note);
  * print_* split: the caller emits the text fields or the JSON fields.
  */
 bool xvbd_out_is_json(const struct xvbd_out *o);
+/* Text mode (not JSON, not rows): the human form of a field. */
+bool xvbd_out_is_text(const struct xvbd_out *o);
 
 /*
  * Render/flush.  0 on success (also when nothing was emitted), -1 if the

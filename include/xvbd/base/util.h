@@ -24,6 +24,8 @@
 
 #define XVBD_PRINTF(a, b) __attribute__((format(printf, a, b)))
 
+#define XVBD_NS_PER_S		UINT64_C(1000000000)
+
 /*
  * "xvbd: <cmd>: <what>: <why>"; cmd may be NULL (global errors).  One
  * line: control bytes in what and why are escaped ("\n", "\x1b").

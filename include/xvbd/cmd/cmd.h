@@ -9,6 +9,7 @@
 #include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdint.h>
 
 #include "xvbd/base/out.h"
 #include "xvbd/cmd/cmd_table.h"
@@ -74,6 +75,30 @@ int xvbd_getopt(int argc, char **argv, const char *shortopts,
 int xvbd_getopt_error(const struct xvbd_cmd *cmd, char **argv, int c);
 int xvbd_getopt_index(void);
 /*
+ * The loop above as one statement, as xl's SWITCH_FOREACH_OPT: getopt's
+ * own errors ('?', ':') end the parser with the usage error, so that the
+ * switch that follows holds only the command's options (and a default
+ * for codes it hands on).  _WHILE stops at the first option for which
+ * cond turns false (an error code set by a case).
+ *
+ *	XVBD_FOREACH_OPT(c, ctx->cmd, argc, argv, ":d:", longopts) {
+ *	case 'd':
+ *		...
+ *		break;
+ *	}
+ */
+#define XVBD_FOREACH_OPT_WHILE(cond, c, cmd, argc, argv, shortopts,	\
+			       longopts)				\
+	for (xvbd_getopt_begin();					\
+	     (cond) && ((c) = xvbd_getopt((argc), (argv), (shortopts),	\
+					  (longopts))) != -1;)		\
+		if ((c) == '?' || (c) == ':')				\
+			return xvbd_getopt_error((cmd), (argv), (c));	\
+		else							\
+			switch (c)
+#define XVBD_FOREACH_OPT(c, cmd, argc, argv, shortopts, longopts)	\
+	XVBD_FOREACH_OPT_WHILE(1, c, cmd, argc, argv, shortopts, longopts)
+/*
  * xvbd_tstack_domain_lookup() of the <Domain> argument spec.  On failure
  * "xvbd: <cmd>: domain: \"<spec>\": <why>" and, for an unknown domain, a
  * hint; returns the exit code (XVBD_EXIT_OK when found).
@@ -87,6 +112,26 @@ int xvbd_cmd_domain_lookup(const struct xvbd_ctx *ctx, const char *spec,
  */
 int xvbd_cmd_disk_error(const struct xvbd_ctx *ctx, int err, const char *vdev,
 			const char *domain);
+/*
+ * Option values in the one grammar (xvbd/base/optval.h): 0, or the usage
+ * error "xvbd: <cmd>: <opt>: \"<arg>\": expected ..." printed and
+ * XVBD_EXIT_USAGE returned.  Whole seconds: the seconds grammar, a
+ * fraction rounded up (timeouts count whole seconds).
+ */
+int xvbd_opt_seconds(const struct xvbd_cmd *cmd, const char *opt,
+		     const char *arg, uint64_t min_ns, uint64_t max_s,
+		     uint64_t *ns);
+int xvbd_opt_whole_seconds(const struct xvbd_cmd *cmd, const char *opt,
+			   const char *arg, uint64_t min_s, uint64_t max_s,
+			   uint64_t *s);
+int xvbd_opt_percent(const struct xvbd_cmd *cmd, const char *opt,
+		     const char *arg, double lo, double hi, double *fraction);
+int xvbd_opt_confidence(const struct xvbd_cmd *cmd, const char *opt,
+			const char *arg, double *level);
+int xvbd_opt_count(const struct xvbd_cmd *cmd, const char *opt,
+		   const char *arg, uint64_t min, uint64_t max, uint64_t *out);
+int xvbd_opt_size(const struct xvbd_cmd *cmd, const char *opt,
+		  const char *arg, uint64_t min, uint64_t max, uint64_t *bytes);
 /* Run the command: the central checks, then cmd->fn.  Exit code. */
 int xvbd_cmd_run(struct xvbd_ctx *ctx, int argc, char **argv);
 

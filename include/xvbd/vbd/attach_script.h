@@ -46,7 +46,7 @@ int xvbd_script_choose(const struct xvbd_tstack_disk_info *info, bool file,
  * --cache none) is installed; *installed caches it as above.  A share's
  * image needs it: Xen's block script opens the image again by path, later,
  * and follows the links and device nodes the share's server puts there;
- * xvbd-block checks what it opened (issue 16).
+ * xvbd-block checks what it opened.
  */
 bool xvbd_script_installed(enum xvbd_cache want, int *installed);
 /* Its absolute path, for messages. */

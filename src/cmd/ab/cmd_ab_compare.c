@@ -20,31 +20,6 @@
 
 #define CONFIDENCE_DEFAULT	0.95
 
-/* "95", "99.5": a percentage from 50 up to (not including) 100. */
-static int parse_confidence(const char *s, double *out)
-{
-	const char *p = s;
-	double v = 0, scale = 1;
-	int digits = 0;
-
-	for (; *p >= '0' && *p <= '9' && digits < 3; p++, digits++)
-		v = v * 10 + (*p - '0');
-	if (!digits)
-		return -EINVAL;
-	if (*p == '.') {
-		for (p++; *p >= '0' && *p <= '9' && scale > 1e-6; p++) {
-			scale /= 10;
-			v += (*p - '0') * scale;
-		}
-		if (scale == 1)
-			return -EINVAL;
-	}
-	if (*p || v < 50 || v >= 100)
-		return -EINVAL;
-	*out = v / 100;
-	return 0;
-}
-
 struct compare_opts {
 	double confidence;
 	enum xvbd_ab_test test;
@@ -71,39 +46,32 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 	co->test = XVBD_AB_TEST_WELCH;
 	co->dir = XVBD_AB_DIR_DEFAULT;
 	co->json = ctx->opts->json;
-	xvbd_getopt_begin();
-	while ((c = xvbd_getopt(argc, argv, ":", longopts)) != -1) {
-		switch (c) {
-		case 'c':
-			if (parse_confidence(optarg, &co->confidence))
-				return xvbd_usage_error(ctx->cmd,
-					"--confidence: \"%.20s\": expected a "
-					"percentage from 50 to 99.999",
-					optarg);
-			break;
-		case 'm':
-			rc = xvbd_ab_cli_metrics(ctx->cmd, optarg, co->shown);
-			if (rc)
-				return rc;
-			co->some_metric = true;
-			break;
-		case 't':
-			rc = xvbd_ab_cli_test(ctx->cmd, optarg, &co->test);
-			if (rc)
-				return rc;
-			break;
-		case 'd':
-			rc = xvbd_ab_cli_dir(ctx->cmd, optarg);
-			if (rc)
-				return rc;
-			co->dir = optarg;
-			break;
-		case 'j':
-			co->json = true;
-			break;
-		default:
-			return xvbd_getopt_error(ctx->cmd, argv, c);
-		}
+	XVBD_FOREACH_OPT(c, ctx->cmd, argc, argv, ":", longopts) {
+	case 'c':
+		if (xvbd_opt_confidence(ctx->cmd, "--confidence",
+					optarg, &co->confidence))
+			return XVBD_EXIT_USAGE;
+		break;
+	case 'm':
+		rc = xvbd_ab_cli_metrics(ctx->cmd, optarg, co->shown);
+		if (rc)
+			return rc;
+		co->some_metric = true;
+		break;
+	case 't':
+		rc = xvbd_ab_cli_test(ctx->cmd, optarg, &co->test);
+		if (rc)
+			return rc;
+		break;
+	case 'd':
+		rc = xvbd_ab_cli_dir(ctx->cmd, optarg);
+		if (rc)
+			return rc;
+		co->dir = optarg;
+		break;
+	case 'j':
+		co->json = true;
+		break;
 	}
 	*first = xvbd_getopt_index();
 	if (argc - *first != 2)

@@ -41,23 +41,6 @@ static const char *const head_cols[] = {
 };
 #define NHEAD	(sizeof(head_cols) / sizeof(head_cols[0]))
 
-/* RFC 4180: quoted when it holds a comma, a quote or a line break. */
-static void csv_cell(FILE *f, const char *s, bool last)
-{
-	if (s && strpbrk(s, ",\"\r\n")) {
-		fputc('"', f);
-		for (; *s; s++) {
-			if (*s == '"')
-				fputc('"', f);
-			fputc(*s, f);
-		}
-		fputc('"', f);
-	} else if (s) {
-		fputs(s, f);
-	}
-	fputc(last ? '\n' : ',', f);
-}
-
 /* The fact keys of all runs, sorted, each once (pointers into recs). */
 static int fact_keys(const struct xvbd_ab_record *recs, size_t n,
 		     const char ***keys, size_t *nkeys)
@@ -96,76 +79,86 @@ static int fact_keys(const struct xvbd_ab_record *recs, size_t n,
 	return 0;
 }
 
-/* The head cells of one run as text (CSV) - the JSON path has types. */
-static void head_cells(const struct xvbd_ab_record *r,
-		       const struct xvbd_ab_summary *s, char cells[NHEAD][512])
+/*
+ * CSV's columns: the head, the metrics, then "fp.<key>" per fact key of
+ * any run (allocated: free_columns()).  *n short of the full count: no
+ * memory.
+ */
+static const char **csv_columns(const char **keys, size_t nkeys, size_t *n)
 {
-	size_t i, used = 0;
+	const char **cols = calloc(NHEAD + XVBD_AB_NMETRICS + nkeys + 1,
+				   sizeof(*cols));
+	char *col;
+	size_t i, c = 0;
 
-	snprintf(cells[0], 512, "%s", r->id);
-	snprintf(cells[1], 512, "%s", r->label);
-	xvbd_ab_cli_time(r->started_unix_ns, cells[2], 512);
-	snprintf(cells[3], 512, "%.3f",
-		 (double)xvbd_ab_cli_duration_ns(r) / 1e9);
-	snprintf(cells[4], 512, "%s", r->domain);
-	cells[5][0] = '\0';
-	for (i = 0; i < r->nvdevs && used < 500; i++)
-		used += (size_t)snprintf(cells[5] + used, 512 - used, "%s%s",
-					 i ? " " : "", r->vdevs[i]);
-	snprintf(cells[6], 512, "%s", xvbd_ab_mode_name(r->mode));
-	snprintf(cells[7], 512, "%s", r->workload);
-	snprintf(cells[8], 512, "%d", r->workload_status);
-	snprintf(cells[9], 512, "%s", r->complete ? "true" : "false");
-	snprintf(cells[10], 512, "%zu", s->nintervals);
-	snprintf(cells[11], 512, "%zu", s->nreset);
-	snprintf(cells[12], 512, "%zu", s->nflagged);
-	snprintf(cells[13], 512, "%.3f", (double)s->used_ns / 1e9);
+	*n = 0;
+	if (!cols)
+		return NULL;
+	for (i = 0; i < NHEAD; i++)
+		cols[c++] = head_cols[i];
+	for (i = 0; i < XVBD_AB_NMETRICS; i++)
+		cols[c++] = metric_cols[i];
+	for (i = 0; i < nkeys; i++) {
+		if (asprintf(&col, "fp.%s", keys[i]) < 0)
+			break;
+		cols[c++] = col;
+	}
+	*n = c;
+	return cols;
 }
 
-static int export_csv(const struct xvbd_ab_record *recs,
-		      const struct xvbd_ab_summary *sums, size_t n,
-		      const char **keys, size_t nkeys)
+static void free_columns(const char **cols, size_t n)
 {
-	static char cells[NHEAD][512];
-	char buf[64], col[XVBD_AB_ID_MAX * 4];
-	size_t i, k;
-	int m;
+	size_t i;
 
-	for (k = 0; k < NHEAD; k++)
-		csv_cell(stdout, head_cols[k], false);
-	for (m = 0; m < XVBD_AB_NMETRICS; m++)
-		csv_cell(stdout, metric_cols[m], !nkeys &&
-			 m == XVBD_AB_NMETRICS - 1);
-	for (k = 0; k < nkeys; k++) {
-		snprintf(col, sizeof(col), "fp.%s", keys[k]);
-		csv_cell(stdout, col, k + 1 == nkeys);
-	}
-	for (i = 0; i < n; i++) {
-		head_cells(&recs[i], &sums[i], cells);
-		for (k = 0; k < NHEAD; k++)
-			csv_cell(stdout, cells[k], false);
-		for (m = 0; m < XVBD_AB_NMETRICS; m++) {
-			if (sums[i].known[m])
-				snprintf(buf, sizeof(buf), "%.*f",
-					 xvbd_ab_metrics[m].decimals + 2,
-					 sums[i].value[m]);
-			else
-				buf[0] = '\0';
-			csv_cell(stdout, buf, !nkeys &&
-				 m == XVBD_AB_NMETRICS - 1);
-		}
-		for (k = 0; k < nkeys; k++)
-			csv_cell(stdout, xvbd_ab_fp_get(&recs[i].fp, keys[k]),
-				 k + 1 == nkeys);
-	}
-	return fflush(stdout) || ferror(stdout) ? -EIO : 0;
+	for (i = NHEAD + XVBD_AB_NMETRICS; cols && i < n; i++)
+		free((char *)cols[i]);
+	free(cols);
 }
 
-static void export_json(struct xvbd_out *o, const struct xvbd_ab_record *recs,
+/* A run's vdevs and facts: an array and an object in JSON, cells in CSV. */
+static void export_vdevs(struct xvbd_out *o, const struct xvbd_ab_record *r)
+{
+	char buf[512];
+	size_t k, used = 0;
+
+	if (xvbd_out_mode(o) != XVBD_OUT_CSV) {
+		xvbd_out_arr_begin(o, "vdevs");
+		for (k = 0; k < r->nvdevs; k++)
+			xvbd_out_str(o, NULL, r->vdevs[k]);
+		xvbd_out_arr_end(o);
+		return;
+	}
+	buf[0] = '\0';
+	for (k = 0; k < r->nvdevs && used < 500; k++)
+		used += (size_t)snprintf(buf + used, sizeof(buf) - used,
+					 "%s%s", k ? " " : "", r->vdevs[k]);
+	xvbd_out_str(o, "vdevs", buf);
+}
+
+static void export_facts(struct xvbd_out *o, const struct xvbd_ab_record *r)
+{
+	char key[XVBD_AB_ID_MAX * 4];
+	bool csv = xvbd_out_mode(o) == XVBD_OUT_CSV;
+	size_t k;
+
+	if (!csv)
+		xvbd_out_obj_begin(o, "facts");
+	for (k = 0; k < r->fp.n; k++) {
+		snprintf(key, sizeof(key), "%s%s", csv ? "fp." : "",
+			 r->fp.facts[k].key);
+		xvbd_out_str(o, key, r->fp.facts[k].value);
+	}
+	if (!csv)
+		xvbd_out_obj_end(o);
+}
+
+/* The runs, one row each: JSON's array of objects, CSV's lines. */
+static void export_runs(struct xvbd_out *o, const struct xvbd_ab_record *recs,
 			const struct xvbd_ab_summary *sums, size_t n)
 {
 	char buf[64];
-	size_t i, k;
+	size_t i;
 	int m;
 
 	xvbd_out_arr_begin(o, NULL);
@@ -181,10 +174,7 @@ static void export_json(struct xvbd_out *o, const struct xvbd_ab_record *recs,
 		xvbd_out_fixed_opt(o, "duration_s", true,
 				   (double)xvbd_ab_cli_duration_ns(r) / 1e9, 3);
 		xvbd_out_str(o, "domain", r->domain);
-		xvbd_out_arr_begin(o, "vdevs");
-		for (k = 0; k < r->nvdevs; k++)
-			xvbd_out_str(o, NULL, r->vdevs[k]);
-		xvbd_out_arr_end(o);
+		export_vdevs(o, r);
 		xvbd_out_str(o, "mode", xvbd_ab_mode_name(r->mode));
 		xvbd_out_str(o, "workload", r->workload);
 		xvbd_out_uint(o, "workload_status",
@@ -199,14 +189,36 @@ static void export_json(struct xvbd_out *o, const struct xvbd_ab_record *recs,
 			xvbd_out_fixed_opt(o, metric_cols[m], s->known[m],
 					   s->value[m],
 					   xvbd_ab_metrics[m].decimals + 2);
-		xvbd_out_obj_begin(o, "facts");
-		for (k = 0; k < r->fp.n; k++)
-			xvbd_out_str(o, r->fp.facts[k].key,
-				     r->fp.facts[k].value);
-		xvbd_out_obj_end(o);
+		export_facts(o, r);
 		xvbd_out_obj_end(o);
 	}
 	xvbd_out_arr_end(o);
+}
+
+/* CSV through its own out handle: the columns must outlive it. */
+static int export_csv(const struct xvbd_ab_record *recs,
+		      const struct xvbd_ab_summary *sums, size_t n,
+		      const char **keys, size_t nkeys)
+{
+	struct xvbd_out *o;
+	const char **cols;
+	size_t ncols;
+	int err = 0;
+
+	cols = csv_columns(keys, nkeys, &ncols);
+	o = xvbd_out_new_mode(stdout, XVBD_OUT_CSV);
+	if (!cols || ncols != NHEAD + XVBD_AB_NMETRICS + nkeys || !o) {
+		err = -ENOMEM;
+		goto out;
+	}
+	xvbd_out_csv_columns(o, cols, ncols, true);
+	export_runs(o, recs, sums, n);
+	if (xvbd_out_finish(o))
+		err = -EIO;
+out:
+	xvbd_out_free(o);
+	free_columns(cols, ncols);
+	return err;
 }
 
 int cmd_ab_export(struct xvbd_ctx *ctx, int argc, char **argv)
@@ -225,24 +237,19 @@ int cmd_ab_export(struct xvbd_ctx *ctx, int argc, char **argv)
 	size_t n = 0, nkeys = 0, i;
 	int c, first = 0, rc, err = 0;
 
-	xvbd_getopt_begin();
-	while ((c = xvbd_getopt(argc, argv, ":", longopts)) != -1) {
-		switch (c) {
-		case 'd':
-			rc = xvbd_ab_cli_dir(ctx->cmd, optarg);
-			if (rc)
-				return rc;
-			dir = optarg;
-			break;
-		case 'c':
-			csv = true;
-			break;
-		case 'j':
-			json = true;
-			break;
-		default:
-			return xvbd_getopt_error(ctx->cmd, argv, c);
-		}
+	XVBD_FOREACH_OPT(c, ctx->cmd, argc, argv, ":", longopts) {
+	case 'd':
+		rc = xvbd_ab_cli_dir(ctx->cmd, optarg);
+		if (rc)
+			return rc;
+		dir = optarg;
+		break;
+	case 'c':
+		csv = true;
+		break;
+	case 'j':
+		json = true;
+		break;
 	}
 	if (csv && json)
 		return xvbd_usage_error(ctx->cmd, "--csv and --json exclude "
@@ -275,7 +282,7 @@ int cmd_ab_export(struct xvbd_ctx *ctx, int argc, char **argv)
 				goto out;
 			}
 		}
-		export_json(ctx->out, recs, sums, n);
+		export_runs(ctx->out, recs, sums, n);
 	} else {
 		err = fact_keys(recs, n, &keys, &nkeys);
 		if (!err)

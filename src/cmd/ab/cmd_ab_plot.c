@@ -61,35 +61,30 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 
 	po->dir = XVBD_AB_DIR_DEFAULT;
 	po->test = XVBD_AB_TEST_WELCH;
-	xvbd_getopt_begin();
-	while ((c = xvbd_getopt(argc, argv, ":o:", longopts)) != -1) {
-		switch (c) {
-		case 'o':
-			rc = check_out(ctx->cmd, optarg);
-			if (rc)
-				return rc;
-			po->out = optarg;
-			break;
-		case 'm':
-			rc = xvbd_ab_cli_metrics(ctx->cmd, optarg, po->shown);
-			if (rc)
-				return rc;
-			po->some_metric = true;
-			break;
-		case 't':
-			rc = xvbd_ab_cli_test(ctx->cmd, optarg, &po->test);
-			if (rc)
-				return rc;
-			break;
-		case 'd':
-			rc = xvbd_ab_cli_dir(ctx->cmd, optarg);
-			if (rc)
-				return rc;
-			po->dir = optarg;
-			break;
-		default:
-			return xvbd_getopt_error(ctx->cmd, argv, c);
-		}
+	XVBD_FOREACH_OPT(c, ctx->cmd, argc, argv, ":o:", longopts) {
+	case 'o':
+		rc = check_out(ctx->cmd, optarg);
+		if (rc)
+			return rc;
+		po->out = optarg;
+		break;
+	case 'm':
+		rc = xvbd_ab_cli_metrics(ctx->cmd, optarg, po->shown);
+		if (rc)
+			return rc;
+		po->some_metric = true;
+		break;
+	case 't':
+		rc = xvbd_ab_cli_test(ctx->cmd, optarg, &po->test);
+		if (rc)
+			return rc;
+		break;
+	case 'd':
+		rc = xvbd_ab_cli_dir(ctx->cmd, optarg);
+		if (rc)
+			return rc;
+		po->dir = optarg;
+		break;
 	}
 	*first = xvbd_getopt_index();
 	if (!po->out)

@@ -30,48 +30,22 @@
 #include "xvbd/cmd/cmd.h"
 
 #define CMD			"ab record"
-#define NS_PER_S		UINT64_C(1000000000)
-#define INTERVAL_DEFAULT_NS	NS_PER_S
-#define INTERVAL_MIN_NS		UINT64_C(10000000)	/* 10 ms */
-#define SECONDS_MAX		UINT64_C(86400)
 
 /* ---- options ---- */
-
-static int parse_secs(const struct xvbd_cmd *cmd, const char *opt,
-		      const char *arg, uint64_t min_ns, uint64_t *ns)
-{
-	if (xvbd_parse_seconds(arg, SECONDS_MAX, ns) || *ns < min_ns)
-		return xvbd_usage_error(cmd, "%s: \"%s\": expected seconds "
-					"from %s to %" PRIu64, opt, arg,
-					min_ns >= NS_PER_S ? "1" :
-					min_ns ? "0.01" : "0", SECONDS_MAX);
-	return XVBD_EXIT_OK;
-}
-
-static int set_mode(const struct xvbd_cmd *cmd, struct xvbd_ab_rec_opts *o,
-		    bool *have_mode, enum xvbd_ab_mode mode)
-{
-	if (*have_mode)
-		return xvbd_usage_error(cmd, "--duration, --run and "
-					"--until-shutdown exclude each other");
-	*have_mode = true;
-	o->mode = mode;
-	return XVBD_EXIT_OK;
-}
 
 static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 		      struct xvbd_ab_rec_opts *o)
 {
-	enum { O_DOMAIN = 256, O_VDEV, O_DURATION, O_RUN, O_UNTIL,
-	       O_INTERVAL, O_WARMUP, O_DIR, O_JSON };
+	enum { O_DOMAIN = 256, O_VDEV, O_DIR, O_JSON };
 	static const struct option longopts[] = {
 		{ "domain", required_argument, NULL, O_DOMAIN },
 		{ "vdev", required_argument, NULL, O_VDEV },
-		{ "duration", required_argument, NULL, O_DURATION },
-		{ "run", required_argument, NULL, O_RUN },
-		{ "until-shutdown", no_argument, NULL, O_UNTIL },
-		{ "interval", required_argument, NULL, O_INTERVAL },
-		{ "warmup", required_argument, NULL, O_WARMUP },
+		{ "duration", required_argument, NULL, XVBD_AB_OPT_DURATION },
+		{ "run", required_argument, NULL, XVBD_AB_OPT_RUN },
+		{ "until-shutdown", no_argument, NULL,
+		  XVBD_AB_OPT_UNTIL_SHUTDOWN },
+		{ "interval", required_argument, NULL, XVBD_AB_OPT_INTERVAL },
+		{ "warmup", required_argument, NULL, XVBD_AB_OPT_WARMUP },
 		{ "dir", required_argument, NULL, O_DIR },
 		{ "json", no_argument, NULL, O_JSON },
 		{ NULL, 0, NULL, 0 },
@@ -82,7 +56,7 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 	size_t i;
 	int c, rc = 0, first;
 
-	o->interval_ns = INTERVAL_DEFAULT_NS;
+	o->interval_ns = XVBD_AB_INTERVAL_DEFAULT_NS;
 	o->dir = XVBD_AB_DIR_DEFAULT;
 	o->json = ctx->opts->json;
 	o->vdev_args = calloc((size_t)argc + 1, sizeof(*o->vdev_args));
@@ -90,63 +64,32 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 		xvbd_err(CMD, "options", "%s", strerror(ENOMEM));
 		return XVBD_EXIT_FAIL;
 	}
-	xvbd_getopt_begin();
-	while (!rc && (c = xvbd_getopt(argc, argv, ":", longopts)) != -1) {
-		switch (c) {
-		case O_DOMAIN:
-			if (o->domain_spec)
-				return xvbd_usage_error(cmd, "--domain given "
-							"twice");
-			o->domain_spec = optarg;
-			break;
-		case O_VDEV:
-			if (xvbd_vdev_parse(optarg, &devid))
-				return xvbd_usage_error(cmd, "--vdev: \"%s\": "
-					"not a virtual device name", optarg);
-			o->vdev_args[o->nvdev_args++] = optarg;
-			break;
-		case O_DURATION:
-			rc = set_mode(cmd, o, &have_mode,
-				      XVBD_AB_MODE_DURATION);
-			if (!rc)
-				rc = parse_secs(cmd, "--duration", optarg,
-						INTERVAL_MIN_NS,
-						&o->duration_ns);
-			break;
-		case O_RUN:
-			rc = set_mode(cmd, o, &have_mode, XVBD_AB_MODE_RUN);
-			if (!rc && (!optarg[0] ||
-				    strlen(optarg) > XVBD_AB_TEXT_MAX ||
-				    !xvbd_ab_printable(optarg,
-						       XVBD_AB_TEXT_MAX)))
-				rc = xvbd_usage_error(cmd, "--run: expected a "
-					"command line of 1 to %d printable "
-					"characters", XVBD_AB_TEXT_MAX);
-			o->run_cmd = optarg;
-			break;
-		case O_UNTIL:
-			rc = set_mode(cmd, o, &have_mode,
-				      XVBD_AB_MODE_UNTIL_SHUTDOWN);
-			break;
-		case O_INTERVAL:
-			rc = parse_secs(cmd, "--interval", optarg,
-					INTERVAL_MIN_NS, &o->interval_ns);
-			break;
-		case O_WARMUP:
-			rc = parse_secs(cmd, "--warmup", optarg, 0,
-					&o->warmup_ns);
-			break;
-		case O_DIR:
-			if (!optarg[0])
-				return xvbd_usage_error(cmd, "--dir: empty");
-			o->dir = optarg;
-			break;
-		case O_JSON:
-			o->json = true;
-			break;
-		default:
+	XVBD_FOREACH_OPT_WHILE(!rc, c, cmd, argc, argv, ":",
+			       longopts) {
+	case O_DOMAIN:
+		if (o->domain_spec)
+			return xvbd_usage_error(cmd, "--domain given "
+						"twice");
+		o->domain_spec = optarg;
+		break;
+	case O_VDEV:
+		if (xvbd_vdev_parse(optarg, &devid))
+			return xvbd_usage_error(cmd, "--vdev: \"%s\": "
+				"not a virtual device name", optarg);
+		o->vdev_args[o->nvdev_args++] = optarg;
+		break;
+	case O_DIR:
+		if (!optarg[0])
+			return xvbd_usage_error(cmd, "--dir: empty");
+		o->dir = optarg;
+		break;
+	case O_JSON:
+		o->json = true;
+		break;
+	default:
+		rc = xvbd_ab_rec_opt(cmd, c, optarg, o, &have_mode);
+		if (rc == 1)
 			return xvbd_getopt_error(cmd, argv, c);
-		}
 	}
 	if (rc)
 		return rc;

@@ -61,21 +61,16 @@ int cmd_ab_rm(struct xvbd_ctx *ctx, int argc, char **argv)
 	size_t n = 0, i;
 	int c, first = 0, rc, dirfd = -1, i_arg;
 
-	xvbd_getopt_begin();
-	while ((c = xvbd_getopt(argc, argv, ":N", longopts)) != -1) {
-		switch (c) {
-		case 'd':
-			rc = xvbd_ab_cli_dir(ctx->cmd, optarg);
-			if (rc)
-				return rc;
-			dir = optarg;
-			break;
-		case 'N':
-			dry_run = true;
-			break;
-		default:
-			return xvbd_getopt_error(ctx->cmd, argv, c);
-		}
+	XVBD_FOREACH_OPT(c, ctx->cmd, argc, argv, ":N", longopts) {
+	case 'd':
+		rc = xvbd_ab_cli_dir(ctx->cmd, optarg);
+		if (rc)
+			return rc;
+		dir = optarg;
+		break;
+	case 'N':
+		dry_run = true;
+		break;
 	}
 	first = xvbd_getopt_index();
 	if (first >= argc)

@@ -54,11 +54,12 @@
 
 #define CMD			"ab run"
 #define NS_PER_S		UINT64_C(1000000000)
-#define SECONDS_MAX		UINT64_C(86400)
 #define PAIRS_DEFAULT		3
 #define MAX_PAIRS_DEFAULT	20
 #define PAIRS_MAX		500
 #define MIN_EFFECT_DEFAULT	0.05
+#define MIN_EFFECT_MIN_PCT	0.1
+#define MIN_EFFECT_MAX_PCT	99.9
 #define CONFIDENCE_DEFAULT	0.95
 #define START_TIMEOUT_S		120
 /* How long xl's monitor gets to destroy a guest that powered off. */
@@ -98,76 +99,6 @@ struct run_opts {
 
 /* ---- options ---- */
 
-/* "30", "0.5": seconds (up to ms), into ns. */
-static int parse_secs(const char *opt, const char *s, bool zero_ok,
-		      uint64_t *ns)
-{
-	uint64_t whole = 0, frac = 0, scale = NS_PER_S;
-	const char *p = s;
-
-	if (*p < '0' || *p > '9')
-		goto bad;
-	for (; *p >= '0' && *p <= '9'; p++) {
-		whole = whole * 10 + (uint64_t)(*p - '0');
-		if (whole > SECONDS_MAX)
-			goto bad;
-	}
-	if (*p == '.') {
-		for (p++; *p >= '0' && *p <= '9' && scale > 1000000; p++) {
-			scale /= 10;
-			frac += (uint64_t)(*p - '0') * scale;
-		}
-		if (scale == NS_PER_S)
-			goto bad;
-	}
-	if (*p)
-		goto bad;
-	*ns = whole * NS_PER_S + frac;
-	if (*ns || zero_ok)
-		return 0;
-bad:
-	xvbd_err(CMD, opt, "\"%s\": expected seconds from %s to %" PRIu64,
-		 s, zero_ok ? "0" : "0.001", SECONDS_MAX);
-	return XVBD_EXIT_USAGE;
-}
-
-/* "5", "2.5", "5%": a relative effect in percent, 0.1 .. 100. */
-static int parse_pct(const char *opt, const char *s, double lo, double hi,
-		     double *out)
-{
-	char *end;
-	double v;
-
-	if (*s < '0' || *s > '9')
-		goto bad;
-	errno = 0;
-	v = strtod(s, &end);
-	if (*end == '%')
-		end++;
-	if (errno || *end || !(v >= lo && v < hi))
-		goto bad;
-	*out = v / 100;
-	return 0;
-bad:
-	xvbd_err(CMD, opt, "\"%s\": expected a percentage from %g up to %g",
-		 s, lo, hi);
-	return XVBD_EXIT_USAGE;
-}
-
-static int parse_count(const char *opt, const char *s, size_t min,
-		       size_t *out)
-{
-	uint64_t v;
-
-	if (xvbd_parse_uint(s, PAIRS_MAX, &v) || v < min) {
-		xvbd_err(CMD, opt, "\"%s\": expected a count from %zu to %d",
-			 s, min, PAIRS_MAX);
-		return XVBD_EXIT_USAGE;
-	}
-	*out = (size_t)v;
-	return 0;
-}
-
 static int add_vbd(struct side *sd, const char *opt, const char *arg)
 {
 	char why[256];
@@ -191,18 +122,6 @@ static int add_vbd(struct side *sd, const char *opt, const char *arg)
 		return XVBD_EXIT_USAGE;
 	}
 	sd->nsets++;
-	return 0;
-}
-
-static int set_mode(struct run_opts *o, enum xvbd_ab_mode m)
-{
-	if (o->mode_given) {
-		xvbd_err(CMD, "workload", "give one of --duration, --run and "
-			 "--until-shutdown");
-		return XVBD_EXIT_USAGE;
-	}
-	o->mode_given = true;
-	o->rec.mode = m;
 	return 0;
 }
 
@@ -244,11 +163,12 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 		{ "vbd-b", required_argument, NULL, 'b' },
 		{ "guest-limits", no_argument, NULL, 'g' },
 		{ "vdev", required_argument, NULL, 'V' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "run", required_argument, NULL, 'r' },
-		{ "until-shutdown", no_argument, NULL, 'u' },
-		{ "interval", required_argument, NULL, 'i' },
-		{ "warmup", required_argument, NULL, 'w' },
+		{ "duration", required_argument, NULL, XVBD_AB_OPT_DURATION },
+		{ "run", required_argument, NULL, XVBD_AB_OPT_RUN },
+		{ "until-shutdown", no_argument, NULL,
+		  XVBD_AB_OPT_UNTIL_SHUTDOWN },
+		{ "interval", required_argument, NULL, XVBD_AB_OPT_INTERVAL },
+		{ "warmup", required_argument, NULL, XVBD_AB_OPT_WARMUP },
 		{ "runs", required_argument, NULL, 'n' },
 		{ "until-confident", no_argument, NULL, 'c' },
 		{ "min-effect", required_argument, NULL, 'e' },
@@ -271,102 +191,75 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 	o->metric = -1;
 	o->timeout_s = START_TIMEOUT_S;
 	o->dir = XVBD_AB_DIR_DEFAULT;
-	o->rec.interval_ns = NS_PER_S;
-	xvbd_getopt_begin();
-	while (!rc && (c = xvbd_getopt(argc, argv, ":", longopts)) != -1) {
-		switch (c) {
-		case 'a':
-		case 'b':
-			rc = add_vbd(&o->side[c == 'b'], c == 'a' ? "--vbd-a" :
-				     "--vbd-b", optarg);
-			break;
-		case 'g':
-			o->guest_limits = true;
-			break;
-		case 'V':
-			rc = add_vdev(o, optarg);
-			break;
-		case 'd':
-			rc = set_mode(o, XVBD_AB_MODE_DURATION);
-			if (!rc)
-				rc = parse_secs("--duration", optarg, false,
-						&o->rec.duration_ns);
-			break;
-		case 'r':
-			rc = set_mode(o, XVBD_AB_MODE_RUN);
-			if (!rc && !*optarg) {
-				xvbd_err(CMD, "--run", "an empty command");
-				rc = XVBD_EXIT_USAGE;
-			}
-			o->rec.run_cmd = optarg;
-			break;
-		case 'u':
-			rc = set_mode(o, XVBD_AB_MODE_UNTIL_SHUTDOWN);
-			break;
-		case 'i':
-			rc = parse_secs("--interval", optarg, false,
-					&o->rec.interval_ns);
-			if (!rc && o->rec.interval_ns < NS_PER_S / 100) {
-				xvbd_err(CMD, "--interval", "\"%s\": at least "
-					 "0.01 s", optarg);
-				rc = XVBD_EXIT_USAGE;
-			}
-			break;
-		case 'w':
-			rc = parse_secs("--warmup", optarg, true,
-					&o->rec.warmup_ns);
-			break;
-		case 'n':
-			rc = parse_count("--runs", optarg, 1, &o->pairs);
-			have_runs = true;
-			break;
-		case 'c':
-			o->until_confident = true;
-			break;
-		case 'e':
-			rc = parse_pct("--min-effect", optarg, 0.1, 100,
-				       &o->min_effect);
-			have_seq_opt = true;
-			break;
-		case 'm':
-			rc = parse_count("--max-runs", optarg, 2,
-					 &o->max_pairs);
-			have_seq_opt = true;
-			break;
-		case 'M':
-			o->metric = xvbd_ab_metric_find(optarg);
-			if (o->metric < 0 ||
-			    o->metric == XVBD_AB_GUEST_CPU ||
-			    o->metric == XVBD_AB_DOM0_CPU) {
-				xvbd_err(CMD, "--metric", "\"%s\": expected one "
-					 "of read-iops, write-iops, read-mbs, "
-					 "write-mbs, read-lat, write-lat",
-					 optarg);
-				rc = XVBD_EXIT_USAGE;
-			}
-			break;
-		case 'C':
-			rc = parse_pct("--confidence", optarg, 50, 100,
-				       &o->confidence);
-			break;
-		case 'D':
-			rc = xvbd_ab_cli_dir(ctx->cmd, optarg);
-			o->dir = optarg;
-			break;
-		case 'j':
-			o->json = true;
-			break;
-		case 't':
-			if (xvbd_parse_uint(optarg, 3600, &v) || !v) {
-				xvbd_err(CMD, "--timeout", "\"%s\": expected "
-					 "seconds 1..3600", optarg);
-				rc = XVBD_EXIT_USAGE;
-			}
-			o->timeout_s = (int)v;
-			break;
-		default:
-			return xvbd_getopt_error(ctx->cmd, argv, c);
+	o->rec.interval_ns = XVBD_AB_INTERVAL_DEFAULT_NS;
+	XVBD_FOREACH_OPT_WHILE(!rc, c, ctx->cmd, argc, argv, ":",
+			       longopts) {
+	case 'a':
+	case 'b':
+		rc = add_vbd(&o->side[c == 'b'], c == 'a' ? "--vbd-a" :
+			     "--vbd-b", optarg);
+		break;
+	case 'g':
+		o->guest_limits = true;
+		break;
+	case 'V':
+		rc = add_vdev(o, optarg);
+		break;
+	case 'n':
+		rc = xvbd_opt_count(ctx->cmd, "--runs", optarg, 1,
+				    PAIRS_MAX, &v);
+		o->pairs = (size_t)v;
+		have_runs = true;
+		break;
+	case 'c':
+		o->until_confident = true;
+		break;
+	case 'e':
+		rc = xvbd_opt_percent(ctx->cmd, "--min-effect", optarg,
+				      MIN_EFFECT_MIN_PCT,
+				      MIN_EFFECT_MAX_PCT,
+				      &o->min_effect);
+		have_seq_opt = true;
+		break;
+	case 'm':
+		rc = xvbd_opt_count(ctx->cmd, "--max-runs", optarg, 2,
+				    PAIRS_MAX, &v);
+		o->max_pairs = (size_t)v;
+		have_seq_opt = true;
+		break;
+	case 'M':
+		o->metric = xvbd_ab_metric_find(optarg);
+		if (o->metric < 0 ||
+		    o->metric == XVBD_AB_GUEST_CPU ||
+		    o->metric == XVBD_AB_DOM0_CPU) {
+			xvbd_err(CMD, "--metric", "\"%s\": expected one "
+				 "of read-iops, write-iops, read-mbs, "
+				 "write-mbs, read-lat, write-lat",
+				 optarg);
+			rc = XVBD_EXIT_USAGE;
 		}
+		break;
+	case 'C':
+		rc = xvbd_opt_confidence(ctx->cmd, "--confidence",
+					 optarg, &o->confidence);
+		break;
+	case 'D':
+		rc = xvbd_ab_cli_dir(ctx->cmd, optarg);
+		o->dir = optarg;
+		break;
+	case 'j':
+		o->json = true;
+		break;
+	case 't':
+		rc = xvbd_opt_whole_seconds(ctx->cmd, "--timeout",
+					    optarg, 1, 3600, &v);
+		o->timeout_s = (int)v;
+		break;
+	default:
+		rc = xvbd_ab_rec_opt(ctx->cmd, c, optarg, &o->rec,
+				     &o->mode_given);
+		if (rc == 1)
+			return xvbd_getopt_error(ctx->cmd, argv, c);
 	}
 	if (rc)
 		return rc;
@@ -396,11 +289,9 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 			 "configuration its own label", o->side[0].label);
 		return XVBD_EXIT_USAGE;
 	}
-	if (!o->mode_given) {
-		xvbd_err(CMD, "workload", "give one of --duration, --run and "
-			 "--until-shutdown");
-		return XVBD_EXIT_USAGE;
-	}
+	if (!o->mode_given)
+		return xvbd_usage_error(ctx->cmd, "how long? --duration S, "
+					"--run CMD or --until-shutdown");
 	if (o->until_confident && have_runs) {
 		xvbd_err(CMD, "--runs", "--runs and --until-confident exclude "
 			 "each other (--max-runs bounds the latter)");

@@ -67,7 +67,7 @@ static int check_credentials(const struct item *it, const char *path)
  * Does a domain's disk use the file or block device st describes?  From
  * what its backend published (physical-device, and the loop device's
  * backing inode), never a stat of its target: a share whose server died
- * would hang attach (issue 16, item 5).
+ * would hang attach.
  */
 static bool disk_uses(struct attach *at, const struct item *it,
 		      const struct xvbd_disk *disk, const struct stat *st)

@@ -213,9 +213,11 @@ static int parse_args(struct xvbd_ctx *ctx, int argc, char **argv,
 			a->share_opts = optarg;
 			break;
 		case OPT_SIZE:
-			if (xvbd_parse_size(optarg, &a->size_bytes))
-				return xvbd_usage_error(cmd, "--size: \"%s\": "
-					"not a size (e.g. 512M, 4G)", optarg);
+			/* What a file can be: off_t's range. */
+			if (xvbd_opt_size(cmd, "--size", optarg,
+					  XVBD_SECTOR_BYTES, INT64_MAX,
+					  &a->size_bytes))
+				return XVBD_EXIT_USAGE;
 			a->have_size = true;
 			break;
 		case OPT_PREALLOC:
@@ -253,15 +255,15 @@ static int parse_args(struct xvbd_ctx *ctx, int argc, char **argv,
 			a->wait = false;
 			break;
 		case OPT_TIMEOUT:
-			if (xvbd_parse_uint(optarg, 86400, &v) || !v)
-				return xvbd_usage_error(cmd, "--timeout: \"%s\":"
-					" seconds, 1..86400", optarg);
+			if (xvbd_opt_whole_seconds(cmd, "--timeout", optarg, 1,
+						   86400, &v))
+				return XVBD_EXIT_USAGE;
 			a->timeout_s = (unsigned)v;
 			break;
 		case OPT_JOBS:
-			if (xvbd_parse_uint(optarg, MAX_ITEMS, &v) || !v)
-				return xvbd_usage_error(cmd, "--jobs: \"%s\": "
-					"1..%d", optarg, MAX_ITEMS);
+			if (xvbd_opt_count(cmd, "--jobs", optarg, 1, MAX_ITEMS,
+					   &v))
+				return XVBD_EXIT_USAGE;
 			a->jobs = (unsigned)v;
 			break;
 		case OPT_RING_ORDER:

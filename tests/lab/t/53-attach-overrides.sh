@@ -1,5 +1,4 @@
-# xvbd attach with negotiation overrides on a running guest (issue 4,
-# acceptance 4): the guest's blkfront allows order-4 rings and blkback
+# xvbd attach with negotiation overrides on a running guest: the guest's blkfront allows order-4 rings and blkback
 # offers 4, so a plain hot-attach gets order 4 (its first disk shows it);
 # `attach --ring-order 1` pauses the guest around the add, lowers the offer
 # at InitWait, unpauses, and the new disk comes up with ring-page-order=1

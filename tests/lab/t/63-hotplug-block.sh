@@ -1,5 +1,4 @@
-# xvbd-block, xvbd's hotplug script for raw image files (issue 5,
-# acceptance 5).  xvbd attach --file names it in the backend's "script";
+# xvbd-block, xvbd's hotplug script for raw image files.  xvbd attach --file names it in the backend's "script";
 # the loop device it binds is the VBD's physical-device and is backed by
 # the image; the guest reads and writes through it.  The same image
 # attached again (rw, or ro while a rw use exists) is refused with nothing

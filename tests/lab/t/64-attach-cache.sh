@@ -1,4 +1,4 @@
-# xvbd attach --cache host|none (issue 12, build item 5, acceptance 4).
+# xvbd attach --cache host|none.
 # A running guest reads the same 64 MiB of a file-backed disk twice with
 # O_DIRECT (its own cache out of the way), dom0's caches dropped before
 # the first read; the read-sector count of the disk under /scratch

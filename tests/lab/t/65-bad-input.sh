@@ -1,4 +1,4 @@
-# The catalogue of bad inputs (tests/bad-input/cases, issue 15): every
+# The catalogue of bad inputs (tests/bad-input/cases): every
 # command line there is refused the way it says, and refusing it changes
 # nothing in dom0.  One guest with one file-backed disk, images, links and
 # credentials files are set up once; each case then runs `xvbd -q ARGS`:

@@ -1,5 +1,5 @@
 # A share's server (and a non-root user of dom0) must not decide which
-# dom0 file a guest gets (issue 16, item 1; item 6's foreign mount).  On
+# dom0 file a guest gets.  On
 # the NFS export: a symbolic link to a dom0 image, a FIFO and a block
 # device node.  Each is refused by xvbd attach --share, without hanging
 # (every command under `timeout`), with nothing left behind (no VBD, no
@@ -10,7 +10,7 @@
 # directory still works.  A mount someone else made at xvbd's mount point
 # is not adopted.  Without xvbd-block installed a share is refused (Xen's
 # block script would open the image by path again).  A shares' lock held
-# by someone else bounds attach's wait, and Ctrl-C ends it (issue 16).
+# by someone else bounds attach's wait, and Ctrl-C ends it.
 . /lab/lib/testlib.sh
 G=t66
 dir=/srv/nfs/export/t66
@@ -75,7 +75,7 @@ refused "block device node on the share" 1 "not a regular file" \
 refused "--file: symlink in a directory others can write to" 1 "symbolic link" \
 	attach $G --file $udir/link.img
 # Outside /dev xvbd takes no link at all, also in root's own directory
-# (issue 15's rule: a link is re-pointable between the checks and the
+# (a link is re-pointable between the checks and the
 # hotplug script; the user gives the real path).
 refused "--file: symlink in root's own directory" 1 "symbolic link" \
 	attach $G --file /scratch/t66-rlink.img

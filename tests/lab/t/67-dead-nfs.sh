@@ -1,4 +1,4 @@
-# A dead NFS server must not hang unrelated commands (issue 16, item 5).
+# A dead NFS server must not hang unrelated commands.
 # A guest has a disk on an NFS share (hard mount, xvbd's default) and a
 # local one; then the server stops answering (nfsd stopped: the client
 # retries for ever).  xvbd list and show of both disks finish promptly

@@ -1,4 +1,4 @@
-# Guests are not trusted (issue 16, "also build"): from inside a guest
+# Guests are not trusted: from inside a guest
 # (its image has the xenstore client), every write to a backend key of its
 # own disk (what xvbd writes: overrides, hotplug keys; what libxl and
 # blkback write) and to the toolstack's keys is refused by xenstored.

@@ -1,5 +1,5 @@
 # xvbd attach --phy refuses a device that shares blocks with a guest's
-# disk (issue 16, item 6), not only the identical device: the whole disk
+# disk, not only the identical device: the whole disk
 # whose partition a guest uses, and a loop device that is another guest
 # disk's backing.  Both refused with nothing left behind; a partition
 # nobody uses still works.

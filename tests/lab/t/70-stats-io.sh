@@ -1,4 +1,4 @@
-# xvbd stats (issue 6, acceptance 1, 2 idle, 4): a guest reads exactly
+# xvbd stats: a guest reads exactly
 # 256 MiB with O_DIRECT while `xvbd stats --json -d 0.2` samples it.
 #  - the read-sector delta over the samples that saw the read is exactly
 #    524288 sectors (256 MiB);

@@ -1,4 +1,4 @@
-# xvbd stats (issue 6, acceptance 2 and 3): a guest spinning its one vCPU
+# xvbd stats: a guest spinning its one vCPU
 # shows ~100 % (+-10) CPU; detaching and re-attaching its disk while
 # `xvbd stats -d 1 --json` runs prints no negative value: the VBD leaves
 # the samples, comes back marked "reset" with null rates, then "ok".

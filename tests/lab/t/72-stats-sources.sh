@@ -1,4 +1,4 @@
-# Features that had no lab proof (issue 15), each against a source xvbd
+# Features that had no lab proof, each against a source xvbd
 # does not control:
 #  - start --json with per-VBD trusted=0 and direct-io-safe=1: the result
 #    says applied, and xenstore holds both keys after the start;

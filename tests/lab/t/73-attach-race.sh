@@ -1,5 +1,5 @@
 # lab-timeout: 900
-# Concurrent attaches to one guest (issue 16, item 2).  Each round starts
+# Concurrent attaches to one guest.  Each round starts
 # two `xvbd attach G --file` of two different images at once: afterwards
 # either both disks are there and Connected with distinct vdevs, or one
 # attach succeeded and the other exited 1 with one line and left nothing
@@ -140,7 +140,7 @@ for f in $a $b; do
 done
 detach_all
 
-# Two tunes of one device at once (issue 16, "also build"): both go
+# Two tunes of one device at once: both go
 # through, one after the other (the domain lock): the second one's
 # "before" is what the first one wrote, and xenstore holds the second
 # one's values, never a mix of the two.

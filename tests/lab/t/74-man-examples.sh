@@ -1,5 +1,5 @@
 # lab-timeout: 1800
-# The EXAMPLES of the manual pages, run for real (issue 14).  The pages
+# The EXAMPLES of the manual pages, run for real.  The pages
 # are the tree's (tests/lab/lib.sh copies man/*.1 to /lab/man at every
 # run); each example line is taken from the page as it is, its guest
 # names, image paths and servers replaced through the MAP below (nothing

@@ -1,5 +1,5 @@
 # lab-timeout: 1200
-# Every command's --json, once (issue 14): the output parses with jq, has
+# Every command's --json, once: the output parses with jq, has
 # every field its page's JSON OUTPUT section documents with the documented
 # type (tests/man.sh checks that the page names each field the sources
 # print; this checks the output itself), and at least one value per

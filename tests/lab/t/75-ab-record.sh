@@ -1,4 +1,4 @@
-# xvbd ab record (issue 12): one run = one record, checked against what
+# xvbd ab record: one run = one record, checked against what
 # xvbd does not control.
 #  - --run: a guest reads 64 MiB and writes 16 MiB of xvda with O_DIRECT
 #    once dom0 writes "GO" to its other disk (xvdb, not recorded: its

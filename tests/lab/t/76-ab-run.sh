@@ -1,4 +1,4 @@
-# xvbd ab run (issue 12, acceptance 1 and 5): a whole experiment in the lab.
+# xvbd ab run: a whole experiment in the lab.
 #  - A/B: one guest config, two hotplug programs for its disk: A
 #    xvbd-block (the loop is buffered: dom0's page cache, warmed first,
 #    serves the reads), B xvbd-block-direct (the loop does direct I/O:

@@ -1,4 +1,4 @@
-# xvbd ab compare on real records (issue 12, acceptance 3 and 5): planted
+# xvbd ab compare on real records: planted
 # confounders each give a named warning, never a silent verdict.
 #  - base: a 1-vCPU guest on a 64 MiB image file (loop, dom0's page cache);
 #  - vcpus2: the same with 2 vCPUs;

@@ -1,4 +1,4 @@
-# xvbd ab run, A/A (issue 12, acceptance 2): the same configuration under
+# xvbd ab run, A/A: the same configuration under
 # two labels, 3 pairs of fresh guests in ABBA order, each reading 32 MiB
 # with O_DIRECT between a GO and a DONE (/lab/lib/abguest.sh).  ab run
 # must find no difference in the read rate and no fact that differs

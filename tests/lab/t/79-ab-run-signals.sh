@@ -1,4 +1,4 @@
-# xvbd ab run (issue 12, acceptance 5): kill -9 during an ab run leaves no
+# xvbd ab run: kill -9 during an ab run leaves no
 # half-written record and the other records intact, and the next ab run
 # names the guest left behind with the command that removes it; SIGTERM
 # ends the experiment with its guest destroyed and exit 1.  The guests

@@ -1,5 +1,5 @@
 # lab-timeout: 900
-# Signals outside the paused window (issue 16, defect 3): SIGINT, SIGTERM
+# Signals outside the paused window: SIGINT, SIGTERM
 # and a terminal's Ctrl-C (SIGINT to the whole process group) at the steps
 # of attach, the hotplug script, start, tune, detach and defaults --reload
 # leave a clean host, checked against what xvbd does not control: the

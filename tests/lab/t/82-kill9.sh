@@ -1,5 +1,5 @@
 # lab-timeout: 900
-# SIGKILL at each step (issue 16, "also build"): no handler runs, so what
+# SIGKILL at each step: no handler runs, so what
 # a killed attach (--file, --phy, --share), xvbd-block, start, tune,
 # detach or defaults --reload leaves must be named by xvbd's next run,
 # with the command that removes it (the journals, /run/xvbd/journal).

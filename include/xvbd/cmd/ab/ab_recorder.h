@@ -46,6 +46,32 @@ struct xvbd_ab_rec_opts {
 };
 
 /*
+ * The recording's options, which ab record and ab run share: their
+ * getopt codes (each command's struct option names them literally) and
+ * one handler, so that both take the same values with the same words.
+ */
+enum {
+	XVBD_AB_OPT_DURATION = 0x1000,
+	XVBD_AB_OPT_RUN,
+	XVBD_AB_OPT_UNTIL_SHUTDOWN,
+	XVBD_AB_OPT_INTERVAL,
+	XVBD_AB_OPT_WARMUP,
+};
+#define XVBD_AB_SECONDS_MAX		UINT64_C(86400)
+/* Below 10 ms the sampler's own reads dominate an interval. */
+#define XVBD_AB_INTERVAL_MIN_NS		UINT64_C(10000000)
+#define XVBD_AB_DURATION_MIN_NS		XVBD_AB_INTERVAL_MIN_NS
+#define XVBD_AB_INTERVAL_DEFAULT_NS	UINT64_C(1000000000)
+/*
+ * Take option c (one of the codes above) with its argument into o;
+ * *have_mode tracks --duration, --run, --until-shutdown (one of them).
+ * Returns the exit code (usage error printed); 1 when c is not a
+ * recording option.
+ */
+int xvbd_ab_rec_opt(const struct xvbd_cmd *cmd, int c, const char *arg,
+		    struct xvbd_ab_rec_opts *o, bool *have_mode);
+
+/*
  * Record one run.  Prints its own errors (under ctx->cmd's name) and, if
  * report, the record's report into ctx->out.  Returns the exit code;
  * *rec receives the record whenever one was written (rec->path set), also
