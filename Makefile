@@ -88,7 +88,8 @@ XEN_SRCS  += src/vbd/override_xs.c src/vbd/override_run.c src/xen/tstack_create.
 	     src/cmd/guest_start.c
 CMD_SRCS  += src/cmd/cmd_start.c src/cmd/cmd_tune.c src/cmd/cmd_defaults.c
 # stats: the sampler (sysfs, stats: pure enough for unit tests) and its source
-LIB_SRCS += src/dom0/sysfs.c src/stats/stats.c src/stats/stats_render.c
+LIB_SRCS += src/dom0/sysfs.c src/stats/stats.c src/stats/stats_ring.c \
+	src/stats/stats_render.c
 # ab: the A/B records (model, JSON, store)
 LIB_SRCS += src/ab/ab_record.c src/ab/ab_json.c src/ab/ab_json_read.c \
 	     src/ab/ab_store.c
@@ -98,7 +99,7 @@ XEN_SRCS  += src/ab/ab_sys.c src/cmd/ab/ab_recorder.c src/cmd/ab/ab_recorder_loo
 	     src/xen/tstack_facts.c
 CMD_SRCS  += src/cmd/ab/cmd_ab_record.c src/cmd/ab/cmd_ab_run.c src/cmd/ab/cmd_ab_run_hot.c
 XEN_SRCS  += src/stats/stats_sys.c src/xen/tstack_stats.c
-CMD_SRCS  += src/cmd/cmd_stats.c
+CMD_SRCS  += src/cmd/cmd_stats.c src/cmd/cmd_advise.c
 # ab: the statistics of A/B experiments (pure math, needs libm)
 LIB_SRCS += src/ab/ab_stat.c src/ab/ab_seq.c
 # ab: A/B summaries, fingerprint diffs, comparison, plots, and the

@@ -61,7 +61,7 @@ static yajl_gen_status gen_key_u64(yajl_gen g, const char *k, uint64_t v)
 /* Each field of the counters, in sysfs order (xvbd_blkback_fields). */
 static const char *const vbd_keys[] = {
 	"rd_req", "wr_req", "rd_sect", "wr_sect", "f_req", "ds_req", "oo_req",
-	"reset", "blk",
+	"reset", "blk", "backend_cpu_ns", "backend_reset",
 };
 #define NVBD_KEYS (sizeof(vbd_keys) / sizeof(vbd_keys[0]))
 static const char *const blk_keys[] = {
@@ -98,14 +98,23 @@ static yajl_gen_status gen_vbd(yajl_gen g, const struct xvbd_ab_vbd_sample *cv)
 		st = yajl_gen_bool(g, v.reset);
 	if (!st)
 		st = gen_str(g, "blk");
-	if (!st && !v.has_blk)
-		return yajl_gen_null(g) ? : yajl_gen_map_close(g);
-	if (!st)
+	if (!st && !v.has_blk) {
+		st = yajl_gen_null(g);
+	} else if (!st) {
 		st = yajl_gen_map_open(g);
-	for (i = 0; !st && i < NBLK_KEYS; i++)
-		st = gen_key_u64(g, blk_keys[i], *blk_counter(&v, i));
+		for (i = 0; !st && i < NBLK_KEYS; i++)
+			st = gen_key_u64(g, blk_keys[i], *blk_counter(&v, i));
+		if (!st)
+			st = yajl_gen_map_close(g);
+	}
 	if (!st)
-		st = yajl_gen_map_close(g);
+		st = gen_str(g, "backend_cpu_ns");
+	if (!st)
+		st = v.has_be ? gen_u64(g, v.be_cpu_ns) : yajl_gen_null(g);
+	if (!st)
+		st = gen_str(g, "backend_reset");
+	if (!st)
+		st = yajl_gen_bool(g, v.be_reset);
 	return st ? st : yajl_gen_map_close(g);
 }
 
@@ -272,9 +281,13 @@ static void where_index(struct where *dst, const struct where *parent,
 }
 
 /* An object with exactly these keys, each once. */
-static int obj_check(yajl_val v, const struct where *w,
-		     const char *const *keys, size_t nkeys,
-		     struct xvbd_ab_err *e)
+/*
+ * v is an object with no key outside keys[0..nkeys), none twice, and
+ * each of the first nrequired.
+ */
+static int obj_check_opt(yajl_val v, const struct where *w,
+			 const char *const *keys, size_t nkeys,
+			 size_t nrequired, struct xvbd_ab_err *e)
 {
 	size_t i, j, k;
 
@@ -303,7 +316,7 @@ static int obj_check(yajl_val v, const struct where *w,
 			}
 		}
 	}
-	for (k = 0; k < nkeys; k++) {
+	for (k = 0; k < nrequired; k++) {
 		for (i = 0; i < v->u.object.len &&
 			    strcmp(v->u.object.keys[i], keys[k]); i++)
 			;
@@ -314,6 +327,13 @@ static int obj_check(yajl_val v, const struct where *w,
 		}
 	}
 	return 0;
+}
+
+static int obj_check(yajl_val v, const struct where *w,
+		     const char *const *keys, size_t nkeys,
+		     struct xvbd_ab_err *e)
+{
+	return obj_check_opt(v, w, keys, nkeys, nkeys, e);
 }
 
 /* Value of key in an object checked by obj_check(). */
@@ -394,6 +414,25 @@ static int get_arr(yajl_val obj, const struct where *parent, const char *key,
 	return 0;
 }
 
+/*
+ * The ring threads' CPU time: absent in records written before it was
+ * recorded, null where no thread was found; unknown either way.
+ */
+static int read_backend(yajl_val v, const struct where *w,
+			struct xvbd_ab_vbd_sample *out, struct xvbd_ab_err *e)
+{
+	yajl_val ns = obj_get(v, "backend_cpu_ns");
+	int rc = 0;
+
+	out->has_be = ns && !YAJL_IS_NULL(ns);
+	if (out->has_be)
+		rc = get_u64(v, w, "backend_cpu_ns", UINT64_MAX,
+			     &out->be_cpu_ns, e);
+	if (!rc && obj_get(v, "backend_reset"))
+		rc = get_bool(v, w, "backend_reset", &out->be_reset, e);
+	return rc;
+}
+
 static int read_vbd(yajl_val v, const struct where *w,
 		    struct xvbd_ab_vbd_sample *out, struct xvbd_ab_err *e)
 {
@@ -402,12 +441,15 @@ static int read_vbd(yajl_val v, const struct where *w,
 	size_t i;
 	int rc;
 
-	rc = obj_check(v, w, vbd_keys, NVBD_KEYS, e);
+	/* The backend's two are absent in records of earlier versions. */
+	rc = obj_check_opt(v, w, vbd_keys, NVBD_KEYS, NVBD_KEYS - 2, e);
 	for (i = 0; !rc && i < XVBD_BLKBACK_NFIELDS; i++)
 		rc = get_u64(v, w, vbd_keys[i], UINT64_MAX,
 			     vbd_counter(out, i), e);
 	if (!rc)
 		rc = get_bool(v, w, "reset", &out->reset, e);
+	if (!rc)
+		rc = read_backend(v, w, out, e);
 	if (rc)
 		return rc;
 	blk = obj_get(v, "blk");

@@ -47,6 +47,16 @@ const struct xvbd_ab_metric_info xvbd_ab_metrics[XVBD_AB_NMETRICS] = {
 	/* "%CPU": percent of one CPU; "%" alone is a relative change */
 	[XVBD_AB_GUEST_CPU] = { "guest-cpu", "guest CPU", "%CPU", false, 1 },
 	[XVBD_AB_DOM0_CPU] = { "dom0-cpu", "dom0 CPU", "%CPU", false, 1 },
+	[XVBD_AB_BE_CPU] = { "backend-cpu", "backend CPU", "%CPU", false,
+			     1 },
+	[XVBD_AB_BE_US_PER_REQ] = { "backend-us-per-req",
+				    "backend CPU per request", "us/req",
+				    false, 1 },
+	/* Larger requests move the same bytes for fewer ring slots. */
+	[XVBD_AB_RD_KIB_PER_REQ] = { "read-kib-per-req", "read request size",
+				     "KiB", true, 1 },
+	[XVBD_AB_WR_KIB_PER_REQ] = { "write-kib-per-req",
+				     "write request size", "KiB", true, 1 },
 };
 
 int xvbd_ab_metric_find(const char *name)
@@ -63,7 +73,9 @@ int xvbd_ab_metric_find(const char *name)
 struct deltas {
 	uint64_t dt_ns;
 	bool vbds;			/* the record has VBDs */
-	uint64_t rd_req, wr_req, rd_sect, wr_sect;
+	uint64_t rd_req, wr_req, rd_sect, wr_sect, other_req;
+	bool be;			/* every VBD's ring threads seen */
+	uint64_t be_ns;
 	bool blk;			/* every VBD's backing device seen */
 	uint64_t blk_rd_ios, blk_wr_ios, blk_rd_ticks, blk_wr_ticks;
 	uint64_t guest_cpu_ns, dom0_cpu_ns;
@@ -94,6 +106,27 @@ static enum xvbd_ab_iv cpu_delta(uint64_t prev, uint64_t cur, uint64_t dt_ns,
 	return XVBD_AB_IV_OK;
 }
 
+/*
+ * The ring threads' CPU time and the requests it served (flush and
+ * discard included: the threads handle those too).  Unknown for the
+ * interval when a side has no threads or the set changed.
+ */
+static void backend_delta(const struct xvbd_ab_vbd_sample *a,
+			  const struct xvbd_ab_vbd_sample *b,
+			  struct deltas *d)
+{
+	uint64_t f, ds;
+
+	if (!xvbd_stats_delta(a->c.f_req, b->c.f_req, 64, &f) &&
+	    !xvbd_stats_delta(a->c.ds_req, b->c.ds_req, 64, &ds) &&
+	    add_ok(&d->other_req, f))
+		add_ok(&d->other_req, ds);
+	if (!a->has_be || !b->has_be || b->be_reset ||
+	    b->be_cpu_ns < a->be_cpu_ns ||
+	    !add_ok(&d->be_ns, b->be_cpu_ns - a->be_cpu_ns))
+		d->be = false;
+}
+
 static enum xvbd_ab_iv interval_deltas(const struct xvbd_ab_record *rec,
 				       size_t i, struct deltas *d,
 				       const char **why)
@@ -104,7 +137,7 @@ static enum xvbd_ab_iv interval_deltas(const struct xvbd_ab_record *rec,
 	size_t v;
 
 	memset(d, 0, sizeof(*d));
-	d->vbds = d->blk = rec->nvdevs > 0;
+	d->vbds = d->blk = d->be = rec->nvdevs > 0;
 	/* Counters first: a reset explains anything odd after it. */
 	for (v = 0; v < rec->nvdevs; v++) {
 		const struct xvbd_ab_vbd_sample *a = &p->vbds[v];
@@ -124,6 +157,7 @@ static enum xvbd_ab_iv interval_deltas(const struct xvbd_ab_record *rec,
 			*why = "counters overflow";
 			return XVBD_AB_IV_RESET;
 		}
+		backend_delta(a, b, d);
 		if (!a->has_blk || !b->has_blk) {
 			d->blk = false;
 			continue;
@@ -170,6 +204,33 @@ static enum xvbd_ab_iv interval_deltas(const struct xvbd_ab_record *rec,
 	return XVBD_AB_IV_OK;
 }
 
+/* What the VBDs cost dom0 and the size of their requests. */
+static void cost_rates(const struct deltas *d, double *value, bool *known)
+{
+	uint64_t req = d->rd_req + d->wr_req + d->other_req;
+
+	if (d->be) {
+		value[XVBD_AB_BE_CPU] = (double)d->be_ns * 100.0 /
+					(double)d->dt_ns;
+		known[XVBD_AB_BE_CPU] = true;
+		if (req) {
+			value[XVBD_AB_BE_US_PER_REQ] = (double)d->be_ns /
+						       1e3 / (double)req;
+			known[XVBD_AB_BE_US_PER_REQ] = true;
+		}
+	}
+	if (d->rd_req) {
+		value[XVBD_AB_RD_KIB_PER_REQ] = (double)d->rd_sect *
+			XVBD_SECTOR_BYTES / 1024.0 / (double)d->rd_req;
+		known[XVBD_AB_RD_KIB_PER_REQ] = true;
+	}
+	if (d->wr_req) {
+		value[XVBD_AB_WR_KIB_PER_REQ] = (double)d->wr_sect *
+			XVBD_SECTOR_BYTES / 1024.0 / (double)d->wr_req;
+		known[XVBD_AB_WR_KIB_PER_REQ] = true;
+	}
+}
+
 /* Rates from (summed) deltas: the one place the units are applied. */
 static void rates(const struct deltas *d, double *value, bool *known)
 {
@@ -196,6 +257,7 @@ static void rates(const struct deltas *d, double *value, bool *known)
 	/* No VBD recorded: no I/O rate to speak of (not zero). */
 	known[XVBD_AB_RD_IOPS] = known[XVBD_AB_WR_IOPS] = d->vbds;
 	known[XVBD_AB_RD_MBS] = known[XVBD_AB_WR_MBS] = d->vbds;
+	cost_rates(d, value, known);
 	if (d->blk && d->blk_rd_ios) {
 		value[XVBD_AB_RD_LAT_MS] = (double)d->blk_rd_ticks /
 					   (double)d->blk_rd_ios;
@@ -235,7 +297,7 @@ int xvbd_ab_summarize(const struct xvbd_ab_record *rec,
 		      struct xvbd_ab_summary *out)
 {
 	struct deltas sum = { .dt_ns = 0 }, d;
-	bool any_blk_gap = false;
+	bool any_blk_gap = false, any_be_gap = false;
 	const char *why;
 	size_t i;
 
@@ -262,8 +324,12 @@ int xvbd_ab_summarize(const struct xvbd_ab_record *rec,
 		    !add_ok(&sum.rd_sect, d.rd_sect) ||
 		    !add_ok(&sum.wr_sect, d.wr_sect) ||
 		    !add_ok(&sum.guest_cpu_ns, d.guest_cpu_ns) ||
-		    !add_ok(&sum.dom0_cpu_ns, d.dom0_cpu_ns))
+		    !add_ok(&sum.dom0_cpu_ns, d.dom0_cpu_ns) ||
+		    !add_ok(&sum.other_req, d.other_req))
 			return -ERANGE;
+		/* Backend CPU only over the whole time counted, as latency. */
+		if (!d.be || !add_ok(&sum.be_ns, d.be_ns))
+			any_be_gap = true;
 		if (!d.blk) {
 			any_blk_gap = true;
 			continue;
@@ -281,6 +347,7 @@ int xvbd_ab_summarize(const struct xvbd_ab_record *rec,
 	 */
 	sum.vbds = rec->nvdevs > 0;
 	sum.blk = !any_blk_gap && sum.vbds;
+	sum.be = !any_be_gap && sum.vbds;
 	out->used_ns = sum.dt_ns;
 	rates(&sum, out->value, out->known);
 	return 0;

@@ -9,6 +9,7 @@
 
 #include "xvbd/xen/blkif.h"
 #include "xvbd/cmd/cmd.h"
+#include "xvbd/stats/stats.h"
 #include "xvbd/vbd/vbd.h"
 
 /* Text note for a key: "<writer>/<when>: <meaning>", state names first. */
@@ -56,6 +57,36 @@ static const char *const cache_notes[] = {
 	[XVBD_CACHE_NA] = "no loop device behind physical-device",
 };
 
+/*
+ * The largest request the backend's offer allows: 11 segments of 4 KiB
+ * (44 KiB) without indirect descriptors, the offered count x 4 KiB with
+ * them; blkfront's own limit may be lower (not published).
+ */
+static void render_ceiling(struct xvbd_out *o, const struct xvbd_nego *ind)
+{
+	uint64_t offer = ind->effective.known ? ind->effective.v :
+			 ind->offer.v;
+	uint32_t segs = xvbd_stats_ceiling_segments(
+		offer > UINT32_MAX ? UINT32_MAX : (uint32_t)offer);
+	bool known = ind->effective.known || ind->offer.known;
+	char note[160];
+
+	xvbd_out_uint_opt(o, "request_ceiling_segments", known, segs);
+	xvbd_out_uint_opt(o, "request_ceiling_kib", known,
+			  (uint64_t)segs * XVBD_BLKIF_SEGMENT_KIB);
+	if (!known)
+		return;
+	if (segs == XVBD_BLKIF_DIRECT_SEGMENTS)
+		snprintf(note, sizeof(note), "no indirect descriptors: %u "
+			 "segments of 4 KiB per request",
+			 XVBD_BLKIF_DIRECT_SEGMENTS);
+	else
+		snprintf(note, sizeof(note), "indirect descriptors: the "
+			 "backend's offer; blkfront's max_indirect_segments "
+			 "(32 by default) may be lower");
+	xvbd_out_note(o, note);
+}
+
 static void render(struct xvbd_out *o, uint32_t domid, const char *domain,
 		   const struct xvbd_vbd_view *v)
 {
@@ -94,6 +125,7 @@ static void render(struct xvbd_out *o, uint32_t domid, const char *domain,
 		xvbd_out_obj_end(o);
 	}
 	xvbd_out_arr_end(o);
+	render_ceiling(o, &ev->nego[XVBD_NEGO_INDIRECT]);
 
 	xvbd_out_arr_begin(o, "warnings");
 	for (i = 0; i < ev->nwarnings; i++)

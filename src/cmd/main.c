@@ -75,6 +75,11 @@ static const struct xvbd_cmd commands[] = {
 	  "sample CPU% per domain and I/O rates per VBD (xentop for disks)",
 	  "[Domain...] [-d SECONDS] [-n COUNT] [--vcpus] "
 	  "[--json|--csv|--prometheus FILE]" },
+	{ "advise", cmd_advise,
+	  CMD_NEEDS_ROOT | CMD_NEEDS_XS | CMD_NEEDS_LIBXL | CMD_OWN_OPTIONS,
+	  0, CMD_ARGS_ANY,
+	  "sample VBDs and name what limits them, with the A/B that tests it",
+	  "[<Domain> [<VDev>]] [-d SECONDS] [--json]" },
 	{ "ab run", cmd_ab_run,
 	  CMD_NEEDS_ROOT | CMD_NEEDS_XS | CMD_NEEDS_LIBXL | CMD_WRITES_XS |
 	  CMD_CAN_DRY_RUN | CMD_OWN_OPTIONS, 0, CMD_ARGS_ANY,

@@ -1,11 +1,13 @@
 /*
- * sysfs.c - blkback statistics and block device stat files; the only
- * place sysfs paths are spelled.
+ * sysfs.c - blkback statistics, block device stat files and blkback's
+ * ring threads in /proc; the only place sysfs and /proc paths are
+ * spelled.
  *
  * Files are opened once (openat on a root directory descriptor) and read
  * with pread at offset 0: sysfs regenerates an attribute's text on every
  * read at offset 0, so one call gives a fresh value.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -25,6 +27,10 @@
 /* A partition's attribute, and its disk's dev (the link's parent). */
 #define BLK_PARTITION_FMT	"dev/block/%u:%u/partition"
 #define BLK_PARENT_DEV_FMT	"dev/block/%u:%u/../dev"
+#define PROC_ROOT		"/proc"
+#define FAKE_PROC_DIR		"proc"	/* under a fake root */
+#define PROC_STAT		"stat"
+#define PROC_SCHEDSTAT		"schedstat"
 #define CLOCKSOURCE_PATH	\
 	"devices/system/clocksource/clocksource0/current_clocksource"
 
@@ -38,7 +44,15 @@
 
 struct xvbd_sysfs {
 	int root_fd;
+	int proc_fd;		/* -1: no /proc (ring threads unknown) */
 };
+
+struct xvbd_proc_thread {
+	int fd;
+};
+
+static int parse_digits(const char *p, const char *end, uint64_t *out);
+static int parse_digits_str(const char *s, uint64_t *out);
 
 struct xvbd_sysfs_vbd {
 	int fd[XVBD_BLKBACK_NFIELDS];
@@ -74,6 +88,12 @@ struct xvbd_sysfs *xvbd_sysfs_open(const char *root)
 		errno = saved;
 		return NULL;
 	}
+	if (root)
+		sys->proc_fd = openat(sys->root_fd, FAKE_PROC_DIR,
+				      O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	else
+		sys->proc_fd = open(PROC_ROOT,
+				    O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	return sys;
 }
 
@@ -82,6 +102,8 @@ void xvbd_sysfs_close(struct xvbd_sysfs *sys)
 	if (!sys)
 		return;
 	close(sys->root_fd);
+	if (sys->proc_fd >= 0)
+		close(sys->proc_fd);
 	free(sys);
 }
 
@@ -334,6 +356,134 @@ int xvbd_sysfs_clocksource(struct xvbd_sysfs *sys, char *buf, size_t len)
 	return 0;
 }
 
+/* ---- blkback's ring threads ---- */
+
+/* A /proc entry's name: a pid in decimal, nothing else. */
+static int pid_of(const char *name)
+{
+	uint64_t v;
+
+	if (parse_digits_str(name, &v) || !v || v > INT32_MAX)
+		return -1;
+	return (int)v;
+}
+
+/* comm and flags of /proc/<pid>/stat, read through its directory. */
+static int read_stat(int dir_fd, char *comm, size_t comm_len,
+		     uint64_t *flags)
+{
+	char buf[STAT_BUF * 2];
+	size_t len = 0;
+	int fd = openat(dir_fd, PROC_STAT, O_RDONLY | O_CLOEXEC), rc;
+
+	if (fd < 0)
+		return errno == ENOENT ? -ESRCH : -errno;
+	rc = pread_all(fd, buf, sizeof(buf), &len);
+	close(fd);
+	return rc ? rc : xvbd_proc_parse_stat(buf, len, comm, comm_len,
+					      flags);
+}
+
+int xvbd_proc_kthreads(struct xvbd_sysfs *sys,
+		       void (*fn)(void *arg, int pid, const char *comm),
+		       void *arg)
+{
+	struct dirent *de;
+	DIR *dir;
+	int fd;
+
+	if (sys->proc_fd < 0)
+		return -ENOENT;
+	fd = openat(sys->proc_fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	dir = fdopendir(fd);
+	if (!dir) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while ((de = readdir(dir))) {
+		char comm[XVBD_COMM_MAX];
+		uint64_t flags;
+		int pid = pid_of(de->d_name), pfd;
+
+		if (pid < 0)
+			continue;
+		pfd = openat(sys->proc_fd, de->d_name,
+			     O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+		if (pfd < 0)
+			continue;	/* exited meanwhile */
+		if (!read_stat(pfd, comm, sizeof(comm), &flags) &&
+		    (flags & XVBD_PF_KTHREAD))
+			fn(arg, pid, comm);
+		close(pfd);
+	}
+	closedir(dir);
+	return 0;
+}
+
+int xvbd_proc_thread_open(struct xvbd_sysfs *sys, int pid, const char *comm,
+			  struct xvbd_proc_thread **out)
+{
+	char name[24], now[XVBD_COMM_MAX];
+	struct xvbd_proc_thread *t;
+	uint64_t flags;
+	int dir_fd, rc;
+
+	if (sys->proc_fd < 0)
+		return -ENOENT;
+	snprintf(name, sizeof(name), "%d", pid);
+	dir_fd = openat(sys->proc_fd, name, O_RDONLY | O_DIRECTORY |
+			O_CLOEXEC);
+	if (dir_fd < 0)
+		return errno == ENOENT ? -ESRCH : -errno;
+	t = calloc(1, sizeof(*t));
+	rc = t ? 0 : -ENOMEM;
+	if (!rc)
+		rc = read_stat(dir_fd, now, sizeof(now), &flags);
+	/* The same thread as at the scan, still a kernel thread. */
+	if (!rc && (strcmp(now, comm) || !(flags & XVBD_PF_KTHREAD)))
+		rc = -ESRCH;
+	if (!rc) {
+		t->fd = openat(dir_fd, PROC_SCHEDSTAT, O_RDONLY | O_CLOEXEC);
+		if (t->fd < 0)
+			rc = errno == ENOENT ? -ESRCH : -errno;
+	}
+	close(dir_fd);
+	if (rc) {
+		free(t);
+		return rc;
+	}
+	*out = t;
+	return 0;
+}
+
+int xvbd_proc_thread_read(struct xvbd_proc_thread *t, uint64_t *run_ns)
+{
+	char buf[96];
+	size_t len = 0;
+	uint64_t slices;
+	int rc = pread_all(t->fd, buf, sizeof(buf), &len);
+
+	if (rc)
+		return rc == -ENOENT ? -ESRCH : rc;
+	/* A thread gone since reads as empty on some kernels. */
+	if (!len)
+		return -ESRCH;
+	rc = xvbd_proc_parse_schedstat(buf, len, run_ns, &slices);
+	if (!rc && !slices)
+		rc = -ENODATA;
+	return rc;
+}
+
+void xvbd_proc_thread_close(struct xvbd_proc_thread *t)
+{
+	if (!t)
+		return;
+	close(t->fd);
+	free(t);
+}
+
 /* ---- parsers ---- */
 
 /* Strict decimal digits [p, end): no sign, at most UINT64_MAX. */
@@ -355,6 +505,67 @@ static int parse_digits(const char *p, const char *end, uint64_t *out)
 	}
 	*out = v;
 	return 0;
+}
+
+static int parse_digits_str(const char *s, uint64_t *out)
+{
+	return parse_digits(s, s + strlen(s), out);
+}
+
+int xvbd_proc_parse_stat(const char *buf, size_t len, char *comm,
+			 size_t comm_len, uint64_t *flags)
+{
+	const char *open = memchr(buf, '(', len), *close = NULL, *p;
+	const char *end = buf + len;
+	int field;
+
+	/* The name may hold ')' and spaces: the last ')' ends it. */
+	for (p = buf; p < end; p++)
+		if (*p == ')')
+			close = p;
+	if (!open || !close || close < open ||
+	    (size_t)(close - open - 1) >= comm_len)
+		return -EINVAL;
+	memcpy(comm, open + 1, (size_t)(close - open - 1));
+	comm[close - open - 1] = '\0';
+	/* After ") ": state (3), ppid, pgrp, session, tty, tpgid, flags. */
+	p = close + 1;
+	for (field = 3; field <= 9; field++) {
+		const char *start;
+
+		if (p >= end || *p != ' ')
+			return -EINVAL;
+		start = ++p;
+		while (p < end && *p != ' ' && *p != '\n')
+			p++;
+		if (field == 9)
+			return parse_digits(start, p, flags);
+	}
+	return -EINVAL;
+}
+
+int xvbd_proc_parse_schedstat(const char *buf, size_t len, uint64_t *run_ns,
+			      uint64_t *slices)
+{
+	const char *end = buf + len, *p = buf, *start;
+	uint64_t wait_ns;
+	int rc;
+
+	if (len && end[-1] == '\n')
+		end--;
+	start = p;
+	while (p < end && *p != ' ')
+		p++;
+	rc = parse_digits(start, p, run_ns);
+	if (rc || p == end)
+		return rc ? rc : -EINVAL;
+	start = ++p;
+	while (p < end && *p != ' ')
+		p++;
+	rc = parse_digits(start, p, &wait_ns);
+	if (rc || p == end)
+		return rc ? rc : -EINVAL;
+	return parse_digits(p + 1, end, slices);
 }
 
 int xvbd_sysfs_parse_counter(const char *buf, size_t len, uint64_t *out)

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "xvbd/stats/stats.h"
+#include "stats_impl.h"
 #include "xvbd/base/util.h"
 
 #define NS_PER_S	1000000000ull
@@ -36,6 +36,12 @@
 #define CPU_ABS_TOLERANCE_NS	(10 * NS_PER_MS)
 /* A domain's name as the toolstack has it (xenstore's value limit). */
 #define DOM_NAME_FULL_MAX	4096
+/*
+ * A connected VBD whose ring threads are not found (yet: blkback starts
+ * them just after it says Connected; or never: another kernel) is looked
+ * for again at most this often: a /proc scan costs a read per process.
+ */
+#define RING_RESCAN_NS		(2 * NS_PER_S)
 /* Samples between two reads of the wall clock. */
 #define REALTIME_EVERY	64
 
@@ -59,6 +65,7 @@ struct vbd_state {
 	uint64_t prev_ns;
 	enum xvbd_stats_iv first_iv;	/* what a missing prev means */
 	bool moved;			/* rediscover: carried over */
+	struct ring_set rings;		/* blkback's threads of the VBD */
 };
 
 struct xvbd_stats {
@@ -78,6 +85,8 @@ struct xvbd_stats {
 	uint64_t gone[GONE_MAX];
 	size_t ngone;
 	bool rediscovered;
+	uint64_t ring_scan_ns;		/* last /proc scan for ring threads */
+	struct ring_want *want;		/* scratch, nvbds entries */
 
 	uint64_t seq;
 	uint64_t prev_mid_ns;
@@ -264,6 +273,7 @@ static void vbd_state_drop(struct vbd_state *v)
 {
 	xvbd_sysfs_vbd_close(v->files);
 	xvbd_sysfs_blk_close(v->blk);
+	xvbd_rings_drop(&v->rings);
 	v->files = NULL;
 	v->blk = NULL;
 	v->have_prev = v->have_prev_blk = false;
@@ -454,6 +464,7 @@ void xvbd_stats_close(struct xvbd_stats *st)
 	for (i = 0; i < st->nvbds; i++)
 		vbd_state_drop(&st->vbds[i]);
 	free(st->vbds);
+	free(st->want);
 	for (i = 0; i < st->ndoms; i++)
 		free(st->doms[i].vcpu_ns);
 	free(st->doms);
@@ -731,6 +742,71 @@ static int sample_domains(struct xvbd_stats *st, struct xvbd_stats_sample *s,
 	return 0;
 }
 
+static int grow_want(struct xvbd_stats *st)
+{
+	void *p;
+
+	if (!st->nvbds)
+		return 0;
+	p = realloc(st->want, st->nvbds * sizeof(*st->want));
+	if (!p)
+		return -ENOMEM;
+	st->want = p;
+	return 0;
+}
+
+/* Request sizes against the offer's ceiling, and the ring threads' CPU. */
+static void vbd_cost(struct vbd_state *v, const struct xvbd_blkback_counters *c,
+		     uint64_t interval, struct xvbd_stats_vbd *out)
+{
+	bool ok = out->iv == XVBD_IV_OK;
+	uint64_t dreq = 0;
+
+	out->ceiling_known = v->info.indirect_known;
+	out->ceiling_segments = xvbd_stats_ceiling_segments(
+		v->info.indirect_segments);
+	out->ceiling_kib = (double)out->ceiling_segments *
+			   XVBD_BLKIF_SEGMENT_KIB;
+	if (ok) {
+		xvbd_stats_req_sizes(&v->prev, c, out);
+		dreq = (c->rd_req - v->prev.rd_req) +
+		       (c->wr_req - v->prev.wr_req) +
+		       (c->f_req - v->prev.f_req) +
+		       (c->ds_req - v->prev.ds_req);
+	}
+	xvbd_rings_sample(&v->rings, interval, ok, dreq, out);
+}
+
+/*
+ * Find the ring threads of connected VBDs that have none (or lost one):
+ * at once after the VBD list changed or a thread went, else at most
+ * every RING_RESCAN_NS.  One /proc scan serves them all.
+ */
+static void find_rings(struct xvbd_stats *st, uint64_t now_ns)
+{
+	bool due = st->rediscovered ||
+		   now_ns - st->ring_scan_ns >= RING_RESCAN_NS;
+	size_t i, n = 0;
+
+	if (grow_want(st))
+		return;
+	for (i = 0; i < st->nvbds; i++) {
+		struct vbd_state *v = &st->vbds[i];
+		const struct dom_state *d = find_dom(st, v->info.domid);
+
+		if (!v->info.thread_prefix[0] || !v->info.connected ||
+		    !d || !d->keep || (v->rings.n && !v->rings.lost))
+			continue;
+		due = due || v->rings.lost;
+		st->want[n].prefix = v->info.thread_prefix;
+		st->want[n++].set = &v->rings;
+	}
+	if (!n || !due)
+		return;
+	st->ring_scan_ns = now_ns;
+	xvbd_rings_find(st->sys, st->want, n);
+}
+
 static void sample_vbd(struct xvbd_stats *st, struct vbd_state *v,
 		       const struct dom_state *d, uint64_t now_ns,
 		       struct xvbd_stats_sample *s)
@@ -765,6 +841,7 @@ static void sample_vbd(struct xvbd_stats *st, struct vbd_state *v,
 		out->ds_req_s = out->oo_req_s = 0.0;
 		out->rd_bytes_s = out->wr_bytes_s = 0.0;
 	}
+	vbd_cost(v, &c, interval, out);
 	v->prev = c;
 	v->have_prev = true;
 	v->first_iv = XVBD_IV_RESET;	/* from now on, a gap is a reset */
@@ -824,6 +901,7 @@ int xvbd_stats_sample(struct xvbd_stats *st, struct xvbd_stats_sample *s)
 	if (grow((void **)&s->vbds, &s->cap_vbds, st->nvbds,
 		 sizeof(*s->vbds)))
 		return -ENOMEM;
+	find_rings(st, vbd_ns);
 	for (i = 0; i < st->nvbds; i++) {
 		const struct dom_state *d = find_dom(st, st->vbds[i].info.domid);
 

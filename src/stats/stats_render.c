@@ -42,6 +42,9 @@ static const char *const csv_columns[] = {
 	"rd_req_per_s", "wr_req_per_s", "rd_bytes_per_s", "wr_bytes_per_s",
 	"f_req_per_s", "ds_req_per_s", "oo_req_per_s",
 	"backing", "rd_lat_ms", "wr_lat_ms", "queue_depth",
+	"backend_cpu_ns", "backend_interval", "backend_cpu_pct",
+	"backend_us_per_req", "rd_kib_per_req", "wr_kib_per_req",
+	"ceiling_segments", "ceiling_kib", "rd_ceiling_pct", "wr_ceiling_pct",
 };
 #define NCSV	(sizeof(csv_columns) / sizeof(csv_columns[0]))
 
@@ -67,6 +70,11 @@ static const struct xvbd_out_label stats_labels[] = {
 	{ "wr_lat_ms", "WR-LAT(ms)" },
 	{ "queue_depth", "QDEPTH" },
 	{ "backing", "BACKING" },
+	{ "backend_cpu_pct", "BE-CPU%" },
+	{ "backend_us_per_req", "BE-US/REQ" },
+	{ "rd_kib_per_req", "RD-KiB/REQ" },
+	{ "wr_kib_per_req", "WR-KiB/REQ" },
+	{ "ceiling_kib", "MAX-KiB" },
 	{ "interval", "NOTE" },
 	{ NULL, NULL },
 };
@@ -118,6 +126,65 @@ static void render_dom(struct xvbd_out *o, const struct xvbd_stats_dom *d)
 	xvbd_out_str(o, "cpu_interval", xvbd_stats_iv_name(d->cpu_iv));
 }
 
+/* Per ring, in JSON only: a table cell cannot hold a list. */
+static void render_rings(struct xvbd_out *o, const struct xvbd_stats_vbd *v)
+{
+	size_t i;
+
+	if (!v->be_known) {
+		xvbd_out_null(o, "rings");
+		return;
+	}
+	xvbd_out_arr_begin(o, "rings");
+	for (i = 0; i < v->nrings; i++) {
+		const struct xvbd_stats_ring *r = &v->rings[i];
+
+		xvbd_out_obj_begin(o, NULL);
+		xvbd_out_uint(o, "ring", r->ring);
+		xvbd_out_uint(o, "pid", (uint64_t)r->pid);
+		xvbd_out_uint(o, "cpu_ns", r->cpu_ns);
+		xvbd_out_fixed_opt(o, "cpu_pct", r->iv == XVBD_IV_OK,
+				   r->cpu_pct, 2);
+		xvbd_out_obj_end(o);
+	}
+	xvbd_out_arr_end(o);
+}
+
+/* What the VBD costs dom0, and the size of its requests. */
+static void render_cost(struct xvbd_out *o, const struct xvbd_stats_vbd *v)
+{
+	bool be = v->be_known && v->be_iv == XVBD_IV_OK;
+	bool human = xvbd_out_is_text(o);
+
+	if (!human) {
+		xvbd_out_uint_opt(o, "backend_cpu_ns", v->be_known,
+				  v->be_cpu_ns);
+		xvbd_out_str(o, "backend_interval",
+			     v->be_known || v->be_iv == XVBD_IV_RESET ?
+			     xvbd_stats_iv_name(v->be_iv) : "unknown");
+	}
+	xvbd_out_fixed_opt(o, "backend_cpu_pct", be, v->be_cpu_pct, 2);
+	xvbd_out_fixed_opt(o, "backend_us_per_req",
+			   be && v->be_us_per_req_known, v->be_us_per_req, 1);
+	xvbd_out_fixed_opt(o, "rd_kib_per_req", v->rd_kib_known,
+			   v->rd_kib_per_req, 1);
+	xvbd_out_fixed_opt(o, "wr_kib_per_req", v->wr_kib_known,
+			   v->wr_kib_per_req, 1);
+	if (!human)
+		xvbd_out_uint_opt(o, "ceiling_segments", v->ceiling_known,
+				  v->ceiling_segments);
+	xvbd_out_fixed_opt(o, "ceiling_kib", v->ceiling_known, v->ceiling_kib,
+			   0);
+	if (!human) {
+		xvbd_out_fixed_opt(o, "rd_ceiling_pct", v->ceiling_known &&
+				   v->rd_kib_known, v->rd_ceiling_pct, 1);
+		xvbd_out_fixed_opt(o, "wr_ceiling_pct", v->ceiling_known &&
+				   v->wr_kib_known, v->wr_ceiling_pct, 1);
+	}
+	if (xvbd_out_is_json(o))
+		render_rings(o, v);
+}
+
 static void render_vbd(struct xvbd_out *o, const struct xvbd_stats_vbd *v)
 {
 	bool ok = v->iv == XVBD_IV_OK, blk = v->has_blk &&
@@ -162,6 +229,7 @@ static void render_vbd(struct xvbd_out *o, const struct xvbd_stats_vbd *v)
 	snprintf(backing, sizeof(backing), "%u:%u", v->blk_major,
 		 v->blk_minor);
 	xvbd_out_str(o, "backing", v->has_blk ? backing : NULL);
+	render_cost(o, v);
 	if (human)
 		xvbd_out_str(o, "interval", xvbd_stats_iv_name(v->iv));
 }
@@ -275,6 +343,24 @@ static const struct xvbd_out_prom_metric prom_metrics[] = {
 	{ "queue_depth", "xvbd_vbd_queue_depth", "gauge",
 	  "backing device: average requests in queue over the last interval",
 	  XVBD_PROM_FIXED6 },
+	{ "backend_cpu_ns", "xvbd_vbd_backend_cpu_seconds_total", "counter",
+	  "CPU time of blkback's kernel threads of the VBD's rings",
+	  XVBD_PROM_NS_AS_S },
+	{ "backend_cpu_pct", "xvbd_vbd_backend_cpu_percent", "gauge",
+	  "blkback's ring threads: CPU time over the last interval / wall "
+	  "time x 100", XVBD_PROM_AS_IS },
+	{ "backend_us_per_req", "xvbd_vbd_backend_cpu_microseconds_per_request",
+	  "gauge", "blkback's ring threads: CPU time per request (all kinds) "
+	  "over the last interval", XVBD_PROM_AS_IS },
+	{ "rd_kib_per_req", "xvbd_vbd_read_kib_per_request", "gauge",
+	  "rd_sect x 512 / rd_req over the last interval, KiB",
+	  XVBD_PROM_AS_IS },
+	{ "wr_kib_per_req", "xvbd_vbd_write_kib_per_request", "gauge",
+	  "wr_sect x 512 / wr_req over the last interval, KiB",
+	  XVBD_PROM_AS_IS },
+	{ "ceiling_kib", "xvbd_vbd_request_ceiling_kib", "gauge",
+	  "largest request the backend's offer allows (11 or the indirect "
+	  "segments offered, x 4 KiB)", XVBD_PROM_AS_IS },
 };
 
 void xvbd_stats_prom_render(FILE *f, const struct xvbd_stats_sample *s)

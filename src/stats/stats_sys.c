@@ -4,6 +4,7 @@
  * watch that says when the VBD set changed.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +86,55 @@ static void backing_device(struct sys_source *s,
 						 &v->blk_minor);
 	free(value);
 	free(path);
+}
+
+static int backend_uint(struct sys_source *s, const struct xvbd_xs_be_path *be,
+			const char *key, uint64_t max, uint64_t *v)
+{
+	char *path = xvbd_xs_path_backend_key(be, key);
+	int rc = path ? xvbd_xs_read_uint(s->xs, path, max, v) : -ENOMEM;
+
+	free(path);
+	return rc;
+}
+
+/*
+ * What the ring threads are called and what the backend offered: the
+ * backend's own keys (dom0-owned; "dev" is what blkback names its
+ * threads after, "/dev/" stripped as blkback does).
+ */
+static void backend_facts(struct sys_source *s,
+			  const struct xvbd_xs_be_path *be,
+			  struct xvbd_stats_vbdinfo *v)
+{
+	char *path = xvbd_xs_path_backend_key(be, "dev");
+	char *dev = path ? xvbd_xs_read(s->xs, path) : NULL;
+	const char *name = dev ? strstr(dev, "/dev/") : NULL;
+	uint64_t val;
+	int n;
+
+	name = name ? name + strlen("/dev/") : dev;
+	v->thread_prefix[0] = '\0';
+	if (name && *name && !strchr(name, '/')) {
+		n = snprintf(v->thread_prefix, sizeof(v->thread_prefix),
+			     "%" PRIu32 ".%s", v->domid, name);
+		/* "-<ring>" must fit the kernel's 15 bytes, or rings blur. */
+		if (n < 0 || (size_t)n + 2 >= sizeof(v->thread_prefix))
+			v->thread_prefix[0] = '\0';
+	}
+	free(dev);
+	free(path);
+	v->connected = !backend_uint(s, be, "state", XVBD_STATE_MAX, &val) &&
+		       val == XVBD_STATE_CONNECTED;
+	v->indirect_known = !backend_uint(s, be,
+					  "feature-max-indirect-segments",
+					  UINT32_MAX, &val);
+	v->indirect_segments = v->indirect_known ? (uint32_t)val : 0;
+	/* Absent: blkback offers none, which is also a known answer. */
+	if (!v->indirect_known && v->connected) {
+		v->indirect_known = true;
+		v->indirect_segments = 0;
+	}
 }
 
 static struct conn_gen *find_gen(struct sys_source *s, uint32_t domid,
@@ -183,6 +233,7 @@ static int add_disks(struct sys_source *s, uint32_t domid,
 			snprintf(v->vdev, sizeof(v->vdev), "%s",
 				 disks[i].vdev);
 		backing_device(s, &be, v);
+		backend_facts(s, &be, v);
 		if (find_gen(s, domid, be.devid))
 			v->connect_gen = find_gen(s, domid, be.devid)->gen;
 	}

@@ -431,6 +431,149 @@ static const struct xvbd_stats_vbd *find(const struct xvbd_stats_sample *s,
 	return NULL;
 }
 
+static void test_parse_proc(void **state)
+{
+	const char *st = "1234 (1.xvda-0) S 2 0 0 0 -1 2129984 0 0 0 0 5 7";
+	const char *odd = "77 (a) b) c) R 1 1 1 0 -1 4194560 0";
+	char comm[XVBD_COMM_MAX];
+	uint64_t flags, ns, slices;
+
+	(void)state;
+	assert_int_equal(xvbd_proc_parse_stat(st, strlen(st), comm,
+					      sizeof(comm), &flags), 0);
+	assert_string_equal(comm, "1.xvda-0");
+	assert_true(flags & XVBD_PF_KTHREAD);
+	/* The name may hold ") ": the last ')' ends it. */
+	assert_int_equal(xvbd_proc_parse_stat(odd, strlen(odd), comm,
+					      sizeof(comm), &flags), 0);
+	assert_string_equal(comm, "a) b) c");
+	assert_false(flags & XVBD_PF_KTHREAD);
+	assert_int_equal(xvbd_proc_parse_stat("1 (x", 4, comm, sizeof(comm),
+					      &flags), -EINVAL);
+	assert_int_equal(xvbd_proc_parse_schedstat("2600000000 5 42\n", 16,
+						   &ns, &slices), 0);
+	assert_true(ns == 2600000000ull && slices == 42);
+	assert_int_equal(xvbd_proc_parse_schedstat("12 5", 4, &ns, &slices),
+			 -EINVAL);
+	assert_int_equal(xvbd_proc_parse_schedstat("-1 5 6", 6, &ns, &slices),
+			 -EINVAL);
+}
+
+static void test_req_sizes(void **state)
+{
+	struct xvbd_blkback_counters a = { .rd_req = 10, .rd_sect = 80 };
+	struct xvbd_blkback_counters b = { .rd_req = 110, .rd_sect = 80 + 8800,
+					   .wr_req = 0 };
+	struct xvbd_stats_vbd v = { .ceiling_known = true };
+
+	(void)state;
+	assert_int_equal(xvbd_stats_ceiling_segments(0), 11);
+	assert_int_equal(xvbd_stats_ceiling_segments(8), 11);
+	assert_int_equal(xvbd_stats_ceiling_segments(256), 256);
+	v.ceiling_kib = 44;
+	xvbd_stats_req_sizes(&a, &b, &v);
+	/* 8800 sectors in 100 requests: 88 sectors = 44 KiB each. */
+	assert_true(v.rd_kib_known && v.rd_kib_per_req == 44.0);
+	assert_true(v.rd_ceiling_pct == 100.0);
+	/* No write: unknown, not 0. */
+	assert_false(v.wr_kib_known);
+	/* Counters back: nothing known. */
+	xvbd_stats_req_sizes(&b, &a, &v);
+	assert_false(v.rd_kib_known);
+}
+
+/* A fake /proc/<pid> of a kernel thread with a schedstat. */
+static void put_thread(const struct fake *f, int pid, const char *comm,
+		       uint64_t run_ns, bool kthread)
+{
+	char rel[64], val[160];
+
+	snprintf(rel, sizeof(rel), "proc/%d", pid);
+	mkdirs(f, rel);
+	snprintf(rel, sizeof(rel), "proc/%d/stat", pid);
+	snprintf(val, sizeof(val), "%d (%s) S 2 0 0 0 -1 %u 0 0\n", pid, comm,
+		 kthread ? XVBD_PF_KTHREAD | 0x40u : 0x400000u);
+	put(f, rel, val);
+	snprintf(rel, sizeof(rel), "proc/%d/schedstat", pid);
+	snprintf(val, sizeof(val), "%llu 0 9\n", (unsigned long long)run_ns);
+	put(f, rel, val);
+}
+
+static void test_sampler_rings(void **state)
+{
+	struct xvbd_blkback_counters a = { .rd_req = 4, .rd_sect = 64 };
+	struct xvbd_blkback_counters b = { 0 };
+	struct xvbd_stats_sample s = { 0 };
+	struct xvbd_stats_source src;
+	struct xvbd_stats *st = NULL;
+	struct xvbd_sysfs *sys;
+	const struct xvbd_stats_vbd *v;
+	struct fake f;
+	char rel[128];
+
+	(void)state;
+	fake_init(&f);
+	snprintf(f.vbds[0].thread_prefix, sizeof(f.vbds[0].thread_prefix),
+		 "3.xvda");
+	f.vbds[0].connected = true;
+	f.vbds[0].indirect_known = true;
+	snprintf(f.vbds[1].thread_prefix, sizeof(f.vbds[1].thread_prefix),
+		 "3.xvdb");
+	f.vbds[1].connected = true;
+	put_vbd(&f, 3, 51712, &a);
+	put_vbd(&f, 3, 51728, &b);
+	mkdirs(&f, "proc");
+	put_thread(&f, 100, "3.xvda-0", 1000, true);
+	put_thread(&f, 101, "3.xvda-1", 2000, true);
+	/* A user process named like a ring thread is not one. */
+	put_thread(&f, 102, "3.xvdb-0", 5000, false);
+	put_thread(&f, 103, "13.xvda-0", 7000, true);
+	sys = xvbd_sysfs_open(f.root);
+	assert_non_null(sys);
+	src = fake_source(&f);
+	assert_int_equal(xvbd_stats_open(&src, sys, NULL, &st), 0);
+	assert_int_equal(xvbd_stats_sample(st, &s), 0);
+	v = find(&s, 51712);
+	assert_true(v->be_known);
+	assert_int_equal(v->nrings, 2);
+	assert_int_equal(v->be_cpu_ns, 3000);
+	assert_int_equal(v->be_iv, XVBD_IV_NEW);
+	assert_int_equal(v->ceiling_segments, 11);
+	v = find(&s, 51728);
+	assert_false(v->be_known);	/* unknown, never 0 */
+
+	/* 100 ms of ring CPU over the interval, 2 requests of 64 KiB. */
+	a.rd_req += 2;
+	a.rd_sect += 256;
+	put_vbd(&f, 3, 51712, &a);
+	put_thread(&f, 100, "3.xvda-0", 1000 + 60000000, true);
+	put_thread(&f, 101, "3.xvda-1", 2000 + 40000000, true);
+	assert_int_equal(xvbd_stats_sample(st, &s), 0);
+	v = find(&s, 51712);
+	assert_int_equal(v->be_iv, XVBD_IV_OK);
+	assert_true(v->be_cpu_pct > 0);
+	assert_true(v->be_us_per_req_known);
+	assert_true(v->be_us_per_req > 49999.9 && v->be_us_per_req < 50000.1);
+	assert_true(v->rd_kib_known && v->rd_kib_per_req == 64.0);
+
+	/*
+	 * Ring 1's thread exits (its kept-open schedstat reads as nothing,
+	 * as a dead task's does): a reset, never a negative.
+	 */
+	put(&f, "proc/101/schedstat", "");
+	snprintf(rel, sizeof(rel), "rm -rf %s/proc/101/stat", f.root);
+	assert_int_equal(system(rel), 0);
+	put_thread(&f, 100, "3.xvda-0", 10, true);
+	assert_int_equal(xvbd_stats_sample(st, &s), 0);
+	v = find(&s, 51712);
+	assert_int_equal(v->be_iv, XVBD_IV_RESET);
+	assert_false(v->be_known);
+	xvbd_stats_sample_free(&s);
+	xvbd_stats_close(st);
+	xvbd_sysfs_close(sys);
+	fake_fini(&f);
+}
+
 static void test_sampler(void **state)
 {
 	struct xvbd_blkback_counters a = { .rd_req = 4, .rd_sect = 64 };
@@ -1127,6 +1270,9 @@ int main(void)
 		cmocka_unit_test(test_parse_counter),
 		cmocka_unit_test(test_parse_blkstat),
 		cmocka_unit_test(test_parse_devnum),
+		cmocka_unit_test(test_parse_proc),
+		cmocka_unit_test(test_req_sizes),
+		cmocka_unit_test(test_sampler_rings),
 		cmocka_unit_test(test_sampler),
 		cmocka_unit_test(test_sampler_connect_before_first),
 		cmocka_unit_test(test_sampler_reattach),

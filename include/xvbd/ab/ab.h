@@ -129,6 +129,15 @@ struct xvbd_ab_vbd_sample {
 	bool has_blk;			/* backing device stat seen */
 	uint64_t blk_rd_ios, blk_wr_ios;
 	uint64_t blk_rd_ticks_ms, blk_wr_ticks_ms;	/* 32-bit, wrap */
+	/*
+	 * blkback's ring threads: their CPU time summed (ns, schedstat);
+	 * has_be false when none was found (unknown, not 0).  be_reset:
+	 * the set of threads changed since the previous sample (a ring
+	 * went or came), so this interval's backend delta is not usable.
+	 */
+	bool has_be;
+	uint64_t be_cpu_ns;
+	bool be_reset;
 };
 
 struct xvbd_ab_sample {
@@ -249,6 +258,10 @@ enum xvbd_ab_metric {
 	XVBD_AB_WR_LAT_MS,
 	XVBD_AB_GUEST_CPU,	/* % of one CPU (xentop's CPU(%)) */
 	XVBD_AB_DOM0_CPU,
+	XVBD_AB_BE_CPU,		/* blkback's ring threads, % of one CPU */
+	XVBD_AB_BE_US_PER_REQ,	/* their CPU time per request, all kinds */
+	XVBD_AB_RD_KIB_PER_REQ,	/* rd_sect x 512 / rd_req, KiB */
+	XVBD_AB_WR_KIB_PER_REQ,
 	XVBD_AB_NMETRICS,
 };
 

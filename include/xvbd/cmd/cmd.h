@@ -140,6 +140,7 @@ int cmd_help(struct xvbd_ctx *ctx, int argc, char **argv);
 int cmd_list(struct xvbd_ctx *ctx, int argc, char **argv);
 int cmd_show(struct xvbd_ctx *ctx, int argc, char **argv);
 int cmd_stats(struct xvbd_ctx *ctx, int argc, char **argv);
+int cmd_advise(struct xvbd_ctx *ctx, int argc, char **argv);
 int cmd_attach(struct xvbd_ctx *ctx, int argc, char **argv);
 int cmd_detach(struct xvbd_ctx *ctx, int argc, char **argv);
 int cmd_apply(struct xvbd_ctx *ctx, int argc, char **argv);

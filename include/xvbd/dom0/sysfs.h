@@ -9,6 +9,8 @@
  *	/sys/dev/block/<major>:<minor>/stat
  *  - a loop device's direct-I/O state: .../<major>:<minor>/loop/dio
  *  - dom0's clock source (what every sample's timestamp rests on)
+ *  - blkback's ring threads in /proc (their names and CPU time):
+ *	/proc/<pid>/stat, /proc/<pid>/schedstat
  *
  * Sampling must not disturb what it measures: files are opened once and
  * re-read with pread(2), one system call per file per sample.  Paths are
@@ -24,7 +26,11 @@
 
 struct xvbd_sysfs;
 
-/* root NULL means "/sys".  NULL + errno on error. */
+/*
+ * root NULL means "/sys" (and "/proc" for the ring threads); another
+ * root is a fake tree whose "proc" subdirectory, when there, stands for
+ * /proc.  NULL + errno on error.
+ */
 struct xvbd_sysfs *xvbd_sysfs_open(const char *root);
 void xvbd_sysfs_close(struct xvbd_sysfs *sys);		/* NULL ok */
 
@@ -124,7 +130,54 @@ int xvbd_sysfs_loop_dio(struct xvbd_sysfs *sys, unsigned major,
  */
 int xvbd_sysfs_clocksource(struct xvbd_sysfs *sys, char *buf, size_t len);
 
+/* ---- blkback's ring threads (/proc) ---- */
+
+/*
+ * blkback runs one kernel thread per ring, named "<domid>.<dev>-<ring>"
+ * (xen_blkif_schedule, started with kthread_run at connect) where <dev>
+ * is the backend's "dev" key without "/dev/".  The kernel keeps 15 bytes
+ * of a name (TASK_COMM_LEN).
+ */
+#define XVBD_COMM_MAX		16
+/* PF_KTHREAD (include/linux/sched.h): no user process can set it. */
+#define XVBD_PF_KTHREAD		0x00200000u
+
+/*
+ * Call fn for every kernel thread in /proc (pid, name).  One directory
+ * scan plus one read of /proc/<pid>/stat per process: for discovery
+ * only, never per sample.  -ENOENT when there is no /proc.
+ */
+int xvbd_proc_kthreads(struct xvbd_sysfs *sys,
+		       void (*fn)(void *arg, int pid, const char *comm),
+		       void *arg);
+
+struct xvbd_proc_thread;
+
+/*
+ * Open a thread's CPU time file (/proc/<pid>/schedstat) and keep it;
+ * comm is checked again through the same /proc/<pid> directory, so a
+ * pid reused since the scan is refused (-ESRCH).
+ */
+int xvbd_proc_thread_open(struct xvbd_sysfs *sys, int pid, const char *comm,
+			  struct xvbd_proc_thread **out);
+/*
+ * One pread: the thread's run time in ns (sum_exec_runtime).  -ESRCH
+ * when the thread is gone (the file stays bound to it, never to a new
+ * owner of the pid); -ENODATA when the kernel keeps no schedstat ("0 0
+ * 0": a thread that ran has at least one timeslice).
+ */
+int xvbd_proc_thread_read(struct xvbd_proc_thread *t, uint64_t *run_ns);
+void xvbd_proc_thread_close(struct xvbd_proc_thread *t);	/* NULL ok */
+
 /* ---- parsers (pure) ---- */
+
+/* /proc/<pid>/stat: the name between the first '(' and the last ')',
+ * and the flags field (the 9th). */
+int xvbd_proc_parse_stat(const char *buf, size_t len, char *comm,
+			 size_t comm_len, uint64_t *flags);
+/* /proc/<pid>/schedstat: "run_ns wait_ns timeslices". */
+int xvbd_proc_parse_schedstat(const char *buf, size_t len, uint64_t *run_ns,
+			      uint64_t *slices);
 
 /* One decimal counter with an optional trailing newline. */
 int xvbd_sysfs_parse_counter(const char *buf, size_t len, uint64_t *out);

@@ -66,6 +66,16 @@ struct xvbd_stats_vbdinfo {
 	 * under-count).  Another value than at the last look: reset.
 	 */
 	uint64_t connect_gen;
+	/*
+	 * blkback's ring thread name without "-<ring>": "<domid>.<dev>"
+	 * from the backend's dom0-owned "dev" key; "" when unknown (then
+	 * backend CPU is unknown, never 0).
+	 */
+	char thread_prefix[XVBD_COMM_MAX];
+	bool connected;		/* backend state Connected at the look */
+	/* The backend's feature-max-indirect-segments (0: none offered). */
+	bool indirect_known;
+	uint32_t indirect_segments;
 };
 
 struct xvbd_stats_source {
@@ -117,6 +127,21 @@ struct xvbd_stats_dom {
 	bool *vcpu_pct_known;
 };
 
+/* Rings of one VBD followed at most (blkback: max_queues, one per vCPU). */
+#define XVBD_STATS_RINGS_MAX	32
+/* BLKIF_MAX_SEGMENTS_PER_REQUEST of 4 KiB pages: no indirect descriptors. */
+#define XVBD_BLKIF_DIRECT_SEGMENTS	11
+#define XVBD_BLKIF_SEGMENT_KIB		4
+
+/* One ring's kernel thread (blkback's xenblkd "<domid>.<dev>-<ring>"). */
+struct xvbd_stats_ring {
+	uint32_t ring;
+	int pid;
+	uint64_t cpu_ns;		/* cumulative run time (schedstat) */
+	enum xvbd_stats_iv iv;
+	double cpu_pct;			/* % of one CPU, valid if OK */
+};
+
 struct xvbd_stats_vbd {
 	uint32_t domid;
 	char domain[XVBD_STATS_NAME_MAX];
@@ -135,6 +160,32 @@ struct xvbd_stats_vbd {
 	bool rd_lat_known, wr_lat_known;	/* no I/O: unknown */
 	double rd_lat_ms, wr_lat_ms;		/* average per I/O */
 	double queue_depth;			/* average requests queued */
+	/*
+	 * Backend CPU: blkback's ring threads.  be_known: threads found
+	 * (be_cpu_ns is their cumulative sum); be_iv says whether the
+	 * interval's rates are valid (a ring whose thread went or came is
+	 * a reset).  Per request over all kinds (rd+wr+flush+discard).
+	 */
+	bool be_known;
+	size_t nrings;
+	struct xvbd_stats_ring rings[XVBD_STATS_RINGS_MAX];
+	uint64_t be_cpu_ns;
+	enum xvbd_stats_iv be_iv;
+	double be_cpu_pct;
+	bool be_us_per_req_known;
+	double be_us_per_req;
+	/* KiB per request over the interval (no request: unknown). */
+	bool rd_kib_known, wr_kib_known;
+	double rd_kib_per_req, wr_kib_per_req;
+	/*
+	 * The largest request the backend's offer allows: 11 x 4 KiB
+	 * without indirect descriptors, the offered segments x 4 KiB with
+	 * them (blkfront may use fewer: its limit is not published).
+	 */
+	bool ceiling_known;
+	uint32_t ceiling_segments;
+	double ceiling_kib;
+	double rd_ceiling_pct, wr_ceiling_pct;	/* share used, if known */
 };
 
 struct xvbd_stats_sample {
@@ -213,6 +264,16 @@ enum xvbd_stats_iv xvbd_stats_blk_rates(const struct xvbd_blkstat *a,
 					const struct xvbd_blkstat *b,
 					uint64_t interval_ns,
 					struct xvbd_stats_vbd *out);
+
+/*
+ * Request sizes and the ceiling share of v from the interval's deltas
+ * (pure; unit tested): KiB/req = Delta sectors x 512 / Delta requests.
+ */
+void xvbd_stats_req_sizes(const struct xvbd_blkback_counters *a,
+			  const struct xvbd_blkback_counters *b,
+			  struct xvbd_stats_vbd *v);
+/* The ceiling for an offer of segments (0: no indirect descriptors). */
+uint32_t xvbd_stats_ceiling_segments(uint32_t indirect_offer);
 
 /* ---- rendering (src/stats_render.c) ---- */
 

@@ -127,6 +127,9 @@ static bool convert(struct recorder *r, const struct xvbd_stats_sample *s,
 		memset(o, 0, sizeof(*o));
 		o->c = v->raw;
 		o->reset = v->iv == XVBD_IV_RESET;
+		o->has_be = v->be_known;
+		o->be_cpu_ns = v->be_cpu_ns;
+		o->be_reset = v->be_iv == XVBD_IV_RESET;
 		o->has_blk = v->has_blk;
 		if (v->has_blk) {
 			o->blk_rd_ios = v->blk_raw.rd_ios;
@@ -159,6 +162,10 @@ static void thin(struct recorder *r)
 			for (j = 0; j < rec->nvdevs; j++)
 				rec->samples[rd + 1].vbds[j].reset |=
 					s->vbds[j].reset;
+			for (j = 0; j < rec->nvdevs; j++)
+				rec->samples[rd + 1].vbds[j].be_reset |=
+					s->vbds[j].be_reset ||
+					!s->vbds[j].has_be;
 			free(s->vbds);
 			continue;
 		}

@@ -28,6 +28,10 @@ static const char *const metric_cols[XVBD_AB_NMETRICS] = {
 	[XVBD_AB_WR_LAT_MS] = "write_lat_ms",
 	[XVBD_AB_GUEST_CPU] = "guest_cpu_pct",
 	[XVBD_AB_DOM0_CPU] = "dom0_cpu_pct",
+	[XVBD_AB_BE_CPU] = "backend_cpu_pct",
+	[XVBD_AB_BE_US_PER_REQ] = "backend_us_per_req",
+	[XVBD_AB_RD_KIB_PER_REQ] = "read_kib_per_req",
+	[XVBD_AB_WR_KIB_PER_REQ] = "write_kib_per_req",
 };
 
 static const char *const head_cols[] = {
