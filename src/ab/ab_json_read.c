@@ -378,34 +378,6 @@ static const yajl_callbacks callbacks = {
 	.yajl_end_array = on_end,
 };
 
-/* Deepest nesting of [ and { outside strings; stops counting past max. */
-static size_t json_depth(const char *s, size_t len, size_t max)
-{
-	size_t i, depth = 0, deepest = 0;
-	bool in_str = false;
-
-	for (i = 0; i < len; i++) {
-		char c = s[i];
-
-		if (in_str) {
-			if (c == '\\')
-				i++;
-			else if (c == '"')
-				in_str = false;
-		} else if (c == '"') {
-			in_str = true;
-		} else if (c == '[' || c == '{') {
-			if (++depth > deepest)
-				deepest = depth;
-			if (deepest > max)
-				return deepest;
-		} else if ((c == ']' || c == '}') && depth) {
-			depth--;
-		}
-	}
-	return deepest;
-}
-
 /* yajl's message for a syntax error, on one line. */
 static void syntax_error(struct reader *r, size_t len)
 {
@@ -439,7 +411,7 @@ int xvbd_ab_record_from_json(const char *json, size_t len,
 		return -EINVAL;
 	}
 	/* Before anything else, as before yajl_tree: the first thing said. */
-	if (json_depth(json, len, DEPTH_MAX) > DEPTH_MAX) {
+	if (xvbd_json_depth(json, len, DEPTH_MAX) > DEPTH_MAX) {
 		err_set(e, "nested deeper than a record");
 		return -EINVAL;
 	}
