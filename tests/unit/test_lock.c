@@ -208,9 +208,14 @@ static void let_go(pid_t pid, int release)
 	assert_true(WIFEXITED(status) && WEXITSTATUS(status) == 0);
 }
 
-/* Ctrl-C as the commands that change the host catch it (xvbd/sig.h). */
+/*
+ * Ctrl-C as the commands that change the host catch it (xvbd/sig.h).
+ * Defaults first: a SIGINT ignored on entry (a shell's background job)
+ * stays ignored by design, and the raise() below would then do nothing.
+ */
 static void catch_signals(void)
 {
+	unit_sig_reset();
 	xvbd_sig_clear();
 	xvbd_sig_setup(true);
 }

@@ -8,7 +8,9 @@
 #    path is slower than the other virtual disks, so only there does the
 #    page cache move the guest's MB/s.  Each run is a fresh guest that
 #    reads 8 MiB with O_DIRECT between a GO and a DONE on its trigger
-#    disk (/lab/lib/abguest.sh: the record spans the reads, not the boot);
+#    disk (/lab/lib/abguest.sh: --ready waits for the guest's READY, so
+#    the record spans the reads, not the boot, and no fixed warmup is
+#    waited);
 #    runs alternate ABBA; --until-confident stops the experiment.  The
 #    test recomputes the verdict's numbers its own way from the records'
 #    raw counters and times (jq + awk: first and last sample of each run,
@@ -77,7 +79,7 @@ close_to() {	# close_to A B: two numbers, equal to 0.2 % (or 0.01 absolute)
 
 phase "A/B: dom0 cache host vs none, until confident"
 xvbd ab run cached $top/host.cfg direct $top/direct.cfg --vdev xvda \
-	--warmup $ABG_WARMUP --run "$(abg_go_cmd $trig $ABG_WARMUP)" --interval 0.5 \
+	--ready "$(abg_ready_cmd $trig)" --run "$(abg_go_cmd $trig 0)" --interval 0.5 \
 	--until-confident --max-runs 6 --metric read-mbs --dir $store \
 	--json >$top/ab.json 2>$top/ab.err
 rc=$?

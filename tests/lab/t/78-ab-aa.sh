@@ -1,6 +1,7 @@
 # xvbd ab run, A/A: the same configuration under
 # two labels, 3 pairs of fresh guests in ABBA order, each reading 32 MiB
-# with O_DIRECT between a GO and a DONE (/lab/lib/abguest.sh).  ab run
+# with O_DIRECT between a GO and a DONE (/lab/lib/abguest.sh; --ready
+# waits for the guest's READY instead of a fixed warmup).  ab run
 # must find no difference in the read rate and no fact that differs
 # between the sides.  The check is at 99 %: a true A/A fails it 1 % of
 # the time, not 5 % (a failure here is worth a look, not a rerun).
@@ -19,8 +20,8 @@ abg_prepare t78 $img $trig xvbd-block-direct 1 32 $top/g.cfg
 check "guest config prepared" test -s $top/g.cfg
 
 phase "A/A: one configuration under two labels, --runs 3"
-xvbd ab run same1 $top/g.cfg same2 $top/g.cfg --vdev xvda --warmup $ABG_WARMUP \
-	--run "$(abg_go_cmd $trig $ABG_WARMUP)" --interval 0.5 --runs 3 --confidence 99 \
+xvbd ab run same1 $top/g.cfg same2 $top/g.cfg --vdev xvda --ready "$(abg_ready_cmd $trig)" \
+	--run "$(abg_go_cmd $trig 0)" --interval 0.5 --runs 3 --confidence 99 \
 	--dir $store --json >$top/aa.json 2>$top/aa.err
 expect_eq "ab run A/A exits 0" 0 $?
 sed 's/^/# /' $top/aa.err

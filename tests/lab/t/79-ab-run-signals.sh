@@ -19,8 +19,8 @@ abg_prepare t79 $img $trig xvbd-block 1 4 $top/g.cfg
 check "guest config prepared" test -s $top/g.cfg
 cfg=$top/g.cfg
 phase "a record to keep"
-xvbd ab run keep1 "$cfg" keep2 "$cfg" --vdev xvda --warmup $ABG_WARMUP \
-	--run "$(abg_go_cmd $trig $ABG_WARMUP)" --runs 1 --dir $store >/dev/null 2>$top/keep.err
+xvbd ab run keep1 "$cfg" keep2 "$cfg" --vdev xvda --ready "$(abg_ready_cmd $trig)" \
+	--run "$(abg_go_cmd $trig 0)" --runs 1 --dir $store >/dev/null 2>$top/keep.err
 expect_eq "a short experiment exits 0" 0 $?
 sed 's/^/# /' $top/keep.err
 expect_eq "it left two records" 2 "$(ls $store/*.json 2>/dev/null | wc -l)"
