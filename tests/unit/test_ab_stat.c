@@ -44,6 +44,24 @@ static void assert_abs(double got, double want, double tol)
 	}
 }
 
+/*
+ * How many experiments a simulation runs.  Valgrind runs this binary
+ * some 50 times slower and looks for memory errors, which the first
+ * few hundred experiments of a simulation reach as surely as the
+ * thousands its statistical limit wants; so `make check-valgrind` sets
+ * XVBD_UNIT_SIM_DIVISOR (10) and the native and sanitizer runs keep the
+ * full counts.  Every limit below is derived from the count run.
+ */
+static size_t sim_count(size_t full)
+{
+	const char *e = getenv("XVBD_UNIT_SIM_DIVISOR");
+	unsigned long div = e ? strtoul(e, NULL, 10) : 1;
+
+	if (div < 1 || div > 100)
+		div = 1;
+	return full / div;
+}
+
 /* ---- basics ---- */
 
 static void test_basics(void **state)
@@ -368,6 +386,7 @@ static void test_mwu_ties_and_large(void **state)
 static void test_rng(void **state)
 {
 	struct xvbd_rng r1, r2;
+	const int draws = (int)sim_count(100000);
 	double s = 0, s2 = 0, u, z;
 	int i;
 
@@ -378,7 +397,7 @@ static void test_rng(void **state)
 		assert_true(xvbd_rng_next(&r1) == xvbd_rng_next(&r2));
 	xvbd_rng_seed(&r2, 43);
 	assert_true(xvbd_rng_next(&r1) != xvbd_rng_next(&r2));
-	for (i = 0; i < 100000; i++) {
+	for (i = 0; i < draws; i++) {
 		u = xvbd_rng_uniform(&r1);
 		assert_true(u >= 0 && u < 1);
 		z = xvbd_rng_normal(&r1);
@@ -386,8 +405,8 @@ static void test_rng(void **state)
 		s2 += z * z;
 	}
 	/* 5 standard errors */
-	assert_abs(s / 100000, 0, 5 / sqrt(100000));
-	assert_abs(s2 / 100000, 1, 5 * sqrt(2.0 / 100000));
+	assert_abs(s / draws, 0, 5 / sqrt(draws));
+	assert_abs(s2 / draws, 1, 5 * sqrt(2.0 / draws));
 }
 
 /* ---- the e-value and the confidence sequence ---- */
@@ -598,7 +617,7 @@ static void test_fieller_bounded(void **state)
  */
 static void test_fieller_coverage(void **state)
 {
-	const size_t nsim = 20000;
+	const size_t nsim = sim_count(20000);
 	const double ratio = 1.2;
 	struct xvbd_rng r;
 	size_t i, k, given = 0, missed = 0;
@@ -641,6 +660,7 @@ static void test_mwu_ties_one_rule(void **state)
 	static const double b[] = { 5, 7, 6, 8, 7, 8, 9, 8 };
 	struct xvbd_rng r;
 	struct xvbd_stat_cmp c;
+	const size_t cases = sim_count(3000);
 	size_t i, k, checked = 0;
 
 	(void)state;
@@ -651,7 +671,7 @@ static void test_mwu_ties_one_rule(void **state)
 
 	/* coarse samples, many ties: verdict iff the interval excludes 0 */
 	xvbd_rng_seed(&r, 2026);
-	for (i = 0; i < 3000; i++) {
+	for (i = 0; i < cases; i++) {
 		double x[12], y[12];
 		size_t nx = 4 + i % 9, ny = 4 + (i / 9) % 9;
 
@@ -670,7 +690,7 @@ static void test_mwu_ties_one_rule(void **state)
 		assert_true(c.significant == (c.diff_lo > 0 ||
 					      c.diff_hi < 0));
 	}
-	assert_true(checked > 2000);
+	assert_true(checked > 2 * cases / 3);
 }
 
 /* ---- what the cap of --until-confident allows ---- */
@@ -698,7 +718,7 @@ static void test_seq_cap(void **state)
 	assert_true(xvbd_seq_pairs_to_settle(&p, sd_max * 0.99) <= 20);
 	xvbd_rng_seed(&r, 20);
 	for (k = 0; k < N_ELEMS(sds); k++) {
-		size_t exhausted = 0, n = 2000;
+		size_t exhausted = 0, n = sim_count(2000);
 
 		for (i = 0; i < n; i++) {
 			double d[20];
@@ -760,9 +780,10 @@ static void test_holm(void **state)
  */
 static void test_sim_multiplicity(void **state)
 {
-	const size_t nsim = 10000, nmet = 8, n = 5;
+	const size_t nsim = sim_count(10000), nmet = 8, n = 5;
 	const double alpha = 0.05;
-	const double limit = alpha + 3 * sqrt(alpha * (1 - alpha) / 10000.0);
+	const double limit = alpha + 3 * sqrt(alpha * (1 - alpha) /
+					      (double)nsim);
 	struct xvbd_rng r;
 	size_t i, m, k, any_raw = 0, any_adj = 0;
 	double raw, adjr;
@@ -865,9 +886,10 @@ static void test_sim_aa(void **state)
 		NOISE_NORMAL, NOISE_LOGNORMAL, NOISE_SKEWED,
 		NOISE_CONTAMINATED,
 	};
+	const size_t runs = sim_count(SIM_EXPERIMENTS);
 	const double alpha = P5.alpha;
 	const double limit = alpha + 3 * sqrt(alpha * (1 - alpha) /
-					      SIM_EXPERIMENTS);
+					      (double)runs);
 	struct xvbd_rng r;
 	size_t k, i;
 
@@ -877,16 +899,16 @@ static void test_sim_aa(void **state)
 		size_t different = 0;
 		double rate;
 
-		for (i = 0; i < SIM_EXPERIMENTS; i++) {
+		for (i = 0; i < runs; i++) {
 			struct xvbd_seq_state s =
 				sim_sequential(&r, kinds[k], 1, &P5);
 
 			different += s.decision == XVBD_SEQ_DIFFERENT;
 		}
-		rate = (double)different / SIM_EXPERIMENTS;
-		print_message("A/A noise %zu: %zu of %d different (%.4f, "
+		rate = (double)different / (double)runs;
+		print_message("A/A noise %zu: %zu of %zu different (%.4f, "
 			      "limit %.4f)\n", k, different,
-			      SIM_EXPERIMENTS, rate, limit);
+			      runs, rate, limit);
 		assert_true(rate <= limit);
 	}
 }
@@ -894,13 +916,14 @@ static void test_sim_aa(void **state)
 /* A planted effect of 3x the minimum (either direction) is found. */
 static void test_sim_power(void **state)
 {
+	const size_t runs = sim_count(SIM_EXPERIMENTS);
 	struct xvbd_rng r;
 	size_t i, found = 0;
 	double pairs = 0;
 
 	(void)state;
 	xvbd_rng_seed(&r, 7);
-	for (i = 0; i < SIM_EXPERIMENTS; i++) {
+	for (i = 0; i < runs; i++) {
 		bool up = i % 2;
 		double f = up ? 1 + 3 * P5.min_effect :
 				1 / (1 + 3 * P5.min_effect);
@@ -912,15 +935,16 @@ static void test_sim_power(void **state)
 			found++;
 		pairs += (double)s.n;
 	}
-	print_message("3x min effect: found %zu of %d, %.1f pairs on "
-		      "average\n", found, SIM_EXPERIMENTS,
-		      pairs / SIM_EXPERIMENTS);
-	assert_true(found >= 0.9 * SIM_EXPERIMENTS);
+	print_message("3x min effect: found %zu of %zu, %.1f pairs on "
+		      "average\n", found, runs,
+		      pairs / (double)runs);
+	assert_true((double)found >= 0.9 * (double)runs);
 }
 
 /* A tiny true effect (0.5 %) against a generous margin (15 %). */
 static void test_sim_equivalent(void **state)
 {
+	const size_t runs = sim_count(SIM_EXPERIMENTS);
 	struct xvbd_seq_params p = P5;
 	struct xvbd_rng r;
 	size_t i, equivalent = 0;
@@ -928,15 +952,15 @@ static void test_sim_equivalent(void **state)
 	(void)state;
 	p.min_effect = 0.15;
 	xvbd_rng_seed(&r, 11);
-	for (i = 0; i < SIM_EXPERIMENTS; i++) {
+	for (i = 0; i < runs; i++) {
 		struct xvbd_seq_state s =
 			sim_sequential(&r, NOISE_LOGNORMAL, 1.005, &p);
 
 		equivalent += s.decision == XVBD_SEQ_EQUIVALENT;
 	}
-	print_message("0.5 %% effect, 15 %% margin: %zu of %d equivalent\n",
-		      equivalent, SIM_EXPERIMENTS);
-	assert_true(equivalent >= 0.8 * SIM_EXPERIMENTS);
+	print_message("0.5 %% effect, 15 %% margin: %zu of %zu equivalent\n",
+		      equivalent, runs);
+	assert_true((double)equivalent >= 0.8 * (double)runs);
 }
 
 #define NAIVE_EXPERIMENTS	1000
@@ -950,14 +974,15 @@ static void test_sim_equivalent(void **state)
  */
 static void test_sim_naive_fails(void **state)
 {
-	const double limit = 0.05 + 3 * sqrt(0.05 * 0.95 / NAIVE_EXPERIMENTS);
+	const size_t runs = sim_count(NAIVE_EXPERIMENTS);
+	const double limit = 0.05 + 3 * sqrt(0.05 * 0.95 / (double)runs);
 	double a[NAIVE_MAX_PAIRS], b[NAIVE_MAX_PAIRS];
 	size_t i, n, peeking = 0, once = 0;
 	struct xvbd_rng r;
 
 	(void)state;
 	xvbd_rng_seed(&r, 3);
-	for (i = 0; i < NAIVE_EXPERIMENTS; i++) {
+	for (i = 0; i < runs; i++) {
 		struct xvbd_stat_cmp c;
 		bool rejected = false;
 
@@ -976,11 +1001,11 @@ static void test_sim_naive_fails(void **state)
 				 0);
 		once += c.significant;
 	}
-	print_message("naive Welch after every pair: %zu of %d different; "
-		      "once at %d pairs: %zu\n", peeking, NAIVE_EXPERIMENTS,
+	print_message("naive Welch after every pair: %zu of %zu different; "
+		      "once at %d pairs: %zu\n", peeking, runs,
 		      NAIVE_MAX_PAIRS, once);
-	assert_true((double)once / NAIVE_EXPERIMENTS <= limit);
-	assert_true((double)peeking / NAIVE_EXPERIMENTS > 2 * 0.05);
+	assert_true((double)once / (double)runs <= limit);
+	assert_true((double)peeking / (double)runs > 2 * 0.05);
 }
 
 int main(void)
