@@ -66,9 +66,10 @@ say "A/B: does dom0's page cache flatter a file-backed disk? (seed 001)"
 # One guest config, two hotplug programs: A's loop is buffered (dom0's
 # page cache serves the reads), B's does direct I/O.  The image lies on
 # the lab's slow disk (reads at 1 MiB/s).  Each run is a fresh guest that,
-# booted, waits for the GO that the --run command writes on its trigger
-# disk after the warmup, reads 8 MiB and answers DONE: the record spans
-# the reads, not the boot.  ABBA order; 3 runs each.
+# booted, writes READY on its trigger disk (--ready waits for it: no fixed
+# warmup), then waits for the GO that the --run command writes, reads
+# 8 MiB and answers DONE: the record spans the reads, not the boot.  ABBA
+# order; 3 runs each.
 . /lab/lib/abguest.sh
 abg_mount_slow || die "mount /dev/vdc /slow"
 dd if=/dev/urandom of=/slow/demo-ab.img bs=1M count=8 status=none ||
@@ -79,7 +80,8 @@ for side in xvbd-block:host xvbd-block-direct:direct; do
 done
 cat /slow/demo-ab.img >/dev/null	# A's cache, warm
 run xvbd ab run cached /tmp/demo-host.cfg direct /tmp/demo-direct.cfg \
-	--vdev xvda --warmup 45 --run "$(abg_go_cmd /scratch/demo-go.img 45)" \
+	--vdev xvda --ready "$(abg_ready_cmd /scratch/demo-go.img)" \
+	--run "$(abg_go_cmd /scratch/demo-go.img 0)" \
 	--interval 0.5 --runs 3 --metric read-mbs --dir /tmp/demo-ab
 say "The runs it recorded, and the same comparison from the records"
 run xvbd ab list --dir /tmp/demo-ab
