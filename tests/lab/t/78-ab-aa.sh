@@ -7,7 +7,7 @@
 # look, not a rerun).  (The fresh-guest mode is t/76's and t/79's.)
 # lab-timeout: 900
 . /lab/lib/testlib.sh
-. /lab/lib/abguest.sh	# abg_run_fields
+. /lab/lib/abguest.sh
 name=t78
 img=/scratch/t78.img
 trig=/scratch/t78-trig.img
@@ -19,23 +19,9 @@ mkdir -p $top
 dd if=/dev/urandom of=$img bs=1M count=32 status=none
 truncate -s 1M $trig
 
-# The guest polls its trigger disk (xvdc): xvdb present and the trigger
-# empty: READY; GO: read xvdb (32 MiB, O_DIRECT), answer DONE.
-cat >$top/guest.sh <<'EOS'
-put() { printf '%s\n' "$1" | dd of=/dev/xvdc bs=4096 count=1 conv=sync oflag=direct 2>/dev/null; }
-put UP
-while :; do
-	t=$(dd if=/dev/xvdc bs=4096 count=1 iflag=direct 2>/dev/null | head -c 4)
-	case "$t" in
-	GO*)
-		dd if=/dev/xvdb of=/dev/null bs=1M count=32 iflag=direct 2>/dev/null
-		put DONE;;
-	UP*|"")
-		[ -b /dev/xvdb ] && put READY;;
-	esac
-	sleep 0.2
-done
-EOS
+# The guest (abguest.sh, abg_hot_guest): polls its trigger disk (xvdc);
+# READY when xvdb is there, GO reads xvdb (32 MiB, O_DIRECT), then DONE.
+abg_hot_guest 32 >$top/guest.sh
 lab-guest start $name --mem 256 \
 	--disk "format=raw,vdev=xvdc,access=rw,script=xvbd-block,target=$trig" \
 	--run "$(cat $top/guest.sh)" >$top/guest.out 2>&1

@@ -36,28 +36,10 @@ dd if=/dev/urandom of=$keep bs=1M count=1 status=none
 truncate -s 1M $trig
 keep_sum=$(md5sum <$keep | cut -d' ' -f1)
 
-# The guest: polls its trigger disk (xvdc).  Empty and xvdb present:
-# READY.  GO: reads xvdb (2 MiB, O_DIRECT), answers DONE with its own
-# uptime before and after (10 ms steps).  SUM: answers with the md5 of its other disk, xvda.
-cat >$top/guest.sh <<'EOS'
-put() { printf '%s\n' "$1" | dd of=/dev/xvdc bs=4096 count=1 conv=sync oflag=direct 2>/dev/null; }
-put UP
-while :; do
-	t=$(dd if=/dev/xvdc bs=4096 count=1 iflag=direct 2>/dev/null | head -c 4)
-	case "$t" in
-	GO*)
-		a=$(cut -d' ' -f1 /proc/uptime)
-		dd if=/dev/xvdb of=/dev/null bs=1M count=2 iflag=direct 2>/dev/null
-		b=$(cut -d' ' -f1 /proc/uptime)
-		put "DONE $a $b";;
-	SUM*)
-		put "SUMIS $(md5sum </dev/xvda | cut -d' ' -f1)";;
-	UP*|"")
-		[ -b /dev/xvdb ] && put READY;;
-	esac
-	sleep 0.2
-done
-EOS
+# The guest (abguest.sh, abg_hot_guest): polls its trigger disk (xvdc);
+# READY when xvdb is there, GO reads xvdb (2 MiB, O_DIRECT) and answers
+# DONE with its own uptimes, SUM answers with the md5 of xvda.
+abg_hot_guest 2 >$top/guest.sh
 lab-guest start $name --mem 256 \
 	--disk "format=raw,vdev=xvda,access=ro,script=xvbd-block,target=$keep" \
 	--disk "format=raw,vdev=xvdc,access=rw,script=xvbd-block,target=$trig" \

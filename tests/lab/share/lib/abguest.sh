@@ -23,6 +23,7 @@
 #   abg_reset TRIGGER   clear the handshake
 #   abg_mount_slow      mount the lab's slow disk (/dev/vdc, reads
 #			throttled by QEMU) on /slow, once
+#   abg_hot_guest MIB   the guest script of a hot experiment (below)
 #   abg_run_fields FILE [sequential]
 #			checks a real `ab run --json` output's fields and
 #			types (testlib.sh's fields; man xvbd-ab, JSON OUTPUT)
@@ -109,6 +110,34 @@ while [ \$i -lt $passes ]; do
 done
 printf 'DONE%4092s' x | dd of=/dev/xvdb bs=4096 count=1 oflag=direct 2>/dev/null") &&
 		cp "$c" "$out"
+}
+
+# abg_hot_guest MIB: the --run script of a hot experiment's guest
+# (ab run --domain), for lab-guest start.  The guest keeps running; the
+# disk under test comes and goes as xvdb; xvdc is its trigger disk.  It
+# polls xvdc: empty (or UP) and xvdb present: READY; GO: reads MIB MiB
+# of xvdb with O_DIRECT and answers "DONE T0 T1" (its uptime before and
+# after, 10 ms steps); SUM: answers "SUMIS" and the md5 of xvda.
+abg_hot_guest() {
+	cat <<EOS
+put() { printf '%s\\n' "\$1" | dd of=/dev/xvdc bs=4096 count=1 conv=sync oflag=direct 2>/dev/null; }
+put UP
+while :; do
+	t=\$(dd if=/dev/xvdc bs=4096 count=1 iflag=direct 2>/dev/null | head -c 4)
+	case "\$t" in
+	GO*)
+		a=\$(cut -d' ' -f1 /proc/uptime)
+		dd if=/dev/xvdb of=/dev/null bs=1M count=$1 iflag=direct 2>/dev/null
+		b=\$(cut -d' ' -f1 /proc/uptime)
+		put "DONE \$a \$b";;
+	SUM*)
+		put "SUMIS \$(md5sum </dev/xvda | cut -d' ' -f1)";;
+	UP*|"")
+		[ -b /dev/xvdb ] && put READY;;
+	esac
+	sleep 0.2
+done
+EOS
 }
 
 abg_mount_slow() {
