@@ -189,5 +189,9 @@ pipe_case --help
 # pv CONFIG_FILE on|off: no Xen needed, edits run for real.
 . "$(dirname "$0")/cli-pv.sh"
 
+# Every usage error of the catalogue of bad inputs, found before any
+# connection.
+. "$(dirname "$0")/cli-bad-input.sh"
+
 echo "cli: $passed passed, $failed failed"
 [ "$failed" = 0 ]

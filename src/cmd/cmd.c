@@ -137,6 +137,17 @@ int xvbd_cmd_domain_lookup(const struct xvbd_ctx *ctx, const char *spec,
 	return xvbd_tstack_lookup_exit(err);
 }
 
+int xvbd_cmd_domain_check(const struct xvbd_ctx *ctx, const char *spec)
+{
+	int err = xvbd_tstack_domain_spec_check(spec);
+
+	if (!err)
+		return XVBD_EXIT_OK;
+	xvbd_err(ctx->cmd->name, "domain", "\"%s\": %s", spec,
+		 xvbd_tstack_lookup_why(err));
+	return xvbd_tstack_lookup_exit(err);
+}
+
 int xvbd_cmd_disk_error(const struct xvbd_ctx *ctx, int err, const char *vdev,
 			const char *domain)
 {

@@ -136,7 +136,14 @@ int cmd_list(struct xvbd_ctx *ctx, int argc, char **argv)
 	size_t ndoms = 0, i, j;
 	int rc, err;
 
-	rc = resolve(ctx, argc, argv, &doms, &ndoms);
+	for (i = 0; i < (size_t)argc; i++) {
+		rc = xvbd_cmd_domain_check(ctx, argv[i]);
+		if (rc)
+			return rc;
+	}
+	rc = xvbd_cmd_connect(ctx);	/* CMD_LATE_CONNECT: after the names */
+	if (!rc)
+		rc = resolve(ctx, argc, argv, &doms, &ndoms);
 	if (rc)
 		return rc;
 	xvbd_out_labels(o, list_labels);

@@ -154,7 +154,9 @@ int cmd_show(struct xvbd_ctx *ctx, int argc, char **argv)
 				  "numeric devid (see xen-vbd-interface(7))");
 		return XVBD_EXIT_USAGE;
 	}
-	rc = xvbd_cmd_connect(ctx);	/* CMD_LATE_CONNECT: after the vdev */
+	rc = xvbd_cmd_domain_check(ctx, dom_spec);
+	if (!rc)
+		rc = xvbd_cmd_connect(ctx);	/* CMD_LATE_CONNECT: after both */
 	if (rc)
 		return rc;
 	rc = xvbd_cmd_domain_lookup(ctx, dom_spec, &domid, &domain);

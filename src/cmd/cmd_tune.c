@@ -126,7 +126,9 @@ int cmd_tune(struct xvbd_ctx *ctx, int argc, char **argv)
 			return XVBD_EXIT_USAGE;
 		}
 	}
-	err = xvbd_cmd_connect(ctx);	/* CMD_LATE_CONNECT: after the input */
+	err = xvbd_cmd_domain_check(ctx, dom_spec);
+	if (!err)
+		err = xvbd_cmd_connect(ctx);	/* CMD_LATE_CONNECT: after the input */
 	if (err)
 		return err;
 

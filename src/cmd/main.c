@@ -16,7 +16,8 @@
 
 static const struct xvbd_cmd commands[] = {
 	{ "list", cmd_list,
-	  CMD_NEEDS_ROOT | CMD_NEEDS_XS | CMD_NEEDS_LIBXL, 0, CMD_ARGS_ANY,
+	  CMD_NEEDS_ROOT | CMD_NEEDS_XS | CMD_NEEDS_LIBXL | CMD_LATE_CONNECT,
+	  0, CMD_ARGS_ANY,
 	  "list the VBDs of all or the given domains",
 	  "[Domain...]" },
 	{ "show", cmd_show,

@@ -62,6 +62,12 @@ libxl_ctx *xvbd_tstack_libxl(struct xvbd_tstack *ts)
 	return ts->ctx;
 }
 
+/* A path would be a config file or a device given where a name goes. */
+int xvbd_tstack_domain_spec_check(const char *spec)
+{
+	return strchr(spec, '/') ? -EINVAL : 0;
+}
+
 int xvbd_tstack_domain_lookup(struct xvbd_tstack *ts, const char *spec,
 			      uint32_t *domid, char **name)
 {
@@ -69,7 +75,7 @@ int xvbd_tstack_domain_lookup(struct xvbd_tstack *ts, const char *spec,
 	uint32_t found;
 	char *found_name;
 
-	if (strchr(spec, '/'))
+	if (xvbd_tstack_domain_spec_check(spec))
 		return -EINVAL;
 	if (!*spec)
 		return -ENOENT;

@@ -106,6 +106,12 @@ int xvbd_getopt_index(void);
 int xvbd_cmd_domain_lookup(const struct xvbd_ctx *ctx, const char *spec,
 			   uint32_t *domid, char **name);
 /*
+ * The same refusal for what the lookup would refuse on syntax alone, for
+ * a command to make before it connects: a usage error is found on the
+ * command line.  XVBD_EXIT_OK or XVBD_EXIT_USAGE.
+ */
+int xvbd_cmd_domain_check(const struct xvbd_ctx *ctx, const char *spec);
+/*
  * Report an xvbd_tstack_disk_find() error for the disk vdev of domain:
  * "xvbd: <cmd>: vdev: ... has no such disk" and a hint for -ENOENT, else
  * "xvbd: <cmd>: disks: ...".  Returns XVBD_EXIT_FAIL.

@@ -28,6 +28,11 @@ void xvbd_tstack_close(struct xvbd_tstack *ts);	/* NULL ok */
  */
 int xvbd_tstack_domain_lookup(struct xvbd_tstack *ts, const char *spec,
 			      uint32_t *domid, char **name);
+/*
+ * The lookup's syntax alone, before any connection: 0, or -EINVAL for a
+ * spec it would refuse as a usage error.
+ */
+int xvbd_tstack_domain_spec_check(const char *spec);
 /* The "why" for a lookup error, and its exit code (2 for -EINVAL). */
 const char *xvbd_tstack_lookup_why(int err);
 int xvbd_tstack_lookup_exit(int err);

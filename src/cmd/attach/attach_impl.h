@@ -115,6 +115,9 @@ static inline bool quiet(const struct attach *at)
 
 /* 2. plan (attach_plan.c) */
 void item_err(const struct item *it, const char *fmt, ...) XVBD_PRINTF(2, 3);
+/* Items from the arguments, checked on the command line alone. */
+int check_items(struct attach *at);
+/* ... then against the system: links, targets given twice, vdevs. */
 int plan_items(struct attach *at);
 int plan_overrides(struct attach *at);
 

@@ -113,11 +113,8 @@ static int assign_vdevs(struct attach *at)
 
 		if (it->auto_vdev)
 			continue;
-		if (xvbd_vdev_parse(it->vdev, &it->devid)) {
-			item_err(it, "vdev \"%s\": not a virtual device name",
-				 it->vdev);
-			rc = XVBD_EXIT_USAGE;
-		} else if (devid_taken(at, NULL, 0, it->devid, i)) {
+		/* (it->devid: check_items parsed the name) */
+		if (devid_taken(at, NULL, 0, it->devid, i)) {
 			item_err(it, "vdev %s given twice", it->vdev);
 			rc = XVBD_EXIT_FAIL;
 		} else if (devid_taken(at, disks, ndisks, it->devid, i)) {
@@ -188,8 +185,11 @@ static int check_no_symlink(const struct attach *at, const struct item *it,
 	return XVBD_EXIT_FAIL;
 }
 
-/* A disk spec from the user: parsed by libxlutil, then validated. */
-static int plan_spec(struct attach *at, struct item *it)
+/*
+ * A disk spec from the user: parsed by libxlutil, then validated, on the
+ * command line alone (no connection yet).
+ */
+static int check_spec(struct attach *at, struct item *it)
 {
 	struct xvbd_tstack_disk_info info;
 	char why[WHY_MAX];
@@ -202,21 +202,12 @@ static int plan_spec(struct attach *at, struct item *it)
 		return err == -EINVAL ? XVBD_EXIT_USAGE : XVBD_EXIT_FAIL;
 	}
 	xvbd_tstack_disk_describe(it->disk, &info);
-	/* -N too: libxl would only say so when it adds the disk. */
-	if (info.backend_domname) {
-		uint32_t be_domid;
-		char *be_name = NULL;
-
-		err = xvbd_tstack_domain_lookup(at->ctx->ts,
-						info.backend_domname,
-						&be_domid, &be_name);
-		free(be_name);
-		if (err) {
-			item_err(it, "backend domain \"%s\": %s",
-				 info.backend_domname,
-				 xvbd_tstack_lookup_why(err));
-			return xvbd_tstack_lookup_exit(err);
-		}
+	if (info.backend_domname &&
+	    xvbd_tstack_domain_spec_check(info.backend_domname)) {
+		item_err(it, "backend domain \"%s\": %s",
+			 info.backend_domname,
+			 xvbd_tstack_lookup_why(-EINVAL));
+		return XVBD_EXIT_USAGE;
 	}
 	if (info.script && xvbd_token_check(info.script, &bad)) {
 		item_err(it, "script \"%s\": %s", info.script, bad);
@@ -251,13 +242,42 @@ static int plan_spec(struct attach *at, struct item *it)
 	it->auto_vdev = !strcmp(info.vdev, "auto");
 	if (!it->auto_vdev)
 		snprintf(it->vdev, sizeof(it->vdev), "%s", info.vdev);
+	return 0;
+}
+
+/* A checked disk spec against the system: its backend domain, its path. */
+static int plan_spec(struct attach *at, struct item *it)
+{
+	struct xvbd_tstack_disk_info info;
+	int err;
+
+	xvbd_tstack_disk_describe(it->disk, &info);
+	/* -N too: libxl would only say so when it adds the disk. */
+	if (info.backend_domname) {
+		uint32_t be_domid;
+		char *be_name = NULL;
+
+		err = xvbd_tstack_domain_lookup(at->ctx->ts,
+						info.backend_domname,
+						&be_domid, &be_name);
+		free(be_name);
+		if (err) {
+			item_err(it, "backend domain \"%s\": %s",
+				 info.backend_domname,
+				 xvbd_tstack_lookup_why(err));
+			return xvbd_tstack_lookup_exit(err);
+		}
+	}
 	if (it->target[0] && !it->script)
 		return check_no_symlink(at, it, true);
 	return 0;
 }
 
-/* A shorthand: validate what the user gave; the spec is built later. */
-static int plan_shorthand(struct attach *at, struct item *it)
+/*
+ * A shorthand: validate what the user gave, on the command line alone;
+ * the spec is built later.
+ */
+static int check_shorthand(struct attach *at, struct item *it)
 {
 	const struct attach_args *a = &at->a;
 	const char *bad;
@@ -275,7 +295,7 @@ static int plan_shorthand(struct attach *at, struct item *it)
 			return XVBD_EXIT_USAGE;
 		}
 		snprintf(it->target, sizeof(it->target), "%s", it->arg);
-		return check_no_symlink(at, it, it->kind == ITEM_PHY);
+		return 0;
 	case ITEM_SHARE:
 		err = xvbd_share_parse_url(it->arg, &it->url, &bad);
 		if (!err)
@@ -329,7 +349,7 @@ static int check_twice(const struct attach *at, size_t i)
 	return 0;
 }
 
-int plan_items(struct attach *at)
+int check_items(struct attach *at)
 {
 	const struct attach_args *a = &at->a;
 	size_t i;
@@ -352,8 +372,33 @@ int plan_items(struct attach *at)
 	for (i = 0; i < at->n; i++) {
 		struct item *it = &at->items[i];
 
-		rc = it->kind == ITEM_SPEC ? plan_spec(at, it) :
-			plan_shorthand(at, it);
+		rc = it->kind == ITEM_SPEC ? check_spec(at, it) :
+			check_shorthand(at, it);
+		if (rc)
+			return rc;
+		if (!it->auto_vdev && xvbd_vdev_parse(it->vdev, &it->devid)) {
+			item_err(it, "vdev \"%s\": not a virtual device name",
+				 it->vdev);
+			return XVBD_EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+int plan_items(struct attach *at)
+{
+	size_t i;
+	int rc;
+
+	for (i = 0; i < at->n; i++) {
+		struct item *it = &at->items[i];
+
+		if (it->kind == ITEM_SPEC)
+			rc = plan_spec(at, it);
+		else if (it->kind != ITEM_SHARE)
+			rc = check_no_symlink(at, it, it->kind == ITEM_PHY);
+		else
+			rc = 0;
 		if (rc)
 			return rc;
 		rc = check_twice(at, i);

@@ -4,9 +4,10 @@
  *
  * Steps, each a function, in this order (the files are named below):
  *   1. parse_args      options -> struct attach_args (usage errors: 2)
- *   2. plan_items      one item per disk: xl spec parsed by libxlutil, or
+ *   2. check_items     one item per disk: xl spec parsed by libxlutil, or
  *                      a shorthand (--file, --phy, --share) turned into one;
- *                      every path/URL/option validated; vdevs allocated
+ *                      every path/URL/option validated, before connecting;
+ *      plan_items      then links, a target given twice, vdevs allocated
  *   3. prepare_items   side effects before libxl: share mounts, image
  *                      files (undone by cleanup_items on failure); the
  *                      hotplug script (choose_script: xvbd-block for
@@ -394,6 +395,12 @@ static void render(struct attach *at)
 	xvbd_out_arr_end(o);
 }
 
+static int refuse_dom0(void)
+{
+	xvbd_err(CMD, "domain", "dom0 gets no VBDs from xvbd");
+	return XVBD_EXIT_USAGE;
+}
+
 /* lock_held: the caller holds the domain's lock (xvbd/cmd/attach.h). */
 static int attach_main(struct xvbd_ctx *ctx, int argc, char **argv,
 		       bool lock_held)
@@ -411,6 +418,19 @@ static int attach_main(struct xvbd_ctx *ctx, int argc, char **argv,
 	at->domain_lock_fd = -1;
 	at->xvbd_block = -1;
 	rc = parse_args(ctx, argc, argv, &at->a);
+	/*
+	 * Usage errors on the command line alone, before any connection.
+	 * dom0 by its id or the name xencommons gives it (no guest can take
+	 * it: libxl refuses a name in use); by any other name, after the
+	 * lookup below.
+	 */
+	if (!rc)
+		rc = xvbd_cmd_domain_check(ctx, at->a.domain);
+	if (!rc && (!strcmp(at->a.domain, "0") ||
+		    !strcmp(at->a.domain, "Domain-0")))
+		rc = refuse_dom0();
+	if (!rc)
+		rc = check_items(at);
 	if (!rc)
 		rc = xvbd_cmd_connect(ctx);
 	if (rc)
@@ -420,8 +440,7 @@ static int attach_main(struct xvbd_ctx *ctx, int argc, char **argv,
 	if (rc)
 		goto out;
 	if (at->domid == 0) {
-		xvbd_err(CMD, "domain", "dom0 gets no VBDs from xvbd");
-		rc = XVBD_EXIT_USAGE;
+		rc = refuse_dom0();
 		goto out;
 	}
 	/* The vdev choice and the add, one step for xvbd callers. */
