@@ -225,6 +225,7 @@ void xvbd_ab_comparison_render(struct xvbd_out *o, const char *key,
 			     "welch");
 		xvbd_out_str(o, "adjust", c->adjusted ? "holm" : "none");
 		xvbd_out_uint(o, "family", c->family);
+		xvbd_out_str(o, "rates_over", "busy span");
 	} else {
 		snprintf(buf, sizeof(buf), "%s (%zu run%s)", c->label_a,
 			 c->runs_a, c->runs_a == 1 ? "" : "s");
@@ -249,6 +250,9 @@ void xvbd_ab_comparison_render(struct xvbd_out *o, const char *key,
 				 "--no-adjust: each verdict at the confidence "
 				 "alone" : "one metric");
 		xvbd_out_str(o, "adjustment", buf);
+		xvbd_out_str(o, "rates", "IO/s and MB/s over each run's busy "
+			     "span (first to last interval with I/O; over the "
+			     "window: ab show, ab export); CPU over the window");
 	}
 	xvbd_out_arr_begin(o, "metrics");
 	for (m = 0; m < XVBD_AB_NMETRICS; m++) {

@@ -64,8 +64,9 @@ static const char *const vbd_keys[] = {
 	"reset", "blk", "backend_cpu_ns", "backend_reset",
 };
 #define NVBD_KEYS (sizeof(vbd_keys) / sizeof(vbd_keys[0]))
+/* io_ticks_ms last: records written before it have the first four. */
 static const char *const blk_keys[] = {
-	"rd_ios", "wr_ios", "rd_ticks_ms", "wr_ticks_ms",
+	"rd_ios", "wr_ios", "rd_ticks_ms", "wr_ticks_ms", "io_ticks_ms",
 };
 #define NBLK_KEYS (sizeof(blk_keys) / sizeof(blk_keys[0]))
 
@@ -78,7 +79,7 @@ static uint64_t *blk_counter(struct xvbd_ab_vbd_sample *v, size_t i)
 {
 	uint64_t *const fields[NBLK_KEYS] = {
 		&v->blk_rd_ios, &v->blk_wr_ios, &v->blk_rd_ticks_ms,
-		&v->blk_wr_ticks_ms,
+		&v->blk_wr_ticks_ms, &v->blk_io_ticks_ms,
 	};
 
 	return fields[i];
@@ -102,7 +103,7 @@ static yajl_gen_status gen_vbd(yajl_gen g, const struct xvbd_ab_vbd_sample *cv)
 		st = yajl_gen_null(g);
 	} else if (!st) {
 		st = yajl_gen_map_open(g);
-		for (i = 0; !st && i < NBLK_KEYS; i++)
+		for (i = 0; !st && i < NBLK_KEYS - !v.has_io_ticks; i++)
 			st = gen_key_u64(g, blk_keys[i], *blk_counter(&v, i));
 		if (!st)
 			st = yajl_gen_map_close(g);
@@ -456,8 +457,9 @@ static int read_vbd(yajl_val v, const struct where *w,
 	if (YAJL_IS_NULL(blk))
 		return 0;
 	where_key(&wb, w, "blk");
-	rc = obj_check(blk, &wb, blk_keys, NBLK_KEYS, e);
-	for (i = 0; !rc && i < NBLK_KEYS; i++)
+	rc = obj_check_opt(blk, &wb, blk_keys, NBLK_KEYS, NBLK_KEYS - 1, e);
+	out->has_io_ticks = !rc && obj_get(blk, "io_ticks_ms");
+	for (i = 0; !rc && i < NBLK_KEYS - !out->has_io_ticks; i++)
 		rc = get_u64(blk, &wb, blk_keys[i], i < 2 ? UINT64_MAX :
 			     UINT32_MAX, blk_counter(out, i), e);
 	out->has_blk = !rc;

@@ -543,7 +543,8 @@ int xvbd_ab_record_check(const struct xvbd_ab_record *rec,
 			const struct xvbd_ab_vbd_sample *v = &s->vbds[j];
 
 			if (v->has_blk && (v->blk_rd_ticks_ms > UINT32_MAX ||
-					   v->blk_wr_ticks_ms > UINT32_MAX)) {
+					   v->blk_wr_ticks_ms > UINT32_MAX ||
+					   v->blk_io_ticks_ms > UINT32_MAX)) {
 				err_set(e, "samples[%zu].vbds[%zu].blk: tick "
 					"counter beyond 32 bits", i, j);
 				return -EINVAL;

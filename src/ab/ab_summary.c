@@ -21,6 +21,10 @@
  *    interval) plus CPU_SLACK_NS for the time between reading the
  *    clock and reading the domain's CPU time.
  *
+ * IO/s and MB/s are taken over the busy span (ab.h) and kept over the
+ * whole window too; the other metrics are per request or per second of
+ * the window.  Time metrics: the run's length, its busy span (s).
+ *
  * Units: IO/s; MB/s of 10^6 bytes (512-byte sectors); latency in ms per
  * I/O from the backing device's ticks/ios (known only with I/O of that
  * kind, and only where every VBD of the record has a visible backing
@@ -57,7 +61,16 @@ const struct xvbd_ab_metric_info xvbd_ab_metrics[XVBD_AB_NMETRICS] = {
 				     "KiB", true, 1 },
 	[XVBD_AB_WR_KIB_PER_REQ] = { "write-kib-per-req",
 				     "write request size", "KiB", true, 1 },
+	[XVBD_AB_SECONDS] = { "seconds", "run time", "s", false, 3 },
+	[XVBD_AB_BUSY_SECONDS] = { "busy-seconds", "busy span", "s", false,
+				   3 },
 };
+
+bool xvbd_ab_metric_is_rate(enum xvbd_ab_metric m)
+{
+	return m == XVBD_AB_RD_IOPS || m == XVBD_AB_WR_IOPS ||
+	       m == XVBD_AB_RD_MBS || m == XVBD_AB_WR_MBS;
+}
 
 int xvbd_ab_metric_find(const char *name)
 {
@@ -78,6 +91,7 @@ struct deltas {
 	uint64_t be_ns;
 	bool blk;			/* every VBD's backing device seen */
 	uint64_t blk_rd_ios, blk_wr_ios, blk_rd_ticks, blk_wr_ticks;
+	bool blk_busy;			/* a backing device's io_ticks grew */
 	uint64_t guest_cpu_ns, dom0_cpu_ns;
 };
 
@@ -142,7 +156,7 @@ static enum xvbd_ab_iv interval_deltas(const struct xvbd_ab_record *rec,
 	for (v = 0; v < rec->nvdevs; v++) {
 		const struct xvbd_ab_vbd_sample *a = &p->vbds[v];
 		const struct xvbd_ab_vbd_sample *b = &s->vbds[v];
-		uint64_t rr, wr, rs, ws, ri, wi, rt, wt;
+		uint64_t rr, wr, rs, ws, ri, wi, rt, wt, it = 0;
 
 		if (b->reset ||
 		    xvbd_stats_delta(a->c.rd_req, b->c.rd_req, 64, &rr) ||
@@ -168,7 +182,10 @@ static enum xvbd_ab_iv interval_deltas(const struct xvbd_ab_record *rec,
 		    xvbd_stats_delta(a->blk_rd_ticks_ms, b->blk_rd_ticks_ms,
 				     32, &rt) ||
 		    xvbd_stats_delta(a->blk_wr_ticks_ms, b->blk_wr_ticks_ms,
-				     32, &wt)) {
+				     32, &wt) ||
+		    (a->has_io_ticks && b->has_io_ticks &&
+		     xvbd_stats_delta(a->blk_io_ticks_ms, b->blk_io_ticks_ms,
+				      32, &it))) {
 			*why = "a backing device's counters were reset";
 			return XVBD_AB_IV_RESET;
 		}
@@ -178,6 +195,8 @@ static enum xvbd_ab_iv interval_deltas(const struct xvbd_ab_record *rec,
 			*why = "counters overflow";
 			return XVBD_AB_IV_RESET;
 		}
+		if (it)
+			d->blk_busy = true;
 	}
 	if (s->t_ns <= p->t_ns) {
 		*why = "time did not advance";
@@ -270,6 +289,48 @@ static void rates(const struct deltas *d, double *value, bool *known)
 	}
 }
 
+/*
+ * IO/s and MB/s over the busy span: the same deltas over the part of the
+ * counted time that had I/O.  No I/O at all: 0 either way.
+ */
+static void busy_rates(const struct deltas *sum, uint64_t busy_ns,
+		       double *value)
+{
+	struct deltas busy = *sum;
+	bool known[XVBD_AB_NMETRICS];
+	double v[XVBD_AB_NMETRICS];
+	int m;
+
+	if (!busy_ns)
+		return;
+	busy.dt_ns = busy_ns;
+	rates(&busy, v, known);
+	for (m = 0; m < XVBD_AB_NMETRICS; m++)
+		if (xvbd_ab_metric_is_rate(m))
+			value[m] = v[m];
+}
+
+/*
+ * The run's own length (the last sample is taken when the command ends
+ * or the guest shuts down: the record spans the run) and its busy span.
+ * A --duration run's length is the one asked for: no measurement.
+ */
+static void run_seconds(const struct xvbd_ab_record *rec,
+			struct xvbd_ab_summary *out)
+{
+	if (rec->complete && rec->nsamples > 1 &&
+	    rec->mode != XVBD_AB_MODE_DURATION) {
+		out->value[XVBD_AB_SECONDS] =
+			(double)rec->samples[rec->nsamples - 1].t_ns / NS_PER_S;
+		out->known[XVBD_AB_SECONDS] = true;
+	}
+	if (rec->nvdevs && out->used_ns) {
+		out->value[XVBD_AB_BUSY_SECONDS] = (double)out->busy_ns /
+						   NS_PER_S;
+		out->known[XVBD_AB_BUSY_SECONDS] = true;
+	}
+}
+
 static bool record_shape_ok(const struct xvbd_ab_record *rec, size_t i)
 {
 	return rec->samples && (!rec->nvdevs || (rec->samples[i - 1].vbds &&
@@ -298,6 +359,8 @@ int xvbd_ab_summarize(const struct xvbd_ab_record *rec,
 {
 	struct deltas sum = { .dt_ns = 0 }, d;
 	bool any_blk_gap = false, any_be_gap = false;
+	uint64_t busy_from = 0, busy_to = 0;
+	bool busy = false;
 	const char *why;
 	size_t i;
 
@@ -317,6 +380,18 @@ int xvbd_ab_summarize(const struct xvbd_ab_record *rec,
 			continue;
 		case XVBD_AB_IV_OK:
 			break;
+		}
+		/*
+		 * The busy span in counted time: [busy_from, busy_to).  blkback
+		 * counts a request when it takes it off the ring, so a slow
+		 * last request is served in intervals without new requests:
+		 * the backing device's io_ticks say the disk was still busy.
+		 */
+		if (d.rd_req || d.wr_req || d.other_req || d.blk_busy) {
+			if (!busy)
+				busy_from = sum.dt_ns;
+			busy = true;
+			busy_to = sum.dt_ns + d.dt_ns;
 		}
 		if (!add_ok(&sum.dt_ns, d.dt_ns) ||
 		    !add_ok(&sum.rd_req, d.rd_req) ||
@@ -349,6 +424,12 @@ int xvbd_ab_summarize(const struct xvbd_ab_record *rec,
 	sum.blk = !any_blk_gap && sum.vbds;
 	sum.be = !any_be_gap && sum.vbds;
 	out->used_ns = sum.dt_ns;
-	rates(&sum, out->value, out->known);
+	rates(&sum, out->window, out->known);
+	memcpy(out->value, out->window, sizeof(out->value));
+	out->busy_ns = busy_to - busy_from;
+	busy_rates(&sum, out->busy_ns, out->value);
+	run_seconds(rec, out);
+	memcpy(out->window + XVBD_AB_SECONDS, out->value + XVBD_AB_SECONDS,
+	       2 * sizeof(out->value[0]));
 	return 0;
 }

@@ -175,6 +175,9 @@ static void make_record(struct xvbd_ab_record *rec, const char *label,
 		vbds[0].blk_wr_ios = 9000 + i;
 		vbds[0].blk_rd_ticks_ms = 10000 + i;
 		vbds[0].blk_wr_ticks_ms = UINT32_MAX - i;
+		/* the baseline as an older record wrote it: no io_ticks */
+		vbds[0].has_io_ticks = i > 0;
+		vbds[0].blk_io_ticks_ms = i ? 20000 + i : 0;
 		/* counters beyond what long long holds */
 		vbds[1].c.rd_sect = UINT64_MAX - i;
 		vbds[1].c.wr_sect = (UINT64_C(1) << 63) + i;
@@ -240,6 +243,8 @@ static void assert_same_record(const struct xvbd_ab_record *a,
 			assert_true(v->blk_wr_ios == w->blk_wr_ios);
 			assert_true(v->blk_rd_ticks_ms == w->blk_rd_ticks_ms);
 			assert_true(v->blk_wr_ticks_ms == w->blk_wr_ticks_ms);
+			assert_int_equal(v->has_io_ticks, w->has_io_ticks);
+			assert_true(v->blk_io_ticks_ms == w->blk_io_ticks_ms);
 		}
 	}
 }
@@ -270,6 +275,9 @@ static void test_round_trip(void **state)
 	assert_non_null(strstr(j1, "\"rd_sect\":18446744073709551615"));
 	assert_non_null(strstr(j1, "\"blk\":null"));
 	assert_non_null(strstr(j1, "\"mode\":\"run\""));
+	assert_non_null(strstr(j1, "\"wr_ticks_ms\":4294967294,"
+			       "\"io_ticks_ms\":20001}"));
+	assert_non_null(strstr(j1, "\"wr_ticks_ms\":4294967295},"));
 	assert_int_equal(xvbd_ab_record_from_json(j1, strlen(j1), &b, &e), 0);
 	assert_same_record(&a, &b);
 	/* and the same bytes again */
@@ -415,6 +423,11 @@ static void test_damage(void **state)
 		  "samples[1].guest_vcpus: out of range" },
 		{ "\"wr_ticks_ms\":4294967294", "\"wr_ticks_ms\":4294967296",
 		  "samples[1].vbds[0].blk.wr_ticks_ms: out of range" },
+		{ "\"io_ticks_ms\":20001", "\"io_ticks_ms\":4294967296",
+		  "samples[1].vbds[0].blk.io_ticks_ms: out of range" },
+		{ "\"io_ticks_ms\":20001", "\"io_ticks_ms\":true",
+		  "samples[1].vbds[0].blk.io_ticks_ms: not an unsigned "
+		  "integer" },
 		{ "\"workload_status\":3", "\"workload_status\":256",
 		  "workload_status: out of range" },
 		{ "\"workload_status\":3", "\"workload_status\":-1",

@@ -72,6 +72,130 @@ static void test_summary_run_rate(void **state)
 	assert_false(s.known[XVBD_AB_WR_LAT_MS]);
 }
 
+/*
+ * A fixed-size read with idle time around it (seed 001's cached runs: a
+ * 1.3 s record, 0.2 s of I/O): IO/s and MB/s over the busy span, the
+ * first to the last interval with requests, not over the window; the
+ * window's rates kept beside them; the run's length and busy span as
+ * metrics of their own.
+ */
+static void test_summary_busy_span(void **state)
+{
+	struct trec t;
+	struct xvbd_ab_summary s;
+	int m;
+
+	(void)state;
+	trec_init(&t, "cached", "cached-1", 1);
+	t.r.mode = XVBD_AB_MODE_RUN;
+	t.r.workload = (char *)"read 8 MiB; sleep 5";
+	trec_add(&t, 0, 0, 0, 0, 0, 0, 0);
+	trec_add(&t, 100, 0, 0, 0, 0, 5, 5);		/* idle */
+	trec_add(&t, 200, 40, 0, 5120, 0, 10, 10);	/* busy ... */
+	trec_add(&t, 300, 90, 0, 11520, 0, 15, 15);
+	trec_add(&t, 400, 90, 0, 11520, 0, 20, 20);	/* a pause inside */
+	trec_add(&t, 500, 128, 0, 16384, 0, 25, 25);	/* ... to here */
+	trec_add(&t, 2500, 128, 0, 16384, 0, 30, 30);	/* idle tail */
+	trec_add(&t, 5500, 128, 0, 16384, 0, 35, 35);
+	assert_int_equal(xvbd_ab_summarize(&t.r, &s), 0);
+	assert_true(s.used_ns == 5500 * 1000000ull);
+	/* From the start of the first busy interval (0.1 s) to 0.5 s. */
+	assert_true(s.busy_ns == 400 * 1000000ull);
+	near(s.value[XVBD_AB_RD_IOPS], 128 / 0.4);
+	near(s.value[XVBD_AB_RD_MBS], 16384.0 * 512 / 1e6 / 0.4);
+	near(s.window[XVBD_AB_RD_IOPS], 128 / 5.5);
+	near(s.window[XVBD_AB_RD_MBS], 16384.0 * 512 / 1e6 / 5.5);
+	near(s.value[XVBD_AB_WR_MBS], 0);
+	/* CPU stays per second of the window. */
+	near(s.value[XVBD_AB_GUEST_CPU], 35.0 / 5500 * 100);
+	near(s.window[XVBD_AB_GUEST_CPU], s.value[XVBD_AB_GUEST_CPU]);
+	/* Request size is per request, whatever the time. */
+	near(s.value[XVBD_AB_RD_KIB_PER_REQ], 64.0);
+	assert_true(s.known[XVBD_AB_SECONDS]);
+	near(s.value[XVBD_AB_SECONDS], 5.5);
+	assert_true(s.known[XVBD_AB_BUSY_SECONDS]);
+	near(s.value[XVBD_AB_BUSY_SECONDS], 0.4);
+	for (m = 0; m < XVBD_AB_NMETRICS; m++)
+		if (!xvbd_ab_metric_is_rate(m))
+			near(s.window[m], s.value[m]);
+	assert_false(xvbd_ab_metrics[XVBD_AB_SECONDS].higher_is_better);
+	assert_int_equal(xvbd_ab_metric_find("busy-seconds"),
+			 XVBD_AB_BUSY_SECONDS);
+
+	/* A --duration run's length is the one asked for: no metric. */
+	t.r.mode = XVBD_AB_MODE_DURATION;
+	assert_int_equal(xvbd_ab_summarize(&t.r, &s), 0);
+	assert_false(s.known[XVBD_AB_SECONDS]);
+	assert_true(s.known[XVBD_AB_BUSY_SECONDS]);
+	/* An incomplete run's length is not the work's. */
+	t.r.mode = XVBD_AB_MODE_RUN;
+	t.r.complete = false;
+	assert_int_equal(xvbd_ab_summarize(&t.r, &s), 0);
+	assert_false(s.known[XVBD_AB_SECONDS]);
+
+	/* No I/O at all: busy span 0, rates 0 (not over 0 s). */
+	trec_init(&t, "idle", "idle-1", 1);
+	trec_add(&t, 0, 0, 0, 0, 0, 0, 0);
+	trec_add(&t, 1000, 0, 0, 0, 0, 5, 5);
+	assert_int_equal(xvbd_ab_summarize(&t.r, &s), 0);
+	assert_true(s.busy_ns == 0);
+	near(s.value[XVBD_AB_RD_IOPS], 0);
+	assert_true(s.known[XVBD_AB_RD_IOPS]);
+	near(s.value[XVBD_AB_BUSY_SECONDS], 0);
+}
+
+/*
+ * A direct read of eight 1 MiB requests queued at once (queue depth 8)
+ * and served one after the other, ~1 s each: blkback counts all eight in
+ * the first interval, when it takes them off the ring, and the disk
+ * serves them until 8 s.  The backing device's io_ticks grow all along:
+ * the busy span runs to 8 s, the rate is 8 MiB over 8 s.  Without
+ * io_ticks (an older record, no backing device seen) the span is that of
+ * the requests alone, 1 s here: eight times the rate.
+ */
+static void test_summary_busy_io_ticks(void **state)
+{
+	struct trec t;
+	struct xvbd_ab_sample *p;
+	struct xvbd_ab_summary s;
+	size_t k;
+
+	(void)state;
+	trec_init(&t, "direct", "direct-1", 1);
+	t.r.mode = XVBD_AB_MODE_RUN;
+	for (k = 0; k <= 10; k++) {
+		uint64_t req = k ? 8 : 0;
+
+		p = trec_add(&t, k * 1000, req, 0, req * 2048, 0, k, k);
+		p->vbds[0].has_blk = true;
+		p->vbds[0].blk_rd_ios = k < 8 ? k : 8;
+		p->vbds[0].has_io_ticks = true;
+		/* near 2^32: the 32-bit counter wraps inside the run */
+		p->vbds[0].blk_io_ticks_ms = (UINT32_MAX - 2500 +
+					      (k < 8 ? k : 8) * 1000) &
+					     UINT32_MAX;
+	}
+	assert_int_equal(xvbd_ab_summarize(&t.r, &s), 0);
+	assert_int_equal(s.nreset, 0);
+	assert_true(s.busy_ns == 8000 * 1000000ull);
+	near(s.value[XVBD_AB_RD_MBS], 8 * 1048576.0 / 1e6 / 8);
+	near(s.window[XVBD_AB_RD_MBS], 8 * 1048576.0 / 1e6 / 10);
+	near(s.value[XVBD_AB_BUSY_SECONDS], 8.0);
+
+	for (k = 0; k <= 10; k++)
+		t.s[k].vbds[0].has_io_ticks = false;
+	assert_int_equal(xvbd_ab_summarize(&t.r, &s), 0);
+	assert_true(s.busy_ns == 1000 * 1000000ull);
+	near(s.value[XVBD_AB_RD_MBS], 8 * 1048576.0 / 1e6 / 1);
+
+	/* io_ticks far from 2^32 going back: a reset, left out. */
+	for (k = 0; k <= 10; k++)
+		t.s[k].vbds[0].has_io_ticks = true;
+	t.s[5].vbds[0].blk_io_ticks_ms = 1000000;
+	assert_int_equal(xvbd_ab_summarize(&t.r, &s), 0);
+	assert_int_equal(s.nreset, 1);
+}
+
 /* A reset interval (new counter instance) is left out of every metric. */
 static void test_summary_reset_left_out(void **state)
 {
@@ -337,6 +461,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_metric_table),
 		cmocka_unit_test(test_summary_run_rate),
+		cmocka_unit_test(test_summary_busy_span),
+		cmocka_unit_test(test_summary_busy_io_ticks),
 		cmocka_unit_test(test_summary_reset_left_out),
 		cmocka_unit_test(test_summary_cpu_outruns_wall),
 		cmocka_unit_test(test_summary_cpu_tolerance),

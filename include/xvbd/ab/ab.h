@@ -130,6 +130,13 @@ struct xvbd_ab_vbd_sample {
 	uint64_t blk_rd_ios, blk_wr_ios;
 	uint64_t blk_rd_ticks_ms, blk_wr_ticks_ms;	/* 32-bit, wrap */
 	/*
+	 * The backing device's busy time (io_ticks, ms, 32-bit): it tells
+	 * the busy span that a request dispatched in one interval was still
+	 * being served in the next.  Absent from older records.
+	 */
+	bool has_io_ticks;
+	uint64_t blk_io_ticks_ms;
+	/*
 	 * blkback's ring threads: their CPU time summed (ns, schedstat);
 	 * has_be false when none was found (unknown, not 0).  be_reset:
 	 * the set of threads changed since the previous sample (a ring
@@ -262,8 +269,18 @@ enum xvbd_ab_metric {
 	XVBD_AB_BE_US_PER_REQ,	/* their CPU time per request, all kinds */
 	XVBD_AB_RD_KIB_PER_REQ,	/* rd_sect x 512 / rd_req, KiB */
 	XVBD_AB_WR_KIB_PER_REQ,
+	/*
+	 * How long the work took, the honest figure for fixed-size work:
+	 * the run itself (--run: baseline to the command's end;
+	 * --until-shutdown: to the shutdown; unknown for --duration, whose
+	 * length is chosen) and its busy span (below).
+	 */
+	XVBD_AB_SECONDS,
+	XVBD_AB_BUSY_SECONDS,
 	XVBD_AB_NMETRICS,
 };
+/* IO/s and MB/s: the metrics that have a busy-span and a window form. */
+bool xvbd_ab_metric_is_rate(enum xvbd_ab_metric m);
 
 struct xvbd_ab_metric_info {
 	const char *name;	/* "read-iops", ... (--metric) */
@@ -276,10 +293,27 @@ extern const struct xvbd_ab_metric_info xvbd_ab_metrics[XVBD_AB_NMETRICS];
 /* By name; -1 when unknown. */
 int xvbd_ab_metric_find(const char *name);
 
+/*
+ * The busy span of a run: the intervals counted from the first to the
+ * last one in which a VBD of the record had requests (flush and discard
+ * included) or its backing device was busy (io_ticks grew: blkback
+ * counts a request when it takes it off the ring, and a slow one is
+ * still being served in the intervals after), at the record's sampling
+ * step.  It is what a fixed-size workload's rate is taken over: a rate
+ * over the whole window falls with every idle second the recording
+ * waited around the work.  Not the io_ticks themselves: they leave out
+ * the time requests spend in blkfront, on the ring and in blkback, which
+ * the guest waits for too, so they would overstate the rate the guest
+ * sees (a page-cache hit takes the loop device microseconds).
+ */
 struct xvbd_ab_summary {
+	/* IO/s and MB/s over the busy span; the rest over the window */
 	double value[XVBD_AB_NMETRICS];
 	bool known[XVBD_AB_NMETRICS];	/* no I/O of a kind: latency unknown */
+	/* Every metric over the window (the intervals counted). */
+	double window[XVBD_AB_NMETRICS];
 	uint64_t used_ns;		/* time of the intervals counted */
+	uint64_t busy_ns;		/* the busy span; 0: no I/O */
 	size_t nintervals, nflagged;	/* flagged: left out */
 	size_t nreset;			/* counters went back / new instance */
 };

@@ -114,6 +114,15 @@ out:
 	return rc;
 }
 
+/* --interval, or the mode's default (0: not given). */
+static uint64_t rec_interval(const struct xvbd_ab_rec_opts *o)
+{
+	if (o->interval_ns)
+		return o->interval_ns;
+	return o->mode == XVBD_AB_MODE_RUN ? XVBD_AB_INTERVAL_RUN_NS :
+	       XVBD_AB_INTERVAL_DEFAULT_NS;
+}
+
 static void describe_workload(const struct xvbd_ab_rec_opts *o, char *buf,
 			      size_t len)
 {
@@ -154,7 +163,7 @@ static int prepare_record(struct recorder *r)
 		rec->nvdevs++;
 	}
 	rec->mode = r->o->mode;
-	rec->interval_ns = r->o->interval_ns;
+	rec->interval_ns = rec_interval(r->o);
 	rec->warmup_ns = r->o->warmup_ns;
 	return 0;
 nomem:
@@ -163,7 +172,7 @@ nomem:
 }
 
 /*
- * Right after the baseline, after the warmup: a guest just started (ab
+ * At the baseline, after the warmup: a guest just started (ab
  * run) has connected its disks by then, so the negotiated facts are
  * known; and while the guest runs (a shutdown takes its VBDs along).
  */
@@ -350,7 +359,7 @@ static int record(struct recorder *r, bool report_it)
 	run->mode = r->o->mode;
 	run->duration_ns = r->o->duration_ns;
 	run->run_cmd = r->o->run_cmd;
-	run->interval_ns = r->o->interval_ns;
+	run->interval_ns = rec_interval(r->o);
 	run->warmup_ns = r->o->warmup_ns;
 	run->progress = isatty(STDERR_FILENO) && !r->ctx->opts->quiet;
 	run->at_baseline = take_fingerprint;

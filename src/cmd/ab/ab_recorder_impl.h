@@ -30,8 +30,9 @@ struct xvbd_ab_run {
 	uint64_t interval_ns, warmup_ns;
 	bool progress;			/* a progress line on stderr */
 	/*
-	 * Called right after the baseline (after the warmup: a fresh
-	 * guest has connected its disks by then): the fingerprint.
+	 * Called at the baseline (after the warmup: a fresh guest has
+	 * connected its disks by then): the fingerprint.  Just before it,
+	 * or just after when a workload already runs (the loop says why).
 	 * Non-zero: nothing is recorded (it has printed its error).
 	 */
 	int (*at_baseline)(void *arg);

@@ -139,6 +139,9 @@ static bool convert(struct recorder *r, const struct xvbd_stats_sample *s,
 					     UINT32_MAX;
 			o->blk_wr_ticks_ms = v->blk_raw.wr_ticks_ms &
 					     UINT32_MAX;
+			o->has_io_ticks = true;
+			o->blk_io_ticks_ms = v->blk_raw.io_ticks_ms &
+					     UINT32_MAX;
 		}
 	}
 	return true;
@@ -752,6 +755,7 @@ int xvbd_ab_recorder_loop(struct xvbd_tstack *ts, struct xvbd_xs *xs,
 	struct recorder r = { .ts = ts, .xs = xs, .run = run, .rec = rec,
 			      .interval_ns = run->interval_ns };
 	size_t per_sample;
+	bool fp_first;
 	int err;
 
 	run->stop_signal = 0;
@@ -780,6 +784,22 @@ int xvbd_ab_recorder_loop(struct xvbd_tstack *ts, struct xvbd_xs *xs,
 		goto out;
 	if (run->warmup_ns && !warmup(&r))
 		goto out;
+	/*
+	 * The fingerprint takes half a second or more under load.  With no
+	 * workload of ours running yet it comes before the baseline, so the
+	 * first interval is as short as the others and the busy span starts
+	 * at the sampling step, not at the end of a long first interval.  A
+	 * command started at the warmup's beginning (and timed to its end,
+	 * the lab's GO) already runs: then it follows the baseline, or its
+	 * work would fall before it (the counters are cumulative, so the
+	 * first interval is only longer).
+	 */
+	fp_first = !r.child;
+	if (fp_first && run->at_baseline) {
+		err = run->at_baseline(run->arg);
+		if (err)
+			goto out;	/* its error is printed */
+	}
 	err = baseline(&r);
 	if (err)
 		goto out;
@@ -789,13 +809,7 @@ int xvbd_ab_recorder_loop(struct xvbd_tstack *ts, struct xvbd_xs *xs,
 		if (err)
 			goto out;	/* the baseline alone is no run */
 	}
-	/*
-	 * After the baseline, not before: it takes a second or more under
-	 * load, and a workload timed to the warmup's end (the lab's GO)
-	 * would already run before the baseline.  The counters are
-	 * cumulative, so the first interval is only longer.
-	 */
-	if (run->at_baseline) {
+	if (!fp_first && run->at_baseline) {
 		err = run->at_baseline(run->arg);
 		if (err)
 			goto out;	/* its error is printed */

@@ -32,14 +32,29 @@ static const char *const metric_cols[XVBD_AB_NMETRICS] = {
 	[XVBD_AB_BE_US_PER_REQ] = "backend_us_per_req",
 	[XVBD_AB_RD_KIB_PER_REQ] = "read_kib_per_req",
 	[XVBD_AB_WR_KIB_PER_REQ] = "write_kib_per_req",
+	[XVBD_AB_SECONDS] = "seconds",
+	[XVBD_AB_BUSY_SECONDS] = "busy_seconds",
 };
 
 static const char *const head_cols[] = {
 	"id", "label", "started", "duration_s", "domain", "vdevs", "mode",
 	"workload", "workload_status", "complete", "intervals",
-	"intervals_reset", "intervals_flagged", "used_s",
+	"intervals_reset", "intervals_flagged", "used_s", "busy_s",
 };
 #define NHEAD	(sizeof(head_cols) / sizeof(head_cols[0]))
+
+/* The rates over the whole window, after the metrics (busy span). */
+static const struct {
+	enum xvbd_ab_metric m;
+	const char *col;
+} window_cols[] = {
+	{ XVBD_AB_RD_IOPS, "read_iops_window" },
+	{ XVBD_AB_WR_IOPS, "write_iops_window" },
+	{ XVBD_AB_RD_MBS, "read_mb_per_s_window" },
+	{ XVBD_AB_WR_MBS, "write_mb_per_s_window" },
+};
+#define NWINDOW	(sizeof(window_cols) / sizeof(window_cols[0]))
+#define NFIXED	(NHEAD + XVBD_AB_NMETRICS + NWINDOW)
 
 /* The fact keys of all runs, sorted, each once (pointers into recs). */
 static int fact_keys(const struct xvbd_ab_record *recs, size_t n,
@@ -86,8 +101,7 @@ static int fact_keys(const struct xvbd_ab_record *recs, size_t n,
  */
 static const char **csv_columns(const char **keys, size_t nkeys, size_t *n)
 {
-	const char **cols = calloc(NHEAD + XVBD_AB_NMETRICS + nkeys + 1,
-				   sizeof(*cols));
+	const char **cols = calloc(NFIXED + nkeys + 1, sizeof(*cols));
 	char *col;
 	size_t i, c = 0;
 
@@ -98,6 +112,8 @@ static const char **csv_columns(const char **keys, size_t nkeys, size_t *n)
 		cols[c++] = head_cols[i];
 	for (i = 0; i < XVBD_AB_NMETRICS; i++)
 		cols[c++] = metric_cols[i];
+	for (i = 0; i < NWINDOW; i++)
+		cols[c++] = window_cols[i].col;
 	for (i = 0; i < nkeys; i++) {
 		if (asprintf(&col, "fp.%s", keys[i]) < 0)
 			break;
@@ -111,7 +127,7 @@ static void free_columns(const char **cols, size_t n)
 {
 	size_t i;
 
-	for (i = NHEAD + XVBD_AB_NMETRICS; cols && i < n; i++)
+	for (i = NFIXED; cols && i < n; i++)
 		free((char *)cols[i]);
 	free(cols);
 }
@@ -158,7 +174,7 @@ static void export_runs(struct xvbd_out *o, const struct xvbd_ab_record *recs,
 			const struct xvbd_ab_summary *sums, size_t n)
 {
 	char buf[64];
-	size_t i;
+	size_t i, k;
 	int m;
 
 	xvbd_out_arr_begin(o, NULL);
@@ -185,10 +201,18 @@ static void export_runs(struct xvbd_out *o, const struct xvbd_ab_record *recs,
 		xvbd_out_uint(o, "intervals_flagged", s->nflagged);
 		xvbd_out_fixed_opt(o, "used_s", true, (double)s->used_ns / 1e9,
 				   3);
+		xvbd_out_fixed_opt(o, "busy_s", true, (double)s->busy_ns / 1e9,
+				   3);
 		for (m = 0; m < XVBD_AB_NMETRICS; m++)
 			xvbd_out_fixed_opt(o, metric_cols[m], s->known[m],
 					   s->value[m],
 					   xvbd_ab_metrics[m].decimals + 2);
+		for (k = 0; k < NWINDOW; k++)
+			xvbd_out_fixed_opt(o, window_cols[k].col,
+					   s->known[window_cols[k].m],
+					   s->window[window_cols[k].m],
+					   xvbd_ab_metrics[window_cols[k].m]
+					   .decimals + 2);
 		export_facts(o, r);
 		xvbd_out_obj_end(o);
 	}
@@ -207,7 +231,7 @@ static int export_csv(const struct xvbd_ab_record *recs,
 
 	cols = csv_columns(keys, nkeys, &ncols);
 	o = xvbd_out_new_mode(stdout, XVBD_OUT_CSV);
-	if (!cols || ncols != NHEAD + XVBD_AB_NMETRICS + nkeys || !o) {
+	if (!cols || ncols != NFIXED + nkeys || !o) {
 		err = -ENOMEM;
 		goto out;
 	}

@@ -56,7 +56,6 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 	size_t i;
 	int c, rc = 0, first;
 
-	o->interval_ns = XVBD_AB_INTERVAL_DEFAULT_NS;
 	o->dir = XVBD_AB_DIR_DEFAULT;
 	o->json = ctx->opts->json;
 	o->vdev_args = calloc((size_t)argc + 1, sizeof(*o->vdev_args));

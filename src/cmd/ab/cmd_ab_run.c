@@ -234,7 +234,6 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 	o->metric = -1;
 	o->timeout_s = START_TIMEOUT_S;
 	o->dir = XVBD_AB_DIR_DEFAULT;
-	o->rec.interval_ns = XVBD_AB_INTERVAL_DEFAULT_NS;
 	XVBD_FOREACH_OPT_WHILE(!rc, c, ctx->cmd, argc, argv, ":",
 			       longopts) {
 	case 'a':

@@ -23,6 +23,8 @@ static const struct xvbd_out_label show_labels[] = {
 	{ "intervals_reset", "left out (reset)" },
 	{ "intervals_flagged", "left out (flagged)" },
 	{ "used_s", "seconds counted" },
+	{ "busy_s", "busy span (s)" },
+	{ "window", "over the window" },
 	{ NULL, NULL },
 };
 
@@ -41,10 +43,26 @@ static void render_summary(struct xvbd_out *o, const struct xvbd_ab_record *r)
 	xvbd_out_uint(o, "intervals_reset", s.nreset);
 	xvbd_out_uint(o, "intervals_flagged", s.nflagged);
 	xvbd_out_fixed_opt(o, "used_s", true, (double)s.used_ns / 1e9, 3);
+	xvbd_out_fixed_opt(o, "busy_s", true, (double)s.busy_ns / 1e9, 3);
+	/* Rates say which time they are over; the window's follow. */
 	xvbd_out_obj_begin(o, "summary");
 	for (m = 0; m < XVBD_AB_NMETRICS; m++) {
+		char note[48];
+
+		snprintf(note, sizeof(note), "%s%s", xvbd_ab_metrics[m].unit,
+			 xvbd_ab_metric_is_rate(m) ? " over the busy span" :
+			 "");
 		xvbd_out_fixed_opt(o, xvbd_ab_metrics[m].name, s.known[m],
 				   s.value[m], xvbd_ab_metrics[m].decimals);
+		xvbd_out_note(o, note);
+	}
+	xvbd_out_obj_end(o);
+	xvbd_out_obj_begin(o, "window");
+	for (m = 0; m < XVBD_AB_NMETRICS; m++) {
+		if (!xvbd_ab_metric_is_rate(m))
+			continue;
+		xvbd_out_fixed_opt(o, xvbd_ab_metrics[m].name, s.known[m],
+				   s.window[m], xvbd_ab_metrics[m].decimals);
 		xvbd_out_note(o, xvbd_ab_metrics[m].unit);
 	}
 	xvbd_out_obj_end(o);

@@ -40,6 +40,7 @@ struct xvbd_ab_rec_opts {
 	enum xvbd_ab_mode mode;
 	uint64_t duration_ns;		/* XVBD_AB_MODE_DURATION */
 	const char *run_cmd;		/* XVBD_AB_MODE_RUN */
+	/* interval_ns 0: the mode's default (XVBD_AB_INTERVAL_*). */
 	uint64_t interval_ns, warmup_ns;
 	/*
 	 * ab run: before the warmup, wait (at most ready_timeout_ns) until
@@ -71,6 +72,11 @@ enum {
 #define XVBD_AB_INTERVAL_MIN_NS		UINT64_C(10000000)
 #define XVBD_AB_DURATION_MIN_NS		XVBD_AB_INTERVAL_MIN_NS
 #define XVBD_AB_INTERVAL_DEFAULT_NS	UINT64_C(1000000000)
+/*
+ * --run's default: the busy span (xvbd/ab/ab.h) is taken at the sampling
+ * step, and a fixed-size workload may last a fraction of a second.
+ */
+#define XVBD_AB_INTERVAL_RUN_NS		UINT64_C(100000000)
 /*
  * Take option c (one of the codes above) with its argument into o;
  * *have_mode tracks --duration, --run, --until-shutdown (one of them).
