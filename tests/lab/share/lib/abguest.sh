@@ -16,7 +16,9 @@
 #	HOTPLUG, e.g. xvbd-block or xvbd-block-direct), xvdb = TRIGGER;
 #	after GO it reads the first MIB MiB of xvda with O_DIRECT, PASSES
 #	times, then DONE.
-#   abg_go_cmd TRIGGER W -> the --run command line for ab run --warmup W
+#   abg_go_cmd TRIGGER W [LOG] -> the --run command line for ab run
+#			--warmup W (LOG: the guest's own times, as
+#			abg-hot-go.sh's)
 #   abg_ready_cmd TRIGGER -> the --ready command line: exits 0 once the
 #			guest wrote READY (ab run then needs no warmup for the
 #			boot: --warmup 0 and abg_go_cmd TRIGGER 0)
@@ -24,6 +26,9 @@
 #   abg_mount_slow      mount the lab's slow disk (/dev/vdc, reads
 #			throttled by QEMU) on /slow, once
 #   abg_hot_guest MIB   the guest script of a hot experiment (below)
+#   abg_hot_ready_cmd TRIGGER, abg_hot_go_cmd TRIGGER [LOG]
+#			dom0's side of a hot experiment's handshake: the
+#			--ready and --run command lines (below)
 #   abg_run_fields FILE [sequential]
 #			checks a real `ab run --json` output's fields and
 #			types (testlib.sh's fields; man xvbd-ab, JSON OUTPUT)
@@ -42,8 +47,9 @@ ABG_WARMUP=${LAB_AB_WARMUP:-30}
 abg_write_go() {
 	cat >$ABG_GO <<'EOS'
 #!/bin/sh
-# abg-go.sh TRIGGER W: start the guest's workload after the warmup of W
-# seconds (and its boot), wait for its end.
+# abg-go.sh TRIGGER W [LOG]: start the guest's workload after the warmup
+# of W seconds (and its boot), wait for its end; with LOG, append
+# "LABEL T0 T1", the guest's own uptime before and after its reads.
 t=$1
 # dom0's date is busybox's (no %N): time from /proc/uptime, in 10 ms.
 cs() { read -r up _ </proc/uptime; echo "${up%.*}${up#*.}"; }
@@ -68,6 +74,11 @@ printf 'GO%4094s' x | dd of="$t" bs=4096 count=1 conv=notrunc oflag=direct 2>/de
 go=$(ms)
 until_blk DONE
 done=$(ms)
+# The guest's own uptime before and after its reads (10 ms steps).
+if [ -n "${3:-}" ]; then
+	w=$(dd if="$t" bs=4096 count=1 iflag=direct 2>/dev/null | tr -d '\0' | head -1)
+	echo "$XVBD_AB_LABEL ${w#DONE }" >>"$3"
+fi
 dd if=/dev/zero of="$t" bs=4096 count=1 conv=notrunc oflag=direct 2>/dev/null
 echo "abg-go: READY ${ready} ms, GO ${go} ms, DONE ${done} ms after the warmup began" >&2
 # A guest that booted after the warmup: the record (from the warmup's
@@ -86,7 +97,7 @@ EOS
 	chmod +x $ABG_READY
 }
 
-abg_go_cmd() { echo "$ABG_GO $1 $2"; }
+abg_go_cmd() { echo "$ABG_GO $1 $2${3:+ $3}"; }
 abg_ready_cmd() { echo "$ABG_READY $1"; }
 
 abg_reset() {
@@ -103,12 +114,14 @@ abg_prepare() {
 		--disk "format=raw,vdev=xvdb,access=rw,script=xvbd-block,target=$trig" \
 		--run "printf 'READY%4091s' x | dd of=/dev/xvdb bs=4096 count=1 oflag=direct 2>/dev/null
 while ! dd if=/dev/xvdb bs=4096 count=1 iflag=direct 2>/dev/null | grep -q GO; do sleep 0.1; done
+a=\$(cut -d' ' -f1 /proc/uptime)
 i=0
 while [ \$i -lt $passes ]; do
 	dd if=/dev/xvda of=/dev/null bs=1M count=$mib iflag=direct 2>&1
 	i=\$((i + 1))
 done
-printf 'DONE%4092s' x | dd of=/dev/xvdb bs=4096 count=1 oflag=direct 2>/dev/null") &&
+b=\$(cut -d' ' -f1 /proc/uptime)
+printf 'DONE %s %s\\n' \$a \$b | dd of=/dev/xvdb bs=4096 count=1 conv=sync oflag=direct 2>/dev/null") &&
 		cp "$c" "$out"
 }
 
@@ -117,7 +130,9 @@ printf 'DONE%4092s' x | dd of=/dev/xvdb bs=4096 count=1 oflag=direct 2>/dev/null
 # disk under test comes and goes as xvdb; xvdc is its trigger disk.  It
 # polls xvdc: empty (or UP) and xvdb present: READY; GO: reads MIB MiB
 # of xvdb with O_DIRECT and answers "DONE T0 T1" (its uptime before and
-# after, 10 ms steps); SUM: answers "SUMIS" and the md5 of xvda.
+# after, 10 ms steps); SUM: answers "MD5" and the md5 of xvda (an answer
+# that does not start with SUM, or the guest would take it for the next
+# question).
 abg_hot_guest() {
 	cat <<EOS
 put() { printf '%s\\n' "\$1" | dd of=/dev/xvdc bs=4096 count=1 conv=sync oflag=direct 2>/dev/null; }
@@ -131,7 +146,7 @@ while :; do
 		b=\$(cut -d' ' -f1 /proc/uptime)
 		put "DONE \$a \$b";;
 	SUM*)
-		put "SUMIS \$(md5sum </dev/xvda | cut -d' ' -f1)";;
+		put "MD5 \$(md5sum </dev/xvda | cut -d' ' -f1)";;
 	UP*|"")
 		[ -b /dev/xvdb ] && put READY;;
 	esac
@@ -139,6 +154,43 @@ while :; do
 done
 EOS
 }
+
+# dom0's side of abg_hot_guest's handshake, for ab run --domain (its
+# commands see only PATH, HOME and XVBD_AB_*: the trigger comes as an
+# argument).
+#   abg-hot-ready.sh TRIGGER: 0 once the guest says READY (the disk under
+#	test is there); a last run's DONE, or the first UP, is cleared so
+#	that the guest can say READY for the next disk.
+#   abg-hot-go.sh TRIGGER [LOG]: GO, wait for DONE (bounded: 300 s), and
+#	append "LABEL T0 T1" to LOG: the guest's own uptime before and after
+#	its read (10 ms steps), the reference for the rates xvbd reports.
+ABG_HOT_READY=/tmp/abg-hot-ready.sh
+ABG_HOT_GO=/tmp/abg-hot-go.sh
+abg_write_hot() {
+	cat >$ABG_HOT_READY <<'EOS'
+#!/bin/sh
+t=$1
+w=$(dd if="$t" bs=4096 count=1 iflag=direct 2>/dev/null | head -c 5)
+[ "$w" = READY ] && exit 0
+case "$w" in DONE*|UP*|MD5*) dd if=/dev/zero of="$t" bs=4096 count=1 conv=notrunc oflag=direct 2>/dev/null;; esac
+exit 1
+EOS
+	cat >$ABG_HOT_GO <<'EOS'
+#!/bin/sh
+t=$1 log=${2:-/dev/null}
+printf 'GO%4094s' x | dd of="$t" bs=4096 count=1 conv=notrunc oflag=direct 2>/dev/null
+i=0
+until [ "$(dd if="$t" bs=4096 count=1 iflag=direct 2>/dev/null | head -c 4)" = DONE ]; do
+	i=$((i + 1)); [ $i -lt 6000 ] || { echo "abg-hot-go: no DONE in 300 s" >&2; exit 1; }
+	sleep 0.05
+done
+w=$(dd if="$t" bs=4096 count=1 iflag=direct 2>/dev/null | tr -d '\0' | head -1)
+echo "$XVBD_AB_LABEL ${w#DONE }" >>"$log"
+EOS
+	chmod +x $ABG_HOT_READY $ABG_HOT_GO
+}
+abg_hot_ready_cmd() { abg_write_hot; echo "$ABG_HOT_READY $1"; }
+abg_hot_go_cmd() { abg_write_hot; echo "$ABG_HOT_GO $1${2:+ $2}"; }
 
 abg_mount_slow() {
 	mkdir -p /slow || return 1
