@@ -1,53 +1,61 @@
-# xvbd ab run: a whole experiment in the lab.
-#  - A/B: one guest config, two hotplug programs for its disk: A
-#    xvbd-block (the loop is buffered: dom0's page cache, warmed first,
-#    serves the reads), B xvbd-block-direct (the loop does direct I/O:
-#    every read goes to the disk).  Seed 001's confounder as the variable
-#    under test.  The image lies on the lab's slow disk (/dev/vdc, reads
-#    throttled to 1 MiB/s by QEMU): under TCG the guest's blkfront/blkback
-#    path is slower than the other virtual disks, so only there does the
-#    page cache move the guest's MB/s.  Each run is a fresh guest that
-#    reads 8 MiB with O_DIRECT between a GO and a DONE on its trigger
-#    disk (/lab/lib/abguest.sh: --ready waits for the guest's READY, so
-#    the record spans the reads, not the boot, and no fixed warmup is
-#    waited);
+# xvbd ab run: a whole experiment in the lab, hot (ab run --domain).
+#  - A/B: one running guest; each run attaches the disk under test (xvdb,
+#    an 8 MiB image on the lab's slow disk) with its side's setting and
+#    detaches it after.  A: --cache host (a buffered loop: dom0's page
+#    cache, warmed first, serves the reads), B: --cache none (the loop
+#    does direct I/O: every read goes to the disk).  Seed 001's
+#    confounder as the variable under test.  The slow disk (/dev/vdc,
+#    reads throttled to 1 MiB/s by QEMU) is where, under TCG, the page
+#    cache moves the guest's MB/s.  In each run the guest reads the 8 MiB
+#    with O_DIRECT between a GO and a DONE on its trigger disk
+#    (/lab/lib/abguest.sh: --ready waits for the guest's READY, which it
+#    says once the disk under test is there);
 #    runs alternate ABBA; --until-confident stops the experiment.  The
 #    test recomputes the verdict's numbers its own way from the records'
-#    raw counters and times (jq + awk: first and last sample of each run,
-#    mean, sample sd, Student's t half-width) and finds ab run's equal;
-#    each run's read sectors are the guest's 8 MiB; the only
-#    fingerprint difference is vbd.xvda.dom0_cache.
-# The A/A experiment is t/78; kill -9 and SIGTERM during ab run, t/79.
-# lab-timeout: 1800
+#    raw counters and times (jq + awk: each run's busy span, the first to
+#    the last interval in which the VBD had requests or its loop device's
+#    io_ticks grew; mean, sample sd, Student's t half-width) and finds ab
+#    run's equal; each run's read sectors are the guest's 8 MiB; the only
+#    fingerprint difference is vbd.xvdb.dom0_cache.
+# The fresh-guest mode's whole experiment and its signals: t/79; the A/A
+# experiment: t/78; the hot mode's settings, idle tail and signals: t/83.
+# lab-timeout: 1200
 . /lab/lib/testlib.sh
 . /lab/lib/abguest.sh
+name=t76
 slow=/slow
 img=$slow/t76.img
+keep=/scratch/t76-keep.img
 trig=/scratch/t76-go.img
 top=/tmp/t76
 store=$top/store
-xl destroy t76 2>/dev/null
+xl destroy $name 2>/dev/null
 rm -rf $top /run/xvbd/ab-run
 mkdir -p $top
 check "the slow disk is mounted on $slow" abg_mount_slow
-rm -f $img $trig
+rm -f $img $trig $keep
 dd if=/dev/urandom of=$img bs=1M count=8 status=none
-# 8 MiB in 1 MiB direct reads between GO and DONE.
-abg_prepare t76 $img $trig xvbd-block 1 8 $top/host.cfg
-check "guest config A (buffered loop) prepared" test -s $top/host.cfg
-abg_prepare t76 $img $trig xvbd-block-direct 1 8 $top/direct.cfg
-check "guest config B (direct I/O loop) prepared" test -s $top/direct.cfg
-check "A's disk: xvbd-block" grep -q "script=xvbd-block," $top/host.cfg
-check "B's disk: xvbd-block-direct" grep -q "script=xvbd-block-direct," $top/direct.cfg
-expect_eq "the configs differ in the script only" "$(md5sum <$top/host.cfg)" \
-	"$(sed 's/script=xvbd-block-direct,/script=xvbd-block,/' $top/direct.cfg | md5sum)"
-cfg=$top/host.cfg
+truncate -s 1M $trig $keep
 # The slow disk is slow: 4 MiB read past dom0's page cache take >= 2 s
 # (QEMU's throttle lets a first burst through: 2 MiB once took 1.18 s).
 t0=$(date +%s%N)
 dd if=$img of=/dev/null bs=1M count=4 skip=4 iflag=direct status=none
 ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 check "the slow disk reads at <= ~2 MB/s (4 MiB in $ms ms)" test $ms -ge 2000
+
+# The guest (abguest.sh, abg_hot_guest): polls its trigger disk (xvdc);
+# READY when xvdb is there, GO reads xvdb (8 MiB, O_DIRECT), then DONE.
+abg_hot_guest 8 >$top/guest.sh
+lab-guest start $name --mem 256 \
+	--disk "format=raw,vdev=xvda,access=ro,script=xvbd-block,target=$keep" \
+	--disk "format=raw,vdev=xvdc,access=rw,script=xvbd-block,target=$trig" \
+	--run "$(cat $top/guest.sh)" >$top/guest.out 2>&1
+check "the guest starts" test $? = 0
+trig_word() { dd if=$trig bs=4096 count=1 iflag=direct 2>/dev/null | head -c 5 | tr -d "\0\n"; }
+check "the guest is up (UP on its trigger)" wait_for 300 UP trig_word ||
+	{ tail -20 $top/guest.out; lab-guest console $name | tail -20; finish; }
+domid=$(xl domid $name)
+spec="format=raw,vdev=xvdb,access=ro,target=$img"
 # dom0's page cache holds the image before A's first run.
 cat $img >/dev/null
 
@@ -57,8 +65,15 @@ cat $img >/dev/null
 run_rates() {	# run_rates LABEL -> "iops mbs" per record of LABEL
 	local f
 	for f in "$store"/"$1"-*.json; do
-		jq -r '.samples | [.[0], .[-1]] |
-			"\(.[1].vbds[0].rd_req - .[0].vbds[0].rd_req) \(.[1].vbds[0].rd_sect - .[0].vbds[0].rd_sect) \(.[1].t_ns - .[0].t_ns)"' "$f" |
+		# Busy intervals: requests of any kind or the loop's io_ticks
+		# grew; the span from the start of the first to the end of the
+		# last; requests and bytes over the whole record.
+		jq -r '.samples as $s | [range(1; $s | length) | select(
+			[$s[.].vbds[0], $s[. - 1].vbds[0]] as [$b, $a] |
+			$b.rd_req + $b.wr_req + $b.f_req + $b.ds_req >
+			$a.rd_req + $a.wr_req + $a.f_req + $a.ds_req or
+			(($b.blk.io_ticks_ms // 0) != ($a.blk.io_ticks_ms // 0)))] as $busy |
+		"\($s[-1].vbds[0].rd_req - $s[0].vbds[0].rd_req) \($s[-1].vbds[0].rd_sect - $s[0].vbds[0].rd_sect) \($s[$busy[-1]].t_ns - $s[$busy[0] - 1].t_ns)"' "$f" |
 			awk '{ printf "%.6f %.6f\n", $1 / ($3 / 1e9), $2 * 512 / 1e6 / ($3 / 1e9) }'
 	done
 }
@@ -78,12 +93,15 @@ close_to() {	# close_to A B: two numbers, equal to 0.2 % (or 0.01 absolute)
 }
 
 phase "A/B: dom0 cache host vs none, until confident"
-xvbd ab run cached $top/host.cfg direct $top/direct.cfg --vdev xvda \
-	--ready "$(abg_ready_cmd $trig)" --run "$(abg_go_cmd $trig 0)" --interval 0.5 \
-	--until-confident --max-runs 6 --metric read-mbs --dir $store \
+t0=$SECONDS
+xvbd ab run cached direct --domain $name --disk-a "$spec" --cache-a host \
+	--disk-b "$spec" --cache-b none \
+	--ready "$(abg_hot_ready_cmd $trig)" --run "$(abg_hot_go_cmd $trig $top/go.log)" \
+	--interval 0.05 --until-confident --max-runs 6 --metric read-mbs --dir $store \
 	--json >$top/ab.json 2>$top/ab.err
 rc=$?
-sed 's/^/# /' $top/ab.err
+echo "# hot experiment: $((SECONDS - t0)) s"
+sed 's/^/# /' $top/ab.err $top/go.log
 expect_eq "ab run A/B exits 0" 0 $rc
 check "ab run prints JSON" jq -e . $top/ab.json
 abg_run_fields $top/ab.json sequential
@@ -105,9 +123,14 @@ check "no sample of any record flagged reset" sh -c \
 # The fingerprint is taken after the warmup, the guest's disk connected:
 # what its blkfront negotiated is known, as the backend shows it.
 check "every record knows the ring the guest negotiated" sh -c \
-	"! jq -r '.fingerprint[\"vbd.xvda.ring_pages\"]' $store/*.json | grep -qv '^[0-9][0-9]*\$'"
-# Each run is a fresh guest that is gone afterwards.
-check "no guest left" sh -c '! xl list | grep -q "^t76 "'
+	"! jq -r '.fingerprint[\"vbd.xvdb.ring_pages\"]' $store/*.json | grep -qv '^[0-9][0-9]*\$'"
+check "every record knows its busy span" sh -c \
+	"! jq -r '.samples[-1].vbds[0].blk.io_ticks_ms' $store/*.json | grep -qv '^[0-9][0-9]*\$'"
+# Each run's disk is gone afterwards; the guest and its other disk stay.
+check "nothing of xvdb left (xenstore, loop)" sh -c \
+	"[ -z \"\$(xenstore-ls /local/domain/0/backend/vbd/$domid/51728 2>/dev/null)\" ] && ! losetup -a | grep -q $img"
+check "the guest runs on" sh -c "xl list | grep -q '^$name '"
+expect_eq "its other disk still Connected" "4 4" "$(bstate $domid 51712) $(fstate $domid 51712)"
 check "no state file left" sh -c '[ -z "$(ls /run/xvbd/ab-run 2>/dev/null)" ]'
 
 m='.comparison.metrics[] | select(.metric == "read-mbs")'
@@ -134,13 +157,13 @@ for f in $store/*.json; do
 	check "$(basename $f .json): 8 MiB read in the record ($n sectors)" \
 		sh -c "[ $n -ge 16384 ] && [ $n -le $((16384 + 256)) ]"
 done
-expect_eq "the only fingerprint difference: vbd.xvda.dom0_cache" \
-	"vbd.xvda.dom0_cache" "$(jq -r .comparison.variable $top/ab.json)"
+expect_eq "the only fingerprint difference: vbd.xvdb.dom0_cache" \
+	"vbd.xvdb.dom0_cache" "$(jq -r .comparison.variable $top/ab.json)"
 expect_eq "A's side of it: host" host "$(jq -r '.comparison.differences[0].a' $top/ab.json | cut -d' ' -f1)"
 expect_eq "B's side of it: none" none "$(jq -r '.comparison.differences[0].b' $top/ab.json | cut -d' ' -f1)"
 
 phase "clean up"
-xl destroy t76 2>/dev/null
-rm -rf $top $img $trig
+xl destroy $name 2>/dev/null
+rm -rf $top $img $trig $keep
 umount $slow
 finish
