@@ -150,7 +150,18 @@ const char *xvbd_ab_direction(enum xvbd_ab_metric m, bool b_higher)
 				  "B faster (lower latency)";
 	case XVBD_AB_GUEST_CPU:
 	case XVBD_AB_DOM0_CPU:
+	case XVBD_AB_BE_CPU:
 		return b_higher ? "B uses more CPU" : "B uses less CPU";
+	case XVBD_AB_BE_US_PER_REQ:
+		return b_higher ? "B costs more CPU per request" :
+				  "B costs less CPU per request";
+	case XVBD_AB_RD_KIB_PER_REQ:
+	case XVBD_AB_WR_KIB_PER_REQ:
+		return b_higher ? "B has larger requests" :
+				  "B has smaller requests";
+	case XVBD_AB_SECONDS:
+	case XVBD_AB_BUSY_SECONDS:
+		return b_higher ? "B takes longer" : "B takes less time";
 	default:
 		return b_higher ? "B faster" : "B slower";
 	}

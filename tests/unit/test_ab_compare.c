@@ -579,6 +579,31 @@ static void test_mwu_ties_verdict(void **state)
 	xvbd_ab_comparison_free(&c);
 }
 
+/*
+ * The verdict's words follow the metric's sense: a run that takes longer
+ * is not "faster", a backend that uses less CPU is not "slower".
+ */
+static void test_direction_words(void **state)
+{
+	(void)state;
+	assert_string_equal(xvbd_ab_direction(XVBD_AB_RD_MBS, true),
+			    "B faster");
+	assert_string_equal(xvbd_ab_direction(XVBD_AB_RD_IOPS, false),
+			    "B slower");
+	assert_string_equal(xvbd_ab_direction(XVBD_AB_SECONDS, true),
+			    "B takes longer");
+	assert_string_equal(xvbd_ab_direction(XVBD_AB_BUSY_SECONDS, false),
+			    "B takes less time");
+	assert_string_equal(xvbd_ab_direction(XVBD_AB_BE_CPU, false),
+			    "B uses less CPU");
+	assert_string_equal(xvbd_ab_direction(XVBD_AB_BE_US_PER_REQ, true),
+			    "B costs more CPU per request");
+	assert_string_equal(xvbd_ab_direction(XVBD_AB_RD_KIB_PER_REQ, true),
+			    "B has larger requests");
+	assert_string_equal(xvbd_ab_direction(XVBD_AB_RD_LAT_MS, true),
+			    "B slower (higher latency)");
+}
+
 /* A p far below 1e-6 is not 0: JSON carries it, the text shows it. */
 static void test_tiny_p(void **state)
 {
@@ -833,6 +858,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_single_difference),
+		cmocka_unit_test(test_direction_words),
 		cmocka_unit_test(test_no_difference),
 		cmocka_unit_test(test_weak),
 		cmocka_unit_test(test_mwu),
