@@ -25,8 +25,9 @@ BE=/local/domain/0/backend/vbd
 # again): longer names first.
 MAP=(
 	# Shorter runs: the example's form is what is checked, not its length.
-	"--duration 60 --warmup 5=--duration 10 --warmup 5"
+	"--duration 60 --warmup 5=--duration 4 --warmup 1"
 	"-d 5 -n 12=-d 1 -n 12"
+	"-d 15 --prometheus=-d 2 --prometheus"
 	"/etc/xen/guest1.cfg=@CFG@"
 	"guest1.cfg=@CFG@"
 	"/dev/vg0/guest1-data=/dev/vdb1"
@@ -66,8 +67,8 @@ declare -A DEFER=(
 )
 # Examples that run until interrupted: SIGINT after this many seconds.
 declare -A STOP_AFTER=(
-	["xvbd stats"]=20
-	["xvbd stats -d 15 --prometheus /var/lib/node_exporter/xvbd.prom"]=40
+	["xvbd stats"]=10
+	["xvbd stats -d 15 --prometheus /var/lib/node_exporter/xvbd.prom"]=12
 )
 # The check of each example that runs (a function; $EX_OUT is its output).
 declare -A CHECK=(
