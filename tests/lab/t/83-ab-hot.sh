@@ -35,7 +35,7 @@ mkdir -p $top
 check "the slow disk is mounted on /slow" abg_mount_slow
 rm -f $img $keep $trig
 # 8 MiB: the cached read must outlast the handshake's polling (0.2 s
-# steps in the guest).  With 2 MiB a cached run's window was mostly
+# steps in the guest then; 0.1 s now).  With 2 MiB a cached run's window was mostly
 # polling, its MB/s varied 1.6-2.9 and 3+3 runs did not always prove
 # B worse (two CI runs: "no-difference" at -55 % and -60 %).
 mib=8

@@ -150,7 +150,7 @@ while :; do
 	UP*|"")
 		[ -b /dev/xvdb ] && put READY;;
 	esac
-	sleep 0.2
+	sleep 0.1
 done
 EOS
 }
