@@ -329,15 +329,17 @@ static void busy_rates(const struct deltas *sum, uint64_t busy_ns,
 static void run_seconds(const struct xvbd_ab_record *rec,
 			struct xvbd_ab_summary *out)
 {
+	/* Times are the same whichever span the rates are over. */
 	if (rec->complete && rec->nsamples > 1 &&
 	    rec->mode != XVBD_AB_MODE_DURATION) {
-		out->value[XVBD_AB_SECONDS] =
+		out->value[XVBD_AB_SECONDS] = out->window[XVBD_AB_SECONDS] =
 			(double)rec->samples[rec->nsamples - 1].t_ns / NS_PER_S;
 		out->known[XVBD_AB_SECONDS] = true;
 	}
 	if (rec->nvdevs && out->used_ns) {
-		out->value[XVBD_AB_BUSY_SECONDS] = (double)out->busy_ns /
-						   NS_PER_S;
+		out->value[XVBD_AB_BUSY_SECONDS] =
+			out->window[XVBD_AB_BUSY_SECONDS] =
+			(double)out->busy_ns / NS_PER_S;
 		out->known[XVBD_AB_BUSY_SECONDS] = true;
 	}
 }
@@ -440,7 +442,5 @@ int xvbd_ab_summarize(const struct xvbd_ab_record *rec,
 	out->busy_ns = busy_to - busy_from;
 	busy_rates(&sum, out->busy_ns, out->value);
 	run_seconds(rec, out);
-	memcpy(out->window + XVBD_AB_SECONDS, out->value + XVBD_AB_SECONDS,
-	       2 * sizeof(out->value[0]));
 	return 0;
 }
