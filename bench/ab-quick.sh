@@ -50,16 +50,7 @@ xvbd ab run cached $top/host.cfg direct $top/direct.cfg --vdev xvda \
 fresh_wall=$(awk -v a=$t0 -v b=$(cs) 'BEGIN { printf "%.2f", (b - a) / 100 }')
 
 # Hot mode: one guest, the disk under test as xvdb, its trigger as xvdc.
-truncate -s 1M $trig
-abg_reset $trig
-lab-guest start abq-hot --mem 256 \
-	--disk "format=raw,vdev=xvdc,access=rw,script=xvbd-block,target=$trig" \
-	--run "$(abg_hot_guest $mib)" >$top/guest.out 2>&1 || die "lab-guest start abq-hot"
-i=0
-until [ "$(head -c 2 $trig | tr -d '\0')" = UP ]; do
-	i=$((i + 1)); [ $i -lt 600 ] || die "the hot guest did not come up"
-	sleep 0.5
-done
+abg_hot_start abq-hot $mib $trig || die "the hot guest did not come up"
 spec="format=raw,vdev=xvdb,access=ro,target=$img"
 cat $img >/dev/null
 t0=$(cs)

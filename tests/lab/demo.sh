@@ -76,14 +76,7 @@ say "A/B: does dom0's page cache flatter a file-backed disk? (seed 001)"
 abg_mount_slow || die "mount /dev/vdc /slow"
 dd if=/dev/urandom of=/slow/demo-ab.img bs=1M count=8 status=none ||
 	die "dd /slow/demo-ab.img"
-truncate -s 1M /scratch/demo-go.img
-lab-guest start demo4 --mem 256 \
-	--disk "format=raw,vdev=xvdc,access=rw,target=/scratch/demo-go.img" \
-	--run "$(abg_hot_guest 8)" >/dev/null 2>&1 || die "lab-guest start demo4"
-for i in $(seq 600); do
-	[ "$(head -c 2 /scratch/demo-go.img | tr -d '\0')" = UP ] && break
-	sleep 0.5
-done
+abg_hot_start demo4 8 /scratch/demo-go.img || die "lab-guest start demo4"
 cat /slow/demo-ab.img >/dev/null	# A's cache, warm
 spec=format=raw,vdev=xvdb,access=ro,target=/slow/demo-ab.img
 run xvbd ab run cached direct --domain demo4 \

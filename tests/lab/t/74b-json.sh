@@ -8,7 +8,7 @@
 # tune (and -N), defaults (and -N with a parameter), stats, pv (domain,
 # file, -N off), detach (and -N), start (and -N), ab record, ab list,
 # ab show, ab compare, ab export, ab plot, ab rm, ab run -N (the plan; a
-# real ab run's is checked by t/78 and t/76: fresh guests per run).
+# real ab run's is checked by t/76, t/78 (hot) and t/79 (fresh guests)).
 # fields is /lab/lib/testlib.sh's.
 . /lab/lib/testlib.sh
 G=t74j S=t74k

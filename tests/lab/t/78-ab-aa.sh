@@ -2,9 +2,10 @@
 # running guest in turn (ab run --domain), 3 runs each in ABBA order, each
 # run reading the 32 MiB image with O_DIRECT between a GO and a DONE on
 # the guest's trigger disk.  ab run must find no difference in the read
-# rate and no fact that differs between the sides.  The check is at 99 %:
+# rate (over each run's busy span, at --run's default 0.1 s step) and no
+# fact that differs between the sides.  The check is at 99 %:
 # a true A/A fails it 1 % of the time, not 5 % (a failure here is worth a
-# look, not a rerun).  (The fresh-guest mode is t/76's and t/79's.)
+# look, not a rerun).  (The fresh-guest mode's whole experiment is t/79's.)
 # lab-timeout: 900
 . /lab/lib/testlib.sh
 . /lab/lib/abguest.sh
@@ -19,45 +20,19 @@ mkdir -p $top
 dd if=/dev/urandom of=$img bs=1M count=32 status=none
 truncate -s 1M $trig
 
-# The guest (abguest.sh, abg_hot_guest): polls its trigger disk (xvdc);
+# The guest (abguest.sh, abg_hot_start): polls its trigger disk (xvdc);
 # READY when xvdb is there, GO reads xvdb (32 MiB, O_DIRECT), then DONE.
-abg_hot_guest 32 >$top/guest.sh
-lab-guest start $name --mem 256 \
-	--disk "format=raw,vdev=xvdc,access=rw,script=xvbd-block,target=$trig" \
-	--run "$(cat $top/guest.sh)" >$top/guest.out 2>&1
-check "the guest starts" test $? = 0
-trig_word() { dd if=$trig bs=4096 count=1 iflag=direct 2>/dev/null | head -c 5 | tr -d "\0\n"; }
-check "the guest is up (UP on its trigger)" wait_for 300 UP trig_word ||
-	{ tail -20 $top/guest.out; finish; }
+check "the guest is up (UP on its trigger)" abg_hot_start $name 32 $trig ||
+	{ finish; exit 1; }
 domid=$(xl domid $name)
 
-# dom0's side (ab run's fixed environment: the trigger as an argument).
-# ready.sh: READY, or clear the last run's DONE (the next disk's READY
-# follows).  go.sh: GO, wait for DONE (bounded).
-cat >$top/ready.sh <<'EOS'
-#!/bin/sh
-w=$(dd if="$1" bs=4096 count=1 iflag=direct 2>/dev/null | head -c 5)
-[ "$w" = READY ] && exit 0
-case "$w" in DONE*|UP*) dd if=/dev/zero of="$1" bs=4096 count=1 conv=notrunc oflag=direct 2>/dev/null;; esac
-exit 1
-EOS
-cat >$top/go.sh <<'EOS'
-#!/bin/sh
-printf 'GO%4094s' x | dd of="$1" bs=4096 count=1 conv=notrunc oflag=direct 2>/dev/null
-i=0
-until [ "$(dd if="$1" bs=4096 count=1 iflag=direct 2>/dev/null | head -c 4)" = DONE ]; do
-	i=$((i + 1)); [ $i -lt 3000 ] || { echo "go.sh: no DONE in 300 s" >&2; exit 1; }
-	sleep 0.05
-done
-EOS
-chmod +x $top/ready.sh $top/go.sh
 spec="format=raw,vdev=xvdb,access=ro,target=$img"
 
 phase "A/A: one disk under two labels, --runs 3"
 t0=$SECONDS
 xvbd ab run same1 same2 --domain $name --disk-a "$spec" --disk-b "$spec" \
-	--ready "$top/ready.sh $trig" --run "$top/go.sh $trig" \
-	--interval 0.5 --runs 3 --confidence 99 \
+	--ready "$(abg_hot_ready_cmd $trig)" --run "$(abg_hot_go_cmd $trig)" \
+	--runs 3 --confidence 99 \
 	--dir $store --json >$top/aa.json 2>$top/aa.err
 expect_eq "ab run A/A exits 0" 0 $?
 echo "# hot A/A: $((SECONDS - t0)) s"

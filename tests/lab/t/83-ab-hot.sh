@@ -48,18 +48,11 @@ dd if=/dev/urandom of=$keep bs=1M count=1 status=none
 truncate -s 1M $trig
 keep_sum=$(md5sum <$keep | cut -d' ' -f1)
 
-# The guest (abguest.sh, abg_hot_guest): polls its trigger disk (xvdc);
+# The guest (abguest.sh, abg_hot_start): polls its trigger disk (xvdc);
 # READY when xvdb is there, GO reads xvdb ($mib MiB, O_DIRECT) and answers
 # DONE with its own uptimes, SUM answers MD5 and the md5 of xvda.
-abg_hot_guest $mib >$top/guest.sh
-lab-guest start $name --mem 256 \
-	--disk "format=raw,vdev=xvda,access=ro,script=xvbd-block,target=$keep" \
-	--disk "format=raw,vdev=xvdc,access=rw,script=xvbd-block,target=$trig" \
-	--run "$(cat $top/guest.sh)" >$top/guest.out 2>&1
-check "the guest starts" test $? = 0
-trig_word() { dd if=$trig bs=4096 count=1 iflag=direct 2>/dev/null | head -c 5 | tr -d "\0\n"; }
-check "the guest is up (UP on its trigger)" wait_for 300 UP trig_word ||
-	{ tail -20 $top/guest.out; lab-guest console $name | tail -20; finish; }
+check "the guest is up (UP on its trigger)" abg_hot_start $name $mib $trig $keep ||
+	{ finish; exit 1; }
 domid=$(xl domid $name)
 
 # dom0's side of the handshake (ab run's fixed environment: the paths

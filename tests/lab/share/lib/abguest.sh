@@ -26,6 +26,9 @@
 #   abg_mount_slow      mount the lab's slow disk (/dev/vdc, reads
 #			throttled by QEMU) on /slow, once
 #   abg_hot_guest MIB   the guest script of a hot experiment (below)
+#   abg_hot_start NAME MIB TRIGGER [KEEP]
+#			start that guest (xvdc = TRIGGER, xvda = KEEP read-only
+#			if given) and wait for its UP (below)
 #   abg_hot_ready_cmd TRIGGER, abg_hot_go_cmd TRIGGER [LOG]
 #			dom0's side of a hot experiment's handshake: the
 #			--ready and --run command lines (below)
@@ -153,6 +156,34 @@ while :; do
 	sleep 0.1
 done
 EOS
+}
+
+# abg_hot_start NAME MIB TRIGGER [KEEP]: start the hot guest NAME
+# (abg_hot_guest MIB, 256 MiB; its trigger disk xvdc = TRIGGER, cleared
+# first; xvda = KEEP, an image it holds read-only, when given) and wait
+# (300 s at most) until it says UP.  On failure: why, the tail of its
+# console, status 1.
+abg_hot_start() {
+	local name=$1 mib=$2 trig=$3 keep=${4:-} i=0 disks=()
+	[ -f "$trig" ] || truncate -s 1M "$trig"
+	abg_reset "$trig"
+	[ -z "$keep" ] || disks+=(--disk "format=raw,vdev=xvda,access=ro,script=xvbd-block,target=$keep")
+	disks+=(--disk "format=raw,vdev=xvdc,access=rw,script=xvbd-block,target=$trig")
+	if ! lab-guest start "$name" --mem 256 "${disks[@]}" \
+		--run "$(abg_hot_guest "$mib")" >/tmp/abg-$name.out 2>&1; then
+		echo "# lab-guest start $name failed:"
+		tail -20 /tmp/abg-$name.out | sed 's/^/#   /'
+		return 1
+	fi
+	until [ "$(dd if="$trig" bs=4096 count=1 iflag=direct 2>/dev/null | head -c 2 | tr -d '\0')" = UP ]; do
+		i=$((i + 1))
+		if [ $i -ge 1500 ]; then
+			echo "# $name: no UP on its trigger in 300 s; its console:"
+			lab-guest console "$name" 2>&1 | tail -20 | sed 's/^/#   /'
+			return 1
+		fi
+		sleep 0.2
+	done
 }
 
 # dom0's side of abg_hot_guest's handshake, for ab run --domain (its
