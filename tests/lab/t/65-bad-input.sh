@@ -22,6 +22,7 @@
 # whose line holds TEXT (and then every usage error among them).  ~110
 # cases: 2-5 min under TCG.
 # lab-timeout: 2400
+# lab-leaks: check
 . /lab/lib/testlib.sh
 cases=${BAD_INPUT_CASES:-/lab/bad-input/cases}
 match=${1:-}

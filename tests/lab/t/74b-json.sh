@@ -1,4 +1,5 @@
 # lab-timeout: 1200
+# lab-leaks: check
 # Every command's --json, once: the output parses with jq, has
 # every field its page's JSON OUTPUT section documents with the documented
 # type (tests/man.sh checks that the page names each field the sources

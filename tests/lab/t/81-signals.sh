@@ -1,4 +1,5 @@
 # lab-timeout: 900
+# lab-leaks: check
 # Signals outside the paused window: SIGINT, SIGTERM
 # and a terminal's Ctrl-C (SIGINT to the whole process group) at the steps
 # of attach, the hotplug script, start, tune, detach and defaults --reload

@@ -1,4 +1,5 @@
 # lab-timeout: 900
+# lab-leaks: check
 # SIGKILL at each step: no handler runs, so what
 # a killed attach (--file, --phy, --share), xvbd-block, start, tune,
 # detach or defaults --reload leaves must be named by xvbd's next run,

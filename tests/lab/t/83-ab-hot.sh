@@ -21,6 +21,7 @@
 #    removed, exit 1, the guest runs on;
 #  - --ready that never succeeds: ends at --timeout with one line, nothing
 #    left.
+# lab-leaks: check
 . /lab/lib/testlib.sh
 . /lab/lib/abguest.sh
 name=t83
