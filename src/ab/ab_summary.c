@@ -12,7 +12,8 @@
  *  - reset: a VBD's counters went back or the stats layer saw a new
  *    counter instance (re-attach, re-connect), a backing device's
  *    counters went back (not a 32-bit tick wrap), or a domain's CPU time
- *    went back (the domain was replaced);
+ *    went back by more than the clocks' skew (xvbd_stats_cpu_pct: the domain
+ *    was replaced);
  *  - flagged: the monotonic time did not advance, or a domain's CPU time
  *    grew by more than wall time x its vCPUs.  That is a time-base
  *    problem (seed 002: a hypervisor clock running 50 % fast) and makes
@@ -111,24 +112,18 @@ static enum xvbd_ab_iv cpu_delta(uint64_t prev, uint64_t cur, uint64_t dt_ns,
 	uint32_t vcpus = vcpus_prev > vcpus_cur ? vcpus_prev : vcpus_cur;
 	double pct;
 
-	/*
-	 * A step back within the slack is two physical CPUs' clocks
-	 * disagreeing about a running vCPU (Xen adds its current slice at
-	 * the reader's NOW(): 3.4 ms back seen under emulation), not a new
-	 * domain: no CPU time in this interval, and the next one counts
-	 * that much more, within the same slack.
-	 */
-	if (cur < prev) {
-		if (prev - cur > CPU_SLACK_NS)
-			return XVBD_AB_IV_RESET;
-		*delta = 0;
+	switch (xvbd_stats_cpu_pct(prev, cur, dt_ns, CPU_SLACK_NS, vcpus,
+				   &pct)) {
+	case XVBD_IV_RESET:
+		return XVBD_AB_IV_RESET;
+	case XVBD_IV_IMPOSSIBLE:
+		*delta = cur - prev;
+		return XVBD_AB_IV_FLAGGED;
+	default:
+		/* A step back within the clocks' skew (stats layer): none. */
+		*delta = cur > prev ? cur - prev : 0;
 		return XVBD_AB_IV_OK;
 	}
-	*delta = cur - prev;
-	if (xvbd_stats_cpu_pct(prev, cur, dt_ns, CPU_SLACK_NS, vcpus, &pct) ==
-	    XVBD_IV_IMPOSSIBLE)
-		return XVBD_AB_IV_FLAGGED;
-	return XVBD_AB_IV_OK;
 }
 
 /*

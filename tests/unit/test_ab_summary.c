@@ -199,8 +199,8 @@ static void test_summary_busy_io_ticks(void **state)
 /*
  * A guest's CPU time a few ms back (two physical CPUs' clocks disagree
  * about a running vCPU: 3.4 ms seen in the lab) is no new domain: the
- * interval stays in, with no CPU time; a step back beyond the 10 ms slack
- * is a replaced domain, left out.
+ * interval stays in, with no CPU time; a step back beyond 10 ms
+ * per vCPU (the stats layer's skew) is a replaced domain, left out.
  */
 static void test_summary_cpu_step_back(void **state)
 {

@@ -85,6 +85,17 @@ static void test_cpu_pct(void **state)
 	assert_int_equal(xvbd_stats_cpu_pct(5 * NS, NS, NS, 0, 1, &pct),
 			 XVBD_IV_RESET);
 	assert_true(pct == 0.0);
+	/*
+	 * A few ms back: the CPUs' clocks apart (3.4 ms in the lab), no
+	 * CPU time and no new domain; beyond 10 ms per vCPU, a reset.
+	 */
+	assert_int_equal(xvbd_stats_cpu_pct(NS, NS - 3400000, NS, 0, 1, &pct),
+			 XVBD_IV_OK);
+	assert_true(pct == 0.0);
+	assert_int_equal(xvbd_stats_cpu_pct(NS, NS - 10000001, NS, 0, 1,
+					     &pct), XVBD_IV_RESET);
+	assert_int_equal(xvbd_stats_cpu_pct(NS, NS - 15000000, NS, 0, 2,
+					     &pct), XVBD_IV_OK);
 	/* Idle. */
 	assert_int_equal(xvbd_stats_cpu_pct(NS, NS, NS, 0, 4, &pct),
 			 XVBD_IV_OK);
