@@ -670,10 +670,11 @@ static int experiment(struct xvbd_ctx *ctx, struct run_opts *o)
 			struct side *sd = &o->side[(k % 2) ^ (size_t)i];
 
 			rc = one_run(ctx, o, sd, &stopped_by);
-			if (!rc)
-				say_progress(ctx, o, ++run,
-					     o->until_confident ? 0 : 2 * pairs,
-					     sd);
+			if (rc)
+				break;
+			say_progress(ctx, o, ++run,
+				     o->until_confident ? 0 : 2 * pairs, sd);
+			/* Between runs, where a signal must stop the next. */
 			xvbd_test_stop("ab-run-ended");
 		}
 		/*
