@@ -5,6 +5,12 @@
 # and still call the share's disk file-via-loop; a local image is
 # attached and detached meanwhile.  Then the server comes back and the
 # share's disk is detached.
+# The journal report of killed commands meanwhile: an attach killed after
+# creating its image on the share is named with the server up, said to be
+# on a share that does not answer with it gone (no command blocks on it),
+# named again once it is back; a stale "guest -1 NAME" entry is not a
+# running guest of that name, and a stale loop entry is not a loop
+# device another backend publishes.
 . /lab/lib/testlib.sh
 G=t67
 dir=/srv/nfs/export/t67
@@ -20,6 +26,22 @@ expect_eq "attach --share: exit, frontend" "0 Connected" \
 check "attach --file xvdc" timeout 300 xvbd -q attach $G --file /scratch/t67-a.img --vdev xvdc
 mnt=$(share_mount 127.0.0.1:$dir)
 check "share mounted" test -n "$mnt"
+
+# An attach of an image on the share killed (SIGKILL: no handler runs)
+# before libxl's add: its image is debris the next command must name.
+# Then the server dies: no command may hang on it.
+need_test_hooks
+STOP_ERR=/tmp/t67-stop.err
+set -m
+if stop_at attach-prepared attach $G --share $url/killed.img --size 8M --prealloc --vdev xvde; then
+	kill -KILL $pid; reap $pid
+fi
+set +m
+check "the killed attach's image is on the server" test -f $dir/killed.img
+out=$(timeout 60 xvbd list 2>&1 >/dev/null)
+echo "$out" | sed 's/^/# list: /'
+check "with the server up, list names the image made before the add" \
+	grep -q "it created $mnt/killed.img, which no guest uses" <<<"$out"
 
 phase "the server stops answering"
 lab-share stop nfs
@@ -46,6 +68,15 @@ expect_eq "show xvdb finishes (exit 0), kind" "0 file-via-loop" \
 	"$rc $(jq -r 'if type == "array" then .[0] else . end | .backend_type' <<<"$out")"
 out=$(timeout 60 xvbd list)
 expect_eq "list (text) finishes" 0 $?
+# The report of the killed attach: no stat of the share's files in the
+# command itself (a bounded child's, killed at its limit).
+SECONDS_0=$SECONDS
+err=$(timeout 30 xvbd list 2>&1 >/dev/null)
+rc=$?
+echo "$err" | sed 's/^/# list: /'
+echo "# timeout 30 xvbd list: rc=$rc, $((SECONDS - SECONDS_0)) s"
+expect_eq "timeout 30 xvbd list finishes (a killed attach's image on the dead share)" 0 $rc
+check "... saying that the share does not answer" grep -q "killed.img, on a share that does not answer" <<<"$err"
 
 phase "an unrelated attach and detach meanwhile"
 check "attach --file xvdd" timeout 180 xvbd -q attach $G --file /scratch/t67-b.img --vdev xvdd
@@ -55,6 +86,41 @@ check "detach xvdc" timeout 180 xvbd -q detach $G xvdc
 phase "the server comes back"
 lab-share start nfs >/dev/null 2>&1
 wait $probe
+out=$(timeout 60 xvbd list 2>&1 >/dev/null)
+check "the server back: the image made before the add is named again" \
+	grep -q "it created $mnt/killed.img, which no guest uses" <<<"$out"
+rm -f $mnt/killed.img
+out=$(timeout 60 xvbd list 2>&1 >/dev/null)
+expect_eq "removed: nothing named, no journal left" ":" "$out:$(ls /run/xvbd/journal 2>/dev/null)"
+
+phase "stale journal entries are not another's guest or loop device"
+# A dead ab run that noted its guest's name before xl create (-1): the
+# running, unpaused guest of that name started by someone else is not
+# its guest.  And a dead xvbd-block that noted loop N for a backend that
+# is gone, while loop N (same image) is another backend's published
+# device: not debris to free.
+deadpid=$(sh -c 'echo $$')
+lacks() { ! grep -q "$1" <<<"$2"; }	# lacks PATTERN TEXT
+mkdir -p /run/xvbd/journal
+printf 'xvbd ab-run 1\n+guest -1 %s\n' $G >/run/xvbd/journal/$deadpid.1
+be=/local/domain/0/backend/vbd/$domid/51728	# xvdb
+node=$(xenstore-read $be/node 2>/dev/null)
+loopnr=${node#/dev/loop}
+backing=$(cat /sys/block/loop$loopnr/loop/backing_file 2>/dev/null)
+set -- $(stat -L -c '%D %i' "$backing" 2>/dev/null)
+fdev=$((0x${1:-0})) fino=${2:-0}
+printf 'xvbd xvbd-block 1\n+loop %u %x:%x:%s /local/domain/0/backend/vbd/%u/51999\n' \
+	$loopnr $((fdev >> 8)) $((fdev & 0xff)) $fino $domid >/run/xvbd/journal/$((deadpid + 1)).1
+echo "# xvdb: $node -> $backing ($fdev:$fino)"
+check "xvdb is on a loop device" test -n "$loopnr" -a -n "$backing"
+out=$(timeout 60 xvbd list 2>&1 >/dev/null)
+echo "$out" | sed 's/^/# list: /'
+check "a running guest of the name is not named as the dead ab run's" \
+	lacks 'started by an ab run that died' "$out"
+check "a loop device another backend publishes is not named for losetup -d" \
+	lacks 'losetup -d' "$out"
+expect_eq "both stale journals forgotten" "" "$(ls /run/xvbd/journal 2>/dev/null)"
+rm -f /run/xvbd/journal/$deadpid.1 /run/xvbd/journal/$((deadpid + 1)).1
 check "detach xvdb (share)" timeout 300 xvbd -q detach $G xvdb
 expect_eq "share unmounted" "" "$(share_mount 127.0.0.1:$dir)"
 check_no_vbds $domid
