@@ -23,6 +23,15 @@ truncate -s 32M $img
 abg_prepare t79 $img $trig xvbd-block 1 4 $top/g.cfg
 check "guest config prepared" test -s $top/g.cfg
 cfg=$top/g.cfg
+# watch_domids FILE: every domid xenstore lists, twice a second, into FILE
+# (in the background, $poller) until watch_end; domids_seen FILE: how
+# many other than dom0's.
+watch_domids() {
+	( while :; do xenstore-list /local/domain 2>/dev/null; sleep 0.5; done ) >"$1" &
+	poller=$!
+}
+watch_end() { sleep 3; kill $poller; wait $poller 2>/dev/null; }
+domids_seen() { sort -u "$1" | grep -vx 0 | wc -l; }
 phase "a record to keep (its config edited meanwhile)"
 # Each side's config is read once: an edit during the experiment (a new
 # name=, memory) changes neither run, and each record carries the hash
@@ -58,44 +67,40 @@ lab-guest prepare t79r --disk "format=raw,vdev=xvda,access=rw,target=/scratch/t7
 	--run 'sleep 3; reboot -f' >$top/rcfg.path
 rcfg=$(cat $top/rcfg.path)
 check "rebooting guest's config" test -s "$rcfg"
-( while :; do xenstore-list /local/domain 2>/dev/null; sleep 0.5; done ) >$top/r.domids &
-poller=$!
+watch_domids $top/r.domids
 xvbd ab run r1 "$rcfg" r2 "$rcfg" --warmup 0 --duration 40 --runs 1 --dir $top/rstore \
 	--timeout 300 >/dev/null 2>$top/r.err
 rc=$?
-sleep 3
-kill $poller; wait $poller 2>/dev/null
+watch_end
 sed 's/^/# /' $top/r.err
 expect_eq "the experiment stops: exit 1" 1 $rc
 check "the run is named incomplete, with the reboot" grep -q "incomplete.*shutdown reason: reboot" $top/r.err
 expect_eq "its record says incomplete" false "$(jq -r .complete $top/rstore/r1-*.json 2>/dev/null)"
 check "no guest of its name is left" sh -c '! xl list | grep -q "^t79r "'
 expect_eq "one guest in all (no new domid after the reboot)" 1 \
-	"$(sort -u $top/r.domids | grep -vx 0 | wc -l)"
+	"$(domids_seen $top/r.domids)"
 
 phase "a signal between runs: no further guest"
 need_test_hooks
-( while :; do xenstore-list /local/domain 2>/dev/null; sleep 0.5; done ) >$top/s.domids &
-poller=$!
+watch_domids $top/s.domids
 set -m
 XVBD_TEST_STOP_AT=ab-run-ended xvbd ab run s1 "$cfg" s2 "$cfg" --vdev xvda --warmup 0 \
 	--duration 1 --runs 1 --dir $top/sstore >/dev/null 2>$top/s.err &
 pid=$!
 set +m
 if wait_stopped $pid; then
-	before=$(sort -u $top/s.domids | grep -vx 0 | wc -l)
+	before=$(domids_seen $top/s.domids)
 	kill -TERM $pid
 	kill -CONT $pid
 	reap $pid
 	rc=$?
-	sleep 3
-	kill $poller; wait $poller 2>/dev/null
+	watch_end
 	sed 's/^/# /' $top/s.err
 	expect_eq "SIGTERM after the first run: exit 1" 1 $rc
 	check "said so" grep -q "interrupted" $top/s.err
 	expect_eq "one record (the first run)" 1 "$(ls $top/sstore/*.json 2>/dev/null | wc -l)"
 	expect_eq "no guest created after the signal (domids seen)" "$before" \
-		"$(sort -u $top/s.domids | grep -vx 0 | wc -l)"
+		"$(domids_seen $top/s.domids)"
 else
 	fail "ab run did not stop at ab-run-ended"
 	kill $poller
