@@ -581,6 +581,38 @@ static void test_welch_equal_constants(void **state)
 }
 
 /*
+ * Constants a few ulps apart are one value rounded two ways (0.3 / 3 is
+ * an ulp below 0.1): the same, p = 1.  Different constants, however
+ * close beyond that, stay a certain difference.
+ */
+static void test_welch_constants_ulps(void **state)
+{
+	static const double a[] = { 0.1, 0.1, 0.1 };
+	double b[4], near = nextafter(nextafter(0.1, 1), 1);
+	struct xvbd_stat_cmp c;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 4; i++)
+		b[i] = near;			/* 2 ulps above 0.1 */
+	assert_int_equal(xvbd_stat_welch(a, 3, b, 4, 0.95, &c), 0);
+	assert_true(c.p == 1 && c.diff == 0 && c.stat == 0);
+	assert_true(c.diff_lo == 0 && c.diff_hi == 0 && !c.significant);
+	assert_int_equal(xvbd_stat_welch(b, 4, a, 3, 0.95, &c), 0);
+	assert_true(c.p == 1 && c.diff == 0 && !c.significant);
+
+	for (i = 0; i < 4; i++)
+		b[i] = 0.2;
+	assert_int_equal(xvbd_stat_welch(a, 3, b, 4, 0.95, &c), 0);
+	assert_true(c.p == 0 && c.significant && c.diff == 0.2 - 0.1);
+	assert_true(c.diff_lo == c.diff && c.diff_hi == c.diff);
+	for (i = 0; i < 4; i++)
+		b[i] = 0.1 * (1 + 1e-12);	/* ~450 ulps: not rounding */
+	assert_int_equal(xvbd_stat_welch(a, 3, b, 4, 0.95, &c), 0);
+	assert_true(c.p == 0 && c.significant && c.diff > 0);
+}
+
+/*
  * Fieller: bounded exactly when A's own interval excludes 0.  The
  * issue's case: A = 191.9 +- 238.3 at 95 % (t with A's 2 df) includes 0,
  * so no % interval, though at the Welch df (3.99) it looked bounded.
@@ -1021,6 +1053,7 @@ int main(void)
 		cmocka_unit_test(test_mwu_exact_brute),
 		cmocka_unit_test(test_mwu_ties_and_large),
 		cmocka_unit_test(test_welch_equal_constants),
+		cmocka_unit_test(test_welch_constants_ulps),
 		cmocka_unit_test(test_fieller_bounded),
 		cmocka_unit_test(test_fieller_coverage),
 		cmocka_unit_test(test_mwu_ties_one_rule),

@@ -64,7 +64,11 @@ struct xvbd_stat_cmp {
 	bool significant;		/* CI excludes 0 (p < 1 - conf) */
 };
 
-/* Welch's t-test and CI for mean(B) - mean(A).  na, nb >= 2. */
+/*
+ * Welch's t-test and CI for mean(B) - mean(A).  na, nb >= 2.  Both sides
+ * constant: p = 1 and diff = 0 when the two values are within a few ulps
+ * (one value, rounded differently), else p = 0 (a certain difference).
+ */
 int xvbd_stat_welch(const double *a, size_t na, const double *b, size_t nb,
 		    double confidence, struct xvbd_stat_cmp *out);
 /*
