@@ -624,11 +624,20 @@ static void test_fieller_bounded(void **state)
 	static const double a2[] = { 100, 102 }, b9[] = { 90, 95, 100, 105,
 		110, 115, 120, 125, 130 };
 	struct xvbd_stat_cmp c;
-	double lo, hi;
+	double lo, hi, se_a;
 
 	(void)state;
 	assert_int_equal(xvbd_stat_welch(a, 3, b, 3, 0.95, &c), 0);
+	assert_true(fabs(c.centre_a - 191.9) < 0.05);
+	assert_true(fabs(c.half_a - 238.3) < 0.05);
 	assert_true(c.half_a > c.centre_a);	/* A's CI includes 0 */
+	/*
+	 * At the Welch df (3.4) A's mean looked told from 0: the case
+	 * separates the two rules (that one gave -73.6 to +1145.9 %).
+	 */
+	se_a = c.half_a / xvbd_stat_t_quantile(0.975, 2);
+	assert_true(c.df > 3.3 && c.df < 3.5);
+	assert_true(xvbd_stat_t_quantile(0.975, c.df) * se_a < c.centre_a);
 	assert_int_equal(xvbd_stat_fieller(a, 3, b, 3, 0.95, &lo, &hi), 0);
 	assert_true(isnan(lo) && isnan(hi));
 	/* A tight: bounded, and the ratio of the means inside */
