@@ -605,6 +605,7 @@ int xvbd_ab_comparison_note_sequential(struct xvbd_ab_comparison *c,
 				       enum xvbd_ab_metric m,
 				       const char *decision)
 {
+	c->sequential_stop = true;
 	return warn(c, "sequential stop: only the sequential decision (%s, "
 		    "%s) keeps its error rate: the runs stopped when its "
 		    "always-valid sequence settled, and these fixed-N "

@@ -226,6 +226,8 @@ void xvbd_ab_comparison_render(struct xvbd_out *o, const char *key,
 		xvbd_out_str(o, "adjust", c->adjusted ? "holm" : "none");
 		xvbd_out_uint(o, "family", c->family);
 		xvbd_out_str(o, "rates_over", "busy span");
+		/* a script reading the verdicts needs no warning's words */
+		xvbd_out_bool(o, "sequential_stop", c->sequential_stop);
 	} else {
 		snprintf(buf, sizeof(buf), "%s (%zu run%s)", c->label_a,
 			 c->runs_a, c->runs_a == 1 ? "" : "s");

@@ -694,11 +694,33 @@ static void test_holm_adjust(void **state)
 	}
 }
 
-/* After a sequential stop: which verdict carries the guarantee. */
+/* The comparison's sequential_stop in JSON. */
+static bool json_sequential_stop(const struct xvbd_ab_comparison *c)
+{
+	const char *path[] = { "sequential_stop", NULL };
+	char err[256], *json = render(c, true, NULL);
+	yajl_val doc = yajl_tree_parse(json, err, sizeof(err)), v;
+	bool stop;
+
+	assert_non_null(doc);
+	v = yajl_tree_get(doc, path, yajl_t_any);
+	assert_non_null(v);
+	assert_true(YAJL_IS_TRUE(v) || YAJL_IS_FALSE(v));
+	stop = YAJL_IS_TRUE(v);
+	yajl_tree_free(doc);
+	free(json);
+	return stop;
+}
+
+/*
+ * After a sequential stop: which verdict carries the guarantee, in the
+ * text's warnings and as a JSON field.
+ */
 static void test_sequential_note(void **state)
 {
 	static struct label a, b;
 	struct xvbd_ab_comparison c;
+	char *text;
 
 	(void)state;
 	make_label(&a, "A", base_iops, 5);
@@ -706,11 +728,17 @@ static void test_sequential_note(void **state)
 	assert_int_equal(xvbd_ab_compare(recs(&a), a.n, recs(&b), b.n, 0.95,
 					 XVBD_AB_TEST_WELCH, &c), 0);
 	assert_false(has_warning(&c, "only the sequential decision"));
+	assert_false(json_sequential_stop(&c));
 	assert_int_equal(xvbd_ab_comparison_note_sequential(&c,
 				XVBD_AB_RD_MBS, "different"), 0);
 	assert_true(has_warning(&c, "only the sequential decision "
 				    "(read-mbs, different) keeps its error "
 				    "rate"));
+	assert_true(json_sequential_stop(&c));
+	text = render(&c, false, NULL);
+	assert_non_null(strstr(text, "only the sequential decision"));
+	assert_non_null(strstr(text, "read them as descriptive"));
+	free(text);
 	xvbd_ab_comparison_free(&c);
 }
 

@@ -401,6 +401,9 @@ struct xvbd_ab_comparison {
 	 * in the family, and whether verdicts use Holm's adjusted p. */
 	size_t family;
 	bool adjusted;
+	/* The runs were stopped by ab run's sequential procedure: these
+	 * fixed-N verdicts are descriptive (note_sequential). */
+	bool sequential_stop;
 };
 
 /*
@@ -424,7 +427,8 @@ int xvbd_ab_compare_adjust(struct xvbd_ab_comparison *c,
 /*
  * After `ab run --until-confident`: a warning that only the sequential
  * decision on metric m carries the always-valid guarantee; the fixed-N
- * verdicts on the runs it stopped at are descriptive.
+ * verdicts on the runs it stopped at are descriptive.  Sets
+ * sequential_stop, which the JSON form carries.
  */
 int xvbd_ab_comparison_note_sequential(struct xvbd_ab_comparison *c,
 				       enum xvbd_ab_metric m,
