@@ -97,7 +97,8 @@ LIB_SRCS += src/ab/ab_record.c src/ab/ab_json.c src/ab/ab_json_read.c \
 LIB_SRCS += src/dom0/cache.c src/vbd/attach_script.c
 XEN_SRCS  += src/ab/ab_sys.c src/cmd/ab/ab_recorder.c src/cmd/ab/ab_recorder_loop.c src/cmd/ab/ab_recorder_ready.c \
 	     src/xen/tstack_facts.c
-CMD_SRCS  += src/cmd/ab/cmd_ab_record.c src/cmd/ab/cmd_ab_run.c src/cmd/ab/cmd_ab_run_hot.c
+CMD_SRCS  += src/cmd/ab/cmd_ab_record.c src/cmd/ab/cmd_ab_run.c src/cmd/ab/cmd_ab_run_hot.c \
+	     src/cmd/ab/cmd_ab_run_seq.c
 XEN_SRCS  += src/stats/stats_sys.c src/xen/tstack_stats.c
 CMD_SRCS  += src/cmd/cmd_stats.c src/cmd/cmd_advise.c
 # ab: the statistics of A/B experiments (pure math, needs libm)

@@ -585,66 +585,6 @@ static void say_progress(struct xvbd_ctx *ctx, const struct run_opts *o,
 		s.known[m] ? s.value[m] : 0.0, xvbd_ab_metrics[m].unit, r->id);
 }
 
-static void render_sequential(struct xvbd_out *out, const struct run_opts *o,
-			      const struct xvbd_seq_state *st)
-{
-	xvbd_out_obj_begin(out, "sequential");
-	xvbd_out_str(out, "metric", xvbd_ab_metrics[o->metric].name);
-	xvbd_out_str(out, "procedure", "always-valid confidence sequence "
-		     "(mixture e-value, safe t-test) on ln(B/A) of ABBA pairs");
-	xvbd_out_uint(out, "pairs", st->n);
-	xvbd_out_str(out, "decision", xvbd_seq_decision_name(st->decision));
-	xvbd_out_fixed_opt(out, "effect_pct", st->n > 0,
-			   (exp(st->mean) - 1) * 100, 2);
-	xvbd_out_fixed_opt(out, "effect_lo_pct", isfinite(st->lo),
-			   (exp(st->lo) - 1) * 100, 2);
-	xvbd_out_fixed_opt(out, "effect_hi_pct", isfinite(st->hi),
-			   (exp(st->hi) - 1) * 100, 2);
-	xvbd_out_fixed_opt(out, "min_effect_pct", true, o->min_effect * 100,
-			   2);
-	xvbd_out_obj_end(out);
-}
-
-/*
- * Before the first run: the noise the cap can settle, against which the
- * user can hold what they know of their host (the lab's paired runs
- * have an sd of ln(B/A) of 0.2-0.5: 20 pairs settle nothing there).
- */
-static void say_cap(const struct xvbd_ctx *ctx, const struct run_opts *o,
-		    const struct xvbd_seq_params *sp)
-{
-	if (ctx->opts->quiet)
-		return;
-	fprintf(stderr, "xvbd: ab run: --max-runs %zu settles +-%g %% only if "
-		"the sd of ln(B/A) between paired runs is below %.3f; with "
-		"more noise expect \"exhausted\" (raise --max-runs or "
-		"--min-effect)\n", o->max_pairs, o->min_effect * 100,
-		xvbd_seq_sd_settles(sp));
-}
-
-/* Once the noise is seen (3 pairs): warn when the cap will not do. */
-static void warn_cap(const struct run_opts *o,
-		     const struct xvbd_seq_params *sp,
-		     const struct xvbd_seq_state *st)
-{
-	size_t need = xvbd_seq_pairs_to_settle(sp, st->sd);
-
-	if (st->n != 3 || st->decision != XVBD_SEQ_CONTINUE ||
-	    need <= o->max_pairs)
-		return;
-	fprintf(stderr, "xvbd: ab run: warning: at the noise of the first 3 "
-		"pairs (sd of ln(B/A) %.3f) settling +-%g %% takes ", st->sd,
-		o->min_effect * 100);
-	if (need == SIZE_MAX)
-		fprintf(stderr, "more than %d pairs", XVBD_SEQ_SETTLE_MAX);
-	else
-		fprintf(stderr, "about %zu pairs", need);
-	fprintf(stderr, ", more than --max-runs %zu: expect \"exhausted\" "
-		"unless the effect is beyond +-%.1f %% (interrupt keeps the "
-		"runs; raise --max-runs or --min-effect)\n", o->max_pairs,
-		(exp(xvbd_seq_radius_at_cap(sp, st->sd)) - 1) * 100);
-}
-
 static int experiment(struct xvbd_ctx *ctx, struct run_opts *o)
 {
 	struct xvbd_seq_params sp = {
@@ -662,8 +602,8 @@ static int experiment(struct xvbd_ctx *ctx, struct run_opts *o)
 	if (!d)
 		return XVBD_EXIT_FAIL;
 	st.decision = XVBD_SEQ_CONTINUE;
-	if (o->until_confident)
-		say_cap(ctx, o, &sp);
+	if (o->until_confident && !ctx->opts->quiet)
+		ab_run_seq_say_cap(&sp);
 	for (k = 0; k < pairs && !rc; k++) {
 		/* ABBA: even pairs A first, odd pairs B first. */
 		for (i = 0; i < 2 && !rc; i++) {
@@ -709,7 +649,7 @@ static int experiment(struct xvbd_ctx *ctx, struct run_opts *o)
 				(exp(st.mean) - 1) * 100,
 				(exp(st.lo) - 1) * 100,
 				(exp(st.hi) - 1) * 100);
-		warn_cap(o, &sp, &st);
+		ab_run_seq_warn_cap(&sp, &st);
 		if (st.decision != XVBD_SEQ_CONTINUE)
 			break;
 	}
@@ -743,7 +683,7 @@ static int experiment(struct xvbd_ctx *ctx, struct run_opts *o)
 	xvbd_out_str(ctx->out, "order", "ABBA");
 	xvbd_out_str(ctx->out, "dir", o->dir);
 	if (o->until_confident)
-		render_sequential(ctx->out, o, &st);
+		ab_run_seq_render(ctx->out, o->metric, &sp, &st);
 	xvbd_ab_comparison_render(ctx->out, "comparison", &cmp, NULL);
 	xvbd_out_obj_end(ctx->out);
 	xvbd_ab_comparison_free(&cmp);

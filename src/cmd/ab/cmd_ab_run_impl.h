@@ -1,8 +1,9 @@
 /*
  * cmd_ab_run_impl.h - between cmd_ab_run.c (the options, the experiment,
- * the fresh-guest runs) and cmd_ab_run_hot.c (the hot runs: one running
- * guest, the disk under test attached and detached for each run).
- * Internal to ab run.
+ * the fresh-guest runs), cmd_ab_run_hot.c (the hot runs: one running
+ * guest, the disk under test attached and detached for each run) and
+ * cmd_ab_run_seq.c (what --until-confident says about its sequential
+ * procedure).  Internal to ab run.
  */
 #ifndef XVBD_CMD_AB_RUN_IMPL_H
 #define XVBD_CMD_AB_RUN_IMPL_H
@@ -12,6 +13,8 @@
 #include <stdint.h>
 
 #include "xvbd/ab/ab.h"
+#include "xvbd/ab/ab_stat.h"
+#include "xvbd/base/out.h"
 #include "xvbd/cmd/ab/ab_recorder.h"
 #include "xvbd/cmd/cmd.h"
 #include "xvbd/vbd/override.h"
@@ -54,5 +57,19 @@ int ab_hot_run(struct xvbd_ctx *ctx, const struct ab_hot *h, int i,
 	       const struct xvbd_ovr_set *set, struct xvbd_ab_rec_opts *ro,
 	       struct xvbd_ab_record *rec, const char **stopped_by);
 void ab_hot_free(struct ab_hot *h);
+
+/*
+ * --until-confident on stderr (the caller leaves them out under -q):
+ * before the first run, the noise --max-runs pairs can settle; after 3
+ * pairs, a warning when their noise needs more pairs (printed even
+ * under -q).
+ */
+void ab_run_seq_say_cap(const struct xvbd_seq_params *sp);
+void ab_run_seq_warn_cap(const struct xvbd_seq_params *sp,
+			 const struct xvbd_seq_state *st);
+/* The output's "sequential" object: the decision on metric. */
+void ab_run_seq_render(struct xvbd_out *out, int metric,
+		       const struct xvbd_seq_params *sp,
+		       const struct xvbd_seq_state *st);
 
 #endif

@@ -1,0 +1,76 @@
+/*
+ * cmd_ab_run_seq.c - what `ab run --until-confident` says about its
+ * sequential procedure (ab_seq.c): the noise the cap can settle before
+ * the first run, the warning once the first pairs show more noise, and
+ * the decision in the output.
+ *
+ * The lab's paired runs have an sd of ln(B/A) of 0.2-0.5, where the
+ * default 20 pairs settle nothing near 5 %: the user is told before the
+ * runs are spent.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "cmd_ab_run_impl.h"
+#include "xvbd/ab/ab_stat.h"
+
+void ab_run_seq_render(struct xvbd_out *out, int metric,
+		       const struct xvbd_seq_params *sp,
+		       const struct xvbd_seq_state *st)
+{
+	xvbd_out_obj_begin(out, "sequential");
+	xvbd_out_str(out, "metric", xvbd_ab_metrics[metric].name);
+	xvbd_out_str(out, "procedure", "always-valid confidence sequence "
+		     "(mixture e-value, safe t-test) on ln(B/A) of ABBA pairs");
+	xvbd_out_uint(out, "pairs", st->n);
+	xvbd_out_str(out, "decision", xvbd_seq_decision_name(st->decision));
+	xvbd_out_fixed_opt(out, "effect_pct", st->n > 0,
+			   (exp(st->mean) - 1) * 100, 2);
+	xvbd_out_fixed_opt(out, "effect_lo_pct", isfinite(st->lo),
+			   (exp(st->lo) - 1) * 100, 2);
+	xvbd_out_fixed_opt(out, "effect_hi_pct", isfinite(st->hi),
+			   (exp(st->hi) - 1) * 100, 2);
+	xvbd_out_fixed_opt(out, "min_effect_pct", true, sp->min_effect * 100,
+			   2);
+	xvbd_out_obj_end(out);
+}
+
+/* Before the first run: the noise the cap can settle, against which the
+ * user can hold what they know of their host. */
+void ab_run_seq_say_cap(const struct xvbd_seq_params *sp)
+{
+	fprintf(stderr, "xvbd: ab run: --max-runs %zu settles +-%g %% only if "
+		"the sd of ln(B/A) between paired runs is below %.3f; with "
+		"more noise expect \"exhausted\" (raise --max-runs or "
+		"--min-effect)\n", sp->max_pairs, sp->min_effect * 100,
+		xvbd_seq_sd_settles(sp));
+}
+
+/* "about 208 pairs", or more than the sizing looks at. */
+static void say_pairs(size_t need)
+{
+	if (need == SIZE_MAX)
+		fprintf(stderr, "more than %d pairs", XVBD_SEQ_SETTLE_MAX);
+	else
+		fprintf(stderr, "about %zu pairs", need);
+}
+
+/* Once the noise is seen (3 pairs): warn when the cap will not do. */
+void ab_run_seq_warn_cap(const struct xvbd_seq_params *sp,
+			 const struct xvbd_seq_state *st)
+{
+	size_t need = xvbd_seq_pairs_to_settle(sp, st->sd);
+
+	if (st->n != 3 || st->decision != XVBD_SEQ_CONTINUE ||
+	    need <= sp->max_pairs)
+		return;
+	fprintf(stderr, "xvbd: ab run: warning: at the noise of the first 3 "
+		"pairs (sd of ln(B/A) %.3f) settling +-%g %% takes ", st->sd,
+		sp->min_effect * 100);
+	say_pairs(need);
+	fprintf(stderr, ", more than --max-runs %zu: expect \"exhausted\" "
+		"unless the effect is beyond +-%.1f %% (interrupt keeps the "
+		"runs; raise --max-runs or --min-effect)\n", sp->max_pairs,
+		(exp(xvbd_seq_radius_at_cap(sp, st->sd)) - 1) * 100);
+}
