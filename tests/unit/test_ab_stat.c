@@ -862,6 +862,60 @@ static void test_sim_multiplicity(void **state)
 	assert_true(raw > 0.25);
 }
 
+/*
+ * What "exhausted" tells the user: at the lab's noise (sd of ln(B/A)
+ * 0.2-0.5) the default 20 pairs show a difference only beyond the
+ * sequence's radius at the cap, far above 5 %.  The number is honest if
+ * an effect well beyond it is found in most experiments and one well
+ * below it in few.
+ */
+static void test_seq_cap_detects(void **state)
+{
+	struct xvbd_seq_params p = { .alpha = 0.05, .min_effect = 0.05,
+				     .max_pairs = 20 };
+	const double sds[] = { 0.2, 0.5 }, scale[] = { 1.5, 0.5 };
+	const size_t n = sim_count(2000);
+	struct xvbd_rng r;
+	size_t k, s, i, j;
+
+	(void)state;
+	xvbd_rng_seed(&r, 2620);
+	for (k = 0; k < N_ELEMS(sds); k++) {
+		double radius = xvbd_seq_radius_at_cap(&p, sds[k]);
+
+		assert_true(radius > log1p(p.min_effect));
+		for (s = 0; s < N_ELEMS(scale); s++) {
+			size_t different = 0;
+
+			for (i = 0; i < n; i++) {
+				struct xvbd_seq_state st = { 0 };
+				double d[20];
+
+				for (j = 0; j < 20; j++) {
+					d[j] = scale[s] * radius + sds[k] *
+					       xvbd_rng_normal(&r);
+					assert_int_equal(xvbd_seq_decide(d,
+							j + 1, &p, &st), 0);
+					if (st.decision != XVBD_SEQ_CONTINUE)
+						break;
+				}
+				different += st.decision ==
+					     XVBD_SEQ_DIFFERENT;
+			}
+			print_message("sd %.1f: radius at 20 pairs +-%.1f %%; "
+				      "effect %.1f x that: %zu of %zu "
+				      "different\n", sds[k],
+				      (exp(radius) - 1) * 100, scale[s],
+				      different, n);
+			if (scale[s] > 1)
+				assert_true(different > n * 8 / 10);
+			else
+				assert_true(different < n / 4);
+		}
+	}
+	assert_true(isnan(xvbd_seq_radius_at_cap(&p, -1)));
+}
+
 /* ---- simulations: the acceptance test of the sequential procedure ---- */
 
 enum noise {
@@ -1067,6 +1121,7 @@ int main(void)
 		cmocka_unit_test(test_fieller_coverage),
 		cmocka_unit_test(test_mwu_ties_one_rule),
 		cmocka_unit_test(test_seq_cap),
+		cmocka_unit_test(test_seq_cap_detects),
 		cmocka_unit_test(test_holm),
 		cmocka_unit_test(test_sim_multiplicity),
 		cmocka_unit_test(test_rng),

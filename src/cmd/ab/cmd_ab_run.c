@@ -653,6 +653,8 @@ static int experiment(struct xvbd_ctx *ctx, struct run_opts *o)
 		if (st.decision != XVBD_SEQ_CONTINUE)
 			break;
 	}
+	if (o->until_confident && !rc && !ctx->opts->quiet)
+		ab_run_seq_say_exhausted(&sp, &st);
 	free(d);
 	if (stopped_by || xvbd_sig_held_pending()) {
 		xvbd_err(CMD, "interrupted", "%s: %zu complete run%s kept in "

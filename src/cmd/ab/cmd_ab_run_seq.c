@@ -1,12 +1,13 @@
 /*
  * cmd_ab_run_seq.c - what `ab run --until-confident` says about its
  * sequential procedure (ab_seq.c): the noise the cap can settle before
- * the first run, the warning once the first pairs show more noise, and
- * the decision in the output.
+ * the first run, the warning once the first pairs show more noise, the
+ * effect the cap could have shown when it ends exhausted, and the
+ * decision in the output.
  *
  * The lab's paired runs have an sd of ln(B/A) of 0.2-0.5, where the
  * default 20 pairs settle nothing near 5 %: the user is told before the
- * runs are spent.
+ * runs are spent, and told what was within reach after.
  */
 #include <math.h>
 #include <stdint.h>
@@ -73,4 +74,25 @@ void ab_run_seq_warn_cap(const struct xvbd_seq_params *sp,
 		"unless the effect is beyond +-%.1f %% (interrupt keeps the "
 		"runs; raise --max-runs or --min-effect)\n", sp->max_pairs,
 		(exp(xvbd_seq_radius_at_cap(sp, st->sd)) - 1) * 100);
+}
+
+/*
+ * Exhausted: at the noise of all the pairs, the smallest effect the cap
+ * could have shown (the sequence's radius there) and what settling
+ * +-min effect would take, so that the next experiment is sized.
+ */
+void ab_run_seq_say_exhausted(const struct xvbd_seq_params *sp,
+			      const struct xvbd_seq_state *st)
+{
+	if (st->decision != XVBD_SEQ_EXHAUSTED || !isfinite(st->sd))
+		return;
+	fprintf(stderr, "xvbd: ab run: exhausted after %zu pairs: at their "
+		"noise (sd of ln(B/A) %.3f) %zu pairs show a difference only "
+		"beyond about +-%.1f %%, and settling +-%g %% takes ", st->n,
+		st->sd, sp->max_pairs,
+		(exp(xvbd_seq_radius_at_cap(sp, st->sd)) - 1) * 100,
+		sp->min_effect * 100);
+	say_pairs(xvbd_seq_pairs_to_settle(sp, st->sd));
+	fprintf(stderr, " (raise --max-runs or --min-effect, or reduce the "
+		"noise)\n");
 }
