@@ -26,7 +26,7 @@ BE=/local/domain/0/backend/vbd
 MAP=(
 	# Shorter runs: the example's form is what is checked, not its length.
 	"--duration 60 --warmup 5=--duration 4 --warmup 1"
-	"-d 5 -n 12=-d 1 -n 12"
+	"-d 5 -n 12=-d 0.2 -n 12"
 	"-d 15 --prometheus=-d 2 --prometheus"
 	"/etc/xen/guest1.cfg=@CFG@"
 	"guest1.cfg=@CFG@"
@@ -67,8 +67,8 @@ declare -A DEFER=(
 )
 # Examples that run until interrupted: SIGINT after this many seconds.
 declare -A STOP_AFTER=(
-	["xvbd stats"]=10
-	["xvbd stats -d 15 --prometheus /var/lib/node_exporter/xvbd.prom"]=12
+	["xvbd stats"]=6
+	["xvbd stats -d 15 --prometheus /var/lib/node_exporter/xvbd.prom"]=6
 )
 # The check of each example that runs (a function; $EX_OUT is its output).
 declare -A CHECK=(
