@@ -143,6 +143,16 @@ sync_tools() {
 	else
 		rm -f "$LAB_SHARE/bin/xvbd-block"
 	fi
+	# XVBD_PLAIN_BIN (and its xvbd-block): the build without sanitizers
+	# (make TEST_HOOKS=1), for the scripts that do not check leaks
+	# (share/lib/lab-job).
+	rm -rf "$LAB_SHARE/bin/plain"
+	if [ -n "${XVBD_PLAIN_BIN:-}" ] && [ -x "$XVBD_PLAIN_BIN" ]; then
+		mkdir -p "$LAB_SHARE/bin/plain"
+		cp "$XVBD_PLAIN_BIN" "$LAB_SHARE/bin/plain/xvbd"
+		hotplug=$(dirname "$XVBD_PLAIN_BIN")/xvbd-block
+		[ ! -x "$hotplug" ] || cp "$hotplug" "$LAB_SHARE/bin/plain/xvbd-block"
+	fi
 }
 
 lab_up() {

@@ -34,9 +34,11 @@ wait_for() {
 # xvbd runs from a copy in dom0's RAM: /lab/bin is a 9p share mounted
 # cache=none, and exec pages the 2.6 MB ASan build in over 9p every time
 # (under TCG on a loaded host: a failing attach took 11 s from /lab/bin,
-# 5-7 s from the copy; --help 2-3.5 s against 1.1 s).
-if [ -x /lab/bin/xvbd ] && mkdir -p /run/lab-test/bin &&
-	cp /lab/bin/xvbd /run/lab-test/bin/xvbd.new &&
+# 5-7 s from the copy; --help 2-3.5 s against 1.1 s).  Which build:
+# LAB_XVBD_DIR (share/lib/lab-job).
+xvbd_dir=${LAB_XVBD_DIR:-/lab/bin}
+if [ -x $xvbd_dir/xvbd ] && mkdir -p /run/lab-test/bin &&
+	cp $xvbd_dir/xvbd /run/lab-test/bin/xvbd.new &&
 	mv /run/lab-test/bin/xvbd.new /run/lab-test/bin/xvbd; then
 	PATH=/run/lab-test/bin:$PATH
 fi
