@@ -641,14 +641,7 @@ static int experiment(struct xvbd_ctx *ctx, struct run_opts *o)
 			break;
 		}
 		if (!ctx->opts->quiet)
-			fprintf(stderr, "xvbd: ab run: %zu pair%s: %s %s, "
-				"B/A %+.2f %% [%+.2f %%, %+.2f %%]\n", nd,
-				nd == 1 ? "" : "s",
-				xvbd_ab_metrics[o->metric].name,
-				xvbd_seq_decision_name(st.decision),
-				(exp(st.mean) - 1) * 100,
-				(exp(st.lo) - 1) * 100,
-				(exp(st.hi) - 1) * 100);
+			ab_run_seq_say_pair(o->metric, &st);
 		ab_run_seq_warn_cap(&sp, &st);
 		if (st.decision != XVBD_SEQ_CONTINUE)
 			break;

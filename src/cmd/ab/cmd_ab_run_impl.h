@@ -60,12 +60,13 @@ void ab_hot_free(struct ab_hot *h);
 
 /*
  * --until-confident on stderr (the caller leaves them out under -q):
- * before the first run, the noise --max-runs pairs can settle; after 3
- * pairs, a warning when their noise needs more pairs (printed even
+ * before the first run, the noise --max-runs pairs can settle; after each
+ * pair, the decision and the interval so far; after 3 pairs, a warning when their noise needs more pairs (printed even
  * under -q); when it ends exhausted, the effect the pairs could have
  * shown at their noise and the pairs +-min effect would take.
  */
 void ab_run_seq_say_cap(const struct xvbd_seq_params *sp);
+void ab_run_seq_say_pair(int metric, const struct xvbd_seq_state *st);
 void ab_run_seq_warn_cap(const struct xvbd_seq_params *sp,
 			 const struct xvbd_seq_state *st);
 void ab_run_seq_say_exhausted(const struct xvbd_seq_params *sp,

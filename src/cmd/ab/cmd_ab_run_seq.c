@@ -48,6 +48,35 @@ void ab_run_seq_say_cap(const struct xvbd_seq_params *sp)
 		xvbd_seq_sd_settles(sp));
 }
 
+/* One bound of the sequence as B/A %: the first pairs' radius is
+ * infinite (no bound yet), which is said in words, not as "+inf %". */
+static void say_bound(double x)
+{
+	if (isinf(x) && x > 0)
+		fputs("unbounded", stderr);
+	else
+		fprintf(stderr, "%+.2f %%", (exp(x) - 1) * 100);
+}
+
+/* After each pair: the decision so far and the sequence's interval (none
+ * from one pair: its spread is unknown). */
+void ab_run_seq_say_pair(int metric, const struct xvbd_seq_state *st)
+{
+	fprintf(stderr, "xvbd: ab run: %zu pair%s: %s %s, B/A %+.2f %% ",
+		st->n, st->n == 1 ? "" : "s", xvbd_ab_metrics[metric].name,
+		xvbd_seq_decision_name(st->decision),
+		(exp(st->mean) - 1) * 100);
+	if (isnan(st->lo) || isnan(st->hi)) {
+		fputs("(no interval from one pair)\n", stderr);
+		return;
+	}
+	fputc('[', stderr);
+	say_bound(st->lo);
+	fputs(", ", stderr);
+	say_bound(st->hi);
+	fputs("]\n", stderr);
+}
+
 /* "about 208 pairs", or more than the sizing looks at. */
 static void say_pairs(size_t need)
 {
