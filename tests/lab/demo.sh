@@ -64,7 +64,7 @@ lab-guest stop demo3 >/dev/null || die "lab-guest stop demo3"
 
 say "A/B: does dom0's page cache flatter a file-backed disk? (seed 001)"
 # One running guest; each run attaches the disk under test (an 8 MiB
-# image on the lab's slow disk, reads at 2 MiB/s) with its side's
+# image on the lab's slow disk, reads at 1 MiB/s) with its side's
 # setting, and detaches it after: A's loop is buffered (dom0's page cache
 # serves the reads), B's does direct I/O.  The guest says READY on its
 # trigger disk once the disk under test is there (--ready waits for it:

@@ -9,7 +9,7 @@ LAB_SERIAL=$LAB_RUN/serial.log  # Xen + dom0 console
 LAB_PIDFILE=$LAB_RUN/qemu.pid
 LAB_MEM_MB=${LAB_MEM_MB:-4096}
 LAB_DOM0_MEM_MB=${LAB_DOM0_MEM_MB:-1024}
-LAB_SLOW_READ_BPS=${LAB_SLOW_READ_BPS:-2097152}	# /dev/vdc, the slow disk
+LAB_SLOW_READ_BPS=${LAB_SLOW_READ_BPS:-1048576}	# /dev/vdc, the slow disk
 LAB_BOOT_TIMEOUT=${LAB_BOOT_TIMEOUT:-240}
 # QEMU accelerator and CPU model, and extra Xen command-line options
 # (overridable to hunt the random user-space crashes; README).
@@ -84,7 +84,7 @@ qemu_args() {
 		-virtfs "local,path=$LAB_SHARE,mount_tag=lab,security_model=none,id=lab"
 		-drive "file=$LAB_RUN/scratch.img,if=virtio,format=raw,cache=unsafe"
 		-drive "file=$LAB_RUN/spare.img,if=virtio,format=raw,cache=unsafe"
-		# A slow disk (reads at 2 MiB/s, QEMU's throttle): where dom0's
+		# A slow disk (reads at 1 MiB/s, QEMU's throttle): where dom0's
 		# page cache makes a measurable difference even under TCG, whose
 		# blkfront/blkback path is itself slower than the other disks.
 		-drive "file=$LAB_RUN/slow.img,if=virtio,format=raw,cache=unsafe,throttling.bps-read=$LAB_SLOW_READ_BPS")
