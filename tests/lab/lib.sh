@@ -117,13 +117,30 @@ prepare_run() {
 	sync_tools
 }
 
+# put_build BIN DIR: xvbd BIN and the xvbd-block beside it into DIR (each
+# replaced whole); a build without xvbd-block removes DIR's last one, and
+# xvbd then falls back to Xen's block script (tests/lab/share/lib/lab-job
+# installs it in dom0).
+put_build() {
+	local hotplug
+	hotplug=$(dirname "$1")/xvbd-block
+	if [ -x "$1" ]; then
+		cp "$1" "$2/xvbd.new"
+		mv "$2/xvbd.new" "$2/xvbd"
+	fi
+	if [ -x "$hotplug" ]; then
+		cp "$hotplug" "$2/xvbd-block.new"
+		mv "$2/xvbd-block.new" "$2/xvbd-block"
+	else
+		rm -f "$2/xvbd-block"
+	fi
+}
+
 # Tools that change more often than the images: copied on every run.
-# xvbd-block comes from the same build directory as XVBD_BIN; a build
-# without one removes the last run's, and xvbd then falls back to Xen's
-# block script (tests/lab/share/lib/lab-job installs it in dom0).
+# XVBD_BIN goes to /lab/bin; XVBD_PLAIN_BIN, the build without sanitizers
+# (make TEST_HOOKS=1) for the scripts that do not check leaks, to
+# /lab/bin/plain (share/lib/lab-job).
 sync_tools() {
-	local bin=${XVBD_BIN:-$LAB_REPO/xvbd} hotplug
-	hotplug=$(dirname "$bin")/xvbd-block
 	cp "$LAB_REPO"/tests/lab/share/bin/* "$LAB_SHARE/bin/"
 	cp "$LAB_REPO"/tests/lab/share/lib/* "$LAB_SHARE/lib/"
 	# The catalogue of bad inputs (t/65-bad-input.sh): /lab/bad-input/
@@ -133,25 +150,11 @@ sync_tools() {
 	mkdir -p "$LAB_SHARE/man"
 	rm -f "$LAB_SHARE"/man/*.1
 	cp "$LAB_REPO"/man/*.1 "$LAB_SHARE/man/"
-	if [ -x "$bin" ]; then
-		cp "$bin" "$LAB_SHARE/bin/xvbd.new"
-		mv "$LAB_SHARE/bin/xvbd.new" "$LAB_SHARE/bin/xvbd"
-	fi
-	if [ -x "$hotplug" ]; then
-		cp "$hotplug" "$LAB_SHARE/bin/xvbd-block.new"
-		mv "$LAB_SHARE/bin/xvbd-block.new" "$LAB_SHARE/bin/xvbd-block"
-	else
-		rm -f "$LAB_SHARE/bin/xvbd-block"
-	fi
-	# XVBD_PLAIN_BIN (and its xvbd-block): the build without sanitizers
-	# (make TEST_HOOKS=1), for the scripts that do not check leaks
-	# (share/lib/lab-job).
+	put_build "${XVBD_BIN:-$LAB_REPO/xvbd}" "$LAB_SHARE/bin"
 	rm -rf "$LAB_SHARE/bin/plain"
 	if [ -n "${XVBD_PLAIN_BIN:-}" ] && [ -x "$XVBD_PLAIN_BIN" ]; then
 		mkdir -p "$LAB_SHARE/bin/plain"
-		cp "$XVBD_PLAIN_BIN" "$LAB_SHARE/bin/plain/xvbd"
-		hotplug=$(dirname "$XVBD_PLAIN_BIN")/xvbd-block
-		[ ! -x "$hotplug" ] || cp "$hotplug" "$LAB_SHARE/bin/plain/xvbd-block"
+		put_build "$XVBD_PLAIN_BIN" "$LAB_SHARE/bin/plain"
 	fi
 }
 
