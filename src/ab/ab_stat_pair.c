@@ -22,8 +22,11 @@
 
 #include "xvbd/ab/ab_stat.h"
 
-/* Differences within a few ulps of 0 for constant d: rounding, not an
- * effect (as ab_stat.c's Welch for two constant sides). */
+/*
+ * Constant d within a few ulps of 0 (of 1: the log-ratio of one value
+ * rounded two ways, as a run summary is a quotient of counters) is
+ * rounding, not an effect, as ab_stat.c's Welch for two constant sides.
+ */
 #define CONST_SAME_ULPS	4
 
 static bool finite_all(const double *x, size_t n)
@@ -46,7 +49,7 @@ static double t_sf(double t, double df)
 int xvbd_stat_paired_t(const double *d, size_t n, double confidence,
 		       struct xvbd_stat_cmp *out)
 {
-	double m, se, half, scale = 0;
+	double m, se, half, scale = 1;
 	size_t i;
 
 	if (!d || !out || n < 2 || !finite_all(d, n) ||
@@ -59,8 +62,6 @@ int xvbd_stat_paired_t(const double *d, size_t n, double confidence,
 	out->centre_a = out->centre_b = NAN;
 	out->half_a = out->half_b = NAN;
 	out->df = (double)(n - 1);
-	/* Constant differences: the mean of n equal values is off by an
-	 * ulp or so; that is no effect. */
 	if (se == 0 && fabs(m) <= CONST_SAME_ULPS * DBL_EPSILON * scale)
 		m = 0;
 	out->diff = m;

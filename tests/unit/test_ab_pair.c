@@ -148,10 +148,15 @@ static void test_unpaired_otherwise(void **state)
 	make_label(&b, "b", drift_b, 6, EXP_ID);
 	b.run[3].r.experiment = (char *)"ab-run-20240502T120000-beef";
 	assert_false(xvbd_ab_records_paired(recs(&a), 6, recs(&b), 6, NULL));
-	/* a pair index twice on one side */
+	/* a pair index twice on one side, or on the other */
 	b.run[3].r.experiment = (char *)EXP_ID;
 	b.run[3].r.pair = 1;
 	assert_false(xvbd_ab_records_paired(recs(&a), 6, recs(&b), 6, NULL));
+	b.run[3].r.pair = 4;
+	a.run[3].r.pair = 1;
+	assert_false(xvbd_ab_records_paired(recs(&a), 6, recs(&b), 6, NULL));
+	a.run[3].r.pair = 4;
+	assert_true(xvbd_ab_records_paired(recs(&a), 6, recs(&b), 6, NULL));
 	/* recorded alone: no experiment */
 	make_label(&b, "b", drift_b, 6, NULL);
 	assert_false(xvbd_ab_records_paired(recs(&a), 6, recs(&b), 6, NULL));
@@ -235,6 +240,37 @@ static void test_equivalence(void **state)
 		assert_int_equal(m->equiv, XVBD_AB_EQ_NOT_SHOWN);
 		xvbd_ab_comparison_free(&c);
 	}
+	/*
+	 * One rule for every test: "same" exactly when the interval lies
+	 * inside the margin, at margins around the interval's own size.
+	 */
+	for (i = 0; i < 3; i++) {
+		double P;
+
+		make_label(&a, "a", tight_a, 6, i ? NULL : EXP_ID);
+		make_label(&b, "b", tight_b, 6, i ? NULL : EXP_ID);
+		o.test = i == 2 ? XVBD_AB_TEST_MWU : XVBD_AB_TEST_WELCH;
+		for (P = 0.0005; P < 0.01; P *= 1.25) {
+			o.equivalence = P;
+			compare(&a, &b, &o, &c);
+			m = &c.m[XVBD_AB_RD_IOPS];
+			assert_int_equal(m->equiv == XVBD_AB_EQ_SAME,
+					 m->eq_lo > -P * 100 &&
+					 m->eq_hi < P * 100);
+			xvbd_ab_comparison_free(&c);
+		}
+	}
+	/* 2 runs a side: weak, and never "same" */
+	make_label(&a, "a", tight_a, 2, NULL);
+	make_label(&b, "b", tight_a, 2, NULL);
+	o.test = XVBD_AB_TEST_WELCH;
+	o.equivalence = 0.5;
+	compare(&a, &b, &o, &c);
+	m = &c.m[XVBD_AB_RD_IOPS];
+	assert_int_equal(m->verdict, XVBD_AB_V_WEAK);
+	assert_true(m->eq_lo > -50 && m->eq_hi < 50);
+	assert_int_equal(m->equiv, XVBD_AB_EQ_NOT_SHOWN);
+	xvbd_ab_comparison_free(&c);
 	/* not asked: not judged */
 	o.equivalence = 0;
 	compare(&a, &b, &o, &c);

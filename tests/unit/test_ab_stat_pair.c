@@ -59,7 +59,8 @@ static double mc_limit(double alpha, size_t n)
 static void test_paired_t(void **state)
 {
 	static const double d[] = { 1, 2, 3, 4 };
-	static const double same[] = { 0.1, 0.1, 0.1 };
+	const double ulp = log(0.3 / (0.1 * 3));
+	const double same[] = { ulp, ulp, ulp };
 	static const double shift[] = { 1, 1, 1 };
 	struct xvbd_stat_cmp c;
 
@@ -73,8 +74,12 @@ static void test_paired_t(void **state)
 	assert_rel(c.diff_hi, 4.5542602567608785, 1e-9);
 	assert_true(c.significant);
 	assert_true(isnan(c.centre_a) && isnan(c.half_b));
-	/* constant differences of 0 (an ulp off): no effect, p 1 */
+	/*
+	 * ln(B/A) of one value rounded two ways, in every pair: an ulp
+	 * (ln(0.3 / (0.1 * 3)) = -1.1e-16), no effect, p 1
+	 */
 	assert_int_equal(xvbd_stat_paired_t(same, 3, 0.95, &c), 0);
+	assert_true(c.p == 1 && c.diff == 0 && !c.significant);
 	assert_int_equal(xvbd_stat_paired_t((const double[]){ 0, 0, 0 }, 3,
 					    0.95, &c), 0);
 	assert_true(c.p == 1 && c.diff == 0 && !c.significant);

@@ -116,8 +116,9 @@ size_t xvbd_stat_holm(const double *p, size_t n, double *adj);
  * Paired t-test: Student's one-sample t on the per-pair differences d
  * (B_i - A_i, or ln(B_i / A_i)), n - 1 df; diff is their mean with its
  * CI, stat the t, p two-sided; the centres and half-widths are NAN (the
- * caller has the sides).  Constant d: p = 1 when within a few ulps of 0,
- * else 0.  n >= 2.
+ * caller has the sides).  Constant d: p = 1 when within a few ulps of 0
+ * (measured against 1 or the largest |d|: the log-ratio of one value
+ * rounded two ways), else 0.  n >= 2.
  */
 int xvbd_stat_paired_t(const double *d, size_t n, double confidence,
 		       struct xvbd_stat_cmp *out);
