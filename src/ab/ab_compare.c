@@ -245,6 +245,56 @@ static void metric_unknown(struct xvbd_ab_metric_cmp *mc, const char *why)
 	snprintf(mc->text, sizeof(mc->text), "%s", why);
 }
 
+/*
+ * The test of one metric into st and the ratio B/A with its interval
+ * into ratio[0..2]; mc->test the test used (paired falls back to Welch
+ * where fewer than 2 pairs know the metric).
+ */
+static int run_test(const struct xvbd_ab_comparison *c,
+		    struct xvbd_ab_metric_cmp *mc, const double *xa,
+		    const double *xb, const struct xvbd_ab_summary *sa,
+		    const struct xvbd_ab_summary *sb,
+		    const struct ab_pairing *pg, struct xvbd_stat_cmp *st,
+		    double *ratio)
+{
+	double confidence = c->confidence, ma;
+	int rc = 0;
+
+	mc->test = c->test;
+	if (c->test == XVBD_AB_TEST_MWU) {
+		rc = xvbd_stat_mwu(xa, mc->na, xb, mc->nb, confidence, st);
+		if (!rc)
+			ab_mwu_ratio(xa, mc->na, xb, mc->nb, confidence,
+				     &ratio[0], &ratio[1], &ratio[2]);
+		return rc;
+	}
+	if (mc->na >= 2 && mc->nb >= 2) {
+		/* Welch for the centres; paired for the rest when it can */
+		rc = xvbd_stat_welch(xa, mc->na, xb, mc->nb, confidence, st);
+		if (!rc && c->test == XVBD_AB_TEST_PAIRED)
+			rc = ab_metric_paired(mc, sa, sb, pg, confidence, st,
+					      &ratio[0], &ratio[1], &ratio[2]);
+		if (rc)
+			return rc == 1 ? 0 : rc;
+		mc->test = XVBD_AB_TEST_WELCH;
+		ma = xvbd_stat_mean(xa, mc->na);
+		ratio[0] = ma > 0 ? xvbd_stat_mean(xb, mc->nb) / ma : NAN;
+		xvbd_stat_fieller(xa, mc->na, xb, mc->nb, confidence,
+				  &ratio[1], &ratio[2]);
+		return 0;
+	}
+	mc->test = XVBD_AB_TEST_WELCH;
+	/* One run on a side: centres and the difference, no test. */
+	st->centre_a = xvbd_stat_mean(xa, mc->na);
+	st->centre_b = xvbd_stat_mean(xb, mc->nb);
+	st->half_a = st->half_b = st->diff_lo = st->diff_hi = st->p = NAN;
+	st->stat = st->df = NAN;
+	st->diff = st->centre_b - st->centre_a;
+	st->significant = false;
+	ratio[0] = st->centre_a > 0 ? st->centre_b / st->centre_a : NAN;
+	return 0;
+}
+
 static int compare_metric(const struct xvbd_ab_comparison *c,
 			  struct xvbd_ab_metric_cmp *mc,
 			  const struct xvbd_ab_summary *sa, size_t na,
@@ -256,8 +306,7 @@ static int compare_metric(const struct xvbd_ab_comparison *c,
 	double *xa = calloc(na, sizeof(*xa)), *xb = calloc(nb, sizeof(*xb));
 	struct xvbd_stat_cmp st = { 0 };
 	struct xvbd_stat_cmp_view *s = &mc->s;
-	double r = NAN, rlo = NAN, rhi = NAN, confidence = c->confidence;
-	enum xvbd_ab_test test = c->test;
+	double ratio[3] = { NAN, NAN, NAN }, confidence = c->confidence;
 	size_t i;
 	int rc = 0;
 
@@ -266,7 +315,7 @@ static int compare_metric(const struct xvbd_ab_comparison *c,
 		goto out;
 	}
 	mc->na = mc->nb = mc->npairs = 0;
-	mc->test = test;
+	mc->test = c->test;
 	for (i = 0; i < na; i++)
 		if (sa[i].known[m])
 			xa[mc->na++] = sa[i].value[m];
@@ -285,39 +334,7 @@ static int compare_metric(const struct xvbd_ab_comparison *c,
 		s->centre_a = s->centre_b = s->diff = 0;
 		goto out;
 	}
-	if (test == XVBD_AB_TEST_MWU) {
-		rc = xvbd_stat_mwu(xa, mc->na, xb, mc->nb, confidence, &st);
-		if (!rc)
-			ab_mwu_ratio(xa, mc->na, xb, mc->nb, confidence, &r,
-				     &rlo, &rhi);
-	} else if (mc->na >= 2 && mc->nb >= 2) {
-		/* Welch for the centres; paired for the rest when it can */
-		rc = xvbd_stat_welch(xa, mc->na, xb, mc->nb, confidence, &st);
-		if (!rc && test == XVBD_AB_TEST_PAIRED)
-			rc = ab_metric_paired(mc, sa, sb, pg, confidence, &st,
-					      &r, &rlo, &rhi);
-		if (rc == 1) {
-			rc = 0;
-		} else if (!rc) {
-			test = XVBD_AB_TEST_WELCH;
-			double ma = xvbd_stat_mean(xa, mc->na);
-
-			r = ma > 0 ? xvbd_stat_mean(xb, mc->nb) / ma : NAN;
-			xvbd_stat_fieller(xa, mc->na, xb, mc->nb, confidence,
-					  &rlo, &rhi);
-		}
-	} else {
-		test = XVBD_AB_TEST_WELCH;
-		/* One run on a side: centres and the difference, no test. */
-		st.centre_a = xvbd_stat_mean(xa, mc->na);
-		st.centre_b = xvbd_stat_mean(xb, mc->nb);
-		st.half_a = st.half_b = st.diff_lo = st.diff_hi = st.p = NAN;
-		st.stat = st.df = NAN;
-		st.diff = st.centre_b - st.centre_a;
-		st.significant = false;
-		r = st.centre_a > 0 ? st.centre_b / st.centre_a : NAN;
-	}
-	mc->test = test;
+	rc = run_test(c, mc, xa, xb, sa, sb, pg, &st, ratio);
 	if (rc < 0 && rc != -EINVAL)
 		goto out;
 	if (rc) {
@@ -337,9 +354,9 @@ static int compare_metric(const struct xvbd_ab_comparison *c,
 	s->p_adj = NAN;
 	s->stat = st.stat;
 	s->df = st.df;
-	s->pct = (r - 1) * 100;
-	s->pct_lo = (rlo - 1) * 100;
-	s->pct_hi = (rhi - 1) * 100;
+	s->pct = (ratio[0] - 1) * 100;
+	s->pct_lo = (ratio[1] - 1) * 100;
+	s->pct_hi = (ratio[2] - 1) * 100;
 	if (mc->na < MIN_RUNS || mc->nb < MIN_RUNS)
 		mc->verdict = XVBD_AB_V_WEAK;
 	else if (!st.significant)
