@@ -14,9 +14,10 @@ trap 'rm -rf "$abdir"' EXIT
 # read on the backing device, guest 30 % and dom0 10 % of a CPU), started
 # at 2024-05-01T12:00:0SEQ.  key=value replaces a fingerprint fact;
 # cpu_jump=K adds 2.5 s of guest CPU time from sample K on (1 vCPU: that
-# interval's CPU time outruns its wall time).
+# interval's CPU time outruns its wall time); exp=ID pair=N make it pair
+# N's run of ab run experiment ID.
 ab_rec() {
-	local dir=$1 label=$2 seq=$3 iops=$4 kv k jump=0 sep id t
+	local dir=$1 label=$2 seq=$3 iops=$4 kv k jump=0 sep id t exp= pair=
 	shift 4
 	local -A fp=(
 		[dom0.clocksource]=xen [guest.vcpus]=1
@@ -27,6 +28,8 @@ ab_rec() {
 	for kv; do
 		case $kv in
 		cpu_jump=*) jump=${kv#*=} ;;
+		exp=*) exp=${kv#*=} ;;
+		pair=*) pair=${kv#*=} ;;
 		*) fp[${kv%%=*}]=${kv#*=} ;;
 		esac
 	done
@@ -39,6 +42,7 @@ ab_rec() {
 		printf '"domain":"guest1","vdevs":["xvdb"],"mode":"duration",'
 		printf '"workload":"%s","workload_status":0,' "${fp[workload]}"
 		printf '"interval_ns":1000000000,"warmup_ns":0,"complete":true,'
+		[ -n "$exp" ] && printf '"experiment":"%s","pair":%s,' "$exp" "$pair"
 		printf '"fingerprint":{'
 		sep=
 		while read -r k; do
@@ -110,6 +114,28 @@ ab_rec "$s" fast 0 1700 vbd.xvdb.ring_pages=8
 ab_rec "$s" fast 1 1710 vbd.xvdb.ring_pages=8 cpu_jump=5
 ab_rec "$s" fast 2 1705 vbd.xvdb.ring_pages=8
 
+# One ab run experiment: the host drifts by pair, B is 2 % faster within
+# each; paired, the drift drops out; unpaired, it hides the 2 %.
+i=0
+for iops in 1000 1200 1400 1600 1800; do
+	ab_rec "$s" pa $i $iops exp=ab-run-20240501T120000-0000 pair=$((i + 1))
+	ab_rec "$s" pb $i $((iops * 102 / 100 + i % 2)) vbd.xvdb.ring_pages=8 \
+		exp=ab-run-20240501T120000-0000 pair=$((i + 1))
+	i=$((i + 1))
+done
+ab_ok "paired t on the 5 ABBA pairs of experiment ab-run-20240501T120000-0000" \
+	ab compare pa pb --dir "$s"
+ab_ok "B faster (paired t, p=" ab compare pa pb --dir "$s" --metric read-iops
+ab_ok '"test":"paired","pairs":5,' ab compare pa pb --dir "$s" --json
+ab_ok "Welch's t on run summaries" ab compare pa pb --dir "$s" --unpaired
+ab_ok "runs per side would detect 5 % at 80 % power" \
+	ab compare pa pb --dir "$s" --unpaired --metric read-iops
+ab_ok "read-iops: same within +-5 % (90 % interval +" \
+	ab compare pa pb --dir "$s" --equivalence 5
+ab_ok "read-iops: not shown to be the same within +-1 %" \
+	ab compare pa pb --dir "$s" --equivalence 1
+ab_ok "runs per side would detect 20 %" \
+	ab compare pa pb --dir "$s" --unpaired --min-effect 20
 ab_ok "B faster (Welch's t, p=" ab compare ring1 ring8 --dir "$s"
 ab_ok "multiple metrics:    Holm-Bonferroni over" \
 	ab compare ring1 ring8 --dir "$s"

@@ -74,6 +74,23 @@ done
 for v in 95 95% 60.5 80.125; do
 	kind_case taken "" "$v" "${pct_all[@]}"
 done
+# The effect sizes and margins of ab compare and ab run: the same grammar.
+pct_small=("ab compare a b --equivalence @" "ab compare a b --min-effect @"
+	"$RUN --until-shutdown --equivalence @")
+for v in abc -5 2%% "2 5" 1e1 2.1234 "" .5 2. +2 0x2; do
+	kind_case refused "expected a percentage from" "$v" "${pct_small[@]}"
+done
+for v in 2 2% 0.5 12.125; do
+	kind_case taken "" "$v" "${pct_small[@]}"
+done
+# --min-effect: the same bounds in ab compare and ab run.
+same_words=1
+kind_case refused "expected a percentage from 0.1 to 99.9" 0.05 \
+	"ab compare a b --min-effect @" \
+	"$RUN --until-shutdown --until-confident --min-effect @"
+kind_case refused "expected a percentage from 0.1 to 50" 51 \
+	"ab compare a b --equivalence @" "$RUN --until-shutdown --equivalence @"
+unset same_words
 kind=confidence
 same_words=1
 for v in 99.9999 100 49.999 0; do

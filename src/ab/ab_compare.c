@@ -31,8 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xvbd/ab/ab.h"
-#include "xvbd/ab/ab_stat.h"
+#include "ab_compare_impl.h"
 
 #define MIN_RUNS	3
 
@@ -79,13 +78,19 @@ void xvbd_ab_comparison_free(struct xvbd_ab_comparison *c)
 
 const char *xvbd_ab_test_name(enum xvbd_ab_test t)
 {
-	return t == XVBD_AB_TEST_MWU ? "Mann-Whitney U" : "Welch's t";
+	switch (t) {
+	case XVBD_AB_TEST_MWU:
+		return "Mann-Whitney U";
+	case XVBD_AB_TEST_PAIRED:
+		return "paired t";
+	default:
+		return "Welch's t";
+	}
 }
 
 /* Relative difference of MWU: HL shift of ln(x), back to a ratio. */
-static void mwu_ratio(const double *xa, size_t na, const double *xb,
-		      size_t nb, double confidence, double *r, double *lo,
-		      double *hi)
+void ab_mwu_ratio(const double *xa, size_t na, const double *xb, size_t nb,
+		  double confidence, double *r, double *lo, double *hi)
 {
 	double *la = calloc(na, sizeof(*la)), *lb = calloc(nb, sizeof(*lb));
 	struct xvbd_stat_cmp s;
@@ -177,6 +182,18 @@ static bool all_zero(const double *x, size_t n)
 	return true;
 }
 
+/*
+ * Which way B went: the sign of the tested estimate (paired: the mean
+ * log-ratio, which the % carries; it may differ in sign from the mean
+ * difference when the pairs' sizes differ a lot).
+ */
+static bool b_higher(const struct xvbd_ab_metric_cmp *mc)
+{
+	if (mc->test == XVBD_AB_TEST_PAIRED && !isnan(mc->s.pct))
+		return mc->s.pct > 0;
+	return mc->s.diff > 0;
+}
+
 static void verdict_text(struct xvbd_ab_metric_cmp *mc, double confidence)
 {
 	const struct xvbd_ab_metric_info *info = &xvbd_ab_metrics[mc->metric];
@@ -194,7 +211,7 @@ static void verdict_text(struct xvbd_ab_metric_cmp *mc, double confidence)
 	case XVBD_AB_V_BETTER:
 	case XVBD_AB_V_WORSE:
 		snprintf(mc->text, sizeof(mc->text), "%s by %s",
-			 xvbd_ab_direction(mc->metric, s->diff > 0), mag);
+			 xvbd_ab_direction(mc->metric, b_higher(mc)), mag);
 		break;
 	case XVBD_AB_V_NO_DIFF:
 		snprintf(mc->text, sizeof(mc->text),
@@ -221,20 +238,75 @@ static void metric_unknown(struct xvbd_ab_metric_cmp *mc, const char *why)
 	s->pct = s->pct_lo = s->pct_hi = s->p = NAN;
 	s->stat = s->df = s->p_adj = NAN;
 	mc->verdict = XVBD_AB_V_UNKNOWN;
+	/* asked or not, there is nothing to judge the same */
+	mc->equiv = XVBD_AB_EQ_NOT_ASKED;
+	mc->eq_p = mc->eq_lo = mc->eq_hi = NAN;
+	mc->runs_needed = 0;
 	snprintf(mc->text, sizeof(mc->text), "%s", why);
 }
 
-static int compare_metric(struct xvbd_ab_metric_cmp *mc,
+/*
+ * The test of one metric into st and the ratio B/A with its interval
+ * into ratio[0..2]; mc->test the test used (paired falls back to Welch
+ * where fewer than 2 pairs know the metric).
+ */
+static int run_test(const struct xvbd_ab_comparison *c,
+		    struct xvbd_ab_metric_cmp *mc, const double *xa,
+		    const double *xb, const struct xvbd_ab_summary *sa,
+		    const struct xvbd_ab_summary *sb,
+		    const struct ab_pairing *pg, struct xvbd_stat_cmp *st,
+		    double *ratio)
+{
+	double confidence = c->confidence, ma;
+	int rc = 0;
+
+	mc->test = c->test;
+	if (c->test == XVBD_AB_TEST_MWU) {
+		rc = xvbd_stat_mwu(xa, mc->na, xb, mc->nb, confidence, st);
+		if (!rc)
+			ab_mwu_ratio(xa, mc->na, xb, mc->nb, confidence,
+				     &ratio[0], &ratio[1], &ratio[2]);
+		return rc;
+	}
+	if (mc->na >= 2 && mc->nb >= 2) {
+		/* Welch for the centres; paired for the rest when it can */
+		rc = xvbd_stat_welch(xa, mc->na, xb, mc->nb, confidence, st);
+		if (!rc && c->test == XVBD_AB_TEST_PAIRED)
+			rc = ab_metric_paired(mc, sa, sb, pg, confidence, st,
+					      &ratio[0], &ratio[1], &ratio[2]);
+		if (rc)
+			return rc == 1 ? 0 : rc;
+		mc->test = XVBD_AB_TEST_WELCH;
+		ma = xvbd_stat_mean(xa, mc->na);
+		ratio[0] = ma > 0 ? xvbd_stat_mean(xb, mc->nb) / ma : NAN;
+		xvbd_stat_fieller(xa, mc->na, xb, mc->nb, confidence,
+				  &ratio[1], &ratio[2]);
+		return 0;
+	}
+	mc->test = XVBD_AB_TEST_WELCH;
+	/* One run on a side: centres and the difference, no test. */
+	st->centre_a = xvbd_stat_mean(xa, mc->na);
+	st->centre_b = xvbd_stat_mean(xb, mc->nb);
+	st->half_a = st->half_b = st->diff_lo = st->diff_hi = st->p = NAN;
+	st->stat = st->df = NAN;
+	st->diff = st->centre_b - st->centre_a;
+	st->significant = false;
+	ratio[0] = st->centre_a > 0 ? st->centre_b / st->centre_a : NAN;
+	return 0;
+}
+
+static int compare_metric(const struct xvbd_ab_comparison *c,
+			  struct xvbd_ab_metric_cmp *mc,
 			  const struct xvbd_ab_summary *sa, size_t na,
 			  const struct xvbd_ab_summary *sb, size_t nb,
-			  double confidence, enum xvbd_ab_test test)
+			  const struct ab_pairing *pg)
 {
 	enum xvbd_ab_metric m = mc->metric;
 	const struct xvbd_ab_metric_info *info = &xvbd_ab_metrics[m];
 	double *xa = calloc(na, sizeof(*xa)), *xb = calloc(nb, sizeof(*xb));
 	struct xvbd_stat_cmp st = { 0 };
 	struct xvbd_stat_cmp_view *s = &mc->s;
-	double r = NAN, rlo = NAN, rhi = NAN;
+	double ratio[3] = { NAN, NAN, NAN }, confidence = c->confidence;
 	size_t i;
 	int rc = 0;
 
@@ -242,7 +314,8 @@ static int compare_metric(struct xvbd_ab_metric_cmp *mc,
 		rc = -ENOMEM;
 		goto out;
 	}
-	mc->na = mc->nb = 0;
+	mc->na = mc->nb = mc->npairs = 0;
+	mc->test = c->test;
 	for (i = 0; i < na; i++)
 		if (sa[i].known[m])
 			xa[mc->na++] = sa[i].value[m];
@@ -261,30 +334,9 @@ static int compare_metric(struct xvbd_ab_metric_cmp *mc,
 		s->centre_a = s->centre_b = s->diff = 0;
 		goto out;
 	}
-	if (test == XVBD_AB_TEST_MWU) {
-		rc = xvbd_stat_mwu(xa, mc->na, xb, mc->nb, confidence, &st);
-		if (!rc)
-			mwu_ratio(xa, mc->na, xb, mc->nb, confidence, &r,
-				  &rlo, &rhi);
-	} else if (mc->na >= 2 && mc->nb >= 2) {
-		rc = xvbd_stat_welch(xa, mc->na, xb, mc->nb, confidence, &st);
-		if (!rc) {
-			double ma = xvbd_stat_mean(xa, mc->na);
-
-			r = ma > 0 ? xvbd_stat_mean(xb, mc->nb) / ma : NAN;
-			xvbd_stat_fieller(xa, mc->na, xb, mc->nb, confidence,
-					  &rlo, &rhi);
-		}
-	} else {
-		/* One run on a side: centres and the difference, no test. */
-		st.centre_a = xvbd_stat_mean(xa, mc->na);
-		st.centre_b = xvbd_stat_mean(xb, mc->nb);
-		st.half_a = st.half_b = st.diff_lo = st.diff_hi = st.p = NAN;
-		st.stat = st.df = NAN;
-		st.diff = st.centre_b - st.centre_a;
-		st.significant = false;
-		r = st.centre_a > 0 ? st.centre_b / st.centre_a : NAN;
-	}
+	rc = run_test(c, mc, xa, xb, sa, sb, pg, &st, ratio);
+	if (rc < 0 && rc != -EINVAL)
+		goto out;
 	if (rc) {
 		/* e.g. no variation at all on either side */
 		metric_unknown(mc, "no test possible on these runs");
@@ -302,17 +354,18 @@ static int compare_metric(struct xvbd_ab_metric_cmp *mc,
 	s->p_adj = NAN;
 	s->stat = st.stat;
 	s->df = st.df;
-	s->pct = (r - 1) * 100;
-	s->pct_lo = (rlo - 1) * 100;
-	s->pct_hi = (rhi - 1) * 100;
+	s->pct = (ratio[0] - 1) * 100;
+	s->pct_lo = (ratio[1] - 1) * 100;
+	s->pct_hi = (ratio[2] - 1) * 100;
 	if (mc->na < MIN_RUNS || mc->nb < MIN_RUNS)
 		mc->verdict = XVBD_AB_V_WEAK;
 	else if (!st.significant)
 		mc->verdict = XVBD_AB_V_NO_DIFF;
 	else
-		mc->verdict = (st.diff > 0) == info->higher_is_better ?
+		mc->verdict = b_higher(mc) == info->higher_is_better ?
 			      XVBD_AB_V_BETTER : XVBD_AB_V_WORSE;
 	verdict_text(mc, confidence);
+	rc = ab_metric_extras(c, mc, xa, xb, sa, sb, pg);
 out:
 	free(xa);
 	free(xb);
@@ -544,21 +597,71 @@ int xvbd_ab_compare(const struct xvbd_ab_record *a, size_t na,
 		    double confidence, enum xvbd_ab_test test,
 		    struct xvbd_ab_comparison *out)
 {
+	struct xvbd_ab_compare_opts o = {
+		.confidence = confidence, .test = test,
+	};
+
+	return xvbd_ab_compare_with(a, na, b, nb, &o, out);
+}
+
+static int check_opts(const struct xvbd_ab_compare_opts *o)
+{
+	if (!o || !(o->confidence > 0 && o->confidence < 1) ||
+	    (o->test != XVBD_AB_TEST_WELCH && o->test != XVBD_AB_TEST_MWU))
+		return -EINVAL;
+	if (!(o->equivalence >= 0 && o->equivalence < 1) ||
+	    !(o->min_effect >= 0 && o->min_effect < 1))
+		return -EINVAL;
+	return 0;
+}
+
+/* The options into out; the pairing when the test can use it. */
+static int compare_setup(const struct xvbd_ab_record *a, size_t na,
+			 const struct xvbd_ab_record *b, size_t nb,
+			 const struct xvbd_ab_compare_opts *o,
+			 struct xvbd_ab_comparison *out,
+			 struct ab_pairing *pg)
+{
+	int rc;
+
+	out->label_a = a[0].label;
+	out->label_b = b[0].label;
+	out->runs_a = na;
+	out->runs_b = nb;
+	out->confidence = o->confidence;
+	out->test = o->test;
+	out->equivalence = o->equivalence;
+	out->min_effect = o->min_effect > 0 ? o->min_effect :
+			  XVBD_AB_MIN_EFFECT_DEFAULT;
+	out->power = XVBD_AB_POWER;
+	if (o->test != XVBD_AB_TEST_WELCH || o->unpaired)
+		return 0;
+	rc = ab_pairing_make(a, na, b, nb, pg);
+	if (rc || !pg->n)
+		return rc;
+	out->test = XVBD_AB_TEST_PAIRED;
+	out->pairs = pg->n;
+	out->experiment = a[0].experiment;
+	return 0;
+}
+
+int xvbd_ab_compare_with(const struct xvbd_ab_record *a, size_t na,
+			 const struct xvbd_ab_record *b, size_t nb,
+			 const struct xvbd_ab_compare_opts *opts,
+			 struct xvbd_ab_comparison *out)
+{
 	struct xvbd_ab_summary *sa = NULL, *sb = NULL;
+	struct ab_pairing pg = { 0 };
 	size_t i;
 	int rc = 0, m;
 
 	memset(out, 0, sizeof(*out));
 	out->variable = -1;
-	if (!a || !b || !na || !nb || !(confidence > 0 && confidence < 1) ||
-	    (test != XVBD_AB_TEST_WELCH && test != XVBD_AB_TEST_MWU))
+	if (!a || !b || !na || !nb || check_opts(opts))
 		return -EINVAL;
-	out->label_a = a[0].label;
-	out->label_b = b[0].label;
-	out->runs_a = na;
-	out->runs_b = nb;
-	out->confidence = confidence;
-	out->test = test;
+	rc = compare_setup(a, na, b, nb, opts, out, &pg);
+	if (rc)
+		goto out;
 	sa = calloc(na, sizeof(*sa));
 	sb = calloc(nb, sizeof(*sb));
 	if (!sa || !sb) {
@@ -571,8 +674,7 @@ int xvbd_ab_compare(const struct xvbd_ab_record *a, size_t na,
 		rc = xvbd_ab_summarize(&b[i], &sb[i]);
 	for (m = 0; m < XVBD_AB_NMETRICS && !rc; m++) {
 		out->m[m].metric = (enum xvbd_ab_metric)m;
-		rc = compare_metric(&out->m[m], sa, na, sb, nb, confidence,
-				    test);
+		rc = compare_metric(out, &out->m[m], sa, na, sb, nb, &pg);
 	}
 	if (!rc)
 		rc = xvbd_ab_fp_diff(&a[0].fp, &b[0].fp, &out->diffs,
@@ -596,6 +698,7 @@ int xvbd_ab_compare(const struct xvbd_ab_record *a, size_t na,
 out:
 	free(sa);
 	free(sb);
+	ab_pairing_free(&pg);
 	if (rc)
 		xvbd_ab_comparison_free(out);
 	return rc;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "xvbd/ab/ab.h"
+#include "xvbd/ab/ab_stat.h"
 #include "xvbd/base/out.h"
 
 static const struct xvbd_out_label cmp_labels[] = {
@@ -20,8 +21,43 @@ static const struct xvbd_out_label cmp_labels[] = {
 	{ "pct", "B-A %" },
 	{ "variable", "variable under test" },
 	{ "adjustment", "multiple metrics" },
+	{ "runs_needed", "runs needed" },
 	{ NULL, NULL },
 };
+
+static const char *test_key(enum xvbd_ab_test t)
+{
+	switch (t) {
+	case XVBD_AB_TEST_MWU:
+		return "mwu";
+	case XVBD_AB_TEST_PAIRED:
+		return "paired";
+	default:
+		return "welch";
+	}
+}
+
+static const char *equiv_name(enum xvbd_ab_equiv e)
+{
+	switch (e) {
+	case XVBD_AB_EQ_SAME:
+		return "same";
+	case XVBD_AB_EQ_NOT_SHOWN:
+		return "not-shown";
+	case XVBD_AB_EQ_UNKNOWN:
+		return "unknown";
+	default:
+		return NULL;
+	}
+}
+
+/* The runs needed are told only where the runs did not settle it. */
+static bool wants_runs(const struct xvbd_ab_metric_cmp *mc)
+{
+	return (mc->verdict == XVBD_AB_V_NO_DIFF ||
+		mc->verdict == XVBD_AB_V_WEAK) && mc->runs_needed &&
+	       mc->runs_needed <= XVBD_STAT_RUNS_NEEDED_MAX;
+}
 
 static const char *verdict_name(enum xvbd_ab_verdict v)
 {
@@ -97,12 +133,15 @@ static void fmt_verdict(char *buf, size_t len,
 	case XVBD_AB_V_BETTER:
 	case XVBD_AB_V_WORSE:
 		snprintf(buf, len, "%s (%s, %s)",
-			 xvbd_ab_direction(mc->metric, mc->s.diff > 0),
-			 xvbd_ab_test_name(c->test), p);
+			 xvbd_ab_direction(mc->metric, mc->test ==
+					   XVBD_AB_TEST_PAIRED &&
+					   !isnan(mc->s.pct) ? mc->s.pct > 0 :
+					   mc->s.diff > 0),
+			 xvbd_ab_test_name(mc->test), p);
 		break;
 	case XVBD_AB_V_NO_DIFF:
 		snprintf(buf, len, "no difference proven at %g %% (%s, %s)",
-			 c->confidence * 100, xvbd_ab_test_name(c->test), p);
+			 c->confidence * 100, xvbd_ab_test_name(mc->test), p);
 		break;
 	case XVBD_AB_V_WEAK:
 		snprintf(buf, len, "weak: %zu and %zu runs, not proven",
@@ -178,6 +217,20 @@ static void render_metric_json(struct xvbd_out *o,
 	xvbd_out_double_opt(o, "p_adj", !isnan(mc->s.p_adj), mc->s.p_adj);
 	xvbd_out_str(o, "verdict", verdict_name(mc->verdict));
 	xvbd_out_str(o, "text", mc->text);
+	xvbd_out_str(o, "test", test_key(mc->test));
+	if (mc->test == XVBD_AB_TEST_PAIRED)
+		xvbd_out_uint(o, "n_pairs", mc->npairs);
+	if (mc->equiv != XVBD_AB_EQ_NOT_ASKED) {
+		xvbd_out_str(o, "equivalence", equiv_name(mc->equiv));
+		xvbd_out_double_opt(o, "equivalence_p", !isnan(mc->eq_p),
+				    mc->eq_p);
+		num(o, "equivalence_lo", mc->eq_lo, d);
+		num(o, "equivalence_hi", mc->eq_hi, d);
+	}
+	if (wants_runs(mc))
+		xvbd_out_uint(o, "runs_needed", mc->runs_needed);
+	else
+		xvbd_out_null(o, "runs_needed");
 	xvbd_out_obj_end(o);
 }
 
@@ -204,6 +257,160 @@ static void render_diffs_json(struct xvbd_out *o,
 	xvbd_out_arr_end(o);
 }
 
+static void render_head_json(struct xvbd_out *o,
+			     const struct xvbd_ab_comparison *c)
+{
+	xvbd_out_str(o, "a", c->label_a);
+	xvbd_out_uint(o, "runs_a", c->runs_a);
+	xvbd_out_str(o, "b", c->label_b);
+	xvbd_out_uint(o, "runs_b", c->runs_b);
+	xvbd_out_fixed_opt(o, "confidence", true, c->confidence, 6);
+	xvbd_out_str(o, "test", test_key(c->test));
+	xvbd_out_uint(o, "pairs", c->pairs);
+	xvbd_out_str(o, "experiment", c->experiment);
+	xvbd_out_str(o, "adjust", c->adjusted ? "holm" : "none");
+	xvbd_out_uint(o, "family", c->family);
+	xvbd_out_str(o, "rates_over", "busy span");
+	/* a script reading the verdicts needs no warning's words */
+	xvbd_out_bool(o, "sequential_stop", c->sequential_stop);
+	if (c->equivalence > 0)
+		xvbd_out_fixed_opt(o, "equivalence_pct", true,
+				   c->equivalence * 100, 6);
+	xvbd_out_fixed_opt(o, "min_effect_pct", true, c->min_effect * 100, 6);
+	xvbd_out_fixed_opt(o, "power", true, c->power, 6);
+}
+
+static void render_test_text(struct xvbd_out *o,
+			     const struct xvbd_ab_comparison *c, char *buf,
+			     size_t len)
+{
+	if (c->test == XVBD_AB_TEST_PAIRED)
+		snprintf(buf, len, "paired t on the %zu ABBA pairs of "
+			 "experiment %s (per pair ln(B/A); centre: mean; B-A: "
+			 "mean of the pairs' differences; B-A %%: geometric "
+			 "mean of B/A)", c->pairs, c->experiment);
+	else
+		snprintf(buf, len, "%s", c->test == XVBD_AB_TEST_MWU ?
+			 "Mann-Whitney U on run summaries (centre: "
+			 "median; B-A: Hodges-Lehmann shift)" :
+			 "Welch's t on run summaries (centre: mean; "
+			 "B-A %: Fieller's interval)");
+	xvbd_out_str(o, "test", buf);
+	if (c->equivalence > 0) {
+		snprintf(buf, len, "+-%g %%: two one-sided tests at %g %% "
+			 "each, \"same\" when the %g %% interval of B-A %% "
+			 "lies inside", c->equivalence * 100,
+			 (1 - c->confidence) * 100,
+			 (2 * c->confidence - 1) * 100);
+		xvbd_out_str(o, "equivalence", buf);
+	}
+}
+
+static void render_head_text(struct xvbd_out *o,
+			     const struct xvbd_ab_comparison *c)
+{
+	char buf[256];
+
+	snprintf(buf, sizeof(buf), "%s (%zu run%s)", c->label_a,
+		 c->runs_a, c->runs_a == 1 ? "" : "s");
+	xvbd_out_str(o, "a", buf);
+	snprintf(buf, sizeof(buf), "%s (%zu run%s)", c->label_b,
+		 c->runs_b, c->runs_b == 1 ? "" : "s");
+	xvbd_out_str(o, "b", buf);
+	snprintf(buf, sizeof(buf), "%g %%", c->confidence * 100);
+	xvbd_out_str(o, "confidence", buf);
+	render_test_text(o, c, buf, sizeof(buf));
+	if (c->adjusted)
+		snprintf(buf, sizeof(buf), "Holm-Bonferroni over %zu "
+			 "metrics: verdicts use the adjusted p "
+			 "(--no-adjust: none); intervals are per metric",
+			 c->family);
+	else
+		snprintf(buf, sizeof(buf), "none (%s)", c->family > 1 ?
+			 "--no-adjust: each verdict at the confidence "
+			 "alone" : "one metric");
+	xvbd_out_str(o, "adjustment", buf);
+	xvbd_out_str(o, "rates", "IO/s and MB/s over each run's busy "
+		     "span (first to last interval with I/O; over the "
+		     "window: ab show, ab export); CPU over the window");
+}
+
+/* "read-mbs: same within +-2 % (90 % interval -0.8 to +1.1 %, p=0.01)" */
+static void equiv_line(char *buf, size_t len,
+		       const struct xvbd_ab_comparison *c,
+		       const struct xvbd_ab_metric_cmp *mc)
+{
+	int n;
+
+	n = snprintf(buf, len, "%s: %s within +-%g %%",
+		     xvbd_ab_metrics[mc->metric].name,
+		     mc->equiv == XVBD_AB_EQ_SAME ? "same" :
+		     mc->equiv == XVBD_AB_EQ_NOT_SHOWN ?
+		     "not shown to be the same" : "no equivalence test",
+		     c->equivalence * 100);
+	if (n < 0 || (size_t)n >= len || isnan(mc->eq_lo) ||
+	    isnan(mc->eq_hi))
+		return;
+	n += snprintf(buf + n, len - (size_t)n, " (%g %% interval %+.1f to "
+		      "%+.1f %%", (2 * c->confidence - 1) * 100, mc->eq_lo,
+		      mc->eq_hi);
+	if ((size_t)n < len && !isnan(mc->eq_p))
+		n += snprintf(buf + n, len - (size_t)n, ", p=%.2g", mc->eq_p);
+	if ((size_t)n < len)
+		snprintf(buf + n, len - (size_t)n, ")");
+}
+
+static bool runs_to_tell(const struct xvbd_ab_metric_cmp *mc)
+{
+	return (mc->verdict == XVBD_AB_V_NO_DIFF ||
+		mc->verdict == XVBD_AB_V_WEAK) && mc->runs_needed;
+}
+
+/*
+ * The equivalence and runs-needed lines of the metrics shown; no
+ * runs-needed list when every verdict settled (the output as before).
+ */
+static void render_extras_text(struct xvbd_out *o,
+			       const struct xvbd_ab_comparison *c,
+			       const bool *shown, bool equiv)
+{
+	char buf[256];
+	bool any = equiv;
+	int m;
+
+	for (m = 0; m < XVBD_AB_NMETRICS && !any; m++)
+		any = (!shown || shown[m]) && runs_to_tell(&c->m[m]);
+	if (!any)
+		return;
+	xvbd_out_arr_begin(o, equiv ? "equivalence" : "runs_needed");
+	for (m = 0; m < XVBD_AB_NMETRICS; m++) {
+		const struct xvbd_ab_metric_cmp *mc = &c->m[m];
+		const char *unit = mc->test == XVBD_AB_TEST_PAIRED ? "pairs" :
+				   "runs per side";
+
+		if ((shown && !shown[m]) || mc->verdict == XVBD_AB_V_UNKNOWN)
+			continue;
+		if (equiv && mc->equiv != XVBD_AB_EQ_NOT_ASKED) {
+			equiv_line(buf, sizeof(buf), c, mc);
+		} else if (!equiv && wants_runs(mc)) {
+			snprintf(buf, sizeof(buf), "%s: %zu %s would detect "
+				 "%g %% at %g %% power with the variance seen",
+				 xvbd_ab_metrics[m].name, mc->runs_needed,
+				 unit, c->min_effect * 100,
+				 c->power * 100);
+		} else if (!equiv && runs_to_tell(mc)) {
+			snprintf(buf, sizeof(buf), "%s: more than %d %s to "
+				 "detect %g %%", xvbd_ab_metrics[m].name,
+				 XVBD_STAT_RUNS_NEEDED_MAX, unit,
+				 c->min_effect * 100);
+		} else {
+			continue;
+		}
+		xvbd_out_str(o, NULL, buf);
+	}
+	xvbd_out_arr_end(o);
+}
+
 void xvbd_ab_comparison_render(struct xvbd_out *o, const char *key,
 			       const struct xvbd_ab_comparison *c,
 			       const bool *shown_metrics)
@@ -215,47 +422,10 @@ void xvbd_ab_comparison_render(struct xvbd_out *o, const char *key,
 
 	xvbd_out_labels(o, cmp_labels);
 	xvbd_out_obj_begin(o, key);
-	if (json) {
-		xvbd_out_str(o, "a", c->label_a);
-		xvbd_out_uint(o, "runs_a", c->runs_a);
-		xvbd_out_str(o, "b", c->label_b);
-		xvbd_out_uint(o, "runs_b", c->runs_b);
-		xvbd_out_fixed_opt(o, "confidence", true, c->confidence, 6);
-		xvbd_out_str(o, "test", c->test == XVBD_AB_TEST_MWU ? "mwu" :
-			     "welch");
-		xvbd_out_str(o, "adjust", c->adjusted ? "holm" : "none");
-		xvbd_out_uint(o, "family", c->family);
-		xvbd_out_str(o, "rates_over", "busy span");
-		/* a script reading the verdicts needs no warning's words */
-		xvbd_out_bool(o, "sequential_stop", c->sequential_stop);
-	} else {
-		snprintf(buf, sizeof(buf), "%s (%zu run%s)", c->label_a,
-			 c->runs_a, c->runs_a == 1 ? "" : "s");
-		xvbd_out_str(o, "a", buf);
-		snprintf(buf, sizeof(buf), "%s (%zu run%s)", c->label_b,
-			 c->runs_b, c->runs_b == 1 ? "" : "s");
-		xvbd_out_str(o, "b", buf);
-		snprintf(buf, sizeof(buf), "%g %%", c->confidence * 100);
-		xvbd_out_str(o, "confidence", buf);
-		xvbd_out_str(o, "test", c->test == XVBD_AB_TEST_MWU ?
-			     "Mann-Whitney U on run summaries (centre: "
-			     "median; B-A: Hodges-Lehmann shift)" :
-			     "Welch's t on run summaries (centre: mean; "
-			     "B-A %: Fieller's interval)");
-		if (c->adjusted)
-			snprintf(buf, sizeof(buf), "Holm-Bonferroni over %zu "
-				 "metrics: verdicts use the adjusted p "
-				 "(--no-adjust: none); intervals are per metric",
-				 c->family);
-		else
-			snprintf(buf, sizeof(buf), "none (%s)", c->family > 1 ?
-				 "--no-adjust: each verdict at the confidence "
-				 "alone" : "one metric");
-		xvbd_out_str(o, "adjustment", buf);
-		xvbd_out_str(o, "rates", "IO/s and MB/s over each run's busy "
-			     "span (first to last interval with I/O; over the "
-			     "window: ab show, ab export); CPU over the window");
-	}
+	if (json)
+		render_head_json(o, c);
+	else
+		render_head_text(o, c);
 	xvbd_out_arr_begin(o, "metrics");
 	for (m = 0; m < XVBD_AB_NMETRICS; m++) {
 		if (shown_metrics && !shown_metrics[m])
@@ -266,6 +436,10 @@ void xvbd_ab_comparison_render(struct xvbd_out *o, const char *key,
 			render_metric_text(o, c, &c->m[m]);
 	}
 	xvbd_out_arr_end(o);
+	if (!json && c->equivalence > 0)
+		render_extras_text(o, c, shown_metrics, true);
+	if (!json)
+		render_extras_text(o, c, shown_metrics, false);
 	if (json) {
 		render_diffs_json(o, c);
 	} else if (c->variable >= 0) {

@@ -186,6 +186,11 @@ static yajl_gen_status gen_record(yajl_gen g, const struct xvbd_ab_record *r)
 	if (!st)
 		st = gen_key_u64(g, "workload_status",
 				 (uint64_t)r->workload_status);
+	/* Only ab run's runs have them: older readers never see them. */
+	if (!st && r->experiment)
+		st = gen_key_str(g, "experiment", r->experiment);
+	if (!st && r->experiment)
+		st = gen_key_u64(g, "pair", r->pair);
 	if (!st)
 		st = gen_key_u64(g, "interval_ns", r->interval_ns);
 	if (!st)
@@ -608,9 +613,11 @@ static const char *const record_keys[] = {
 	"format", "version", "id", "label", "started", "started_unix_ns",
 	"domain", "vdevs", "mode", "workload", "workload_status",
 	"interval_ns", "warmup_ns", "complete", "fingerprint", "notes",
-	"samples",
+	"samples", "experiment", "pair",
 };
 #define NRECORD_KEYS (sizeof(record_keys) / sizeof(record_keys[0]))
+/* The last two (experiment, pair) only in ab run's records. */
+#define NRECORD_KEYS_REQUIRED (NRECORD_KEYS - 2)
 
 bool xvbd_ab_json_record_key(const char *key, size_t len)
 {
@@ -651,7 +658,8 @@ int xvbd_ab_json_read_head(yajl_val root, struct xvbd_ab_record *rec,
 			"version?)", XVBD_AB_VERSION);
 		return -EINVAL;
 	}
-	rc = obj_check(root, &top, record_keys, NRECORD_KEYS, e);
+	rc = obj_check_opt(root, &top, record_keys, NRECORD_KEYS,
+			   NRECORD_KEYS_REQUIRED, e);
 	if (!rc)
 		rc = get_str(root, &top, "id", &rec->id, e);
 	if (!rc)
@@ -682,6 +690,11 @@ int xvbd_ab_json_read_head(yajl_val root, struct xvbd_ab_record *rec,
 		rc = get_str(root, &top, "workload", &rec->workload, e);
 	if (!rc && !(rc = get_u64(root, &top, "workload_status", 255, &v, e)))
 		rec->workload_status = (int)v;
+	if (!rc && obj_get(root, "experiment"))
+		rc = get_str(root, &top, "experiment", &rec->experiment, e);
+	if (!rc && obj_get(root, "pair") &&
+	    !(rc = get_u64(root, &top, "pair", XVBD_AB_PAIR_MAX, &v, e)))
+		rec->pair = (uint32_t)v;
 	if (!rc)
 		rc = get_u64(root, &top, "interval_ns", XVBD_AB_INTERVAL_MAX_NS,
 			     &rec->interval_ns, e);

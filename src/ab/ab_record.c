@@ -381,6 +381,7 @@ void xvbd_ab_record_free(struct xvbd_ab_record *rec)
 		free(rec->vdevs[i]);
 	free(rec->vdevs);
 	free(rec->workload);
+	free(rec->experiment);
 	xvbd_ab_fp_free(&rec->fp);
 	for (i = 0; i < rec->nsamples; i++)
 		free(rec->samples[i].vbds);
@@ -405,6 +406,23 @@ static bool vdev_valid(const char *v)
 		      (v[i] >= '0' && v[i] <= '9')))
 			return false;
 	return true;
+}
+
+/* Both or neither: a pair means nothing outside its experiment. */
+static int check_experiment(const struct xvbd_ab_record *rec,
+			    struct xvbd_ab_err *e)
+{
+	if (!rec->experiment && !rec->pair)
+		return 0;
+	if (!rec->experiment || !xvbd_ab_label_valid(rec->experiment)) {
+		err_set(e, "experiment: not an experiment id");
+		return -EINVAL;
+	}
+	if (!rec->pair || rec->pair > XVBD_AB_PAIR_MAX) {
+		err_set(e, "pair: not 1 to %d", XVBD_AB_PAIR_MAX);
+		return -EINVAL;
+	}
+	return 0;
 }
 
 int xvbd_ab_record_check_head(const struct xvbd_ab_record *rec,
@@ -466,6 +484,8 @@ int xvbd_ab_record_check_head(const struct xvbd_ab_record *rec,
 			xvbd_ab_mode_name(rec->mode));
 		return -EINVAL;
 	}
+	if (check_experiment(rec, e))
+		return -EINVAL;
 	if (!rec->interval_ns || rec->interval_ns > XVBD_AB_INTERVAL_MAX_NS) {
 		err_set(e, "interval_ns: not 1 ns to 1 day");
 		return -EINVAL;

@@ -80,6 +80,8 @@ static int check_params(const struct xvbd_seq_params *p)
 		return -EINVAL;
 	if (!isfinite(p->min_effect) || p->min_effect <= 0)
 		return -EINVAL;
+	if (!(p->equivalence >= 0 && p->equivalence < 1))
+		return -EINVAL;
 	if (p->max_pairs < 2)
 		return -EINVAL;
 	return 0;
@@ -89,7 +91,7 @@ int xvbd_seq_decide(const double *d, size_t n,
 		    const struct xvbd_seq_params *p,
 		    struct xvbd_seq_state *out)
 {
-	double g, c, half, bound;
+	double g, c, half, low, high;
 	size_t i;
 
 	if (!out || check_params(p) || (n && !d))
@@ -112,7 +114,12 @@ int xvbd_seq_decide(const double *d, size_t n,
 	half = isinf(c) ? INFINITY : c * out->sd / sqrt((double)n);
 	out->lo = out->mean - half;
 	out->hi = out->mean + half;
-	bound = log1p(p->min_effect);
+	/*
+	 * --equivalence P: "same within +-P %" of B/A, the margin ab
+	 * compare's equivalence test uses; else the minimum effect's.
+	 */
+	high = log1p(p->equivalence > 0 ? p->equivalence : p->min_effect);
+	low = p->equivalence > 0 ? log1p(-p->equivalence) : -high;
 	/*
 	 * Both can hold (a real difference smaller than the minimum
 	 * effect); "different" wins, the bounds tell its size.  Either
@@ -121,7 +128,7 @@ int xvbd_seq_decide(const double *d, size_t n,
 	 */
 	if (out->lo > 0 || out->hi < 0)
 		out->decision = XVBD_SEQ_DIFFERENT;
-	else if (out->lo > -bound && out->hi < bound)
+	else if (out->lo > low && out->hi < high)
 		out->decision = XVBD_SEQ_EQUIVALENT;
 	else if (n >= p->max_pairs)
 		out->decision = XVBD_SEQ_EXHAUSTED;

@@ -91,8 +91,9 @@ static const struct xvbd_cmd commands[] = {
 	  "[--cache-b M]) [--vbd-a VDEV:k=v,...]... "
 	  "[--vbd-b ...]... [--vdev VDEV]... (--duration S | --run CMD | "
 	  "--until-shutdown) [--ready CMD] [--interval S] [--warmup S] [--runs N | --until-confident "
-	  "[--min-effect P] [--max-runs N]] [--metric M] [--confidence P] "
-	  "[--guest-limits] [--dir DIR] [--timeout S] [--json]" },
+	  "[--min-effect P] [--max-runs N]] [--equivalence P] [--metric M] "
+	  "[--confidence P] [--guest-limits] [--dir DIR] [--timeout S] "
+	  "[--json]" },
 	{ "ab record", cmd_ab_record,
 	  CMD_NEEDS_ROOT | CMD_NEEDS_XS | CMD_NEEDS_LIBXL | CMD_OWN_OPTIONS,
 	  0, CMD_ARGS_ANY,
@@ -104,6 +105,7 @@ static const struct xvbd_cmd commands[] = {
 	{ "ab compare", cmd_ab_compare, CMD_OWN_OPTIONS, 2, CMD_ARGS_ANY,
 	  "compare two labels' runs: verdicts, confounders, warnings",
 	  "<A> <B> [--confidence P] [--metric M]... [--test welch|mwu] "
+	  "[--unpaired] [--equivalence P] [--min-effect P] "
 	  "[--no-adjust] [--dir DIR] [--json]" },
 	{ "ab list", cmd_ab_list, CMD_OWN_OPTIONS, 0, CMD_ARGS_ANY,
 	  "list recorded runs",

@@ -26,6 +26,25 @@ exact.  What each reference is, at 95 %:
           interval by inverting that same test over every shift, scanned
           linearly; each median's order-statistic interval with
           scipy.stats.binom.
+The second table (paired and equivalence cases, ref_pair_cases) has runs
+of one ab run experiment (paired: A's run i and B's run i are pair i)
+and runs recorded apart (unpaired), each with an equivalence margin P:
+  paired: scipy.stats.ttest_rel(ln b, ln a) for t, df and p, and its
+          confidence_interval(0.95) exponentiated for the % (the
+          geometric mean of B/A); ttest_rel(b, a).confidence_interval
+          for the difference; the TOST p as the larger of
+          ttest_1samp(d, ln(1 - P), alternative="greater") and
+          ttest_1samp(d, ln(1 + P), alternative="less"), d = ln(b / a),
+          and its 90 % interval ttest_1samp(d).confidence_interval(0.90);
+  unpaired: the ratio TOST p as the larger of
+          ttest_ind(b, (1 - P) a, equal_var=False, alternative="greater")
+          and ttest_ind(b, (1 + P) a, equal_var=False, alternative="less")
+          (Welch's t of mean b - r mean a), its interval Fieller's (above)
+          at 90 %;
+  runs needed for 5 % at 80 % power: the smallest n >= 2 with
+          n >= (t(0.975) + t(0.8))^2 k / ln(1.05)^2, t on n - 1 df and k
+          the variance of d (paired), or on 2n - 2 df and k the sum of
+          the sides' variances of ln x (unpaired), quantiles from tppf.
 """
 import math
 import statistics
@@ -82,10 +101,10 @@ def welch(a, b):
     return out
 
 
-def fieller(a, b):
+def fieller(a, b, q=Q):
     na, nb = len(a), len(b)
     ma, mb, va, vb = moments(a, b)
-    if not ma * ma > tppf(Q, na - 1) ** 2 * va:
+    if not ma * ma > tppf(q, na - 1) ** 2 * va:
         return None, None
     r0 = mb / ma
     if len(set(a)) == 1 and len(set(b)) == 1:
@@ -94,7 +113,7 @@ def fieller(a, b):
     def excess(r):
         v = vb + r * r * va
         df = v * v / (vb * vb / (nb - 1) + (r * r * va) ** 2 / (na - 1))
-        return (mb - r * ma) ** 2 - tppf(Q, df) ** 2 * v
+        return (mb - r * ma) ** 2 - tppf(q, df) ** 2 * v
 
     ends = []
     for sign in (-1, 1):
@@ -241,6 +260,126 @@ def cases():
     return out
 
 
+def sized(k, df_of, delta=math.log(1.05), power=0.8):
+    """The smallest n >= 2 of the t-based sizing (0: no variance)."""
+    if not k > 0:
+        return 0
+    n = 2
+    while True:
+        need = (tppf(Q, df_of(n)) + tppf(power, df_of(n))) ** 2 * k \
+            / delta ** 2
+        if n >= need:
+            return n
+        n += 1
+
+
+class Interval:
+    def __init__(self, low, high):
+        self.low, self.high = low, high
+
+
+def t_interval(x, conf):
+    """SciPy's confidence_interval of ttest_1samp with its t.ppf polished
+    (see tppf): it agrees to ~1e-9 only."""
+    x = np.array(x, dtype=float)
+    ci = stats.ttest_1samp(x, 0).confidence_interval(conf)
+    m = float(np.mean(x))
+    h = tppf((1 + conf) / 2, len(x) - 1) * \
+        math.sqrt(statistics.variance([float(v) for v in x]) / len(x))
+    assert abs(ci.low - (m - h)) <= 1e-7 * max(1, abs(h))
+    return Interval(low=m - h, high=m + h)
+
+
+def paired(a, b, margin):
+    a, b = np.array(a), np.array(b)
+    d = np.log(b) - np.log(a)
+    r = stats.ttest_rel(np.log(b), np.log(a))
+    ci = t_interval(d, CONF)
+    dci = t_interval(b - a, CONF)
+    plo = stats.ttest_1samp(d, math.log1p(-margin), alternative="greater")
+    phi = stats.ttest_1samp(d, math.log1p(margin), alternative="less")
+    eci = t_interval(d, 1 - 2 * ALPHA)
+    return dict(t=float(r.statistic), df=float(r.df), p=float(r.pvalue),
+                pct=math.expm1(float(np.mean(d))) * 100,
+                pct_lo=math.expm1(ci.low) * 100,
+                pct_hi=math.expm1(ci.high) * 100,
+                diff=float(np.mean(b - a)), diff_lo=float(dci.low),
+                diff_hi=float(dci.high),
+                eq_p=max(float(plo.pvalue), float(phi.pvalue)),
+                eq_lo=math.expm1(eci.low) * 100,
+                eq_hi=math.expm1(eci.high) * 100,
+                runs=sized(statistics.variance([float(x) for x in d]),
+                           lambda n: n - 1))
+
+
+def unpaired(a, b, margin):
+    a, b = np.array(a), np.array(b)
+    plo = stats.ttest_ind(b, (1 - margin) * a, equal_var=False,
+                          alternative="greater")
+    phi = stats.ttest_ind(b, (1 + margin) * a, equal_var=False,
+                          alternative="less")
+    flo, fhi = fieller(a, b, 1 - ALPHA)
+    k = statistics.variance([math.log(x) for x in a]) + \
+        statistics.variance([math.log(x) for x in b])
+    return dict(t=None, df=None, p=None, pct=None, pct_lo=None,
+                pct_hi=None, diff=None, diff_lo=None, diff_hi=None,
+                eq_p=max(float(plo.pvalue), float(phi.pvalue)),
+                eq_lo=None if flo is None else (flo - 1) * 100,
+                eq_hi=None if fhi is None else (fhi - 1) * 100,
+                runs=sized(k, lambda n: 2 * n - 2))
+
+
+def pair_cases():
+    """Their own generator: the first table stays as it was."""
+    rng = np.random.default_rng(20261206)
+    out = []
+
+    def add(name, is_paired, margin, a, b):
+        a = [round(float(v), 1) for v in a]
+        b = [round(float(v), 1) for v in b]
+        assert min(a + b) >= 0.1
+        out.append((name, is_paired, margin, a, b))
+
+    # ABBA pairs: a drift over the experiment common to both runs of a
+    # pair, an effect, and noise of its own per run
+    for i, n in enumerate([2, 3, 3, 4, 5, 5, 6, 8, 10, 12, 15, 20]):
+        m = float(rng.uniform(50, 3000))
+        drift = 1 + 0.3 * np.cumsum(rng.normal(0, 0.1, n))
+        eff = float(rng.choice([1.0, 1.01, 1.03, 1.1, 0.95]))
+        sd = float(rng.choice([0.005, 0.02, 0.05]))
+        a = m * drift * (1 + sd * rng.normal(0, 1, n))
+        b = m * eff * drift * (1 + sd * rng.normal(0, 1, n))
+        add("paired-%d" % i, 1, float(rng.choice([0.02, 0.05, 0.1])), a, b)
+    # two labels recorded apart: equivalence by Welch's ratio test
+    for i in range(12):
+        na, nb = int(rng.integers(3, 13)), int(rng.integers(3, 13))
+        m = float(rng.uniform(50, 3000))
+        eff = float(rng.choice([1.0, 1.005, 1.02, 1.08]))
+        sa, sb = rng.uniform(0.005, 0.05), rng.uniform(0.005, 0.05)
+        add("equiv-%d" % i, 0, float(rng.choice([0.02, 0.05, 0.1])),
+            m * (1 + sa * rng.normal(0, 1, na)),
+            m * eff * (1 + sb * rng.normal(0, 1, nb)))
+    return out
+
+
+def write_pair_cases(w):
+    cs = pair_cases()
+    w("\n#define REF_NPAIR_CASES %d\n\nstatic const struct ref_pair_case "
+      "ref_pair_cases[] = {\n" % len(cs))
+    for name, is_paired, margin, a, b in cs:
+        r = (paired if is_paired else unpaired)(a, b, margin)
+        w("\t{ \"%s\", %d, %r, %d, %d,\n" % (name, is_paired, margin,
+                                             len(a), len(b)))
+        w("\t  { %s },\n" % ", ".join(repr(v) for v in a))
+        w("\t  { %s },\n" % ", ".join(repr(v) for v in b))
+        w("\t  %s,\n" % ", ".join(c_num(r[k]) for k in (
+            "t", "df", "p", "pct", "pct_lo", "pct_hi", "diff", "diff_lo",
+            "diff_hi")))
+        w("\t  %s, %d },\n" % (", ".join(c_num(r[k]) for k in (
+            "eq_p", "eq_lo", "eq_hi")), r["runs"]))
+    w("};\n")
+
+
 def c_num(v):
     return "NAN" if v is None or (isinstance(v, float) and
                                    math.isnan(v)) else repr(float(v))
@@ -272,6 +411,7 @@ def main():
             c_num(mw["lo"]), c_num(mw["hi"]), c_num(median_half(a)),
             c_num(median_half(b)), 1 if mw["exact"] else 0))
     w("};\n")
+    write_pair_cases(w)
 
 
 if __name__ == "__main__":

@@ -8,8 +8,12 @@
  * read-iops line is checked: Welch's t, df and p, the centres'
  * half-widths, the difference and its interval, Fieller's interval of
  * the ratio (or its absence), U and its p, the Hodges-Lehmann shift and
- * its interval, the medians' half-widths.  The largest relative error
- * per quantity is printed.
+ * its interval, the medians' half-widths.  A second table checks the
+ * paired analysis of one ab run experiment's pairs (the paired t of
+ * ln(B/A): t, df, p, the geometric mean's % and its interval; the mean
+ * difference's interval), the equivalence test (its p and 90 % interval,
+ * paired and by Welch's ratio test) and the runs needed.  The largest
+ * relative error per quantity is printed.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -37,24 +41,41 @@ struct ref_case {
 	int exact;
 };
 
+struct ref_pair_case {
+	const char *name;
+	int paired;		/* runs of one experiment, pair i = run i */
+	double margin;		/* --equivalence, relative */
+	size_t na, nb;
+	double a[REF_MAXRUNS], b[REF_MAXRUNS];
+	/* paired only (NAN otherwise) */
+	double t, df, p, pct, pct_lo, pct_hi, diff, diff_lo, diff_hi;
+	double eq_p, eq_lo, eq_hi;	/* TOST p, 90 % interval in % */
+	size_t runs;			/* runs (pairs) for 5 % at 80 % */
+};
+
 #include "ab_ref_cases.h"
 
 enum qty {
 	Q_T, Q_DF, Q_P, Q_DIFF, Q_DIFF_CI, Q_HALF, Q_FIELLER,
-	Q_U, Q_U_P, Q_HL, Q_HL_CI, Q_MED_HALF, Q_N,
+	Q_U, Q_U_P, Q_HL, Q_HL_CI, Q_MED_HALF,
+	Q_PT, Q_PDF, Q_PP, Q_PPCT, Q_PPCT_CI, Q_PDIFF, Q_PDIFF_CI,
+	Q_EQ_P, Q_EQ_CI, Q_RUNS, Q_N,
 };
 
 static const char *const qty_name[Q_N] = {
 	"Welch t", "Welch df", "Welch p", "B-A (means)", "B-A interval",
 	"centre half-widths (t)", "Fieller ratio interval", "MWU U",
 	"MWU p", "Hodges-Lehmann shift", "Hodges-Lehmann interval",
-	"median half-widths",
+	"median half-widths", "paired t", "paired df", "paired p",
+	"paired % (geometric)", "paired % interval", "paired B-A",
+	"paired B-A interval", "TOST p", "TOST 90 % interval",
+	"runs needed",
 };
 
 /* Tolerated relative error: double-precision work on both sides. */
 static const double qty_tol[Q_N] = {
 	1e-9, 1e-9, 1e-9, 1e-12, 1e-9, 1e-9, 1e-9, 0, 1e-9, 1e-12, 1e-12,
-	1e-12,
+	1e-12, 1e-9, 0, 1e-9, 1e-9, 1e-9, 1e-12, 1e-9, 1e-9, 1e-9, 0,
 };
 
 struct label {
@@ -172,7 +193,7 @@ static void test_against_scipy(void **state)
 		constant += rc->half_a == 0 || rc->half_b == 0;
 		unequal += rc->na != rc->nb;
 	}
-	for (q = 0; q < Q_N; q++)
+	for (q = 0; q < Q_PT; q++)
 		print_message("%-26s %3zu values, max relative error %.3g\n",
 			      qty_name[q], checked[q], max_rel[q]);
 	print_message("%d cases: %zu with ties, %zu with n = 2, %zu unequal "
@@ -180,14 +201,91 @@ static void test_against_scipy(void **state)
 		      unequal);
 	/* the fixture covers what it claims */
 	assert_true(ties >= 8 && small >= 8 && unequal >= 20 && constant);
-	for (q = 0; q < Q_N; q++)
+	for (q = 0; q < Q_PT; q++)
 		assert_true(checked[q] >= 20);
+}
+
+static void make_pairs(struct label *l, const char *name, const double *v,
+		       size_t n, bool is_paired)
+{
+	size_t i;
+
+	make_label(l, name, v, n);
+	for (i = 0; i < n && is_paired; i++) {
+		l->rec[i].experiment = (char *)"ab-run-20261206T000000-0000";
+		l->rec[i].pair = (uint32_t)(i + 1);
+	}
+}
+
+static void check_pair_case(const struct ref_pair_case *rc)
+{
+	/* ref_case's name only: check() reads nothing else */
+	const struct ref_case named = { .name = rc->name };
+	struct xvbd_ab_compare_opts o = {
+		.confidence = 0.95, .test = XVBD_AB_TEST_WELCH,
+		.equivalence = rc->margin,
+	};
+	struct xvbd_ab_comparison c;
+	const struct xvbd_ab_metric_cmp *m;
+
+	make_pairs(&lab_a, "A", rc->a, rc->na, rc->paired);
+	make_pairs(&lab_b, "B", rc->b, rc->nb, rc->paired);
+	assert_int_equal(xvbd_ab_compare_with(lab_a.rec, rc->na, lab_b.rec,
+					      rc->nb, &o, &c), 0);
+	m = &c.m[XVBD_AB_RD_IOPS];
+	assert_int_equal(m->test, rc->paired ? XVBD_AB_TEST_PAIRED :
+			 XVBD_AB_TEST_WELCH);
+	if (rc->paired) {
+		check(&named, Q_PT, m->s.stat, rc->t);
+		check(&named, Q_PDF, m->s.df, rc->df);
+		check(&named, Q_PP, m->s.p, rc->p);
+		check(&named, Q_PPCT, m->s.pct, rc->pct);
+		check(&named, Q_PPCT_CI, m->s.pct_lo, rc->pct_lo);
+		check(&named, Q_PPCT_CI, m->s.pct_hi, rc->pct_hi);
+		check(&named, Q_PDIFF, m->s.diff, rc->diff);
+		check(&named, Q_PDIFF_CI, m->s.diff_lo, rc->diff_lo);
+		check(&named, Q_PDIFF_CI, m->s.diff_hi, rc->diff_hi);
+	}
+	check(&named, Q_EQ_P, m->eq_p, rc->eq_p);
+	check(&named, Q_EQ_CI, m->eq_lo, rc->eq_lo);
+	check(&named, Q_EQ_CI, m->eq_hi, rc->eq_hi);
+	/* one rule: "same" exactly when both one-sided tests reject */
+	assert_int_equal(m->equiv == XVBD_AB_EQ_SAME,
+			 rc->eq_p < 0.05 && !isnan(rc->eq_lo) &&
+			 (rc->paired || (rc->na >= 3 && rc->nb >= 3)));
+	check(&named, Q_RUNS, (double)m->runs_needed, (double)rc->runs);
+	xvbd_ab_comparison_free(&c);
+}
+
+static void test_pairs_against_scipy(void **state)
+{
+	size_t i, q, npaired = 0, nequiv = 0, same = 0;
+
+	(void)state;
+	memset(max_rel, 0, sizeof(max_rel));
+	memset(checked, 0, sizeof(checked));
+	for (i = 0; i < REF_NPAIR_CASES; i++) {
+		check_pair_case(&ref_pair_cases[i]);
+		npaired += ref_pair_cases[i].paired;
+		nequiv += !ref_pair_cases[i].paired;
+		same += ref_pair_cases[i].eq_p < 0.05;
+	}
+	for (q = Q_PT; q < Q_N; q++)
+		print_message("%-26s %3zu values, max relative error %.3g\n",
+			      qty_name[q], checked[q], max_rel[q]);
+	print_message("%d cases: %zu paired, %zu unpaired with equivalence, "
+		      "%zu of them \"same\"\n", REF_NPAIR_CASES, npaired,
+		      nequiv, same);
+	/* at least 10 of each, and both verdicts of equivalence */
+	assert_true(npaired >= 10 && nequiv >= 10);
+	assert_true(same >= 3 && same <= REF_NPAIR_CASES - 3);
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_against_scipy),
+		cmocka_unit_test(test_pairs_against_scipy),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -15,12 +15,14 @@
  *	src/ab_summary.c	run summaries from raw counters
  *	src/ab_fp.c		fingerprint facts, diff, confounder texts
  *	src/ab_compare.c	two labels -> per-metric verdicts + warnings
+ *	src/ab_compare_pair.c	... paired, equivalence, runs needed
  *	src/ab_compare_render.c	... rendered through the out layer
  *	src/ab_plot.c		two labels' runs as SVG (xvbd/ab_plot.h)
  *	src/ab_sys.c		fingerprint collection from the running system
  *				(xenstore, libxl, sysfs: the only ab file that
  *				talks to them)
- *	src/ab_stat.c, ab_seq.c	the statistics (xvbd/ab_stat.h)
+ *	src/ab_stat.c, ab_stat_pair.c, ab_seq.c
+ *				the statistics (xvbd/ab_stat.h)
  *
  * Functions return 0 or a negative errno.  Those that can fail on outside
  * input take a struct xvbd_ab_err for a one-line reason.
@@ -39,6 +41,7 @@
 #define XVBD_AB_DIR_DEFAULT	"/var/lib/xvbd/ab"
 #define XVBD_AB_LABEL_MAX	64
 #define XVBD_AB_ID_MAX		128
+#define XVBD_AB_PAIR_MAX	100000
 
 struct xvbd_ab_err {
 	char msg[512];
@@ -179,6 +182,15 @@ struct xvbd_ab_record {
 	size_t nsamples, cap_samples;
 	char **notes;			/* recorder's warnings */
 	size_t nnotes;
+	/*
+	 * ab run: the experiment this run belongs to (an id made at its
+	 * start, shared by A's and B's runs) and its ABBA pair, from 1:
+	 * A's and B's run of one pair ran next to each other, so their
+	 * ratio is free of the drift between pairs (ab compare's paired
+	 * analysis).  NULL and 0 for a run recorded alone (ab record).
+	 */
+	char *experiment;
+	uint32_t pair;			/* 1..XVBD_AB_PAIR_MAX */
 	char *path;			/* where it was read from / written */
 	/*
 	 * Read from a path named on purpose that is not root's alone (a
@@ -358,6 +370,12 @@ int xvbd_ab_interval_get(const struct xvbd_ab_record *rec, size_t i,
 enum xvbd_ab_test {
 	XVBD_AB_TEST_WELCH,
 	XVBD_AB_TEST_MWU,
+	/*
+	 * Not asked for: what a Welch comparison becomes when every run
+	 * is one side of a pair of one ab run experiment (the paired t on
+	 * the per-pair log-ratios ln(B_i / A_i)).
+	 */
+	XVBD_AB_TEST_PAIRED,
 };
 
 enum xvbd_ab_verdict {
@@ -368,9 +386,19 @@ enum xvbd_ab_verdict {
 	XVBD_AB_V_UNKNOWN,	/* metric unknown on a side (no I/O) */
 };
 
+/* The equivalence verdict of one metric (--equivalence). */
+enum xvbd_ab_equiv {
+	XVBD_AB_EQ_NOT_ASKED,
+	XVBD_AB_EQ_SAME,	/* the 1 - 2 alpha interval inside +-margin */
+	XVBD_AB_EQ_NOT_SHOWN,	/* not shown to be the same */
+	XVBD_AB_EQ_UNKNOWN,	/* no test possible (no runs, values <= 0) */
+};
+
 struct xvbd_ab_metric_cmp {
 	enum xvbd_ab_metric metric;
+	enum xvbd_ab_test test;		/* the test behind this verdict */
 	size_t na, nb;			/* runs with the metric known */
+	size_t npairs;			/* paired: pairs with it known */
 	struct xvbd_stat_cmp_view {
 		double centre_a, half_a, centre_b, half_b;
 		double diff, diff_lo, diff_hi;	/* B - A, absolute */
@@ -381,6 +409,16 @@ struct xvbd_ab_metric_cmp {
 	} s;
 	enum xvbd_ab_verdict verdict;
 	char text[160];			/* "B faster by 12 % +- 3 %" */
+	/* --equivalence: the two one-sided tests, in % of A */
+	enum xvbd_ab_equiv equiv;
+	double eq_p, eq_lo, eq_hi;	/* NAN unknown */
+	/*
+	 * A verdict of "no difference proven" or "weak": the runs per side
+	 * (pairs, when paired) that would detect min_effect at 80 % power
+	 * with the variance seen; 0 unknown (or no such verdict), SIZE_MAX
+	 * beyond XVBD_STAT_RUNS_NEEDED_MAX.
+	 */
+	size_t runs_needed;
 };
 
 struct xvbd_ab_comparison {
@@ -404,6 +442,26 @@ struct xvbd_ab_comparison {
 	/* The runs were stopped by ab run's sequential procedure: these
 	 * fixed-N verdicts are descriptive (note_sequential). */
 	bool sequential_stop;
+	/* Paired: every run had its pair (test PAIRED); how many, and
+	 * the experiment (a string of the records).  Else 0 and NULL. */
+	size_t pairs;
+	const char *experiment;
+	double equivalence;		/* margin, relative; 0: not asked */
+	double min_effect;		/* of runs_needed, relative */
+	double power;			/* of runs_needed */
+};
+
+#define XVBD_AB_MIN_EFFECT_DEFAULT	0.05
+#define XVBD_AB_POWER			0.8
+
+struct xvbd_ab_compare_opts {
+	double confidence;		/* 0.95 */
+	/* WELCH: the paired t instead when every run of A and B is one
+	 * side of a pair of one experiment, unless unpaired. */
+	enum xvbd_ab_test test;
+	bool unpaired;
+	double equivalence;		/* margin, relative (0.02); 0: none */
+	double min_effect;		/* 0: XVBD_AB_MIN_EFFECT_DEFAULT */
 };
 
 /*
@@ -415,7 +473,31 @@ int xvbd_ab_compare(const struct xvbd_ab_record *a, size_t na,
 		    const struct xvbd_ab_record *b, size_t nb,
 		    double confidence, enum xvbd_ab_test test,
 		    struct xvbd_ab_comparison *out);
+/* The same with every option; xvbd_ab_compare() takes the defaults. */
+int xvbd_ab_compare_with(const struct xvbd_ab_record *a, size_t na,
+			 const struct xvbd_ab_record *b, size_t nb,
+			 const struct xvbd_ab_compare_opts *opts,
+			 struct xvbd_ab_comparison *out);
 void xvbd_ab_comparison_free(struct xvbd_ab_comparison *c);
+/*
+ * Whether every run of a and b is one side of a pair of one ab run
+ * experiment: same experiment id, as many runs of A as of B, each pair
+ * index once on each side.  Then *experiment is the id.
+ */
+bool xvbd_ab_records_paired(const struct xvbd_ab_record *a, size_t na,
+			    const struct xvbd_ab_record *b, size_t nb,
+			    const char **experiment);
+/*
+ * One pair's d of metric m: ln(B / A), the unit of ab run's sequential
+ * procedure and of the paired comparison; false when either side lacks
+ * the metric or it is not above 0.
+ */
+bool xvbd_ab_pair_logratio(const struct xvbd_ab_record *a,
+			   const struct xvbd_ab_record *b,
+			   enum xvbd_ab_metric m, double *d);
+bool xvbd_ab_summary_logratio(const struct xvbd_ab_summary *a,
+			      const struct xvbd_ab_summary *b,
+			      enum xvbd_ab_metric m, double *d);
 /*
  * Holm-Bonferroni over the metrics shown (NULL: all) that have a
  * p-value: each gets p_adj; when adjust and more than one is in the
@@ -433,7 +515,7 @@ int xvbd_ab_compare_adjust(struct xvbd_ab_comparison *c,
 int xvbd_ab_comparison_note_sequential(struct xvbd_ab_comparison *c,
 				       enum xvbd_ab_metric m,
 				       const char *decision);
-/* "Welch's t", "Mann-Whitney U" */
+/* "Welch's t", "Mann-Whitney U", "paired t" */
 const char *xvbd_ab_test_name(enum xvbd_ab_test t);
 /* Which way B went, in the metric's words: "B faster", "B uses more CPU". */
 const char *xvbd_ab_direction(enum xvbd_ab_metric m, bool b_higher);

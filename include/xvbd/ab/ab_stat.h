@@ -110,6 +110,57 @@ int xvbd_stat_mwu(const double *a, size_t na, const double *b, size_t nb,
  */
 size_t xvbd_stat_holm(const double *p, size_t n, double *adj);
 
+/* ---- paired, equivalence, sizing (src/ab_stat_pair.c) ---- */
+
+/*
+ * Paired t-test: Student's one-sample t on the per-pair differences d
+ * (B_i - A_i, or ln(B_i / A_i)), n - 1 df; diff is their mean with its
+ * CI, stat the t, p two-sided; the centres and half-widths are NAN (the
+ * caller has the sides).  Constant d: p = 1 when within a few ulps of 0
+ * (measured against 1 or the largest |d|: the log-ratio of one value
+ * rounded two ways), else 0.  n >= 2.
+ */
+int xvbd_stat_paired_t(const double *d, size_t n, double confidence,
+		       struct xvbd_stat_cmp *out);
+
+/* Two one-sided tests of equivalence (Schuirmann's TOST). */
+struct xvbd_stat_tost {
+	double p_low;		/* of H0 "effect <= low" */
+	double p_high;		/* of H0 "effect >= high" */
+	double p;		/* max of the two */
+	double lo, hi;		/* the 1 - 2 alpha interval; NAN unknown */
+	bool equivalent;	/* p < alpha: lo, hi inside (low, high) */
+};
+/*
+ * For a t-distributed estimate est with standard error se on df
+ * (paired: the mean of d, sd / sqrt(n), n - 1), margins low < high in
+ * est's units.  alpha in (0, 0.5).
+ */
+int xvbd_stat_tost_t(double est, double se, double df, double low,
+		     double high, double alpha, struct xvbd_stat_tost *out);
+/*
+ * For mean(B) / mean(A) of independent samples, margins r_low < r_high
+ * (ratios, e.g. 0.98 and 1.02): each side's t is Welch's for mb - r ma
+ * (the test Fieller's interval inverts), lo, hi Fieller's interval at
+ * 1 - 2 alpha; not equivalent when that is unbounded.  na, nb >= 2.
+ */
+int xvbd_stat_tost_ratio(const double *a, size_t na, const double *b,
+			 size_t nb, double r_low, double r_high, double alpha,
+			 struct xvbd_stat_tost *out);
+
+/*
+ * Runs per side for a two-sided level-alpha two-sample t-test to detect
+ * effect (same units as the sds, e.g. ln(1.05) with sds of ln(x)) with
+ * the given power: the smallest n >= 2 with
+ *	n >= (t_{1-alpha/2, 2n-2} + t_{power, 2n-2})^2 (sd_a^2 + sd_b^2)
+ *	     / effect^2.
+ * SIZE_MAX beyond XVBD_STAT_RUNS_NEEDED_MAX; 0 on invalid input.  The
+ * paired design's count is xvbd_seq_fixed_pairs().
+ */
+#define XVBD_STAT_RUNS_NEEDED_MAX	100000
+size_t xvbd_stat_runs_needed(double alpha, double power, double sd_a,
+			     double sd_b, double effect);
+
 /* ---- the sequential procedure ---- */
 
 /*
@@ -129,6 +180,12 @@ struct xvbd_seq_params {
 	double alpha;		/* error rate, e.g. 0.05 */
 	double g;		/* mixing parameter; 0 -> XVBD_SEQ_G_DEFAULT */
 	double min_effect;	/* relative, e.g. 0.05 for 5 %; > 0 */
+	/*
+	 * Relative, in [0, 1): "equivalent" when the sequence lies inside
+	 * (ln(1 - equivalence), ln(1 + equivalence)), B/A within +-P %;
+	 * 0: inside +-ln(1 + min_effect), as without --equivalence.
+	 */
+	double equivalence;
 	size_t max_pairs;	/* stop unsettled after this many pairs; >= 2 */
 };
 
@@ -168,7 +225,8 @@ struct xvbd_seq_state {
  * CONTINUE).  The sequence is mean +- c_n sd / sqrt(n), c_n the |t| at
  * which the e-value reaches 1/alpha (solved in closed form).  DIFFERENT
  * when it excludes 0, EQUIVALENT when it lies inside
- * (ln(1/(1+min_effect)), ln(1+min_effect)); when both hold (a real
+ * (ln(1/(1+min_effect)), ln(1+min_effect)) (with p->equivalence:
+ * (ln(1-equivalence), ln(1+equivalence))); when both hold (a real
  * difference below the minimum effect) DIFFERENT, and lo, hi say how
  * small it is.  Otherwise EXHAUSTED at n >= max_pairs, else CONTINUE.
  * A verdict is wrong only if the sequence ever misses the true mean:

@@ -162,6 +162,12 @@ static int prepare_record(struct recorder *r)
 			goto nomem;
 		rec->nvdevs++;
 	}
+	if (r->o->experiment) {
+		rec->experiment = strdup(r->o->experiment);
+		if (!rec->experiment)
+			goto nomem;
+		rec->pair = r->o->pair;
+	}
 	rec->mode = r->o->mode;
 	rec->interval_ns = rec_interval(r->o);
 	rec->warmup_ns = r->o->warmup_ns;

@@ -1,11 +1,15 @@
 /*
  * cmd_ab_compare.c - xvbd ab compare A B [--confidence P] [--metric M]...
- *		      [--test welch|mwu] [--no-adjust] [--dir DIR] [--json]
+ *		      [--test welch|mwu] [--unpaired] [--equivalence P]
+ *		      [--min-effect P] [--no-adjust] [--dir DIR] [--json]
  *
  * A and B each select records (a label: all its runs; an id; a record
  * file).  Per metric: the centres of A and B with their intervals, the
- * difference absolute and in %, and a verdict naming the test; then the
- * fingerprint differences and every warning.  Exit 0 whatever the
+ * difference absolute and in %, and a verdict naming the test (the
+ * paired t when the runs are the pairs of one ab run experiment, unless
+ * --unpaired); with --equivalence P whether A and B are the same within
+ * +-P %; for an unsettled verdict the runs that would detect
+ * --min-effect; then the fingerprint differences and every warning.  Exit 0 whatever the
  * verdict, 1 when a record cannot be read, 2 on usage errors.  The
  * statistics and the texts are the ab layer's (ab_compare.c).
  */
@@ -21,8 +25,7 @@
 #define CONFIDENCE_DEFAULT	0.95
 
 struct compare_opts {
-	double confidence;
-	enum xvbd_ab_test test;
+	struct xvbd_ab_compare_opts cmp;
 	bool shown[XVBD_AB_NMETRICS];
 	bool some_metric;
 	bool no_adjust;
@@ -40,18 +43,21 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 		{ "dir", required_argument, NULL, 'd' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "no-adjust", no_argument, NULL, 'n' },
+		{ "unpaired", no_argument, NULL, 'u' },
+		{ "equivalence", required_argument, NULL, 'e' },
+		{ "min-effect", required_argument, NULL, 'E' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, rc;
 
-	co->confidence = CONFIDENCE_DEFAULT;
-	co->test = XVBD_AB_TEST_WELCH;
+	co->cmp.confidence = CONFIDENCE_DEFAULT;
+	co->cmp.test = XVBD_AB_TEST_WELCH;
 	co->dir = XVBD_AB_DIR_DEFAULT;
 	co->json = ctx->opts->json;
 	XVBD_FOREACH_OPT(c, ctx->cmd, argc, argv, ":", longopts) {
 	case 'c':
 		if (xvbd_opt_confidence(ctx->cmd, "--confidence",
-					optarg, &co->confidence))
+					optarg, &co->cmp.confidence))
 			return XVBD_EXIT_USAGE;
 		break;
 	case 'm':
@@ -61,9 +67,22 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 		co->some_metric = true;
 		break;
 	case 't':
-		rc = xvbd_ab_cli_test(ctx->cmd, optarg, &co->test);
+		rc = xvbd_ab_cli_test(ctx->cmd, optarg, &co->cmp.test);
 		if (rc)
 			return rc;
+		break;
+	case 'u':
+		co->cmp.unpaired = true;
+		break;
+	case 'e':
+		if (xvbd_ab_cli_equivalence(ctx->cmd, optarg,
+					    &co->cmp.equivalence))
+			return XVBD_EXIT_USAGE;
+		break;
+	case 'E':
+		if (xvbd_ab_cli_min_effect(ctx->cmd, optarg,
+					   &co->cmp.min_effect))
+			return XVBD_EXIT_USAGE;
 		break;
 	case 'd':
 		rc = xvbd_ab_cli_dir(ctx->cmd, optarg);
@@ -143,7 +162,7 @@ int cmd_ab_compare(struct xvbd_ctx *ctx, int argc, char **argv)
 		rc = XVBD_EXIT_FAIL;
 		goto out;
 	}
-	err = xvbd_ab_compare(a, na, b, nb, co.confidence, co.test, &cmp);
+	err = xvbd_ab_compare_with(a, na, b, nb, &co.cmp, &cmp);
 	if (!err)
 		err = xvbd_ab_compare_adjust(&cmp, co.some_metric ? co.shown :
 					     NULL, !co.no_adjust);

@@ -4,7 +4,8 @@
  *		  (--duration S | --run CMD | --until-shutdown)
  *		  [--interval S] [--warmup S]
  *		  [--runs N | --until-confident [--min-effect P] [--max-runs N]]
- *		  [--metric M] [--confidence P] [--dir DIR] [--timeout S]
+ *		  [--equivalence P] [--metric M] [--confidence P] [--dir DIR]
+ *		  [--timeout S]
  *		  [--json]
  *
  * The whole experiment: runs of A and B alternate in ABBA order (A B, B A,
@@ -20,8 +21,10 @@
  * after every pair asks the sequential procedure (ab_seq.c: an always-
  * valid confidence sequence for the mean of d, safe under looking after
  * every pair) and stops when it excludes "no difference" or lies inside
- * +-min effect, or at --max-runs pairs.  The verdict at the end is
- * `ab compare`'s on this experiment's records.
+ * +-min effect (+-P % with --equivalence P), or at --max-runs pairs.
+ * Every record carries the experiment's id and its pair's index, so the
+ * verdict at the end, `ab compare`'s on this experiment's records, and
+ * any later `ab compare` of them are paired (ab_compare_pair.c).
  *
  * A guest is never left behind by a run that ends: interrupted (SIGINT,
  * SIGTERM, SIGHUP) it is destroyed; killed with SIGKILL, its journal
@@ -38,6 +41,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "xvbd/base/journal.h"
@@ -58,9 +62,7 @@
 #define PAIRS_DEFAULT		3
 #define MAX_PAIRS_DEFAULT	20
 #define PAIRS_MAX		500
-#define MIN_EFFECT_DEFAULT	0.05
-#define MIN_EFFECT_MIN_PCT	0.1
-#define MIN_EFFECT_MAX_PCT	99.9
+#define MIN_EFFECT_DEFAULT	XVBD_AB_MIN_EFFECT_DEFAULT
 #define CONFIDENCE_DEFAULT	0.95
 #define START_TIMEOUT_S		120
 /* How long xl's monitor gets to destroy a guest that powered off. */
@@ -86,6 +88,7 @@ struct run_opts {
 	bool until_confident;
 	size_t max_pairs;
 	double min_effect;
+	double equivalence;		/* --equivalence; 0: none */
 	double confidence;
 	int metric;			/* -1: chosen after the first pair */
 	bool guest_limits;
@@ -97,6 +100,8 @@ struct run_opts {
 	const char *vdevs[XVBD_START_MAX_DEVS];
 	size_t nvdevs;
 	struct ab_hot hot;	/* --domain: the hot experiment */
+	/* in every record: ab compare pairs A's and B's runs by it */
+	char experiment[XVBD_AB_ID_MAX];
 };
 
 /* ---- options ---- */
@@ -209,6 +214,7 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 		{ "runs", required_argument, NULL, 'n' },
 		{ "until-confident", no_argument, NULL, 'c' },
 		{ "min-effect", required_argument, NULL, 'e' },
+		{ "equivalence", required_argument, NULL, 'E' },
 		{ "max-runs", required_argument, NULL, 'm' },
 		{ "metric", required_argument, NULL, 'M' },
 		{ "confidence", required_argument, NULL, 'C' },
@@ -257,11 +263,13 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 		o->until_confident = true;
 		break;
 	case 'e':
-		rc = xvbd_opt_percent(ctx->cmd, "--min-effect", optarg,
-				      MIN_EFFECT_MIN_PCT,
-				      MIN_EFFECT_MAX_PCT,
-				      &o->min_effect);
+		rc = xvbd_ab_cli_min_effect(ctx->cmd, optarg,
+					    &o->min_effect);
 		have_seq_opt = true;
+		break;
+	case 'E':
+		rc = xvbd_ab_cli_equivalence(ctx->cmd, optarg,
+					     &o->equivalence);
 		break;
 	case 'm':
 		rc = xvbd_opt_count(ctx->cmd, "--max-runs", optarg, 2,
@@ -551,21 +559,6 @@ static int default_metric(const struct xvbd_ab_record *a)
 	       XVBD_AB_WR_MBS : XVBD_AB_RD_MBS;
 }
 
-/* ln(B / A) of the last pair's metric; false when it is not usable. */
-static bool pair_logratio(const struct xvbd_ab_record *a,
-			  const struct xvbd_ab_record *b, int metric,
-			  double *d)
-{
-	struct xvbd_ab_summary sa, sb;
-
-	if (xvbd_ab_summarize(a, &sa) || xvbd_ab_summarize(b, &sb) ||
-	    !sa.known[metric] || !sb.known[metric] ||
-	    !(sa.value[metric] > 0) || !(sb.value[metric] > 0))
-		return false;
-	*d = log(sb.value[metric] / sa.value[metric]);
-	return true;
-}
-
 static void say_progress(struct xvbd_ctx *ctx, const struct run_opts *o,
 			 size_t run, size_t total, const struct side *sd)
 {
@@ -585,11 +578,36 @@ static void say_progress(struct xvbd_ctx *ctx, const struct run_opts *o,
 		s.known[m] ? s.value[m] : 0.0, xvbd_ab_metrics[m].unit, r->id);
 }
 
+/*
+ * The id every run of this experiment carries with its pair's index:
+ * ab compare pairs A's and B's runs by them (ab_compare_pair.c).
+ */
+static int experiment_id(struct run_opts *o)
+{
+	struct timespec now;
+	int err;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	err = xvbd_ab_make_id("ab-run", (int64_t)now.tv_sec *
+			      (int64_t)NS_PER_S + now.tv_nsec, o->experiment,
+			      sizeof(o->experiment));
+	if (err) {
+		xvbd_err(CMD, "experiment", "%s", strerror(-err));
+		return err;
+	}
+	o->rec.experiment = o->experiment;
+	return 0;
+}
+
 static int experiment(struct xvbd_ctx *ctx, struct run_opts *o)
 {
 	struct xvbd_seq_params sp = {
 		.alpha = 1 - o->confidence, .min_effect = o->min_effect,
-		.max_pairs = o->max_pairs,
+		.equivalence = o->equivalence, .max_pairs = o->max_pairs,
+	};
+	struct xvbd_ab_compare_opts co = {
+		.confidence = o->confidence, .test = XVBD_AB_TEST_WELCH,
+		.equivalence = o->equivalence, .min_effect = o->min_effect,
 	};
 	struct xvbd_seq_state st = { 0 };
 	struct xvbd_ab_comparison cmp;
@@ -601,10 +619,15 @@ static int experiment(struct xvbd_ctx *ctx, struct run_opts *o)
 
 	if (!d)
 		return XVBD_EXIT_FAIL;
+	if (experiment_id(o)) {
+		free(d);
+		return XVBD_EXIT_FAIL;
+	}
 	st.decision = XVBD_SEQ_CONTINUE;
 	if (o->until_confident && !ctx->opts->quiet)
 		ab_run_seq_say_cap(&sp);
 	for (k = 0; k < pairs && !rc; k++) {
+		o->rec.pair = (uint32_t)(k + 1);
 		/* ABBA: even pairs A first, odd pairs B first. */
 		for (i = 0; i < 2 && !rc; i++) {
 			struct side *sd = &o->side[(k % 2) ^ (size_t)i];
@@ -626,8 +649,9 @@ static int experiment(struct xvbd_ctx *ctx, struct run_opts *o)
 			continue;
 		if (o->metric < 0)
 			o->metric = default_metric(&o->side[0].recs[0]);
-		if (!pair_logratio(&o->side[0].recs[k], &o->side[1].recs[k],
-				   o->metric, &d[nd])) {
+		if (!xvbd_ab_pair_logratio(&o->side[0].recs[k],
+					   &o->side[1].recs[k], o->metric,
+					   &d[nd])) {
 			xvbd_err(CMD, xvbd_ab_metrics[o->metric].name, "pair "
 				 "%zu has no %s on a side (no I/O of that "
 				 "kind?): choose another --metric", k + 1,
@@ -659,9 +683,8 @@ static int experiment(struct xvbd_ctx *ctx, struct run_opts *o)
 	if (!o->side[0].nrecs || !o->side[1].nrecs)
 		return rc ? rc : XVBD_EXIT_FAIL;
 	/* The verdict: ab compare's, on this experiment's records only. */
-	if (xvbd_ab_compare(o->side[0].recs, o->side[0].nrecs,
-			    o->side[1].recs, o->side[1].nrecs, o->confidence,
-			    XVBD_AB_TEST_WELCH, &cmp))
+	if (xvbd_ab_compare_with(o->side[0].recs, o->side[0].nrecs,
+				 o->side[1].recs, o->side[1].nrecs, &co, &cmp))
 		return XVBD_EXIT_FAIL;
 	/* all eight metrics shown: Holm over them, as ab compare */
 	xvbd_ab_compare_adjust(&cmp, NULL, true);

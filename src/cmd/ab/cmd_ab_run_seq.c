@@ -34,6 +34,9 @@ void ab_run_seq_render(struct xvbd_out *out, int metric,
 			   (exp(st->hi) - 1) * 100, 2);
 	xvbd_out_fixed_opt(out, "min_effect_pct", true, sp->min_effect * 100,
 			   2);
+	/* "equivalent" meant inside +-this (--equivalence), when given */
+	xvbd_out_fixed_opt(out, "equivalence_pct", sp->equivalence > 0,
+			   sp->equivalence * 100, 2);
 	xvbd_out_obj_end(out);
 }
 

@@ -53,6 +53,9 @@ struct xvbd_ab_rec_opts {
 	bool json;
 	/* ab run: the hash of the config its guest was created from */
 	const char *config_sha256;
+	/* ab run: the experiment's id and this run's pair (from 1) */
+	const char *experiment;
+	uint32_t pair;
 };
 
 /*

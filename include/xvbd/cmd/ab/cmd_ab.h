@@ -25,6 +25,18 @@ int xvbd_ab_cli_dir(const struct xvbd_cmd *cmd, const char *dir);
 /* --metric NAME[,NAME...] into shown[XVBD_AB_NMETRICS] (ORed in). */
 int xvbd_ab_cli_metrics(const struct xvbd_cmd *cmd, const char *arg,
 			bool *shown);
+/*
+ * --min-effect P and --equivalence P (ab compare, ab run): percentages
+ * through the one option grammar, as fractions; the ranges in one place.
+ */
+#define XVBD_AB_MIN_EFFECT_MIN_PCT	0.1
+#define XVBD_AB_MIN_EFFECT_MAX_PCT	99.9
+#define XVBD_AB_EQUIVALENCE_MIN_PCT	0.1
+#define XVBD_AB_EQUIVALENCE_MAX_PCT	50
+int xvbd_ab_cli_min_effect(const struct xvbd_cmd *cmd, const char *arg,
+			   double *fraction);
+int xvbd_ab_cli_equivalence(const struct xvbd_cmd *cmd, const char *arg,
+			    double *fraction);
 /* --test welch|mwu */
 int xvbd_ab_cli_test(const struct xvbd_cmd *cmd, const char *arg,
 		     enum xvbd_ab_test *test);
