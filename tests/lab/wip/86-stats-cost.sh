@@ -7,7 +7,7 @@
 #    stats run; the rings xvbd names are those threads;
 #  - a second, idle guest's disk: < 1 %, and its backend_cpu_ns is its
 #    own thread's schedstat time (not the first guest's);
-#  - O_DIRECT reads of 4 KiB: 4 KiB/req (1 %); of 1 MiB on a disk
+#  - O_DIRECT reads of 4 KiB: 4 KiB/req (1 %); of 1056 KiB (24 x 44) on a disk
 #    attached with the backend's indirect-segments offer at 0: 44 KiB/req,
 #    the ceiling (11 x 4 KiB) at 100 %; with indirect descriptors offered
 #    the size is larger (blkfront's own limit: 32 segments by default);
@@ -23,6 +23,7 @@
 # lab-timeout: 1500
 . /lab/lib/testlib.sh
 A=t88; B=t88i
+rm -rf /tmp/t88ab
 # xvbd-block (one process) for the files: Xen's bash block script can
 # outrun libxl's timeout on a loaded host.
 imga=/scratch/t88a.img; imgb=/scratch/t88b.img; trig=/scratch/t88t.img
@@ -41,7 +42,7 @@ while :; do
   QUIT) echo BYE; exit 0;;
   R4K) dd if=/dev/xvda of=/dev/null bs=4k count=1024 iflag=direct 2>/dev/null;;
   R1M) dd if=/dev/xvda of=/dev/null bs=1M count=16 iflag=direct 2>/dev/null;;
-  R1MB) dd if=/dev/xvdb of=/dev/null bs=1M count=16 iflag=direct 2>/dev/null;;
+  R1MB) dd if=/dev/xvdb of=/dev/null bs=1056k count=16 iflag=direct 2>/dev/null;;
   *) sleep 0.2;;
   esac
 done'
@@ -53,9 +54,11 @@ check "reading guest connected" wait_for 600 4 fstate "$da" 51712
 
 # The ring threads, found by this test: kernel threads "<domid>.xvda-N".
 threads() {
-	local p
+	local p c
 	for p in /proc/[0-9]*; do
-		case "$(cat $p/comm 2>/dev/null)" in
+		# read, not $(cat): a fork per process took 15 s under TCG.
+		read -r c 2>/dev/null <$p/comm || continue
+		case "$c" in
 		"$1".xvda-[0-9]*) echo "${p#/proc/}";;
 		esac
 	done
@@ -70,7 +73,30 @@ run_ns() {	# sum of the threads' first schedstat field
 }
 now_ns() { date +%s%N; }
 jqe() { jq -e "$1" <<<"$2" >/dev/null; }
+# near KIB WANT VBD-JSON: KIB within 1 % of WANT plus two requests' worth:
+# blkback's rd_req and rd_sect are two files read one after the other, so
+# each end of an interval may count one request in one and not the other
+# (at the 17 requests/s of a slowed guest, 4 KiB read as 4.1).
+near() {
+	awk -v k="$1" -v w="$2" -v r="$(jq -r '.rd_req_per_s * 4' <<<"$3")" \
+		'BEGIN { t = w * (0.01 + (r > 0 ? 2 / r : 1)); d = k - w; if (d < 0) d = -d; exit !(k != "null" && d <= t) }'
+}
 rd_req() { cat /sys/bus/xen-backend/devices/vbd-$1-51712/statistics/rd_req; }
+# Ready when blkback's own counters show the guest's new read size: one
+# second's reads of DOMID's DEVID average between LO and HI KiB (a fixed
+# sleep after `say` measured the previous phase's reads on a busy host;
+# LO and HI leave room for the skew that near() below describes).
+size_now() {
+	local d=/sys/bus/xen-backend/devices/vbd-$1-$2/statistics r0 s0 r1 s1
+	r0=$(cat $d/rd_req); s0=$(cat $d/rd_sect)
+	sleep 1
+	r1=$(cat $d/rd_req); s1=$(cat $d/rd_sect)
+	awk -v r=$((r1 - r0)) -v s=$((s1 - s0)) -v lo=$3 -v hi=$4 \
+		'BEGIN { k = r ? s / 2 / r : 0; if (r > 10 && k >= lo && k <= hi) print "yes" }'
+}
+reads_of() {	# reads_of WHAT DOMID DEVID LO HI
+	check "guest reads $1" wait_for 30 yes size_now $2 $3 $4 $5
+}
 
 ta=$(threads "$da"); tb=$(threads "$db")
 echo "# threads: $A: $ta; $B: $tb"
@@ -79,9 +105,7 @@ check "the test found each guest's ring thread" \
 
 phase "4 KiB O_DIRECT reads"
 say R4K
-r0=$(rd_req $da)
-reading() { [ "$(rd_req "$da")" -gt $((r0 + 200)) ] && echo yes; }
-check "guest reads" wait_for 120 yes reading
+reads_of "4 KiB" $da 51712 3.8 4.2
 t0=$(now_ns); c0=$(run_ns "$ta"); i0=$(run_ns "$tb")
 xvbd --json stats -d 4 -n 2 >/tmp/t88.json 2>/tmp/t88.err
 t1=$(now_ns); c1=$(run_ns "$ta"); i1=$(run_ns "$tb")
@@ -93,25 +117,34 @@ echo "# $B xvda: $vb"
 ours=$(awk -v a=$c0 -v b=$c1 -v t0=$t0 -v t1=$t1 \
 	'BEGIN { printf "%.3f", (b - a) * 100 / (t1 - t0) }')
 xv=$(echo "$va" | jq -r .backend_cpu_pct)
-echo "# backend CPU: schedstat $ours %, xvbd $xv %"
+n1=$(head -n 1 /tmp/t88.json | jq -r ".vbds[] | select(.domid == $da and .vdev == \"xvda\") | .backend_cpu_ns")
+n2=$(echo "$va" | jq -r .backend_cpu_ns)
+echo "# backend CPU: schedstat $ours % over the stats run, xvbd $xv % over its last 4 s; ns: $c0 <= $n1 <= $n2 <= $c1"
 check "backend CPU of the reading disk is busy (> 1 %)" \
 	awk -v x="$ours" 'BEGIN { exit !(x > 1) }'
-check "xvbd's backend CPU matches schedstat within 10 % ($xv vs $ours)" \
-	awk -v x="$xv" -v o="$ours" \
-	'BEGIN { d = x - o; if (d < 0) d = -d; exit !(x != "null" && d <= 0.1 * o) }'
+# The threads' time, read by this test before and after the stats run,
+# brackets each cumulative value xvbd printed; its % is that growth over
+# the 4 s interval (the guest's rate varies between intervals, so the
+# test's own rate over the whole run is not the same number).
+check "xvbd's backend_cpu_ns lies between the test's schedstat reads" \
+	awk -v a=$c0 -v x="$n1" -v y="$n2" -v b=$c1 \
+	'BEGIN { exit !(x != "null" && a <= x && x <= y && y <= b) }'
+check "xvbd's backend CPU % is that growth over 4 s (5 %) ($xv)" \
+	awk -v x="$xv" -v a="$n1" -v b="$n2" \
+	'BEGIN { o = (b - a) / 4e7; d = x - o; if (d < 0) d = -d; exit !(x != "null" && o > 0 && d <= 0.05 * o) }'
 expect_eq "xvbd's rings are the test's threads" \
 	"$(echo $ta | tr ' ' '\n' | sort -n | tr '\n' ' ')" \
 	"$(echo "$va" | jq -r '[.rings[].pid] | sort | map(tostring) | join(" ")') "
 kib=$(echo "$va" | jq -r .rd_kib_per_req)
-check "4 KiB reads: 4 KiB/req within 1 % ($kib)" \
-	awk -v k="$kib" 'BEGIN { exit !(k >= 3.96 && k <= 4.04) }'
+check "4 KiB reads: 4 KiB/req ($kib)" near "$kib" 4 "$va"
 check "us per request known" \
 	jqe '.backend_us_per_req > 0' "$va"
 xi=$(echo "$vb" | jq -r .backend_cpu_pct)
 check "idle guest's disk < 1 % ($xi)" \
 	awk -v x="$xi" 'BEGIN { exit !(x != "null" && x < 1) }'
-expect_eq "idle disk's backend_cpu_ns is its own thread's time" \
-	"$i1" "$(echo "$vb" | jq -r .backend_cpu_ns)"
+ni=$(echo "$vb" | jq -r .backend_cpu_ns)
+check "idle disk's backend_cpu_ns is its own thread's time ($i0 <= $ni <= $i1)" \
+	awk -v a=$i0 -v x="$ni" -v b=$i1 'BEGIN { exit !(x != "null" && a <= x && x <= b) }'
 check "... not the reading guest's" test "$i1" != "$c1"
 
 phase "advise: the buffered file disk, the idle guest"
@@ -144,7 +177,7 @@ expect_eq "idle guest: no finding" 0 "$(jq -r '.[0].findings | length' <<<"$J")"
 
 phase "1 MiB reads, indirect descriptors offered"
 say R1M
-sleep 2
+reads_of "over 44 KiB" $da 51712 45 1024
 xvbd --json stats $A -d 3 -n 2 >/tmp/t88.json
 va=$(last "$da" xvda)
 kib=$(echo "$va" | jq -r .rd_kib_per_req)
@@ -162,21 +195,19 @@ xvbd ab record ind-on --domain $A --vdev xvda --duration 4 --interval 1 \
 	--dir /tmp/t88ab >/dev/null
 check "ab record ind-on" test $? = 0
 
-phase "1 MiB reads, indirect-segments offer 0"
+phase "1056 KiB reads, indirect-segments offer 0"
 say IDLE
 check "attach xvdb with indirect-segments 0" \
 	xvbd attach $A --file $imgb --vdev xvdb --indirect-segments 0
 say R1MB
-sleep 2
+reads_of "44 KiB" $da 51728 42 46
 xvbd --json stats $A -d 3 -n 2 >/tmp/t88.json
 vx=$(last "$da" xvdb)
 echo "# indirect 0: $vx"
 kib=$(echo "$vx" | jq -r .rd_kib_per_req)
-check "indirect 0: 44 KiB/req within 1 % ($kib)" \
-	awk -v k="$kib" 'BEGIN { exit !(k >= 43.56 && k <= 44.44) }'
+check "indirect 0: 44 KiB/req ($kib)" near "$kib" 44 "$vx"
 expect_eq "ceiling 44 KiB" 44 "$(echo "$vx" | jq -r .ceiling_kib)"
-check "at 100 % of the ceiling" \
-	jqe '.rd_ceiling_pct >= 99 and .rd_ceiling_pct <= 101' "$vx"
+check "at 100 % of the ceiling" near "$(jq .rd_ceiling_pct <<<"$vx")" 100 "$vx"
 J=$(xvbd advise $A xvdb -d 3 --json)
 echo "# advise, indirect 0: $J"
 f=$(jq -c '.[0].findings[] | select(.finding == "segment-ceiling")' <<<"$J")
@@ -197,10 +228,7 @@ for side in off on; do
 	rec=$(ls /tmp/t88ab/ind-$side-*.json)
 	# Recomputed from the raw counters: first and last sample.
 	want=$(jq -r '.samples as $s | ($s[-1].vbds[0]) as $b | ($s[0].vbds[0]) as $a |
-		"\(($b.rd_sect - $a.rd_sect) * 512 / 1024 / ($b.rd_req - $a.rd_req))
-		 \(($b.backend_cpu_ns - $a.backend_cpu_ns) / 1000 /
-		   (($b.rd_req + $b.wr_req + $b.f_req + $b.ds_req) -
-		    ($a.rd_req + $a.wr_req + $a.f_req + $a.ds_req)))"' "$rec")
+		"\(($b.rd_sect - $a.rd_sect) * 512 / 1024 / ($b.rd_req - $a.rd_req)) \(($b.backend_cpu_ns - $a.backend_cpu_ns) / 1000 / (($b.rd_req + $b.wr_req + $b.f_req + $b.ds_req) - ($a.rd_req + $a.wr_req + $a.f_req + $a.ds_req)))"' "$rec")
 	read -r kib us <<<"$want"
 	ab=$([ $side = off ] && echo a || echo b)
 	got_kib=$(jq -r ".metrics[] | select(.metric == \"read-kib-per-req\") | .$ab" <<<"$C")
@@ -213,7 +241,8 @@ for side in off on; do
 done
 
 phase "CSV and Prometheus"
-xvbd stats $A -d 1 -n 2 --csv --prometheus /tmp/t88.prom >/tmp/t88.csv
+xvbd stats $A -d 1 -n 2 --csv >/tmp/t88.csv
+xvbd stats $A -d 1 -n 2 --prometheus /tmp/t88.prom >/dev/null
 check "CSV header has the cost columns" \
 	sh -c "head -n1 /tmp/t88.csv | grep -q 'backend_cpu_pct,backend_us_per_req,rd_kib_per_req'"
 check "Prometheus: backend CPU of $A's xvdb" \
