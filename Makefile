@@ -112,7 +112,7 @@ CMD_SRCS  += src/cmd/ab/cmd_ab_common.c src/cmd/ab/cmd_ab_compare.c src/cmd/ab/c
 	     src/cmd/ab/cmd_ab_plot.c
 # pv: xl config text editing and the PV path verdict (pure), the file
 # replaced safely (libc only: unit-tested with real files), libxlutil/libxl
-LIB_SRCS += src/xen/xlcfg_edit.c src/xen/xlcfg_diff.c src/xen/pvpath.c src/base/cfgfile.c \
+LIB_SRCS += src/xen/kcmdline.c src/xen/xlcfg_edit.c src/xen/xlcfg_diff.c src/xen/pvpath.c src/base/cfgfile.c \
 	     src/base/safepath.c
 XEN_SRCS  += src/xen/tstack_pv.c
 CMD_SRCS  += src/cmd/cmd_pv.c src/cmd/cmd_pv_status.c src/cmd/pv_file.c

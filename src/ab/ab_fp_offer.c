@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "xvbd/ab/ab.h"
+#include "xvbd/xen/kcmdline.h"
 
 /* One offer: vbd.<vdev>.offer.<offer> beside vbd.<vdev>.<choice>. */
 struct offer_kind {
@@ -189,6 +190,26 @@ static void relate_overridden(struct xvbd_ab_fpdiff *d, size_t n,
 	}
 }
 
+/*
+ * guest.cmdline follows a guest.blkfront.* difference when nothing but
+ * xen_blkfront.* words differ between the two command lines.
+ */
+static void relate_cmdline(struct xvbd_ab_fpdiff *d, size_t n,
+			   struct xvbd_ab_fpdiff *cd)
+{
+	size_t i;
+
+	if (!cd->a || !cd->b ||
+	    !xvbd_kcmdline_same_except(cd->a, cd->b, XVBD_BLKFRONT_MODULE))
+		return;
+	for (i = 0; i < n; i++)
+		if (!strncmp(d[i].key, GUEST_BLKFRONT,
+			     sizeof(GUEST_BLKFRONT) - 1)) {
+			cd->follows = d[i].key;
+			return;
+		}
+}
+
 size_t xvbd_ab_fp_relate(const struct xvbd_ab_fp *a,
 			 const struct xvbd_ab_fp *b,
 			 struct xvbd_ab_fpdiff *d, size_t n)
@@ -213,6 +234,8 @@ size_t xvbd_ab_fp_relate(const struct xvbd_ab_fp *a,
 			relate_guest_limit(d, n, &d[i], k);
 		else if (plen && !strcmp(d[i].key + plen, "offer.overridden"))
 			relate_overridden(d, n, &d[i], plen);
+		else if (!strcmp(d[i].key, "guest.cmdline"))
+			relate_cmdline(d, n, &d[i]);
 	}
 	for (i = 0; i < n; i++)
 		alone += !d[i].follows;

@@ -222,6 +222,45 @@ static void test_offer_edges(void **state)
 	free(p.d);
 }
 
+/*
+ * The command line differs only in its xen_blkfront.* words: it follows
+ * the parameter that differs.  Another word differing too: it stands on
+ * its own.
+ */
+static void test_cmdline_follows(void **state)
+{
+	struct pair p;
+
+	(void)state;
+	trec_init(&p.a, "A", "A-1", 1);
+	trec_init(&p.b, "B", "B-1", 1);
+	trec_fact(&p.a, "guest.blkfront.max_ring_page_order", "0");
+	trec_fact(&p.a, "guest.cmdline", "root=/dev/xvda1 "
+		  "xen_blkfront.max_ring_page_order=0 ro");
+	trec_fact(&p.b, "guest.blkfront.max_ring_page_order", "2");
+	trec_fact(&p.b, "guest.cmdline", "root=/dev/xvda1 "
+		  "xen_blkfront.max_ring_page_order=2 ro");
+	diff_pair(&p);
+	assert_int_equal(p.n, 2);
+	assert_int_equal(p.alone, 1);
+	assert_string_equal(get(&p, "guest.cmdline")->follows,
+			    "guest.blkfront.max_ring_page_order");
+	free(p.d);
+
+	trec_init(&p.a, "A", "A-1", 1);
+	trec_init(&p.b, "B", "B-1", 1);
+	trec_fact(&p.a, "guest.blkfront.max_ring_page_order", "0");
+	trec_fact(&p.a, "guest.cmdline", "xen_blkfront.max_ring_page_order=0 "
+		  "ro");
+	trec_fact(&p.b, "guest.blkfront.max_ring_page_order", "2");
+	trec_fact(&p.b, "guest.cmdline", "xen_blkfront.max_ring_page_order=2 "
+		  "rw");
+	diff_pair(&p);
+	assert_int_equal(p.alone, 2);
+	assert_null(get(&p, "guest.cmdline")->follows);
+	free(p.d);
+}
+
 static void distorts(const char *key, const char *want)
 {
 	const char *text = xvbd_ab_fp_distorts(key);
@@ -267,6 +306,7 @@ int main(void)
 		cmocka_unit_test(test_not_taken_discard),
 		cmocka_unit_test(test_offer_taken),
 		cmocka_unit_test(test_offer_edges),
+		cmocka_unit_test(test_cmdline_follows),
 		cmocka_unit_test(test_distorts_new_keys),
 	};
 
