@@ -88,7 +88,7 @@ XEN_SRCS  += src/vbd/override_xs.c src/vbd/override_run.c src/xen/tstack_create.
 	     src/cmd/guest_start.c
 CMD_SRCS  += src/cmd/cmd_start.c src/cmd/cmd_tune.c src/cmd/cmd_defaults.c
 # stats: the sampler (sysfs, stats: pure enough for unit tests) and its source
-LIB_SRCS += src/dom0/sysfs.c src/stats/stats.c src/stats/stats_ring.c \
+LIB_SRCS += src/dom0/sysfs.c src/dom0/sysfs_parse.c src/stats/stats.c src/stats/stats_ring.c \
 	src/stats/stats_render.c
 # ab: the A/B records (model, JSON, store)
 LIB_SRCS += src/ab/ab_record.c src/ab/ab_json.c src/ab/ab_json_read.c \
@@ -129,7 +129,7 @@ SRCS      := $(LIB_SRCS) $(XEN_SRCS) $(CMD_SRCS) src/cmd/main.c
 # the cache mode's read-back (sysfs) for xvbd-block-direct, its other name.
 LOOP_SRCS    := src/dom0/loop.c
 HOTPLUG_SRCS := src/hotplug/xvbd_block.c $(LOOP_SRCS) src/xen/xs.c src/xen/xs_path.c \
-		src/base/util.c src/dom0/cache.c src/dom0/sysfs.c src/dom0/image.c src/base/sig.c \
+		src/base/util.c src/dom0/cache.c src/dom0/sysfs.c src/dom0/sysfs_parse.c src/dom0/image.c src/base/sig.c \
 		src/base/lock.c src/base/journal.c
 
 OBJS      := $(SRCS:%.c=$(BUILD)/%.o)

@@ -22,6 +22,7 @@
 #include "xvbd/ab/ab_record_impl.h"
 #include "xvbd/xen/blkif.h"
 #include "xvbd/dom0/cache.h"
+#include "xvbd/dom0/loop.h"
 #include "xvbd/dom0/modparam.h"
 #include "xvbd/dom0/sysfs.h"
 #include "xvbd/xen/kcmdline.h"
@@ -340,9 +341,112 @@ static void offer_facts(struct fpctx *c, const char *vdev,
 #undef OKEY
 }
 
+/* The queue of the whole disk of major:minor (a partition has none). */
+static void queue_facts(struct fpctx *c, struct xvbd_sysfs *sys,
+			const char *vdev, unsigned major, unsigned minor)
+{
+	struct xvbd_blk_queue q;
+	unsigned wma, wmi;
+	char key[96];
+
+#define DKEY(name) (snprintf(key, sizeof(key), "vbd.%s.dev." name, vdev), key)
+	xvbd_sysfs_blk_whole(sys, major, minor, &wma, &wmi);
+	xvbd_sysfs_blk_queue(sys, wma, wmi, &q);
+	if (q.lbs_rc)
+		unknown(c, DKEY("logical_block_size"), q.lbs_rc);
+	else
+		fact(c, DKEY("logical_block_size"), "%" PRIu64,
+		     q.logical_block_size);
+	if (q.pbs_rc)
+		unknown(c, DKEY("physical_block_size"), q.pbs_rc);
+	else
+		fact(c, DKEY("physical_block_size"), "%" PRIu64,
+		     q.physical_block_size);
+	if (q.rot_rc)
+		unknown(c, DKEY("rotational"), q.rot_rc);
+	else
+		fact(c, DKEY("rotational"), "%s", q.rotational ? "yes" : "no");
+	if (q.sched_rc)
+		unknown(c, DKEY("scheduler"), q.sched_rc);
+	else
+		fact(c, DKEY("scheduler"), "%s", q.scheduler);
+	if (wma != major || wmi != minor)
+		fact(c, DKEY("number"), "%u:%u (a partition of %u:%u)", major,
+		     minor, wma, wmi);
+	else
+		fact(c, DKEY("number"), "%u:%u", major, minor);
+#undef DKEY
+}
+
+static void dev_unknown(struct fpctx *c, const char *vdev, const char *why)
+{
+	static const char *const names[] = {
+		"number", "logical_block_size", "physical_block_size",
+		"rotational", "scheduler",
+	};
+	char key[96];
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(key, sizeof(key), "vbd.%s.dev.%s", vdev, names[i]);
+		fact(c, key, "unknown (%s)", why);
+	}
+}
+
+/*
+ * The block device the VBD's data lives on: phy's device, or for a file
+ * via loop the device holding the image (the loop device's backing
+ * st_dev, as LOOP_GET_STATUS64 reports it: no stat of the file, which
+ * could hang on a share whose server stopped answering), and the
+ * filesystem the image is on.
+ */
+static void dev_facts(struct fpctx *c, struct xvbd_sysfs *sys,
+		      const char *vdev, const struct xvbd_vbd_view *v)
+{
+	const char *pd = xvbd_kvmap_get(&v->backend, "physical-device");
+	unsigned major, minor;
+	struct xvbd_loop lo;
+	char key[96], why[96], fstype[64];
+	int rc;
+
+	if (v->kind != XVBD_BE_PHY && v->kind != XVBD_BE_FILE_LOOP)
+		return dev_unknown(c, vdev, "not a blkback device: the "
+				   "backend opens the image itself");
+	if (!sys)
+		return dev_unknown(c, vdev, "sysfs could not be opened");
+	if (!pd || xvbd_sysfs_parse_devnum(pd, &major, &minor))
+		return dev_unknown(c, vdev, "no valid physical-device in the "
+				   "backend");
+	if (v->kind == XVBD_BE_FILE_LOOP) {
+		snprintf(key, sizeof(key), "vbd.%s.dev.fstype", vdev);
+		if (!xvbd_loop_find_dev(major, minor, &lo)) {
+			snprintf(why, sizeof(why), "loop device %u:%u is not "
+				 "bound", major, minor);
+			fact(c, key, "unknown (%s)", why);
+			return dev_unknown(c, vdev, why);
+		}
+		major = lo.file_major;
+		minor = lo.file_minor;
+		rc = xvbd_proc_mount_fstype(sys, major, minor, fstype,
+					    sizeof(fstype));
+		if (rc)
+			fact(c, key, "unknown (device %u:%u in mountinfo: "
+			     "%s)", major, minor, strerror(-rc));
+		else
+			fact(c, key, "%s", fstype);
+	}
+	if (!major) {
+		snprintf(why, sizeof(why), "%u:%u is no block device: the "
+			 "filesystem has none (NFS, tmpfs, btrfs)", major,
+			 minor);
+		return dev_unknown(c, vdev, why);
+	}
+	queue_facts(c, sys, vdev, major, minor);
+}
+
 static void vbd_facts(struct fpctx *c, struct xvbd_xs *xs, uint32_t domid,
 		      const struct xvbd_disk *disk, const char *vdev,
-		      const struct xvbd_ovr_caps *caps)
+		      const struct xvbd_ovr_caps *caps, struct xvbd_sysfs *sys)
 {
 	const struct xvbd_blkif_eval *ev;
 	const struct xvbd_nego *ind;
@@ -410,6 +514,7 @@ static void vbd_facts(struct fpctx *c, struct xvbd_xs *xs, uint32_t domid,
 	bool_fact(c, KEY("discard"), ev->nego[XVBD_NEGO_DISCARD].effective,
 		  why);
 	offer_facts(c, vdev, ev, caps);
+	dev_facts(c, sys, vdev, &view);
 	if (ev->frontend_state.known &&
 	    ev->frontend_state.v == XVBD_STATE_CONNECTED)
 		fact(c, KEY("path"), "pv");
@@ -426,7 +531,7 @@ static void vbd_facts(struct fpctx *c, struct xvbd_xs *xs, uint32_t domid,
 static void vbds_facts(struct fpctx *c, struct xvbd_tstack *ts,
 		       struct xvbd_xs *xs, uint32_t domid,
 		       const char *const *vdevs, size_t nvdevs,
-		       const struct xvbd_ovr_caps *caps)
+		       const struct xvbd_ovr_caps *caps, struct xvbd_sysfs *sys)
 {
 	struct xvbd_disk *disks = NULL;
 	char name[32];
@@ -468,7 +573,7 @@ static void vbds_facts(struct fpctx *c, struct xvbd_tstack *ts,
 			fact(c, key, "unknown (the domain has no such disk)");
 			continue;
 		}
-		vbd_facts(c, xs, domid, disk, vdev, caps);
+		vbd_facts(c, xs, domid, disk, vdev, caps, sys);
 	}
 	xvbd_tstack_disks_free(disks, ndisks);
 }
@@ -492,7 +597,7 @@ int xvbd_ab_fingerprint(struct xvbd_tstack *ts, struct xvbd_xs *xs,
 	xvbd_override_caps_modparams(&caps, &params);
 	xvbd_override_caps_blkback_model(&caps);
 	xvbd_modparams_free(&params);
-	vbds_facts(&c, ts, xs, domid, vdevs, nvdevs, &caps);
+	vbds_facts(&c, ts, xs, domid, vdevs, nvdevs, &caps, sys);
 	fact(&c, "workload", "%s", workload ? workload : "unknown");
 	fact(&c, "xvbd.version", "%s", XVBD_VERSION);
 	xvbd_sysfs_close(sys);
