@@ -409,21 +409,30 @@ static void dev_facts(struct fpctx *c, struct xvbd_sysfs *sys,
 	char key[96], why[96], fstype[64];
 	int rc;
 
-	if (v->kind != XVBD_BE_PHY && v->kind != XVBD_BE_FILE_LOOP)
-		return dev_unknown(c, vdev, "not a blkback device: the "
-				   "backend opens the image itself");
-	if (!sys)
-		return dev_unknown(c, vdev, "sysfs could not be opened");
-	if (!pd || xvbd_sysfs_parse_devnum(pd, &major, &minor))
-		return dev_unknown(c, vdev, "no valid physical-device in the "
-				   "backend");
+	if (v->kind != XVBD_BE_PHY && v->kind != XVBD_BE_FILE_LOOP) {
+		dev_unknown(c, vdev, "not a blkback device: the "
+			    "backend opens the image itself");
+		return;
+	}
+	if (!sys) {
+		dev_unknown(c, vdev, "sysfs could not be opened");
+		return;
+	}
+	if (!pd || xvbd_sysfs_parse_devnum(pd, &major, &minor)) {
+		dev_unknown(c, vdev, "no valid physical-device in the "
+			    "backend");
+		return;
+	}
 	if (v->kind == XVBD_BE_FILE_LOOP) {
 		snprintf(key, sizeof(key), "vbd.%s.dev.fstype", vdev);
 		if (!xvbd_loop_find_dev(major, minor, &lo)) {
 			snprintf(why, sizeof(why), "loop device %u:%u is not "
 				 "bound", major, minor);
 			fact(c, key, "unknown (%s)", why);
-			return dev_unknown(c, vdev, why);
+			{
+				dev_unknown(c, vdev, why);
+				return;
+			}
 		}
 		major = lo.file_major;
 		minor = lo.file_minor;
@@ -439,7 +448,10 @@ static void dev_facts(struct fpctx *c, struct xvbd_sysfs *sys,
 		snprintf(why, sizeof(why), "%u:%u is no block device: the "
 			 "filesystem has none (NFS, tmpfs, btrfs)", major,
 			 minor);
-		return dev_unknown(c, vdev, why);
+		{
+			dev_unknown(c, vdev, why);
+			return;
+		}
 	}
 	queue_facts(c, sys, vdev, major, minor);
 }

@@ -69,6 +69,14 @@ struct xvbd_ab_err {
  *				"n/a" (phy of a real device)
  *	vbd.<vdev>.ring_pages, .queues, .indirect_segments,
  *	vbd.<vdev>.persistent_grants, .discard	negotiated (both sides)
+ *	vbd.<vdev>.offer.ring_order, .offer.queues, .offer.indirect_segments,
+ *	vbd.<vdev>.offer.persistent_grants, .offer.discard	the backend's
+ *				offers; .offer.overridden: one below blkback's
+ *	vbd.<vdev>.dev.number, .dev.logical_block_size,
+ *	vbd.<vdev>.dev.physical_block_size, .dev.rotational, .dev.scheduler,
+ *	vbd.<vdev>.dev.fstype	the device the data lives on
+ *	guest.cmdline, guest.blkfront.<name>	the guest kernel's command
+ *				line and each xen_blkfront.<name> on it
  *	vbd.<vdev>.path		"pv" (frontend Connected) or how it stands
  *	workload		the command, or "duration 30s", ...
  *	xvbd.version
