@@ -88,7 +88,7 @@ XEN_SRCS  += src/vbd/override_xs.c src/vbd/override_run.c src/xen/tstack_create.
 	     src/cmd/guest_start.c
 CMD_SRCS  += src/cmd/cmd_start.c src/cmd/cmd_tune.c src/cmd/cmd_defaults.c
 # stats: the sampler (sysfs, stats: pure enough for unit tests) and its source
-LIB_SRCS += src/dom0/sysfs.c src/stats/stats.c src/stats/stats_ring.c \
+LIB_SRCS += src/dom0/sysfs.c src/dom0/sysfs_parse.c src/stats/stats.c src/stats/stats_ring.c \
 	src/stats/stats_render.c
 # ab: the A/B records (model, JSON, store)
 LIB_SRCS += src/ab/ab_record.c src/ab/ab_json.c src/ab/ab_json_read.c \
@@ -105,14 +105,14 @@ CMD_SRCS  += src/cmd/cmd_stats.c src/cmd/cmd_advise.c
 LIB_SRCS += src/ab/ab_stat.c src/ab/ab_stat_pair.c src/ab/ab_seq.c
 # ab: A/B summaries, fingerprint diffs, comparison, plots, and the
 # commands that read records
-LIB_SRCS += src/ab/ab_fp.c src/ab/ab_summary.c src/ab/ab_compare.c \
+LIB_SRCS += src/ab/ab_fp.c src/ab/ab_fp_offer.c src/ab/ab_summary.c src/ab/ab_compare.c \
 	     src/ab/ab_compare_pair.c src/ab/ab_compare_render.c src/ab/ab_plot.c
 CMD_SRCS  += src/cmd/ab/cmd_ab_common.c src/cmd/ab/cmd_ab_compare.c src/cmd/ab/cmd_ab_list.c \
 	     src/cmd/ab/cmd_ab_show.c src/cmd/ab/cmd_ab_rm.c src/cmd/ab/cmd_ab_export.c \
 	     src/cmd/ab/cmd_ab_plot.c
 # pv: xl config text editing and the PV path verdict (pure), the file
 # replaced safely (libc only: unit-tested with real files), libxlutil/libxl
-LIB_SRCS += src/xen/xlcfg_edit.c src/xen/xlcfg_diff.c src/xen/pvpath.c src/base/cfgfile.c \
+LIB_SRCS += src/xen/kcmdline.c src/xen/xlcfg_edit.c src/xen/xlcfg_diff.c src/xen/pvpath.c src/base/cfgfile.c \
 	     src/base/safepath.c
 XEN_SRCS  += src/xen/tstack_pv.c
 CMD_SRCS  += src/cmd/cmd_pv.c src/cmd/cmd_pv_status.c src/cmd/pv_file.c
@@ -129,7 +129,7 @@ SRCS      := $(LIB_SRCS) $(XEN_SRCS) $(CMD_SRCS) src/cmd/main.c
 # the cache mode's read-back (sysfs) for xvbd-block-direct, its other name.
 LOOP_SRCS    := src/dom0/loop.c
 HOTPLUG_SRCS := src/hotplug/xvbd_block.c $(LOOP_SRCS) src/xen/xs.c src/xen/xs_path.c \
-		src/base/util.c src/dom0/cache.c src/dom0/sysfs.c src/dom0/image.c src/base/sig.c \
+		src/base/util.c src/dom0/cache.c src/dom0/sysfs.c src/dom0/sysfs_parse.c src/dom0/image.c src/base/sig.c \
 		src/base/lock.c src/base/journal.c
 
 OBJS      := $(SRCS:%.c=$(BUILD)/%.o)

@@ -98,6 +98,10 @@ i=0
 for iops in 1510 1523 1498 1540 1529; do
 	ab_rec "$s" ring1 $i $iops
 	ab_rec "$s" ring8 $i $((iops + 190)) vbd.xvdb.ring_pages=8
+	ab_rec "$s" order0 $i $iops vbd.xvdb.offer.ring_order=0
+	ab_rec "$s" order2 $i $((iops + 3)) vbd.xvdb.offer.ring_order=2
+	ab_rec "$s" order2t $i $((iops + 190)) vbd.xvdb.offer.ring_order=2 \
+		vbd.xvdb.ring_pages=4
 	ab_rec "$s" vcpus2 $i $((iops + 190)) vbd.xvdb.ring_pages=8 \
 		guest.vcpus=2
 	ab_rec "$s" file $i $((iops + 900)) vbd.xvdb.backend="file via loop" \
@@ -153,6 +157,15 @@ ab_ok "cannot be attributed" ab compare ring1 vcpus2 --dir "$s"
 ab_ok "vbd.xvdb.dom0_cache: A n/a (phy), B host (dom0's page cache can serve reads)" \
 	ab compare ring1 file --dir "$s"
 ab_ok "disk sizes differ" ab compare ring1 big --dir "$s"
+# an offer that differs while the frontend's choice does not
+ab_ok "vbd.xvdb.offer.ring_order: B offered ring order 2 (A 0); the frontend chose 1 ring page on both sides: its limit, the guest kernel's xen_blkfront.max_ring_page_order, refused it: the change never took effect" \
+	ab compare order0 order2 --dir "$s"
+ab_ok '"not_taken":true,"refused_by":"frontend","parameter":"xen_blkfront.max_ring_page_order"' \
+	ab compare order0 order2 --dir "$s" --json
+ab_ok '"role":"follows","follows":"vbd.xvdb.offer.ring_order"' \
+	ab compare order0 order2t --dir "$s" --json
+ab_ok "variable under test: vbd.xvdb.offer.ring_order: A 0, B 2" \
+	ab compare order0 order2t --dir "$s"
 ab_ok "workloads differ" ab compare ring1 fio64k --dir "$s"
 ab_ok "weak: 5 and 2 runs" ab compare ring1 two --dir "$s"
 ab_ok "B run fast-20240501T120001-0001: 1 of 10 intervals flagged" \

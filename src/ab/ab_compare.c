@@ -496,31 +496,63 @@ static void drop_config_hash(struct xvbd_ab_comparison *c)
 	c->ndiffs = n;
 }
 
-static int warn_fingerprints(struct xvbd_ab_comparison *c)
+/* Each offer that differs without its choice: it did not take effect. */
+static int warn_not_taken(struct xvbd_ab_comparison *c)
 {
 	char line[1024];
 	size_t i;
 	int rc = 0;
+
+	for (i = 0; i < c->ndiffs && !rc; i++)
+		if (c->diffs[i].not_taken) {
+			xvbd_ab_fp_not_taken_text(&c->diffs[i], line,
+						  sizeof(line));
+			rc = warn(c, "%s", line);
+		}
+	return rc;
+}
+
+/*
+ * Differences that follow from another one (a frontend's choice of a
+ * changed offer) are part of it: one variable under test may show as
+ * several facts.
+ */
+static int warn_fingerprints(struct xvbd_ab_comparison *c,
+			     const struct xvbd_ab_fp *a,
+			     const struct xvbd_ab_fp *b)
+{
+	char line[1024];
+	size_t i, alone, first = 0;
+	int rc;
 
 	if (!c->ndiffs)
 		return warn(c, "the fingerprints of A and B do not differ: "
 			    "no variable under test was recorded (the "
 			    "change is outside what xvbd records, e.g. "
 			    "inside the guest, or there is none)");
-	if (c->ndiffs == 1 && !never_variable(c->diffs[0].key)) {
-		c->variable = 0;
-		return 0;
+	alone = xvbd_ab_fp_relate(a, b, c->diffs, c->ndiffs);
+	rc = warn_not_taken(c);
+	while (first < c->ndiffs && c->diffs[first].follows)
+		first++;
+	if (first == c->ndiffs)
+		first = 0;	/* none alone: cannot happen, stay in bounds */
+	if (rc || (alone == 1 && !never_variable(c->diffs[first].key))) {
+		if (!rc)
+			c->variable = (long)first;
+		return rc;
 	}
 	for (i = 0; i < c->ndiffs && !rc; i++) {
+		if (c->diffs[i].follows)
+			continue;
 		xvbd_ab_fp_diff_text(&c->diffs[i], line, sizeof(line));
 		rc = warn(c, "%s", line);
 	}
-	if (!rc && c->ndiffs > 1)
+	if (!rc && alone > 1)
 		rc = warn(c, "%zu facts differ between A and B: the effect "
-			  "cannot be attributed to one of them", c->ndiffs);
+			  "cannot be attributed to one of them", alone);
 	else if (!rc)
 		rc = warn(c, "%s cannot be the variable under test: A and B "
-			  "are not the same experiment", c->diffs[0].key);
+			  "are not the same experiment", c->diffs[first].key);
 	return rc;
 }
 
@@ -682,7 +714,7 @@ int xvbd_ab_compare_with(const struct xvbd_ab_record *a, size_t na,
 	if (!rc)
 		drop_config_hash(out);
 	if (!rc)
-		rc = warn_fingerprints(out);
+		rc = warn_fingerprints(out, &a[0].fp, &b[0].fp);
 	if (!rc)
 		rc = warn_cached(out, &a[0].fp, &b[0].fp);
 	if (!rc)

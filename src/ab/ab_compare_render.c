@@ -250,8 +250,12 @@ static void render_diffs_json(struct xvbd_out *o,
 		xvbd_out_str(o, "a", d->a);
 		xvbd_out_str(o, "b", d->b);
 		xvbd_out_str(o, "role", (long)i == c->variable ? "variable" :
-			     "confounder");
+			     d->follows ? "follows" : "confounder");
+		xvbd_out_str(o, "follows", d->follows);
 		xvbd_out_str(o, "distorts", d->distorts);
+		xvbd_out_bool(o, "not_taken", d->not_taken);
+		xvbd_out_str(o, "refused_by", d->refused_by);
+		xvbd_out_str(o, "parameter", d->parameter);
 		xvbd_out_obj_end(o);
 	}
 	xvbd_out_arr_end(o);

@@ -105,6 +105,57 @@ static const struct distort distorts[] = {
 	{ "vbd.*.discard",
 	  "discard support differs: the guest's discards reach the backing "
 	  "store or not, which changes write cost and space" },
+	{ "vbd.*.offer.ring_order",
+	  "the backend's ring order offer differs: the frontend may take "
+	  "up to 2^order ring pages, so requests in flight, IOPS at depth "
+	  "and latency may shift (see the negotiated ring_pages)" },
+	{ "vbd.*.offer.queues",
+	  "the backend's queue offer differs: the frontend may open more "
+	  "or fewer rings and blkback threads (see the negotiated queues)" },
+	{ "vbd.*.offer.indirect_segments",
+	  "the backend's indirect segment offer differs: the largest "
+	  "request the frontend may send differs, so large I/O may be split "
+	  "differently" },
+	{ "vbd.*.offer.persistent_grants",
+	  "the backend's persistent grant offer differs: grant copying "
+	  "against map/unmap per request where the frontend takes it; "
+	  "CPU% and small-I/O IOPS shift" },
+	{ "vbd.*.offer.discard",
+	  "the backend's discard offer differs: the guest's discards may "
+	  "reach the backing store or not" },
+	{ "vbd.*.offer.overridden",
+	  "whether an offer was written over blkback's own differs: one "
+	  "side ran with a per-VBD override (xvbd --vbd), the other not" },
+	{ "vbd.*.dev.number",
+	  "the backing block device differs: another disk or partition has "
+	  "its own hardware, placement and queue" },
+	{ "vbd.*.dev.logical_block_size",
+	  "the backing device's logical block size differs: the smallest "
+	  "I/O it takes, so small or unaligned writes may cost a "
+	  "read-modify-write" },
+	{ "vbd.*.dev.physical_block_size",
+	  "the backing device's physical block size differs: writes "
+	  "smaller than it, or unaligned to it, cost a read-modify-write "
+	  "in the device" },
+	{ "vbd.*.dev.rotational",
+	  "one backing device rotates and the other not: seeks make "
+	  "random I/O orders of magnitude slower on a spinning disk" },
+	{ "vbd.*.dev.scheduler",
+	  "the backing device's I/O scheduler differs: merging, ordering "
+	  "and fairness of requests change latency and throughput, most "
+	  "under mixed or random load" },
+	{ "vbd.*.dev.fstype",
+	  "the filesystem holding the image differs: its allocation, "
+	  "journalling, extent layout and direct I/O support change what a "
+	  "guest's I/O costs" },
+	{ "guest.cmdline",
+	  "the guest's kernel command line differs: anything it sets (the "
+	  "I/O scheduler, blkfront's limits, mitigations, memory) may "
+	  "differ besides the variable under test" },
+	{ "guest.blkfront.*",
+	  "a xen_blkfront parameter on the guest's command line differs: "
+	  "the frontend's own limits (ring order, queues, indirect segments, "
+	  "persistent grants) bound what it takes of any offer" },
 	{ "vbd.*.path",
 	  "the disk's path differs: a disk not Connected through blkfront "
 	  "(emulated, or stuck in another state) is not the PV path measured" },

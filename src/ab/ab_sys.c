@@ -22,9 +22,12 @@
 #include "xvbd/ab/ab_record_impl.h"
 #include "xvbd/xen/blkif.h"
 #include "xvbd/dom0/cache.h"
+#include "xvbd/dom0/loop.h"
 #include "xvbd/dom0/modparam.h"
 #include "xvbd/dom0/sysfs.h"
+#include "xvbd/xen/kcmdline.h"
 #include "xvbd/xen/tstack.h"
+#include "xvbd/vbd/override.h"
 #include "xvbd/vbd/vbd.h"
 #include "xvbd/xen/xs.h"
 
@@ -133,14 +136,63 @@ static void domain_facts(struct fpctx *c, struct xvbd_tstack *ts,
 		fact(c, key, "%s", type);
 }
 
-static void blkback_facts(struct fpctx *c)
+/*
+ * The guest kernel's command line, and blkfront's parameters on it each
+ * as a fact of its own: they bound what the frontend takes of any offer.
+ */
+static void cmdline_facts(struct fpctx *c, struct xvbd_tstack *ts,
+			  uint32_t domid)
 {
-	struct xvbd_modparams params = { 0 };
+	struct xvbd_kparams kp;
+	char *cmdline = NULL, key[96];
+	size_t i;
+	int rc;
+
+	rc = xvbd_tstack_domain_cmdline(ts, domid, &cmdline);
+	if (rc == -ENOENT) {
+		fact(c, "guest.cmdline", "unknown (libxl has no stored "
+		     "configuration of the domain)");
+		return;
+	}
+	if (rc) {
+		unknown(c, "guest.cmdline", rc);
+		return;
+	}
+	if (!cmdline) {
+		fact(c, "guest.cmdline", "none (the guest boots its own "
+		     "kernel: its command line is not in libxl's "
+		     "configuration)");
+		return;
+	}
+	fact(c, "guest.cmdline", "%s", cmdline);
+	xvbd_kcmdline_module_params(cmdline, XVBD_BLKFRONT_MODULE, &kp);
+	for (i = 0; i < kp.n; i++) {
+		const struct xvbd_kparam *p = &kp.items[i];
+
+		snprintf(key, sizeof(key), "guest.blkfront.%s", p->name);
+		if (p->value_too_long)
+			fact(c, key, "unknown (a value longer than %d bytes)",
+			     XVBD_KPARAM_VALUE_MAX - 1);
+		else if (p->has_value)
+			fact(c, key, "%s", p->value);
+		else
+			fact(c, key, "set without a value");
+	}
+	if (kp.skipped)
+		fact(c, "guest.blkfront_unrecorded", "%zu parameter(s): a "
+		     "name too long or not [a-z0-9_], or more than %d",
+		     kp.skipped, XVBD_KPARAMS_MAX);
+	free(cmdline);
+}
+
+/* The module's parameters into params (left empty when unreadable). */
+static void blkback_facts(struct fpctx *c, struct xvbd_modparams *params)
+{
 	char key[128];
 	size_t i;
 	int rc;
 
-	rc = xvbd_modparam_list(XVBD_BLKBACK_MODULE, &params);
+	rc = xvbd_modparam_list(XVBD_BLKBACK_MODULE, params);
 	if (rc == -ENOENT) {
 		fact(c, "blkback.module", "not loaded");
 		return;
@@ -150,11 +202,11 @@ static void blkback_facts(struct fpctx *c)
 		return;
 	}
 	fact(c, "blkback.module", "loaded");
-	for (i = 0; i < params.n; i++) {
-		snprintf(key, sizeof(key), "blkback.%s", params.items[i].name);
-		fact(c, key, "%s", params.items[i].value);
+	for (i = 0; i < params->n; i++) {
+		snprintf(key, sizeof(key), "blkback.%s",
+			 params->items[i].name);
+		fact(c, key, "%s", params->items[i].value);
 	}
-	xvbd_modparams_free(&params);
 }
 
 /* ---- VBDs ---- */
@@ -215,8 +267,198 @@ static void bool_fact(struct fpctx *c, const char *key, struct xvbd_opt o,
 		fact(c, key, "unknown (%s)", why);
 }
 
+/*
+ * Was an offer written over blkback's own?  blkback offers its module
+ * parameters (and Linux's fixed indirect segment count) at probe; an
+ * offer below that was lowered by someone: a per-VBD override (xvbd
+ * start/tune/attach --vbd) or another writer of the backend directory.
+ */
+static void overridden_fact(struct fpctx *c, const char *key,
+			    const struct xvbd_blkif_eval *ev,
+			    const struct xvbd_ovr_caps *caps)
+{
+	static const struct {
+		int nego;
+		enum xvbd_ovr_id id;
+		const char *name;
+	} offers[] = {
+		{ XVBD_NEGO_RING_ORDER, XVBD_OVR_RING_ORDER, "ring_order" },
+		{ XVBD_NEGO_QUEUES, XVBD_OVR_QUEUES, "queues" },
+		{ XVBD_NEGO_INDIRECT, XVBD_OVR_INDIRECT, "indirect_segments" },
+	};
+	const char *missing = NULL;
+	char buf[256] = "";
+	size_t used = 0, i;
+
+	for (i = 0; i < sizeof(offers) / sizeof(offers[0]); i++) {
+		struct xvbd_opt offer = ev->nego[offers[i].nego].offer;
+		const struct xvbd_ovr_cap *cap = &caps->cap[offers[i].id];
+
+		if (!offer.known || !cap->known) {
+			if (!missing)
+				missing = offers[i].name;
+			continue;
+		}
+		if (offer.v >= cap->max || used >= sizeof(buf))
+			continue;
+		used += (size_t)snprintf(buf + used, sizeof(buf) - used,
+					 "%s%s %" PRIu64 " < %s %" PRIu64,
+					 used ? ", " : "", offers[i].name,
+					 offer.v, cap->source, cap->max);
+	}
+	if (used)
+		fact(c, key, "yes (below blkback's own: %s)", buf);
+	else if (missing)
+		fact(c, key, "unknown (%s: the offer or blkback's own value "
+		     "is not known)", missing);
+	else
+		fact(c, key, "no");
+}
+
+/* The backend's offers as written in its directory, beside the choices. */
+static void offer_facts(struct fpctx *c, const char *vdev,
+			const struct xvbd_blkif_eval *ev,
+			const struct xvbd_ovr_caps *caps)
+{
+	char key[96], why[64];
+
+#define OKEY(name) (snprintf(key, sizeof(key), "vbd.%s.offer." name, vdev), \
+		    key)
+	if (ev->backend_state.known)
+		snprintf(why, sizeof(why), "not in the backend directory, "
+			 "backend %s", xvbd_state_name(ev->backend_state.v));
+	else
+		snprintf(why, sizeof(why), "no backend state");
+	opt_fact(c, OKEY("ring_order"), ev->nego[XVBD_NEGO_RING_ORDER].offer,
+		 why);
+	opt_fact(c, OKEY("queues"), ev->nego[XVBD_NEGO_QUEUES].offer, why);
+	opt_fact(c, OKEY("indirect_segments"),
+		 ev->nego[XVBD_NEGO_INDIRECT].offer, why);
+	bool_fact(c, OKEY("persistent_grants"),
+		  ev->nego[XVBD_NEGO_PERSISTENT].offer, why);
+	bool_fact(c, OKEY("discard"), ev->nego[XVBD_NEGO_DISCARD].offer, why);
+	overridden_fact(c, OKEY("overridden"), ev, caps);
+#undef OKEY
+}
+
+/* The queue of the whole disk of major:minor (a partition has none). */
+static void queue_facts(struct fpctx *c, struct xvbd_sysfs *sys,
+			const char *vdev, unsigned major, unsigned minor)
+{
+	struct xvbd_blk_queue q;
+	unsigned wma, wmi;
+	char key[96];
+
+#define DKEY(name) (snprintf(key, sizeof(key), "vbd.%s.dev." name, vdev), key)
+	xvbd_sysfs_blk_whole(sys, major, minor, &wma, &wmi);
+	xvbd_sysfs_blk_queue(sys, wma, wmi, &q);
+	if (q.lbs_rc)
+		unknown(c, DKEY("logical_block_size"), q.lbs_rc);
+	else
+		fact(c, DKEY("logical_block_size"), "%" PRIu64,
+		     q.logical_block_size);
+	if (q.pbs_rc)
+		unknown(c, DKEY("physical_block_size"), q.pbs_rc);
+	else
+		fact(c, DKEY("physical_block_size"), "%" PRIu64,
+		     q.physical_block_size);
+	if (q.rot_rc)
+		unknown(c, DKEY("rotational"), q.rot_rc);
+	else
+		fact(c, DKEY("rotational"), "%s", q.rotational ? "yes" : "no");
+	if (q.sched_rc)
+		unknown(c, DKEY("scheduler"), q.sched_rc);
+	else
+		fact(c, DKEY("scheduler"), "%s", q.scheduler);
+	if (wma != major || wmi != minor)
+		fact(c, DKEY("number"), "%u:%u (a partition of %u:%u)", major,
+		     minor, wma, wmi);
+	else
+		fact(c, DKEY("number"), "%u:%u", major, minor);
+#undef DKEY
+}
+
+static void dev_unknown(struct fpctx *c, const char *vdev, const char *why)
+{
+	static const char *const names[] = {
+		"number", "logical_block_size", "physical_block_size",
+		"rotational", "scheduler",
+	};
+	char key[96];
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		snprintf(key, sizeof(key), "vbd.%s.dev.%s", vdev, names[i]);
+		fact(c, key, "unknown (%s)", why);
+	}
+}
+
+/*
+ * The block device the VBD's data lives on: phy's device, or for a file
+ * via loop the device holding the image (the loop device's backing
+ * st_dev, as LOOP_GET_STATUS64 reports it: no stat of the file, which
+ * could hang on a share whose server stopped answering), and the
+ * filesystem the image is on.
+ */
+static void dev_facts(struct fpctx *c, struct xvbd_sysfs *sys,
+		      const char *vdev, const struct xvbd_vbd_view *v)
+{
+	const char *pd = xvbd_kvmap_get(&v->backend, "physical-device");
+	unsigned major, minor;
+	struct xvbd_loop lo;
+	char key[96], why[96], fstype[64];
+	int rc;
+
+	if (v->kind != XVBD_BE_PHY && v->kind != XVBD_BE_FILE_LOOP) {
+		dev_unknown(c, vdev, "not a blkback device: the "
+			    "backend opens the image itself");
+		return;
+	}
+	if (!sys) {
+		dev_unknown(c, vdev, "sysfs could not be opened");
+		return;
+	}
+	if (!pd || xvbd_sysfs_parse_devnum(pd, &major, &minor)) {
+		dev_unknown(c, vdev, "no valid physical-device in the "
+			    "backend");
+		return;
+	}
+	if (v->kind == XVBD_BE_FILE_LOOP) {
+		snprintf(key, sizeof(key), "vbd.%s.dev.fstype", vdev);
+		if (!xvbd_loop_find_dev(major, minor, &lo)) {
+			snprintf(why, sizeof(why), "loop device %u:%u is not "
+				 "bound", major, minor);
+			fact(c, key, "unknown (%s)", why);
+			{
+				dev_unknown(c, vdev, why);
+				return;
+			}
+		}
+		major = lo.file_major;
+		minor = lo.file_minor;
+		rc = xvbd_proc_mount_fstype(sys, major, minor, fstype,
+					    sizeof(fstype));
+		if (rc)
+			fact(c, key, "unknown (device %u:%u in mountinfo: "
+			     "%s)", major, minor, strerror(-rc));
+		else
+			fact(c, key, "%s", fstype);
+	}
+	if (!major) {
+		snprintf(why, sizeof(why), "%u:%u is no block device: the "
+			 "filesystem has none (NFS, tmpfs, btrfs)", major,
+			 minor);
+		{
+			dev_unknown(c, vdev, why);
+			return;
+		}
+	}
+	queue_facts(c, sys, vdev, major, minor);
+}
+
 static void vbd_facts(struct fpctx *c, struct xvbd_xs *xs, uint32_t domid,
-		      const struct xvbd_disk *disk, const char *vdev)
+		      const struct xvbd_disk *disk, const char *vdev,
+		      const struct xvbd_ovr_caps *caps, struct xvbd_sysfs *sys)
 {
 	const struct xvbd_blkif_eval *ev;
 	const struct xvbd_nego *ind;
@@ -283,6 +525,8 @@ static void vbd_facts(struct fpctx *c, struct xvbd_xs *xs, uint32_t domid,
 	bool_fact(c, KEY("persistent_grants"), ev->persistent, why);
 	bool_fact(c, KEY("discard"), ev->nego[XVBD_NEGO_DISCARD].effective,
 		  why);
+	offer_facts(c, vdev, ev, caps);
+	dev_facts(c, sys, vdev, &view);
 	if (ev->frontend_state.known &&
 	    ev->frontend_state.v == XVBD_STATE_CONNECTED)
 		fact(c, KEY("path"), "pv");
@@ -298,7 +542,8 @@ static void vbd_facts(struct fpctx *c, struct xvbd_xs *xs, uint32_t domid,
 
 static void vbds_facts(struct fpctx *c, struct xvbd_tstack *ts,
 		       struct xvbd_xs *xs, uint32_t domid,
-		       const char *const *vdevs, size_t nvdevs)
+		       const char *const *vdevs, size_t nvdevs,
+		       const struct xvbd_ovr_caps *caps, struct xvbd_sysfs *sys)
 {
 	struct xvbd_disk *disks = NULL;
 	char name[32];
@@ -340,7 +585,7 @@ static void vbds_facts(struct fpctx *c, struct xvbd_tstack *ts,
 			fact(c, key, "unknown (the domain has no such disk)");
 			continue;
 		}
-		vbd_facts(c, xs, domid, disk, vdev);
+		vbd_facts(c, xs, domid, disk, vdev, caps, sys);
 	}
 	xvbd_tstack_disks_free(disks, ndisks);
 }
@@ -352,12 +597,19 @@ int xvbd_ab_fingerprint(struct xvbd_tstack *ts, struct xvbd_xs *xs,
 {
 	struct fpctx c = { .fp = fp };
 	struct xvbd_sysfs *sys = xvbd_sysfs_open(NULL);
+	struct xvbd_modparams params = { 0 };
+	struct xvbd_ovr_caps caps = { 0 };
 
 	host_facts(&c, ts, sys);
 	domain_facts(&c, ts, DOM0_DOMID, "dom0", false);
 	domain_facts(&c, ts, domid, "guest", true);
-	blkback_facts(&c);
-	vbds_facts(&c, ts, xs, domid, vdevs, nvdevs);
+	cmdline_facts(&c, ts, domid);
+	blkback_facts(&c, &params);
+	/* blkback's own offers, to tell an offer written over them */
+	xvbd_override_caps_modparams(&caps, &params);
+	xvbd_override_caps_blkback_model(&caps);
+	xvbd_modparams_free(&params);
+	vbds_facts(&c, ts, xs, domid, vdevs, nvdevs, &caps, sys);
 	fact(&c, "workload", "%s", workload ? workload : "unknown");
 	fact(&c, "xvbd.version", "%s", XVBD_VERSION);
 	xvbd_sysfs_close(sys);

@@ -27,6 +27,9 @@
 /* A partition's attribute, and its disk's dev (the link's parent). */
 #define BLK_PARTITION_FMT	"dev/block/%u:%u/partition"
 #define BLK_PARENT_DEV_FMT	"dev/block/%u:%u/../dev"
+#define BLK_QUEUE_FMT		"dev/block/%u:%u/queue/%s"
+#define MOUNTINFO_PATH		"self/mountinfo"	/* under /proc */
+#define MOUNTINFO_MAX		(4u << 20)
 #define PROC_ROOT		"/proc"
 #define FAKE_PROC_DIR		"proc"	/* under a fake root */
 #define PROC_STAT		"stat"
@@ -354,6 +357,114 @@ int xvbd_sysfs_clocksource(struct xvbd_sysfs *sys, char *buf, size_t len)
 	}
 	buf[got] = '\0';
 	return 0;
+}
+
+/* ---- a block device's queue, the filesystem of a device ---- */
+
+/* One small attribute of dev/block/M:m/queue, NUL-terminated. */
+static int read_queue_attr(struct xvbd_sysfs *sys, unsigned major,
+			   unsigned minor, const char *name, char *buf,
+			   size_t len, size_t *got)
+{
+	char path[96];
+	int fd, rc;
+
+	snprintf(path, sizeof(path), BLK_QUEUE_FMT, major, minor, name);
+	fd = openat(sys->root_fd, path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	rc = pread_all(fd, buf, len - 1, got);
+	close(fd);
+	if (!rc)
+		buf[*got] = '\0';
+	return rc;
+}
+
+static int queue_uint(struct xvbd_sysfs *sys, unsigned major,
+		      unsigned minor, const char *name, uint64_t *v)
+{
+	char buf[COUNTER_BUF];
+	size_t got = 0;
+	int rc = read_queue_attr(sys, major, minor, name, buf, sizeof(buf),
+				 &got);
+
+	return rc ? rc : xvbd_sysfs_parse_counter(buf, got, v);
+}
+
+void xvbd_sysfs_blk_queue(struct xvbd_sysfs *sys, unsigned major,
+			  unsigned minor, struct xvbd_blk_queue *q)
+{
+	char buf[STAT_BUF];
+	uint64_t rot = 0;
+	size_t got = 0;
+
+	memset(q, 0, sizeof(*q));
+	if (major > DEV_MAJOR_MAX || minor > DEV_MINOR_MAX) {
+		q->lbs_rc = q->pbs_rc = q->rot_rc = q->sched_rc = -ERANGE;
+		return;
+	}
+	q->lbs_rc = queue_uint(sys, major, minor, "logical_block_size",
+			       &q->logical_block_size);
+	q->pbs_rc = queue_uint(sys, major, minor, "physical_block_size",
+			       &q->physical_block_size);
+	q->rot_rc = queue_uint(sys, major, minor, "rotational", &rot);
+	if (!q->rot_rc && rot > 1)
+		q->rot_rc = -EINVAL;
+	q->rotational = rot == 1;
+	q->sched_rc = read_queue_attr(sys, major, minor, "scheduler", buf,
+				      sizeof(buf), &got);
+	if (!q->sched_rc)
+		q->sched_rc = xvbd_sysfs_parse_scheduler(buf, got,
+							 q->scheduler,
+							 sizeof(q->scheduler));
+}
+
+int xvbd_proc_mount_fstype(struct xvbd_sysfs *sys, unsigned major,
+			   unsigned minor, char *buf, size_t len)
+{
+	size_t got = 0, cap = 65536;
+	char *text = NULL, *grown;
+	ssize_t n;
+	int fd, rc = 0;
+
+	if (sys->proc_fd < 0)
+		return -ENOENT;
+	fd = openat(sys->proc_fd, MOUNTINFO_PATH, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* Read to the end, bounded: a proc file may change as it is read. */
+	text = malloc(cap);
+	if (!text)
+		rc = -ENOMEM;
+	while (!rc) {
+		if (got + 1 >= cap) {
+			if (cap >= MOUNTINFO_MAX) {
+				rc = -EFBIG;
+				break;
+			}
+			grown = realloc(text, cap * 2);
+			if (!grown) {
+				rc = -ENOMEM;
+				break;
+			}
+			text = grown;
+			cap *= 2;
+		}
+		n = read(fd, text + got, cap - 1 - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			rc = -errno;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	if (!rc)
+		rc = xvbd_proc_parse_mountinfo_fstype(text, got, major, minor,
+						      buf, len);
+	free(text);
+	return rc;
 }
 
 /* ---- blkback's ring threads ---- */

@@ -72,6 +72,23 @@ int xvbd_tstack_domain_type(struct xvbd_tstack *ts, uint32_t domid,
 	return *type ? 0 : -EINVAL;
 }
 
+int xvbd_tstack_domain_cmdline(struct xvbd_tstack *ts, uint32_t domid,
+			       char **cmdline)
+{
+	libxl_domain_config dc;
+	int rc = 0;
+
+	*cmdline = NULL;
+	libxl_domain_config_init(&dc);
+	if (libxl_retrieve_domain_configuration(xvbd_tstack_libxl(ts), domid,
+						&dc, NULL))
+		rc = -ENOENT;
+	else if (dc.b_info.cmdline && !(*cmdline = strdup(dc.b_info.cmdline)))
+		rc = -ENOMEM;
+	libxl_domain_config_dispose(&dc);
+	return rc;
+}
+
 /* "0-3,6": the set bits of m among CPUs [0, ncpus). */
 static void cpu_list(const libxl_bitmap *m, int ncpus, char *buf, size_t len)
 {

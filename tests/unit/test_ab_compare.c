@@ -40,6 +40,7 @@ static void base_facts(struct trec *t)
 	trec_fact(t, "guest.vcpus", "1");
 	trec_fact(t, "vbd.xvdb.backend", "phy");
 	trec_fact(t, "vbd.xvdb.dom0_cache", "n/a");
+	trec_fact(t, "vbd.xvdb.offer.ring_order", "0");
 	trec_fact(t, "vbd.xvdb.ring_pages", "1");
 	trec_fact(t, "vbd.xvdb.size_bytes", "4294967296");
 	trec_fact(t, "workload", "fio 4k randread");
@@ -381,6 +382,98 @@ static void test_no_fact_differs(void **state)
 					 XVBD_AB_TEST_WELCH, &c), 0);
 	assert_int_equal(c.ndiffs, 0);
 	assert_true(has_warning(&c, "do not differ"));
+	xvbd_ab_comparison_free(&c);
+}
+
+static char *render(const struct xvbd_ab_comparison *c, bool json,
+		    const bool *shown);
+
+/*
+ * "ring order 0 vs 2" on a guest whose blkfront allows order 0: the
+ * offer differs, the choice does not.  Never "no variable under test
+ * was recorded": the offer is the variable, and it did not take effect.
+ */
+static void test_offer_not_taken(void **state)
+{
+	static struct label a, b;
+	struct xvbd_ab_comparison c;
+	const char *p_diffs[] = { "differences", NULL };
+	const char *p_nt[] = { "not_taken", NULL };
+	const char *p_by[] = { "refused_by", NULL };
+	const char *p_param[] = { "parameter", NULL };
+	char err[256], *json;
+	yajl_val doc, arr, d0, v;
+
+	(void)state;
+	make_label(&a, "order0", base_iops, 3);
+	make_label(&b, "order2", base_iops, 3);
+	set_fact(&b, "vbd.xvdb.offer.ring_order", "2");
+	assert_int_equal(xvbd_ab_compare(recs(&a), a.n, recs(&b), b.n, 0.95,
+					 XVBD_AB_TEST_WELCH, &c), 0);
+	print_warnings(&c);
+	assert_int_equal(c.ndiffs, 1);
+	assert_int_equal(c.variable, 0);
+	assert_false(has_warning(&c, "do not differ"));
+	assert_true(has_warning(&c, "vbd.xvdb.offer.ring_order: B offered "
+				"ring order 2 (A 0); the frontend chose 1 ring "
+				"page on both sides: its limit, the guest "
+				"kernel's xen_blkfront.max_ring_page_order, "
+				"refused it: the change never took effect"));
+	json = render(&c, true, NULL);
+	doc = yajl_tree_parse(json, err, sizeof(err));
+	assert_non_null(doc);
+	arr = yajl_tree_get(doc, p_diffs, yajl_t_array);
+	assert_non_null(arr);
+	d0 = arr->u.array.values[0];
+	v = yajl_tree_get(d0, p_nt, yajl_t_true);
+	assert_non_null(v);
+	v = yajl_tree_get(d0, p_by, yajl_t_string);
+	assert_string_equal(YAJL_GET_STRING(v), "frontend");
+	v = yajl_tree_get(d0, p_param, yajl_t_string);
+	assert_string_equal(YAJL_GET_STRING(v),
+			    "xen_blkfront.max_ring_page_order");
+	yajl_tree_free(doc);
+	free(json);
+	xvbd_ab_comparison_free(&c);
+}
+
+/* Offer and choice both differ: one variable, no warning. */
+static void test_offer_taken(void **state)
+{
+	static struct label a, b;
+	struct xvbd_ab_comparison c;
+	const char *p_diffs[] = { "differences", NULL };
+	const char *p_role[] = { "role", NULL };
+	const char *p_nt[] = { "not_taken", NULL };
+	char err[256], *json;
+	yajl_val doc, arr, v;
+
+	(void)state;
+	make_label(&a, "order0", base_iops, 5);
+	make_label(&b, "order2", fast_iops, 5);
+	set_fact(&b, "vbd.xvdb.offer.ring_order", "2");
+	set_fact(&b, "vbd.xvdb.ring_pages", "4");
+	assert_int_equal(xvbd_ab_compare(recs(&a), a.n, recs(&b), b.n, 0.95,
+					 XVBD_AB_TEST_WELCH, &c), 0);
+	print_warnings(&c);
+	assert_int_equal(c.ndiffs, 2);
+	assert_int_equal(c.variable, 0);
+	assert_string_equal(c.diffs[0].key, "vbd.xvdb.offer.ring_order");
+	assert_int_equal(c.nwarnings, 0);
+	json = render(&c, true, NULL);
+	doc = yajl_tree_parse(json, err, sizeof(err));
+	assert_non_null(doc);
+	arr = yajl_tree_get(doc, p_diffs, yajl_t_array);
+	assert_non_null(arr);
+	assert_int_equal(arr->u.array.len, 2);
+	v = yajl_tree_get(arr->u.array.values[0], p_role, yajl_t_string);
+	assert_string_equal(YAJL_GET_STRING(v), "variable");
+	v = yajl_tree_get(arr->u.array.values[1], p_role, yajl_t_string);
+	assert_string_equal(YAJL_GET_STRING(v), "follows");
+	assert_non_null(yajl_tree_get(arr->u.array.values[0], p_nt,
+				      yajl_t_false));
+	yajl_tree_free(doc);
+	free(json);
 	xvbd_ab_comparison_free(&c);
 }
 
@@ -901,6 +994,8 @@ int main(void)
 		cmocka_unit_test(test_file_vs_phy),
 		cmocka_unit_test(test_cached_both),
 		cmocka_unit_test(test_no_fact_differs),
+		cmocka_unit_test(test_offer_not_taken),
+		cmocka_unit_test(test_offer_taken),
 		cmocka_unit_test(test_flagged_record),
 		cmocka_unit_test(test_within_label_and_runs),
 		cmocka_unit_test(test_bad_input),

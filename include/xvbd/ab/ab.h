@@ -69,6 +69,14 @@ struct xvbd_ab_err {
  *				"n/a" (phy of a real device)
  *	vbd.<vdev>.ring_pages, .queues, .indirect_segments,
  *	vbd.<vdev>.persistent_grants, .discard	negotiated (both sides)
+ *	vbd.<vdev>.offer.ring_order, .offer.queues, .offer.indirect_segments,
+ *	vbd.<vdev>.offer.persistent_grants, .offer.discard	the backend's
+ *				offers; .offer.overridden: one below blkback's
+ *	vbd.<vdev>.dev.number, .dev.logical_block_size,
+ *	vbd.<vdev>.dev.physical_block_size, .dev.rotational, .dev.scheduler,
+ *	vbd.<vdev>.dev.fstype	the device the data lives on
+ *	guest.cmdline, guest.blkfront.<name>	the guest kernel's command
+ *				line and each xen_blkfront.<name> on it
  *	vbd.<vdev>.path		"pv" (frontend Connected) or how it stands
  *	workload		the command, or "duration 30s", ...
  *	xvbd.version
@@ -103,6 +111,23 @@ struct xvbd_ab_fpdiff {
 	const char *key;
 	const char *a, *b;
 	const char *distorts;	/* what it may distort, from the table */
+	/*
+	 * Set by xvbd_ab_fp_relate().  follows: the key of another
+	 * difference this one is a consequence of (a frontend's choice of a
+	 * changed offer, a command line whose xen_blkfront.* words
+	 * changed), NULL when it stands on its own.
+	 */
+	const char *follows;
+	/*
+	 * An offer (vbd.<vdev>.offer.*) that differs while the frontend's
+	 * choice is the same on both sides: the change did not take effect.
+	 * choice is that value, refused_by the side that refused it
+	 * ("frontend"), parameter what would let it (NULL: none exists).
+	 */
+	bool not_taken;
+	const char *choice;
+	const char *refused_by;
+	const char *parameter;
 };
 
 /*
@@ -120,6 +145,23 @@ const char *xvbd_ab_fp_distorts(const char *key);
  */
 int xvbd_ab_fp_diff_text(const struct xvbd_ab_fpdiff *d, char *buf,
 			 size_t len);
+/*
+ * Mark how the differences d[n] of fingerprints a and b hang together
+ * (follows, not_taken; src/ab_fp_offer.c).  Returns how many stand on
+ * their own.
+ */
+size_t xvbd_ab_fp_relate(const struct xvbd_ab_fp *a,
+			 const struct xvbd_ab_fp *b,
+			 struct xvbd_ab_fpdiff *d, size_t n);
+/*
+ * For a not_taken difference, one sentence: "vbd.xvda.offer.ring_order:
+ * B offered ring order 2 (A 0); the frontend chose 1 ring page on both
+ * sides: its limit, the guest kernel's xen_blkfront.max_ring_page_order,
+ * refused it: the change never took effect".  -EINVAL when d is not
+ * not_taken, -ENOSPC when cut to fit buf.
+ */
+int xvbd_ab_fp_not_taken_text(const struct xvbd_ab_fpdiff *d, char *buf,
+			      size_t len);
 
 /* ---- the record ---- */
 

@@ -1,6 +1,7 @@
 /*
  * sysfs.h - the kernel files xvbd reads under /sys; every sysfs path of
- * xvbd is spelled in src/sysfs.c and nowhere else.
+ * xvbd is spelled in src/dom0/sysfs.c and nowhere else (the parsers of
+ * a queue's and mountinfo's text: src/dom0/sysfs_parse.c).
  *
  *  - blkback's counters of one VBD, cumulative since the backend device
  *    was created (xen-blkback's "statistics" group):
@@ -9,6 +10,8 @@
  *	/sys/dev/block/<major>:<minor>/stat
  *  - a loop device's direct-I/O state: .../<major>:<minor>/loop/dio
  *  - dom0's clock source (what every sample's timestamp rests on)
+ *  - a block device's queue attributes, and the filesystem type mounted
+ *    from a device (/proc/self/mountinfo)
  *  - blkback's ring threads in /proc (their names and CPU time):
  *	/proc/<pid>/stat, /proc/<pid>/schedstat
  *
@@ -120,6 +123,32 @@ int xvbd_sysfs_blk_whole(struct xvbd_sysfs *sys, unsigned major,
 int xvbd_sysfs_loop_dio(struct xvbd_sysfs *sys, unsigned major,
 			unsigned minor, bool *dio);
 
+/* ---- a block device's queue, the filesystem on a device ---- */
+
+/*
+ * What a backing device's queue says, each attribute with its own
+ * result (0 or -errno: -ENOENT for a partition, which has no queue of
+ * its own: ask its whole disk, xvbd_sysfs_blk_whole()).
+ *	/sys/dev/block/<major>:<minor>/queue/logical_block_size,
+ *	.../physical_block_size, .../rotational, .../scheduler
+ */
+struct xvbd_blk_queue {
+	int lbs_rc, pbs_rc, rot_rc, sched_rc;
+	uint64_t logical_block_size, physical_block_size;	/* bytes */
+	bool rotational;
+	char scheduler[32];	/* the one in use: "mq-deadline", "none" */
+};
+void xvbd_sysfs_blk_queue(struct xvbd_sysfs *sys, unsigned major,
+			  unsigned minor, struct xvbd_blk_queue *q);
+
+/*
+ * The type of the filesystem mounted from device major:minor (a file's
+ * st_dev: "ext4", "xfs", "nfs4", "tmpfs"), from /proc/self/mountinfo,
+ * read whole but at most 4 MiB (-EFBIG).  -ENOENT: not mounted.
+ */
+int xvbd_proc_mount_fstype(struct xvbd_sysfs *sys, unsigned major,
+			   unsigned minor, char *buf, size_t len);
+
 /* ---- dom0's clock ---- */
 
 /*
@@ -178,6 +207,15 @@ int xvbd_proc_parse_stat(const char *buf, size_t len, char *comm,
 /* /proc/<pid>/schedstat: "run_ns wait_ns timeslices". */
 int xvbd_proc_parse_schedstat(const char *buf, size_t len, uint64_t *run_ns,
 			      uint64_t *slices);
+
+/* queue/scheduler: the bracketed name ("none [mq-deadline]"), or the
+ * only one; [a-z0-9._-] (src/dom0/sysfs_parse.c). */
+int xvbd_sysfs_parse_scheduler(const char *buf, size_t len, char *out,
+			       size_t out_len);
+/* mountinfo text: the fstype of the first mount of major:minor. */
+int xvbd_proc_parse_mountinfo_fstype(const char *buf, size_t len,
+				     unsigned major, unsigned minor,
+				     char *out, size_t out_len);
 
 /* One decimal counter with an optional trailing newline. */
 int xvbd_sysfs_parse_counter(const char *buf, size_t len, uint64_t *out);

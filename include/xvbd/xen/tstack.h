@@ -275,6 +275,14 @@ int xvbd_tstack_domain_name(struct xvbd_tstack *ts, uint32_t domid,
 int xvbd_tstack_xen_version(struct xvbd_tstack *ts, char *buf, size_t len);
 /* Physical CPUs of the host (physinfo nr_cpus). */
 int xvbd_tstack_host_cpus(struct xvbd_tstack *ts, uint32_t *cpus);
+/*
+ * The kernel command line libxl built the domain with (its stored
+ * configuration's b_info.cmdline: xl's cmdline=, or root= and extra=
+ * joined), *cmdline malloc'd, NULL when it has none (a guest that boots
+ * its own kernel).  -ENOENT: no such domain or no stored configuration.
+ */
+int xvbd_tstack_domain_cmdline(struct xvbd_tstack *ts, uint32_t domid,
+			       char **cmdline);
 /* "pv", "pvh" or "hvm"; -ENOENT: no such domain. */
 int xvbd_tstack_domain_type(struct xvbd_tstack *ts, uint32_t domid,
 			    const char **type);
