@@ -51,17 +51,11 @@ MAP=(
 declare -A NOT_RUN=(
 	["xvbd ab record ring4 --domain bench1 --vdev xvdb --run 'ssh bench1 fio /root/job.fio'"]="its workload logs into the guest with ssh: lab guests have no network (no vif)"
 	["xvbd ab record ring4 --domain bench2 --until-shutdown --interval 0.5"]="needs a guest that shuts itself down during the record: tests/lab/t/75-ab-record.sh records one (--until-shutdown, checked against the guest's own counters)"
-	["xvbd advise"]="advise's findings need a guest under a known load to be checked against anything: its lab proof, tests/lab/wip/86-stats-cost.sh, is parked (see its README)"
-	["xvbd advise guest1 xvda -d 30 --json"]="as xvbd advise: checked by the parked tests/lab/wip/86-stats-cost.sh"
+	["xvbd advise"]="advise's findings need a guest under a known load to be checked against anything: tests/lab/t/86-stats-cost.sh runs it on one (and on an idle guest)"
+	["xvbd advise guest1 xvda -d 30 --json"]="as xvbd advise: tests/lab/t/86-stats-cost.sh checks its JSON against man xvbd-advise"
 	["xvbd pv win10 on --config /etc/xen/win10.cfg --reboot"]="reboots an HVM guest: the lab has no hardware virtualisation, so no HVM guests (xvbd-pv's file edits are run: the examples on /etc/xen/win10.cfg)"
 )
 # Examples run after the others, when no guest of the test is left.
-# apply's examples (their JSON holds double quotes: keyed through
-# variables).  Not run here yet: the apply lab test, which runs them
-# against a real guest, waits in tests/lab/wip/84-apply.sh.
-ex_plan='{"guest": "guest1", "disks": [{"vdev": "xvda", "file": "/srv/img/xvda.img"}, {"vdev": "xvdp", "file": "/srv/img/apply.raw", "size": "1G", "ring_order": 2}]}'
-NOT_RUN["echo '$ex_plan' | xvbd apply -"]="apply: proven by tests/lab/wip/84-apply.sh once it passes (parked)"
-NOT_RUN["echo '$ex_plan' | xvbd --json apply --check - | jq .changed"]="apply --check: as above"
 declare -A DEFER=(
 	["xvbd defaults --reload max_ring_page_order=2"]=1
 )
@@ -109,6 +103,11 @@ declare -A CHECK=(
 	["xvbd -N tune guest1 xvda discard=0"]=c_tune_dry
 	["xvbd help attach"]=c_help
 )
+# apply's examples (their JSON holds double quotes: keyed through a
+# variable); the plan's xvda is the guest's own, so only xvdp is new.
+ex_plan='{"guest": "guest1", "disks": [{"vdev": "xvda", "file": "/srv/img/xvda.img"}, {"vdev": "xvdp", "file": "/srv/img/apply.raw", "size": "1G", "ring_order": 2}]}'
+CHECK["echo '$ex_plan' | xvbd apply -"]=c_apply
+CHECK["echo '$ex_plan' | xvbd --json apply --check - | jq .changed"]=c_apply_check
 
 # ---- helpers ----
 
@@ -255,6 +254,18 @@ c_apply_check() {
 		"$apply_state" "$(xs_tree $BE/$domid; loop_devices)"
 	xvbd -q detach $G xvdp >/dev/null || fail "apply: clean up: detach xvdp"
 	rm -f $dir/apply.raw
+}
+c_apply() {
+	expect_eq "apply: xvdp's image created, 1 GiB" 1073741824 "$(stat -c %s $dir/apply.raw 2>&1)"
+	attached "apply: xvdp" 51952
+	expect_eq "apply: blkback's max-ring-page-order is the plan's" 2 "$(bekey 51952 max-ring-page-order)"
+}
+c_apply_check() {
+	expect_eq "apply --check of the applied plan: changed false" false "$EX_OUT"
+	# The attach examples that follow pick vdevs and count disks: xvdp
+	# goes, as it came.
+	xvbd detach $G xvdp >/dev/null && wait_for 60 "" bstate $domid 51952 ||
+		fail "apply: xvdp detached again"
 }
 c_attach_file() {
 	expect_eq "attach --file: image created, 4 GiB" 4294967296 "$(stat -c %s $dir/data.raw 2>&1)"

@@ -15,10 +15,10 @@
 #     and reported beside the failure; after the fix, a re-run converges.
 # lab-timeout: 1200
 . /lab/lib/testlib.sh
-G=t83
-dir=/scratch/t83
-tmp=/tmp/t83
-nfs_dir=/srv/nfs/export/t83
+G=t84
+dir=/scratch/t84
+tmp=/tmp/t84
+nfs_dir=/srv/nfs/export/t84
 BE=/local/domain/0/backend/vbd
 B=51728 C=51744 D=51760 E=51776 F=51792	# xvdb .. xvdf
 
@@ -162,7 +162,7 @@ w value "{\"guest\": \"$G\", \"disks\": [{\"vdev\": \"xvde\", \"file\": \"$dir/e
 w nosource "{\"guest\": \"$G\", \"disks\": [{\"vdev\": \"xvde\", \"size\": \"8M\"}]}"
 w twice "{\"guest\": \"$G\", \"disks\": [$ok_disk, {\"vdev\": \"xvde\", \"file\": \"$dir/f.img\"}]}"
 w password "{\"guest\": \"$G\", \"disks\": [{\"vdev\": \"xvde\", \"share\": \"smb://labsmb:pw@127.0.0.1/share/e.img\", \"credentials\": \"/run/lab-share/smb.cred\"}]}"
-w noguest "{\"guest\": \"t83-nosuch\", \"disks\": [$ok_disk]}"
+w noguest "{\"guest\": \"t84-nosuch\", \"disks\": [$ok_disk]}"
 w notjson "{\"guest\": \"$G\", \"disks\": [$ok_disk"
 w phycache "{\"guest\": \"$G\", \"disks\": [{\"vdev\": \"xvde\", \"phy\": \"/dev/vdb2\", \"cache\": \"none\"}]}"
 w target2 "{\"guest\": \"$G\", \"disks\": [$ok_disk, {\"vdev\": \"xvdf\", \"file\": \"$dir/e.img\"}]}"
@@ -177,7 +177,7 @@ bad_input "value out of range" 2 "disks[0].ring_order: ring-order=9" apply $bad/
 bad_input "no source" 2 "disks[0]: no source" apply $bad/nosource.json
 bad_input "vdev twice" 2 "disks[1].vdev: xvde given twice" apply $bad/twice.json
 bad_input "password in the URL" 2 "disks[0].share: user or password in the URL" apply $bad/password.json
-bad_input "no such guest" 1 "guest: \"t83-nosuch\"" apply $bad/noguest.json
+bad_input "no such guest" 1 "guest: \"t84-nosuch\"" apply $bad/noguest.json
 bad_input "not JSON" 2 "plan: not valid JSON" apply $bad/notjson.json
 bad_input "cache with phy" 2 "disks[0]: size, prealloc and cache are for image files" apply $bad/phycache.json
 bad_input "target twice" 2 "disks[1]: target $dir/e.img given twice" apply $bad/target2.json
