@@ -47,20 +47,22 @@ apply_json() {
 }
 actions() { jq -r '[.actions[] | "\(.vdev)=\(.action)/\(.status)"] | join(" ")' "$1"; }
 
-# One after the other: with the NFS server unpacking and loading its
-# modules beside it, the guest's block script ran past libxl's 40 s
-# (xvbd-block, one C process, for xvda: Xen's bash script timed out
-# even alone on a host at load 18).
-phase "guest"
+# The NFS server starts once xl create has returned (its block scripts
+# done): with the server unpacking and loading its modules beside the
+# create, the guest's block script ran past libxl's 40 s (xvbd-block, one
+# C process, for xvda: Xen's bash script timed out even alone on a host
+# at load 18).  The guest's boot and the server's start overlap.
+phase "guest, NFS server"
 lab-guest start $G --disk "format=raw,vdev=xvda,access=rw,script=xvbd-block,target=$dir/xvda.img" \
 	--run 'true' >/dev/null
 domid=$(xl domid $G 2>/dev/null)
 check "guest running" test -n "$domid"
 [ -n "$domid" ] || { finish; exit 1; }
+lab-share start nfs >$tmp/nfs.log 2>&1 &
+nfs_pid=$!
 lab-guest wait $G --timeout 600 >/dev/null
 expect_eq "guest commands succeeded" 0 "$?"
-phase "NFS server"
-lab-share start nfs >$tmp/nfs.log 2>&1 && ok "nfs server up" ||
+wait $nfs_pid && ok "nfs server up" ||
 	{ fail "nfs server up"; sed 's/^/# /' $tmp/nfs.log; }
 mkdir -p $nfs_dir
 rm -f $nfs_dir/*.img
