@@ -169,8 +169,6 @@ static yajl_gen_status gen_sample(yajl_gen g, const struct xvbd_ab_sample *s,
 	if (!st)
 		st = gen_key_u64(g, "dom0_vcpus", s->dom0_vcpus);
 	if (!st)
-		st = gen_others(g, s);
-	if (!st)
 		st = gen_str(g, "vbds");
 	if (!st)
 		st = yajl_gen_array_open(g);
@@ -178,6 +176,8 @@ static yajl_gen_status gen_sample(yajl_gen g, const struct xvbd_ab_sample *s,
 		st = gen_vbd(g, &s->vbds[i]);
 	if (!st)
 		st = yajl_gen_array_close(g);
+	if (!st)
+		st = gen_others(g, s);
 	return st ? st : yajl_gen_map_close(g);
 }
 
