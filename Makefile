@@ -106,7 +106,8 @@ LIB_SRCS += src/ab/ab_stat.c src/ab/ab_stat_pair.c src/ab/ab_seq.c
 # ab: A/B summaries, fingerprint diffs, comparison, plots, and the
 # commands that read records
 LIB_SRCS += src/ab/ab_fp.c src/ab/ab_fp_offer.c src/ab/ab_summary.c src/ab/ab_compare.c \
-	     src/ab/ab_compare_pair.c src/ab/ab_compare_render.c src/ab/ab_plot.c
+	     src/ab/ab_compare_pair.c src/ab/ab_compare_render.c src/ab/ab_plot.c \
+	     src/ab/ab_interf.c
 CMD_SRCS  += src/cmd/ab/cmd_ab_common.c src/cmd/ab/cmd_ab_compare.c src/cmd/ab/cmd_ab_list.c \
 	     src/cmd/ab/cmd_ab_show.c src/cmd/ab/cmd_ab_rm.c src/cmd/ab/cmd_ab_export.c \
 	     src/cmd/ab/cmd_ab_plot.c

@@ -15,9 +15,13 @@ trap 'rm -rf "$abdir"' EXIT
 # at 2024-05-01T12:00:0SEQ.  key=value replaces a fingerprint fact;
 # cpu_jump=K adds 2.5 s of guest CPU time from sample K on (1 vCPU: that
 # interval's CPU time outruns its wall time); exp=ID pair=N make it pair
-# N's run of ab run experiment ID.
+# N's run of ab run experiment ID.  others=P: the samples carry the
+# other domains' CPU (2 domains using P % of one CPU); foreign=N: the
+# backing device serves N reads a second of 8 sectors that are not the
+# VBD's, and its sector counts are in the record.
 ab_rec() {
 	local dir=$1 label=$2 seq=$3 iops=$4 kv k jump=0 sep id t exp= pair=
+	local others= foreign=
 	shift 4
 	local -A fp=(
 		[dom0.clocksource]=xen [guest.vcpus]=1
@@ -30,6 +34,8 @@ ab_rec() {
 		cpu_jump=*) jump=${kv#*=} ;;
 		exp=*) exp=${kv#*=} ;;
 		pair=*) pair=${kv#*=} ;;
+		others=*) others=${kv#*=} ;;
+		foreign=*) foreign=${kv#*=} ;;
 		*) fp[${kv%%=*}]=${kv#*=} ;;
 		esac
 	done
@@ -57,10 +63,17 @@ ab_rec() {
 			printf '{"t_ns":%s,"guest_cpu_ns":%s,' $((t * 1000000000)) "$cpu"
 			printf '"dom0_cpu_ns":%s,"guest_vcpus":1,"dom0_vcpus":1,' \
 				$((t * 100000000))
+			[ -n "$others" ] &&
+				printf '"others":{"cpu_ns":%s,"domains":2},' \
+					$((t * others * 10000000))
 			printf '"vbds":[{"rd_req":%s,"wr_req":0,"rd_sect":%s,' \
 				"$req" $((req * 8))
 			printf '"wr_sect":0,"f_req":0,"ds_req":0,"oo_req":0,'
-			printf '"reset":false,"blk":{"rd_ios":%s,"wr_ios":0,' "$req"
+			printf '"reset":false,"blk":{"rd_ios":%s,"wr_ios":0,' \
+				$((req + t * ${foreign:-0}))
+			[ -n "$foreign" ] &&
+				printf '"rd_sectors":%s,"wr_sectors":0,' \
+					$(((req + t * foreign) * 8))
 			printf '"rd_ticks_ms":%s,"wr_ticks_ms":0}}]}' $((req * 2))
 		done
 		printf ']}\n'
@@ -238,3 +251,56 @@ case_ 1 "ab rm: $s/notes.json: " ab rm "$s/notes.json" --dir "$s"
 [ -e "$s/notes.json" ] && [ -e "$abdir/ring8-20240501T120000-0000.json" ] &&
 	{ echo "ok - ab rm left the non-records alone"; passed=$((passed + 1)); } ||
 	{ echo "not ok - ab rm removed a non-record"; failed=$((failed + 1)); }
+
+# Interference: other domains' CPU and the backing device's I/O that was
+# not the VBD's, flagged in show and compare with the figures; an old
+# record (no others, no device sectors) says unknown, never flags.
+si=$abdir/interf
+mkdir -p "$si"
+for i in 0 1 2; do
+	ab_rec "$si" quiet $i $((1500 + i)) host.cpus=4 others=4 foreign=0
+	ab_rec "$si" noisy $i $((1500 + i)) host.cpus=4 others=60 \
+		vbd.xvdb.ring_pages=8 foreign=$((i == 2 ? 300 : 0))
+done
+ab_rec "$si" edge 5 1500 host.cpus=4 others=40 foreign=0
+ab_no() {
+	local text=$1 out rc
+	shift
+	out=$("$xvbd" -q "$@" 2>&1)
+	rc=$?
+	if [ "$rc" = 0 ] && [[ $out != *"$text"* ]]; then
+		echo "ok - xvbd $* -> 0, without '$text'"
+		passed=$((passed + 1))
+	else
+		echo "not ok - xvbd $* -> $rc (want 0 and no '$text'):"
+		printf '%s\n' "$out" | sed 's/^/#   /'
+		failed=$((failed + 1))
+	fi
+}
+ab_ok "interference: other domains used 15.0 % of the host's CPUs (2 domains; 60.0 % of one CPU, 4 CPUs) over the window" \
+	ab show noisy-20240501T120000-0000 --dir "$si"
+ab_ok "interference: the backing device served 12.3 MB that were not this VBD's (16.6 % of its bytes; 3000 I/Os beyond its 15020 requests)" \
+	ab show noisy-20240501T120002-0002 --dir "$si"
+ab_no "interference: " ab show quiet-20240501T120000-0000 --dir "$si"
+# 40 % of one CPU of 4 is the 10 % threshold itself: not above it.
+ab_no "interference: " ab show edge-20240501T120005-0005 --dir "$si"
+ab_ok "interference: other domains used 10.0 % of the host's CPUs" \
+	ab show edge-20240501T120005-0005 --dir "$si" --interference-cpu 9.9
+ab_no "interference: other domains" ab show noisy-20240501T120000-0000 \
+	--dir "$si" --interference-cpu 20
+ab_ok '"interference":{"cpu_flagged":true,"other_domains":2,"host_cpus":4,' \
+	--json ab show noisy-20240501T120000-0000 --dir "$si"
+ab_ok '"cpu_flagged":null,"other_domains":null,' \
+	--json ab show ring1-20240501T120000-0000 --dir "$s"
+ab_no "interference: " ab show ring1-20240501T120000-0000 --dir "$s"
+ab_ok "B run noisy-20240501T120001-0001: interference: other domains used 15.0 %" \
+	ab compare quiet noisy --dir "$si"
+ab_ok "B run noisy-20240501T120002-0002: interference: the backing device served 12.3 MB" \
+	ab compare quiet noisy --dir "$si"
+ab_no "A run quiet-" ab compare quiet noisy --dir "$si"
+ab_ok '"interference":[{"side":"B","run":"noisy-20240501T120000-0000","figures":{"cpu_flagged":true,' \
+	ab compare quiet noisy --dir "$si" --json
+# Above 50 %: only the run whose device served others is left.
+ab_ok '"interference_cpu_pct":50.0,"interference":[{"side":"B","run":"noisy-20240501T120002-0002","figures":{"cpu_flagged":false,' \
+	ab compare quiet noisy --dir "$si" --json --interference-cpu 50 \
+	--metric read-iops

@@ -91,6 +91,13 @@ kind_case refused "expected a percentage from 0.1 to 99.9" 0.05 \
 kind_case refused "expected a percentage from 0.1 to 50" 51 \
 	"ab compare a b --equivalence @" "$RUN --until-shutdown --equivalence @"
 unset same_words
+# --interference-cpu: one grammar and one range in ab show and ab compare.
+same_words=1
+for v in abc -5 10%% 1e1 10.1234 "" .5 0.05 100.001; do
+	kind_case refused "expected a percentage from 0.1 to 100" "$v" \
+		"ab compare a b --interference-cpu @" "ab show a --interference-cpu @"
+done
+unset same_words
 kind=confidence
 same_words=1
 for v in 99.9999 100 49.999 0; do

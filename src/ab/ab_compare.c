@@ -70,6 +70,7 @@ void xvbd_ab_comparison_free(struct xvbd_ab_comparison *c)
 		free(c->warnings[i]);
 	free(c->warnings);
 	free(c->diffs);
+	free(c->interf);
 	memset(c, 0, sizeof(*c));
 	c->variable = -1;
 }
@@ -642,7 +643,8 @@ static int check_opts(const struct xvbd_ab_compare_opts *o)
 	    (o->test != XVBD_AB_TEST_WELCH && o->test != XVBD_AB_TEST_MWU))
 		return -EINVAL;
 	if (!(o->equivalence >= 0 && o->equivalence < 1) ||
-	    !(o->min_effect >= 0 && o->min_effect < 1))
+	    !(o->min_effect >= 0 && o->min_effect < 1) ||
+	    !(o->interference_cpu >= 0 && o->interference_cpu <= 1))
 		return -EINVAL;
 	return 0;
 }
@@ -725,6 +727,12 @@ int xvbd_ab_compare_with(const struct xvbd_ab_record *a, size_t na,
 		rc = warn_runs(out, "A", a, sa, na);
 	if (!rc)
 		rc = warn_runs(out, "B", b, sb, nb);
+	if (!rc)
+		rc = ab_interf_compare(out, "A", a, na,
+				       opts->interference_cpu);
+	if (!rc)
+		rc = ab_interf_compare(out, "B", b, nb,
+				       opts->interference_cpu);
 	if (!rc)
 		rc = warn_data(out, na, nb);
 out:

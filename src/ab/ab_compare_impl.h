@@ -48,4 +48,13 @@ int ab_metric_extras(const struct xvbd_ab_comparison *c,
 void ab_mwu_ratio(const double *xa, size_t na, const double *xb, size_t nb,
 		  double confidence, double *r, double *lo, double *hi);
 
+/*
+ * The runs r[n] of side ("A", "B") flagged for interference at threshold
+ * (a fraction of the host's CPUs; 0: the default) into c->interf, each
+ * with its warnings (src/ab_interf.c).
+ */
+int ab_interf_compare(struct xvbd_ab_comparison *c, const char *side,
+		      const struct xvbd_ab_record *r, size_t n,
+		      double threshold);
+
 #endif /* XVBD_AB_COMPARE_IMPL_H */

@@ -415,6 +415,25 @@ static void render_extras_text(struct xvbd_out *o,
 	xvbd_out_arr_end(o);
 }
 
+/* The runs flagged for interference, with their figures. */
+static void render_interf_json(struct xvbd_out *o,
+			       const struct xvbd_ab_comparison *c)
+{
+	size_t i;
+
+	xvbd_out_fixed_opt(o, "interference_cpu_pct", true,
+			   c->interference_cpu * 100.0, 1);
+	xvbd_out_arr_begin(o, "interference");
+	for (i = 0; i < c->ninterf; i++) {
+		xvbd_out_obj_begin(o, NULL);
+		xvbd_out_str(o, "side", c->interf[i].side);
+		xvbd_out_str(o, "run", c->interf[i].id);
+		xvbd_ab_interf_render(o, "figures", &c->interf[i].f);
+		xvbd_out_obj_end(o);
+	}
+	xvbd_out_arr_end(o);
+}
+
 void xvbd_ab_comparison_render(struct xvbd_out *o, const char *key,
 			       const struct xvbd_ab_comparison *c,
 			       const bool *shown_metrics)
@@ -457,5 +476,7 @@ void xvbd_ab_comparison_render(struct xvbd_out *o, const char *key,
 	for (i = 0; i < c->nwarnings; i++)
 		xvbd_out_str(o, NULL, c->warnings[i]);
 	xvbd_out_arr_end(o);
+	if (json)
+		render_interf_json(o, c);
 	xvbd_out_obj_end(o);
 }

@@ -64,11 +64,25 @@ static const char *const vbd_keys[] = {
 	"reset", "blk", "backend_cpu_ns", "backend_reset",
 };
 #define NVBD_KEYS (sizeof(vbd_keys) / sizeof(vbd_keys[0]))
-/* io_ticks_ms last: records written before it have the first four. */
+/*
+ * The first four are in every record; io_ticks_ms and the two sector
+ * counts came later (has_io_ticks, has_blk_sect).
+ */
 static const char *const blk_keys[] = {
 	"rd_ios", "wr_ios", "rd_ticks_ms", "wr_ticks_ms", "io_ticks_ms",
+	"rd_sectors", "wr_sectors",
 };
 #define NBLK_KEYS (sizeof(blk_keys) / sizeof(blk_keys[0]))
+#define NBLK_REQUIRED	4
+#define BLK_IO_TICKS	4
+
+/* Whether the sample holds blk_keys[i]. */
+static bool blk_has(const struct xvbd_ab_vbd_sample *v, size_t i)
+{
+	if (i < NBLK_REQUIRED)
+		return true;
+	return i == BLK_IO_TICKS ? v->has_io_ticks : v->has_blk_sect;
+}
 
 static uint64_t *vbd_counter(struct xvbd_ab_vbd_sample *v, size_t i)
 {
@@ -79,7 +93,8 @@ static uint64_t *blk_counter(struct xvbd_ab_vbd_sample *v, size_t i)
 {
 	uint64_t *const fields[NBLK_KEYS] = {
 		&v->blk_rd_ios, &v->blk_wr_ios, &v->blk_rd_ticks_ms,
-		&v->blk_wr_ticks_ms, &v->blk_io_ticks_ms,
+		&v->blk_wr_ticks_ms, &v->blk_io_ticks_ms, &v->blk_rd_sect,
+		&v->blk_wr_sect,
 	};
 
 	return fields[i];
@@ -103,8 +118,10 @@ static yajl_gen_status gen_vbd(yajl_gen g, const struct xvbd_ab_vbd_sample *cv)
 		st = yajl_gen_null(g);
 	} else if (!st) {
 		st = yajl_gen_map_open(g);
-		for (i = 0; !st && i < NBLK_KEYS - !v.has_io_ticks; i++)
-			st = gen_key_u64(g, blk_keys[i], *blk_counter(&v, i));
+		for (i = 0; !st && i < NBLK_KEYS; i++)
+			if (blk_has(&v, i))
+				st = gen_key_u64(g, blk_keys[i],
+						 *blk_counter(&v, i));
 		if (!st)
 			st = yajl_gen_map_close(g);
 	}
@@ -116,6 +133,22 @@ static yajl_gen_status gen_vbd(yajl_gen g, const struct xvbd_ab_vbd_sample *cv)
 		st = gen_str(g, "backend_reset");
 	if (!st)
 		st = yajl_gen_bool(g, v.be_reset);
+	return st ? st : yajl_gen_map_close(g);
+}
+
+/* "others": {"cpu_ns", "domains"}, null when unknown. */
+static yajl_gen_status gen_others(yajl_gen g, const struct xvbd_ab_sample *s)
+{
+	yajl_gen_status st = gen_str(g, "others");
+
+	if (!st && !s->has_others)
+		return yajl_gen_null(g);
+	if (!st)
+		st = yajl_gen_map_open(g);
+	if (!st)
+		st = gen_key_u64(g, "cpu_ns", s->others_cpu_ns);
+	if (!st)
+		st = gen_key_u64(g, "domains", s->others_doms);
 	return st ? st : yajl_gen_map_close(g);
 }
 
@@ -143,6 +176,8 @@ static yajl_gen_status gen_sample(yajl_gen g, const struct xvbd_ab_sample *s,
 		st = gen_vbd(g, &s->vbds[i]);
 	if (!st)
 		st = yajl_gen_array_close(g);
+	if (!st)
+		st = gen_others(g, s);
 	return st ? st : yajl_gen_map_close(g);
 }
 
@@ -462,12 +497,47 @@ static int read_vbd(yajl_val v, const struct where *w,
 	if (YAJL_IS_NULL(blk))
 		return 0;
 	where_key(&wb, w, "blk");
-	rc = obj_check_opt(blk, &wb, blk_keys, NBLK_KEYS, NBLK_KEYS - 1, e);
-	out->has_io_ticks = !rc && obj_get(blk, "io_ticks_ms");
-	for (i = 0; !rc && i < NBLK_KEYS - !out->has_io_ticks; i++)
-		rc = get_u64(blk, &wb, blk_keys[i], i < 2 ? UINT64_MAX :
-			     UINT32_MAX, blk_counter(out, i), e);
+	rc = obj_check_opt(blk, &wb, blk_keys, NBLK_KEYS, NBLK_REQUIRED, e);
+	if (rc)
+		return rc;
+	out->has_io_ticks = obj_get(blk, "io_ticks_ms");
+	out->has_blk_sect = obj_get(blk, "rd_sectors") &&
+			    obj_get(blk, "wr_sectors");
+	if (!out->has_blk_sect &&
+	    (obj_get(blk, "rd_sectors") || obj_get(blk, "wr_sectors"))) {
+		err_set(e, "%s: rd_sectors and wr_sectors go together", wb.s);
+		return -EINVAL;
+	}
+	/* ios and sectors are unsigned long, the ticks 32-bit. */
+	for (i = 0; !rc && i < NBLK_KEYS; i++)
+		if (blk_has(out, i))
+			rc = get_u64(blk, &wb, blk_keys[i],
+				     i < 2 || i > BLK_IO_TICKS ? UINT64_MAX :
+				     UINT32_MAX, blk_counter(out, i), e);
 	out->has_blk = !rc;
+	return rc;
+}
+
+/* Every other domain's CPU: absent or null is unknown. */
+static int read_others(yajl_val v, const struct where *w,
+		       struct xvbd_ab_sample *s, struct xvbd_ab_err *e)
+{
+	static const char *const keys[] = { "cpu_ns", "domains" };
+	yajl_val o = obj_get(v, "others");
+	struct where wo;
+	uint64_t n;
+	int rc;
+
+	if (!o || YAJL_IS_NULL(o))
+		return 0;
+	where_key(&wo, w, "others");
+	rc = obj_check(o, &wo, keys, 2, e);
+	if (!rc)
+		rc = get_u64(o, &wo, "cpu_ns", UINT64_MAX, &s->others_cpu_ns,
+			     e);
+	if (!rc && !(rc = get_u64(o, &wo, "domains", UINT32_MAX, &n, e)))
+		s->others_doms = (uint32_t)n;
+	s->has_others = !rc;
 	return rc;
 }
 
@@ -476,7 +546,7 @@ static int read_sample(yajl_val v, const struct where *w, size_t nvdevs,
 {
 	static const char *const keys[] = {
 		"t_ns", "guest_cpu_ns", "dom0_cpu_ns", "guest_vcpus",
-		"dom0_vcpus", "vbds",
+		"dom0_vcpus", "vbds", "others",
 	};
 	yajl_val vbds;
 	struct where wv, wi;
@@ -484,7 +554,11 @@ static int read_sample(yajl_val v, const struct where *w, size_t nvdevs,
 	size_t i;
 	int rc;
 
-	rc = obj_check(v, w, keys, sizeof(keys) / sizeof(keys[0]), e);
+	/* "others" is absent from records written before it. */
+	rc = obj_check_opt(v, w, keys, sizeof(keys) / sizeof(keys[0]),
+			   sizeof(keys) / sizeof(keys[0]) - 1, e);
+	if (!rc)
+		rc = read_others(v, w, s, e);
 	if (!rc)
 		rc = get_u64(v, w, "t_ns", UINT64_MAX, &s->t_ns, e);
 	if (!rc)

@@ -106,13 +106,14 @@ static const struct xvbd_cmd commands[] = {
 	  "compare two labels' runs: verdicts, confounders, warnings",
 	  "<A> <B> [--confidence P] [--metric M]... [--test welch|mwu] "
 	  "[--unpaired] [--equivalence P] [--min-effect P] "
-	  "[--no-adjust] [--dir DIR] [--json]" },
+	  "[--interference-cpu P] [--no-adjust] [--dir DIR] [--json]" },
 	{ "ab list", cmd_ab_list, CMD_OWN_OPTIONS, 0, CMD_ARGS_ANY,
 	  "list recorded runs",
 	  "[--dir DIR] [<Label|Id|File>...]" },
 	{ "ab show", cmd_ab_show, CMD_OWN_OPTIONS, 1, CMD_ARGS_ANY,
-	  "show one run: summary, left-out intervals, fingerprint, notes",
-	  "<Id|File> [--dir DIR]" },
+	  "show one run: summary, left-out intervals, interference, "
+	  "fingerprint, notes",
+	  "<Id|File> [--interference-cpu P] [--dir DIR]" },
 	{ "ab rm", cmd_ab_rm, CMD_OWN_OPTIONS | CMD_CAN_DRY_RUN, 1,
 	  CMD_ARGS_ANY,
 	  "remove recorded runs (records only; -N: list them)",

@@ -88,6 +88,7 @@ struct xvbd_stats {
 	uint64_t ring_scan_ns;		/* last /proc scan for ring threads */
 	struct ring_want *want;		/* scratch, nvbds entries */
 
+	uint64_t left_out_cpu_ns;	/* see xvbd_stats_sample.left_out */
 	uint64_t seq;
 	uint64_t prev_mid_ns;
 	uint64_t last_t1_ns;		/* end of the last domain-list call */
@@ -671,6 +672,7 @@ static int sample_domains(struct xvbd_stats *st, struct xvbd_stats_sample *s,
 		return rc;
 	for (i = 0; i < st->ndoms; i++)
 		st->doms[i].seen = false;
+	s->left_out_doms = 0;
 	if (grow((void **)&s->doms, &s->cap_doms, n, sizeof(*s->doms)))
 		return -ENOMEM;
 	for (i = 0; i < n; i++) {
@@ -709,6 +711,9 @@ static int sample_domains(struct xvbd_stats *st, struct xvbd_stats_sample *s,
 				     (double)NS_PER_S,
 				     (double)interval / (double)NS_PER_S,
 				     vcpus);
+			if (!d->keep && now->cpu_ns > d->info.cpu_ns)
+				st->left_out_cpu_ns += now->cpu_ns -
+						       d->info.cpu_ns;
 			d->info = *now;
 		} else {
 			if (grow((void **)&st->doms, &st->cap_doms,
@@ -724,8 +729,10 @@ static int sample_domains(struct xvbd_stats *st, struct xvbd_stats_sample *s,
 		d->mid_ns = mid;
 		d->half_ns = half;
 		d->seen = true;
-		if (!d->keep)
+		if (!d->keep) {
+			s->left_out_doms++;
 			continue;
+		}
 		out = &s->doms[s->ndoms++];
 		out->domid = now->domid;
 		snprintf(out->name, sizeof(out->name), "%s", d->name);
@@ -900,6 +907,7 @@ int xvbd_stats_sample(struct xvbd_stats *st, struct xvbd_stats_sample *s)
 	rc = sample_domains(st, s, &mid);
 	if (rc)
 		return rc;
+	s->left_out_cpu_ns = st->left_out_cpu_ns;
 	/*
 	 * VBD counters are read right after, so the end of the domain-list
 	 * call times them: clock reads are system calls in a PV dom0.

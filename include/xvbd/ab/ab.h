@@ -182,6 +182,15 @@ struct xvbd_ab_vbd_sample {
 	bool has_io_ticks;
 	uint64_t blk_io_ticks_ms;
 	/*
+	 * The backing device's sectors read and written (512 bytes, as
+	 * blkback's rd_sect/wr_sect): unlike its I/O counts they are not
+	 * changed by the block layer merging or splitting requests, so they
+	 * tell another user of the device from merges.  Absent from older
+	 * records.
+	 */
+	bool has_blk_sect;
+	uint64_t blk_rd_sect, blk_wr_sect;
+	/*
 	 * blkback's ring threads: their CPU time summed (ns, schedstat);
 	 * has_be false when none was found (unknown, not 0).  be_reset:
 	 * the set of threads changed since the previous sample (a ring
@@ -198,6 +207,16 @@ struct xvbd_ab_sample {
 	uint64_t dom0_cpu_ns;
 	uint32_t guest_vcpus, dom0_vcpus;	/* online at this sample */
 	struct xvbd_ab_vbd_sample *vbds;	/* record's nvdevs entries */
+	/*
+	 * Every other domain (not dom0, not the guest): their CPU time
+	 * summed since the recorder's first look (ns, cumulative; each
+	 * domain over the time it was seen) and how many there were at
+	 * this sample.  has_others false: unknown (records written before
+	 * it), never 0.
+	 */
+	bool has_others;
+	uint64_t others_cpu_ns;
+	uint32_t others_doms;
 };
 
 enum xvbd_ab_mode {
@@ -407,6 +426,76 @@ struct xvbd_ab_interval {
 int xvbd_ab_interval_get(const struct xvbd_ab_record *rec, size_t i,
 			 struct xvbd_ab_interval *out);
 
+/* ---- interference: what else used the host during a run ---- */
+
+/*
+ * Another domain's CPU and another user of the backing device make a
+ * run slower for reasons that are not the variable under test
+ * (src/ab_interf.c).  Per run, over the window (first to last sample)
+ * and over the busy span (ab.h, xvbd_ab_summary):
+ *  - the CPU time of every domain but dom0 and the guest, as % of one
+ *    CPU and of the host's physical CPUs (fingerprint host.cpus); the
+ *    run is flagged when either span's share of the host is above the
+ *    threshold (XVBD_AB_INTERF_CPU_DEFAULT, --interference-cpu);
+ *  - the backing device's I/O beyond the VBD's own: its sectors read and
+ *    written against blkback's rd_sect + wr_sect (merges and splits
+ *    change I/O counts, never sectors), or in records without them its
+ *    I/Os against rd_req + wr_req (more I/Os than requests: another
+ *    user, or requests split); flagged when more than
+ *    XVBD_AB_INTERF_DEV_SHARE of the device's and at least the minimum.
+ * Discard and flush are counted apart by the kernel: neither side
+ * includes them.  A loop device's I/O is its one VBD's: for a
+ * file-backed VBD this says nothing about other users of the disk under
+ * the file.
+ */
+#define XVBD_AB_INTERF_CPU_DEFAULT	0.10	/* of the host's CPUs */
+#define XVBD_AB_INTERF_CPU_MIN_PCT	0.1	/* --interference-cpu */
+#define XVBD_AB_INTERF_CPU_MAX_PCT	100
+#define XVBD_AB_INTERF_DEV_SHARE	0.10	/* of the device's I/O */
+#define XVBD_AB_INTERF_DEV_MIN_IOS	100
+#define XVBD_AB_INTERF_DEV_MIN_SECT	2048	/* 1 MiB */
+
+struct xvbd_ab_interf_span {
+	bool known;
+	double cpu_pct;			/* others, % of one CPU */
+	bool host_known;		/* host.cpus known */
+	double host_pct;		/* % of the host's CPUs */
+};
+
+struct xvbd_ab_interf {
+	/* Other domains: known when every sample has them. */
+	bool cpu_known;
+	uint32_t others_doms;		/* the most at one sample */
+	uint32_t host_cpus;		/* 0: unknown */
+	struct xvbd_ab_interf_span window, busy;
+	double cpu_threshold;		/* fraction of the host's CPUs */
+	bool cpu_flagged;
+	/* The backing devices (every VBD of the record, added up). */
+	bool dev_known;			/* some interval with both counts */
+	uint64_t dev_ios, vbd_req, foreign_ios;
+	bool sect_known;		/* sectors on both sides throughout */
+	uint64_t dev_sect, vbd_sect, foreign_sect;
+	double foreign_pct;		/* of the device's sectors, else I/Os */
+	bool dev_flagged;
+};
+
+/* threshold: a fraction of the host's CPUs (0: the default). */
+int xvbd_ab_interference(const struct xvbd_ab_record *rec, double threshold,
+			 struct xvbd_ab_interf *out);
+/*
+ * The flag's line for other domains' CPU ("interference: other domains
+ * used 12.5 % of the host's CPUs (2 domains) ...") and for the backing
+ * device; 0 written, -ENOENT when not flagged, -ENOSPC when cut.
+ */
+int xvbd_ab_interf_cpu_text(const struct xvbd_ab_interf *f, char *buf,
+			    size_t len);
+int xvbd_ab_interf_dev_text(const struct xvbd_ab_interf *f, size_t nvdevs,
+			    char *buf, size_t len);
+struct xvbd_out;
+/* The figures as an object under key, unknown as null. */
+void xvbd_ab_interf_render(struct xvbd_out *o, const char *key,
+			   const struct xvbd_ab_interf *f);
+
 /* ---- comparison of two labels ---- */
 
 enum xvbd_ab_test {
@@ -491,6 +580,14 @@ struct xvbd_ab_comparison {
 	double equivalence;		/* margin, relative; 0: not asked */
 	double min_effect;		/* of runs_needed, relative */
 	double power;			/* of runs_needed */
+	/* The runs flagged for interference, each with its figures. */
+	struct xvbd_ab_run_interf {
+		const char *side;	/* "A", "B" */
+		const char *id;		/* the record's */
+		struct xvbd_ab_interf f;
+	} *interf;
+	size_t ninterf;
+	double interference_cpu;	/* the threshold used */
 };
 
 #define XVBD_AB_MIN_EFFECT_DEFAULT	0.05
@@ -504,6 +601,7 @@ struct xvbd_ab_compare_opts {
 	bool unpaired;
 	double equivalence;		/* margin, relative (0.02); 0: none */
 	double min_effect;		/* 0: XVBD_AB_MIN_EFFECT_DEFAULT */
+	double interference_cpu;	/* fraction; 0: the default */
 };
 
 /*

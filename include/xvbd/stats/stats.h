@@ -197,6 +197,16 @@ struct xvbd_stats_sample {
 	size_t ndoms;
 	struct xvbd_stats_vbd *vbds;
 	size_t nvbds;
+	/*
+	 * The domains the filter leaves out (opts.domains): how many are in
+	 * this sample's domain list, and their CPU time since the first
+	 * sample, summed over the intervals each was seen at both ends of
+	 * (one that came counts from its first sight, one replaced under
+	 * its domid starts over, one that went keeps what it used).  From
+	 * the same one call as the rest: no cost of its own.
+	 */
+	size_t left_out_doms;
+	uint64_t left_out_cpu_ns;
 	/* Set when the VBD list was re-read before this sample. */
 	bool rediscovered;
 	size_t cap_doms, cap_vbds;	/* internal: allocated entries */

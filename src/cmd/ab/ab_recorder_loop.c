@@ -111,6 +111,11 @@ static bool convert(struct recorder *r, const struct xvbd_stats_sample *s,
 	out->dom0_cpu_ns = dom0->cpu_ns;
 	out->guest_vcpus = guest->vcpus;
 	out->dom0_vcpus = dom0->vcpus;
+	/* The sampler keeps the guest and dom0: the rest are the others. */
+	out->has_others = true;
+	out->others_cpu_ns = s->left_out_cpu_ns;
+	out->others_doms = s->left_out_doms > UINT32_MAX ? UINT32_MAX :
+			   (uint32_t)s->left_out_doms;
 	out->vbds = r->vbd_buf;
 	for (j = 0; j < r->rec->nvdevs; j++) {
 		const struct xvbd_stats_vbd *v = NULL;
@@ -142,6 +147,9 @@ static bool convert(struct recorder *r, const struct xvbd_stats_sample *s,
 			o->has_io_ticks = true;
 			o->blk_io_ticks_ms = v->blk_raw.io_ticks_ms &
 					     UINT32_MAX;
+			o->has_blk_sect = true;
+			o->blk_rd_sect = v->blk_raw.rd_sectors;
+			o->blk_wr_sect = v->blk_raw.wr_sectors;
 		}
 	}
 	return true;

@@ -124,6 +124,14 @@ int xvbd_ab_cli_equivalence(const struct xvbd_cmd *cmd, const char *arg,
 				XVBD_AB_EQUIVALENCE_MAX_PCT, fraction);
 }
 
+int xvbd_ab_cli_interference_cpu(const struct xvbd_cmd *cmd, const char *arg,
+				 double *fraction)
+{
+	return xvbd_opt_percent(cmd, "--interference-cpu", arg,
+				XVBD_AB_INTERF_CPU_MIN_PCT,
+				XVBD_AB_INTERF_CPU_MAX_PCT, fraction);
+}
+
 /* Move the records of more[] onto *recs, a record already there freed. */
 static int append_unique(struct xvbd_ab_record **recs, size_t *n,
 			 struct xvbd_ab_record *more, size_t nmore)

@@ -1,7 +1,8 @@
 /*
  * cmd_ab_compare.c - xvbd ab compare A B [--confidence P] [--metric M]...
  *		      [--test welch|mwu] [--unpaired] [--equivalence P]
- *		      [--min-effect P] [--no-adjust] [--dir DIR] [--json]
+ *		      [--min-effect P] [--interference-cpu P] [--no-adjust]
+ *		      [--dir DIR] [--json]
  *
  * A and B each select records (a label: all its runs; an id; a record
  * file).  Per metric: the centres of A and B with their intervals, the
@@ -9,7 +10,9 @@
  * paired t when the runs are the pairs of one ab run experiment, unless
  * --unpaired); with --equivalence P whether A and B are the same within
  * +-P %; for an unsettled verdict the runs that would detect
- * --min-effect; then the fingerprint differences and every warning.  Exit 0 whatever the
+ * --min-effect; then the fingerprint differences and every warning (a
+ * run other domains or another user of its backing device interfered
+ * with among them).  Exit 0 whatever the
  * verdict, 1 when a record cannot be read, 2 on usage errors.  The
  * statistics and the texts are the ab layer's (ab_compare.c).
  */
@@ -46,6 +49,7 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 		{ "unpaired", no_argument, NULL, 'u' },
 		{ "equivalence", required_argument, NULL, 'e' },
 		{ "min-effect", required_argument, NULL, 'E' },
+		{ "interference-cpu", required_argument, NULL, 'I' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, rc;
@@ -82,6 +86,11 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 	case 'E':
 		if (xvbd_ab_cli_min_effect(ctx->cmd, optarg,
 					   &co->cmp.min_effect))
+			return XVBD_EXIT_USAGE;
+		break;
+	case 'I':
+		if (xvbd_ab_cli_interference_cpu(ctx->cmd, optarg,
+						 &co->cmp.interference_cpu))
 			return XVBD_EXIT_USAGE;
 		break;
 	case 'd':

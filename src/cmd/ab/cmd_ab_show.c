@@ -1,9 +1,11 @@
 /*
- * cmd_ab_show.c - xvbd ab show [--dir DIR] ID
+ * cmd_ab_show.c - xvbd ab show [--interference-cpu P] [--dir DIR] ID
  *
  * One record: what was run and how, its summary (recomputed from the raw
- * counters, with the intervals left out and why), its fingerprint and
- * the recorder's notes.  ID is a record id or file; a label with more
+ * counters, with the intervals left out and why), what else used the
+ * host during it (other domains' CPU, the backing device's I/O that was
+ * not the VBD's) and whether that flags it, its fingerprint and the
+ * recorder's notes.  ID is a record id or file; a label with more
  * than one run is refused (the runs are listed with `ab list LABEL`).
  */
 #include <stdlib.h>
@@ -25,6 +27,22 @@ static const struct xvbd_out_label show_labels[] = {
 	{ "used_s", "seconds counted" },
 	{ "busy_s", "busy span (s)" },
 	{ "window", "over the window" },
+	{ "others_window", "others over the window" },
+	{ "others_busy", "others over the busy span" },
+	{ "cpu_threshold_pct", "CPU threshold (% of host)" },
+	{ "cpu_flagged", "others' CPU flagged" },
+	{ "other_domains", "other domains" },
+	{ "host_cpus", "host CPUs" },
+	{ "device_flagged", "device I/O flagged" },
+	{ "device_ios", "device I/Os" },
+	{ "vbd_requests", "VBD requests" },
+	{ "foreign_ios", "I/Os beyond the VBD's" },
+	{ "device_sectors", "device sectors" },
+	{ "vbd_sectors", "VBD sectors" },
+	{ "foreign_sectors", "sectors not the VBD's" },
+	{ "foreign_of", "share of" },
+	{ "foreign_pct", "not the VBD's (%)" },
+	{ "interference_flags", "interference flags" },
 	{ NULL, NULL },
 };
 
@@ -81,7 +99,28 @@ static void render_summary(struct xvbd_out *o, const struct xvbd_ab_record *r)
 	xvbd_out_arr_end(o);
 }
 
-static void render(struct xvbd_out *o, const struct xvbd_ab_record *r)
+/* Other domains and the backing device: the figures, then any flag. */
+static void render_interf(struct xvbd_out *o, const struct xvbd_ab_record *r,
+			  double threshold)
+{
+	struct xvbd_ab_interf f;
+	char buf[320];
+
+	if (xvbd_ab_interference(r, threshold, &f)) {
+		xvbd_out_null(o, "interference");
+		return;
+	}
+	xvbd_ab_interf_render(o, "interference", &f);
+	xvbd_out_arr_begin(o, "interference_flags");
+	if (!xvbd_ab_interf_cpu_text(&f, buf, sizeof(buf)))
+		xvbd_out_str(o, NULL, buf);
+	if (!xvbd_ab_interf_dev_text(&f, r->nvdevs, buf, sizeof(buf)))
+		xvbd_out_str(o, NULL, buf);
+	xvbd_out_arr_end(o);
+}
+
+static void render(struct xvbd_out *o, const struct xvbd_ab_record *r,
+		   double threshold)
 {
 	char buf[64];
 	size_t i;
@@ -109,6 +148,7 @@ static void render(struct xvbd_out *o, const struct xvbd_ab_record *r)
 	xvbd_out_bool(o, "complete", r->complete);
 	xvbd_out_uint(o, "samples", r->nsamples);
 	render_summary(o, r);
+	render_interf(o, r, threshold);
 	xvbd_out_obj_begin(o, "fingerprint");
 	for (i = 0; i < r->fp.n; i++)
 		xvbd_out_str(o, r->fp.facts[i].key, r->fp.facts[i].value);
@@ -124,15 +164,23 @@ int cmd_ab_show(struct xvbd_ctx *ctx, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "dir", required_argument, NULL, 'd' },
+		{ "interference-cpu", required_argument, NULL, 'I' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dir = XVBD_AB_DIR_DEFAULT;
+	double threshold = XVBD_AB_INTERF_CPU_DEFAULT;
 	struct xvbd_ab_record *recs = NULL;
 	size_t n = 0;
 	int c, first = 0, rc;
 
 	xvbd_getopt_begin();
 	while ((c = xvbd_getopt(argc, argv, ":", longopts)) != -1) {
+		if (c == 'I') {
+			if (xvbd_ab_cli_interference_cpu(ctx->cmd, optarg,
+							 &threshold))
+				return XVBD_EXIT_USAGE;
+			continue;
+		}
 		if (c != 'd')
 			return xvbd_getopt_error(ctx->cmd, argv, c);
 		rc = xvbd_ab_cli_dir(ctx->cmd, optarg);
@@ -160,7 +208,7 @@ int cmd_ab_show(struct xvbd_ctx *ctx, int argc, char **argv)
 			xvbd_hint("see \"xvbd ab list %s\"", argv[first]);
 		rc = XVBD_EXIT_FAIL;
 	} else {
-		render(ctx->out, &recs[0]);
+		render(ctx->out, &recs[0], threshold);
 	}
 	xvbd_ab_records_free(recs, n);
 	return rc;

@@ -37,6 +37,12 @@ int xvbd_ab_cli_min_effect(const struct xvbd_cmd *cmd, const char *arg,
 			   double *fraction);
 int xvbd_ab_cli_equivalence(const struct xvbd_cmd *cmd, const char *arg,
 			    double *fraction);
+/*
+ * --interference-cpu P (ab show, ab compare): other domains' share of
+ * the host's CPUs above which a run is flagged, as a fraction.
+ */
+int xvbd_ab_cli_interference_cpu(const struct xvbd_cmd *cmd, const char *arg,
+				 double *fraction);
 /* --test welch|mwu */
 int xvbd_ab_cli_test(const struct xvbd_cmd *cmd, const char *arg,
 		     enum xvbd_ab_test *test);
