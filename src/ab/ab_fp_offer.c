@@ -84,7 +84,9 @@ static const struct offer_kind *offer_of(const char *key, size_t *plen)
 {
 	size_t p = vbd_prefix_len(key), i;
 
-	if (!p || strncmp(key + p, OFFER + 1, sizeof(OFFER) - 2))
+	/* The key's "offer." after the vdev's "." (&OFFER[1]: clang's
+	 * -Wstring-plus-int takes OFFER + 1 for a concatenation). */
+	if (!p || strncmp(key + p, &OFFER[1], sizeof(OFFER) - 2))
 		return NULL;
 	for (i = 0; i < NKINDS; i++)
 		if (!strcmp(key + p + sizeof(OFFER) - 2, kinds[i].offer)) {
