@@ -35,10 +35,7 @@
 
 #define MIN_RUNS	3
 
-static int warn(struct xvbd_ab_comparison *c, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int warn(struct xvbd_ab_comparison *c, const char *fmt, ...)
+int ab_warn(struct xvbd_ab_comparison *c, const char *fmt, ...)
 {
 	char **w;
 	char *s;
@@ -405,9 +402,9 @@ static int warn_within(struct xvbd_ab_comparison *c, const char *side,
 			}
 			seen = grown;
 			seen[nseen++] = d[j];
-			rc = warn(c, "runs of %s differ among themselves: %s: "
-				  "%s %s, %s %s: %s", side, d[j].key, r[0].id,
-				  d[j].a ? d[j].a : "-", r[i].id,
+			rc = ab_warn(c, "runs of %s differ among themselves: "
+				  "%s: %s %s, %s %s: %s", side, d[j].key,
+				  r[0].id, d[j].a ? d[j].a : "-", r[i].id,
 				  d[j].b ? d[j].b : "-", d[j].distorts);
 		}
 		free(d);
@@ -426,24 +423,25 @@ static int warn_runs(struct xvbd_ab_comparison *c, const char *side,
 
 	for (i = 0; i < n && !rc; i++) {
 		if (s[i].nflagged)
-			rc = warn(c, "%s run %s: %zu of %zu intervals flagged "
-				  "and left out: CPU time outran wall time x "
-				  "vCPUs, or time did not advance (a time-base "
-				  "problem, e.g. a clock running fast, makes "
-				  "every rate of such an interval wrong)",
+			rc = ab_warn(c, "%s run %s: %zu of %zu intervals "
+				  "flagged and left out: CPU time outran wall "
+				  "time x vCPUs, or time did not advance (a "
+				  "time-base problem, e.g. a clock running "
+				  "fast, makes every rate of such an interval "
+				  "wrong)",
 				  side, r[i].id, s[i].nflagged,
 				  s[i].nintervals);
 		if (!rc && s[i].nreset)
-			rc = warn(c, "%s run %s: %zu of %zu intervals left "
+			rc = ab_warn(c, "%s run %s: %zu of %zu intervals left "
 				  "out: counters reset or went back "
 				  "(re-attach, re-connect, domain replaced)",
 				  side, r[i].id, s[i].nreset,
 				  s[i].nintervals);
 		if (!rc && !s[i].used_ns)
-			rc = warn(c, "%s run %s: no usable interval: left "
+			rc = ab_warn(c, "%s run %s: no usable interval: left "
 				  "out of every metric", side, r[i].id);
 		if (!rc && !r[i].complete)
-			rc = warn(c, "%s run %s did not end as planned "
+			rc = ab_warn(c, "%s run %s did not end as planned "
 				  "(incomplete): its counted time is shorter",
 				  side, r[i].id);
 		for (k = 1; k < r[i].nsamples && !rc; k++) {
@@ -452,7 +450,7 @@ static int warn_runs(struct xvbd_ab_comparison *c, const char *side,
 			if (r[i].samples[k].guest_vcpus == s0->guest_vcpus &&
 			    r[i].samples[k].dom0_vcpus == s0->dom0_vcpus)
 				continue;
-			rc = warn(c, "%s run %s: the online vCPUs changed "
+			rc = ab_warn(c, "%s run %s: the online vCPUs changed "
 				  "during the run (guest %u -> %u, dom0 %u -> "
 				  "%u at sample %zu)", side, r[i].id,
 				  s0->guest_vcpus,
@@ -461,12 +459,12 @@ static int warn_runs(struct xvbd_ab_comparison *c, const char *side,
 			break;
 		}
 		if (!rc && r[i].workload_status)
-			rc = warn(c, "%s run %s: the workload exited with "
+			rc = ab_warn(c, "%s run %s: the workload exited with "
 				  "status %d: it may not have done its work",
 				  side, r[i].id, r[i].workload_status);
 		for (k = 0; k < r[i].nnotes && !rc; k++)
-			rc = warn(c, "%s run %s: recorder: %s", side, r[i].id,
-				  r[i].notes[k]);
+			rc = ab_warn(c, "%s run %s: recorder: %s", side,
+				  r[i].id, r[i].notes[k]);
 	}
 	return rc;
 }
@@ -508,7 +506,7 @@ static int warn_not_taken(struct xvbd_ab_comparison *c)
 		if (c->diffs[i].not_taken) {
 			xvbd_ab_fp_not_taken_text(&c->diffs[i], line,
 						  sizeof(line));
-			rc = warn(c, "%s", line);
+			rc = ab_warn(c, "%s", line);
 		}
 	return rc;
 }
@@ -527,7 +525,7 @@ static int warn_fingerprints(struct xvbd_ab_comparison *c,
 	int rc;
 
 	if (!c->ndiffs)
-		return warn(c, "the fingerprints of A and B do not differ: "
+		return ab_warn(c, "the fingerprints of A and B do not differ: "
 			    "no variable under test was recorded (the "
 			    "change is outside what xvbd records, e.g. "
 			    "inside the guest, or there is none)");
@@ -546,13 +544,13 @@ static int warn_fingerprints(struct xvbd_ab_comparison *c,
 		if (c->diffs[i].follows)
 			continue;
 		xvbd_ab_fp_diff_text(&c->diffs[i], line, sizeof(line));
-		rc = warn(c, "%s", line);
+		rc = ab_warn(c, "%s", line);
 	}
 	if (!rc && alone > 1)
-		rc = warn(c, "%zu facts differ between A and B: the effect "
+		rc = ab_warn(c, "%zu facts differ between A and B: the effect "
 			  "cannot be attributed to one of them", alone);
 	else if (!rc)
-		rc = warn(c, "%s cannot be the variable under test: A and B "
+		rc = ab_warn(c, "%s cannot be the variable under test: A and B "
 			  "are not the same experiment", c->diffs[first].key);
 	return rc;
 }
@@ -580,7 +578,7 @@ static int warn_cached(struct xvbd_ab_comparison *c,
 				break;
 		if (k == b->n || strcmp(b->facts[k].value, "host"))
 			continue;	/* a difference: warned as one */
-		rc = warn(c, "%s: host on both sides: dom0's page cache can "
+		rc = ab_warn(c, "%s: host on both sides: dom0's page cache can "
 			  "serve reads of this file-backed disk, so read rates "
 			  "may measure dom0's RAM rather than the disk (drop "
 			  "dom0's caches between runs, or use direct I/O)",
@@ -606,21 +604,21 @@ static int warn_data(struct xvbd_ab_comparison *c, size_t na, size_t nb)
 	int rc = 0;
 
 	if (na < MIN_RUNS)
-		rc = warn(c, "only %zu run%s of A: with fewer than %d runs per "
-			  "label every verdict is weak; record more runs",
-			  na, na == 1 ? "" : "s", MIN_RUNS);
+		rc = ab_warn(c, "only %zu run%s of A: with fewer than %d "
+			  "runs per label every verdict is weak; record "
+			  "more runs", na, na == 1 ? "" : "s", MIN_RUNS);
 	if (!rc && nb < MIN_RUNS)
-		rc = warn(c, "only %zu run%s of B: with fewer than %d runs per "
-			  "label every verdict is weak; record more runs",
-			  nb, nb == 1 ? "" : "s", MIN_RUNS);
+		rc = ab_warn(c, "only %zu run%s of B: with fewer than %d "
+			  "runs per label every verdict is weak; record "
+			  "more runs", nb, nb == 1 ? "" : "s", MIN_RUNS);
 	if (rc || c->test != XVBD_AB_TEST_MWU || na < MIN_RUNS ||
 	    nb < MIN_RUNS)
 		return rc;
 	pmin = mwu_min_p(na, nb);
 	if (pmin > 1 - c->confidence)
-		rc = warn(c, "Mann-Whitney U on %zu and %zu runs cannot prove "
-			  "a difference at %g %% (smallest p %.3g): record "
-			  "more runs or use Welch's t", na, nb,
+		rc = ab_warn(c, "Mann-Whitney U on %zu and %zu runs cannot "
+			  "prove a difference at %g %% (smallest p %.3g): "
+			  "record more runs or use Welch's t", na, nb,
 			  c->confidence * 100, pmin);
 	return rc;
 }
@@ -749,7 +747,7 @@ int xvbd_ab_comparison_note_sequential(struct xvbd_ab_comparison *c,
 				       const char *decision)
 {
 	c->sequential_stop = true;
-	return warn(c, "sequential stop: only the sequential decision (%s, "
+	return ab_warn(c, "sequential stop: only the sequential decision (%s, "
 		    "%s) keeps its error rate: the runs stopped when its "
 		    "always-valid sequence settled, and these fixed-N "
 		    "verdicts on the same runs do not account for that stop "

@@ -9,6 +9,10 @@
 #include "xvbd/ab/ab.h"
 #include "xvbd/ab/ab_stat.h"
 
+/* Append the formatted text to c's warnings; -ENOMEM. */
+int ab_warn(struct xvbd_ab_comparison *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* Pair k: A's run ia[k] and B's run ib[k], by pair index.  n 0: none. */
 struct ab_pairing {
 	size_t n;

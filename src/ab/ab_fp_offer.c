@@ -28,35 +28,35 @@ struct offer_kind {
 	const char *offer_pre, *offer_post;
 	/* "<chose_pre><value><chose_one or chose_many> on both sides" */
 	const char *chose_pre, *chose_one, *chose_many;
-	const char *refused_by;
 	/* the guest's parameter: the fact guest.blkfront.<name> carries it */
 	const char *parameter;
-	const char *refused;	/* ": <refused>: the change never ..." */
+	/*
+	 * ": <refused>: the change never ...", where NULL says "its limit,
+	 * the guest kernel's <parameter>, refused it".
+	 */
+	const char *refused;
 };
+
+/* Every offer is refused by the frontend: blkback writes what it offers. */
+#define REFUSED_BY	"frontend"
 
 static const struct offer_kind kinds[] = {
 	{ "ring_order", "ring_pages", "ring order ", "",
-	  "the frontend chose ", " ring page", " ring pages", "frontend",
-	  "xen_blkfront.max_ring_page_order",
-	  "its limit, the guest kernel's xen_blkfront.max_ring_page_order, "
-	  "refused it" },
+	  "the frontend chose ", " ring page", " ring pages",
+	  "xen_blkfront.max_ring_page_order", NULL },
 	{ "queues", "queues", "", " queues",
-	  "the frontend chose ", " queue", " queues", "frontend",
-	  "xen_blkfront.max_queues",
-	  "its limit, the guest kernel's xen_blkfront.max_queues, refused "
-	  "it" },
+	  "the frontend chose ", " queue", " queues",
+	  "xen_blkfront.max_queues", NULL },
 	{ "indirect_segments", "indirect_segments", "", " indirect segments",
 	  "the frontend used ", " indirect segment", " indirect segments",
-	  "frontend", "xen_blkfront.max_indirect_segments",
-	  "its limit, the guest kernel's xen_blkfront.max_indirect_segments, "
-	  "refused it" },
+	  "xen_blkfront.max_indirect_segments", NULL },
 	{ "persistent_grants", "persistent_grants", "persistent grants ", "",
-	  "persistent grants in use: ", "", "", "frontend",
+	  "persistent grants in use: ", "", "",
 	  "xen_blkfront.feature_persistent",
 	  "the frontend, by the guest kernel's "
 	  "xen_blkfront.feature_persistent, refused it" },
 	{ "discard", "discard", "discard ", "",
-	  "discard in use: ", "", "", "frontend", NULL,
+	  "discard in use: ", "", "", NULL,
 	  "the frontend refused it (blkfront has no parameter for discard: "
 	  "the guest's kernel or the device decided)" },
 };
@@ -151,7 +151,7 @@ static void relate_offer(const struct xvbd_ab_fp *a,
 		return;
 	od->not_taken = true;
 	od->choice = ca;
-	od->refused_by = k->refused_by;
+	od->refused_by = REFUSED_BY;
 	od->parameter = k->parameter;
 }
 
@@ -254,10 +254,13 @@ int xvbd_ab_fp_not_taken_text(const struct xvbd_ab_fpdiff *d, char *buf,
 	if (!d->not_taken || !(k = offer_of(d->key, &plen)) || !len)
 		return -EINVAL;
 	n = snprintf(buf, len, "%s: B offered %s%s%s (A %s); %s%s%s on both "
-		     "sides: %s: the change never took effect", d->key,
+		     "sides: %s%s%s: the change never took effect", d->key,
 		     k->offer_pre, d->b, k->offer_post, d->a, k->chose_pre,
 		     d->choice, strcmp(d->choice, "1") ? k->chose_many :
-		     k->chose_one, k->refused);
+		     k->chose_one, k->refused ? k->refused :
+		     "its limit, the guest kernel's ",
+		     k->refused ? "" : k->parameter,
+		     k->refused ? "" : ", refused it");
 	if (n < 0)
 		return -EINVAL;
 	return (size_t)n >= len ? -ENOSPC : 0;

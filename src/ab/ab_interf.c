@@ -302,22 +302,6 @@ void xvbd_ab_interf_render(struct xvbd_out *o, const char *key,
 	xvbd_out_obj_end(o);
 }
 
-/* Append a copy of text to c's warnings. */
-static int add_warning(struct xvbd_ab_comparison *c, const char *side,
-		       const char *id, const char *text)
-{
-	char **w = realloc(c->warnings, (c->nwarnings + 1) * sizeof(*w));
-	char *s;
-
-	if (!w)
-		return -ENOMEM;
-	c->warnings = w;
-	if (asprintf(&s, "%s run %s: %s", side, id, text) < 0)
-		return -ENOMEM;
-	c->warnings[c->nwarnings++] = s;
-	return 0;
-}
-
 int ab_interf_compare(struct xvbd_ab_comparison *c, const char *side,
 		      const struct xvbd_ab_record *r, size_t n,
 		      double threshold)
@@ -342,10 +326,10 @@ int ab_interf_compare(struct xvbd_ab_comparison *c, const char *side,
 		e[c->ninterf].id = r[i].id;
 		e[c->ninterf++].f = f;
 		if (!xvbd_ab_interf_cpu_text(&f, text, sizeof(text)))
-			rc = add_warning(c, side, r[i].id, text);
+			rc = ab_warn(c, "%s run %s: %s", side, r[i].id, text);
 		if (!rc && !xvbd_ab_interf_dev_text(&f, r[i].nvdevs, text,
 						    sizeof(text)))
-			rc = add_warning(c, side, r[i].id, text);
+			rc = ab_warn(c, "%s run %s: %s", side, r[i].id, text);
 	}
 	return rc;
 }

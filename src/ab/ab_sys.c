@@ -429,10 +429,8 @@ static void dev_facts(struct fpctx *c, struct xvbd_sysfs *sys,
 			snprintf(why, sizeof(why), "loop device %u:%u is not "
 				 "bound", major, minor);
 			fact(c, key, "unknown (%s)", why);
-			{
-				dev_unknown(c, vdev, why);
-				return;
-			}
+			dev_unknown(c, vdev, why);
+			return;
 		}
 		major = lo.file_major;
 		minor = lo.file_minor;
@@ -448,10 +446,8 @@ static void dev_facts(struct fpctx *c, struct xvbd_sysfs *sys,
 		snprintf(why, sizeof(why), "%u:%u is no block device: the "
 			 "filesystem has none (NFS, tmpfs, btrfs)", major,
 			 minor);
-		{
-			dev_unknown(c, vdev, why);
-			return;
-		}
+		dev_unknown(c, vdev, why);
+		return;
 	}
 	queue_facts(c, sys, vdev, major, minor);
 }
