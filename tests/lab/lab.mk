@@ -1,7 +1,7 @@
 # Lab, system tests and demo (included by the top-level Makefile).
 # The lab is an emulated Xen 4.17 host: see tests/lab/README.md.
 
-.PHONY: deps lab lab-up lab-down lab-shell check-lab check check-deb demo
+.PHONY: deps lab lab-up lab-down lab-shell check-lab check-lab-all check check-deb demo
 
 # Host build tools only: nothing here installs Xen or a kernel on the host.
 deps:
@@ -24,6 +24,11 @@ check-lab: all
 
 check: deps
 	tests/check
+
+# make check with every lab script, also those marked "# lab-tier: all"
+# (further cases beyond each command's main lab path).
+check-lab-all: deps
+	LAB_TIER=all tests/check
 
 # The Debian package: built, lintian, tried in the lab's dom0 (needs
 # debhelper and lintian; not part of check).
