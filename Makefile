@@ -120,6 +120,8 @@ CMD_SRCS  += src/cmd/cmd_pv.c src/cmd/cmd_pv_status.c src/cmd/pv_file.c
 # the journal of what a command has under way, and the report of what a
 # killed one left
 LIB_SRCS += src/base/journal.c src/base/sha256.c
+# latency: the histogram (pure)
+LIB_SRCS += src/base/lathist.c src/dom0/trace_hist.c
 # apply: the plan (pure: unit tested), the comparison and its actions
 LIB_SRCS += src/cmd/apply/apply_plan.c
 CMD_SRCS  += src/cmd/apply/cmd_apply.c src/cmd/apply/apply_run.c
