@@ -88,7 +88,8 @@ XEN_SRCS  += src/vbd/override_xs.c src/vbd/override_run.c src/xen/tstack_create.
 	     src/cmd/guest_start.c
 CMD_SRCS  += src/cmd/cmd_start.c src/cmd/cmd_tune.c src/cmd/cmd_defaults.c
 # stats: the sampler (sysfs, stats: pure enough for unit tests) and its source
-LIB_SRCS += src/dom0/sysfs.c src/dom0/sysfs_parse.c src/stats/stats.c src/stats/stats_ring.c \
+LIB_SRCS += src/dom0/sysfs.c src/dom0/sysfs_parse.c src/stats/stats.c src/stats/stats_ring.c src/stats/stats_lat.c \
+	src/stats/stats_render_lat.c \
 	src/stats/stats_render.c
 # ab: the A/B records (model, JSON, store)
 LIB_SRCS += src/ab/ab_record.c src/ab/ab_json.c src/ab/ab_json_read.c \
@@ -121,7 +122,8 @@ CMD_SRCS  += src/cmd/cmd_pv.c src/cmd/cmd_pv_status.c src/cmd/pv_file.c
 # killed one left
 LIB_SRCS += src/base/journal.c src/base/sha256.c
 # latency: the histogram (pure)
-LIB_SRCS += src/base/lathist.c src/dom0/trace_hist.c
+LIB_SRCS += src/base/lathist.c src/dom0/trace_hist.c src/dom0/tracefs.c \
+	     src/dom0/lat_trace.c src/dom0/lat_trace_spec.c src/dom0/lat_trace_read.c
 # apply: the plan (pure: unit tested), the comparison and its actions
 LIB_SRCS += src/cmd/apply/apply_plan.c
 CMD_SRCS  += src/cmd/apply/cmd_apply.c src/cmd/apply/apply_run.c

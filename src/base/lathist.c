@@ -111,6 +111,53 @@ int xvbd_lathist_add_bucket(struct xvbd_lathist *h, size_t idx, uint64_t n,
 	return 0;
 }
 
+int xvbd_lathist_add_counts(struct xvbd_lathist *h, size_t idx, uint64_t n,
+			    uint64_t sum_ns)
+{
+	uint64_t lower, width;
+
+	if (idx >= XVBD_LH_NBUCKETS)
+		return -EINVAL;
+	if (!n)
+		return sum_ns ? -EINVAL : 0;
+	lower = xvbd_lathist_lower_ns(idx);
+	width = xvbd_lathist_width_ns(idx);
+	if (sum_ns < sat_mul(lower, n) ||
+	    sum_ns > sat_mul(lower + (width - 1), n))
+		return -EINVAL;
+	if (ensure_buckets(h))
+		return -ENOMEM;
+	h->buckets[idx] += n;
+	h->count += n;
+	h->sum_ns = sat_add(h->sum_ns, sum_ns);
+	return 0;
+}
+
+bool xvbd_lathist_top(const struct xvbd_lathist *h, size_t *idx)
+{
+	size_t i;
+
+	if (!h->buckets)
+		return false;
+	for (i = XVBD_LH_NBUCKETS; i-- > 0;) {
+		if (h->buckets[i]) {
+			*idx = i;
+			return true;
+		}
+	}
+	return false;
+}
+
+int xvbd_lathist_set_max(struct xvbd_lathist *h, uint64_t max_ns)
+{
+	size_t top;
+
+	if (!xvbd_lathist_top(h, &top) || xvbd_lathist_index(max_ns) != top)
+		return -EINVAL;
+	h->max_ns = max_ns;
+	return 0;
+}
+
 int xvbd_lathist_merge(struct xvbd_lathist *dst,
 		       const struct xvbd_lathist *src)
 {

@@ -272,6 +272,8 @@ static void prom_sample(struct xvbd_out *o, const struct out_row *r,
 	bool any = false;
 
 	fputs(m->name, o->stream);
+	if (m->suffix)
+		fputs(m->suffix, o->stream);
 	for (i = 0; i < rs->nlabels; i++) {
 		l = row_get(r, rs->label_keys[i]);
 		if (!l || l->kind == C_NULL)
@@ -317,8 +319,9 @@ void out_rows_finish(struct xvbd_out *o)
 		return;
 	for (i = 0; i < rs->nmetrics; i++) {
 		m = &rs->metrics[i];
-		fprintf(o->stream, "# HELP %s %s\n# TYPE %s %s\n", m->name,
-			m->help, m->name, m->type);
+		if (m->type)
+			fprintf(o->stream, "# HELP %s %s\n# TYPE %s %s\n",
+				m->name, m->help, m->name, m->type);
 		for (j = 0; j < rs->nkept; j++) {
 			v = row_get(&rs->kept[j], m->key);
 			/* The unit's arithmetic needs the value's kind. */

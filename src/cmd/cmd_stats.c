@@ -1,10 +1,12 @@
 /*
  * cmd_stats.c - xvbd stats [Domain...] [-d SECONDS] [-n COUNT] [--vcpus]
- *		 [--json|--csv|--prometheus FILE]
+ *		 [--latency] [--json|--csv|--prometheus FILE]
  *
  * Renders the samples of the stats layer: per domain CPU%, vCPUs and
  * memory; per VBD request and byte rates, flushes, discards, oo_req, and
- * the backing device's latency and queue depth.  One render function
+ * the backing device's latency and queue depth; with --latency, its
+ * requests' latency distribution (dom0/lat_trace.h), whose intervals
+ * then end where the kernel's slots do.  One render function
  * describes a sample; text, JSON (one object per line) and CSV all come
  * from it, so their numbers are the same digits.  Prometheus textfile
  * output is written atomically (temporary file + rename).
@@ -45,6 +47,7 @@ struct stats_opts {
 	enum fmt fmt;
 	const char *prom_path;
 	bool vcpus;
+	bool latency;
 	bool live;		/* text on a terminal: refresh in place */
 	char **domains;		/* resolved names */
 	size_t ndomains;
@@ -89,6 +92,7 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 		{ "csv", no_argument, NULL, 'c' },
 		{ "prometheus", required_argument, NULL, 'p' },
 		{ "vcpus", no_argument, NULL, 'V' },
+		{ "latency", no_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, nfmt = 0;
@@ -144,6 +148,9 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 			break;
 		case 'V':
 			so->vcpus = true;
+			break;
+		case 'L':
+			so->latency = true;
 			break;
 		default:
 			return xvbd_getopt_error(ctx->cmd, argv, c);
@@ -216,6 +223,8 @@ static int run(struct xvbd_ctx *ctx, const struct stats_opts *so)
 		.domains = (const char *const *)so->domains,
 		.ndomains = so->ndomains,
 		.vcpus = so->vcpus,
+		.latency = so->latency,
+		.interval_ns = so->interval_ns,
 	};
 	struct xvbd_stats_sample s = { 0 };
 	struct xvbd_stats_source src;
@@ -243,9 +252,16 @@ static int run(struct xvbd_ctx *ctx, const struct stats_opts *so)
 		xvbd_sysfs_close(sys);
 		return XVBD_EXIT_FAIL;
 	}
-	/* The baseline: counters now, rates from the next sample on. */
+	/*
+	 * The baseline: counters now, rates from the next sample on.  With
+	 * latency, at the start of the first slot the kernel counts whole,
+	 * so that every interval is whole slots.
+	 */
+	next = xvbd_stats_lat_start_ns(st, xvbd_stats_now_ns());
+	if (next > xvbd_stats_now_ns() && !sleep_until(next))
+		goto out;
 	err = xvbd_stats_sample(st, &s);
-	next = s.mono_ns;
+	next = xvbd_stats_lat_deadline_ns(st, s.mono_ns);
 	if (!err && so->fmt == FMT_PROM) {
 		err = xvbd_stats_prom_write(so->prom_path, &s);
 		if (err) {
@@ -258,7 +274,7 @@ static int run(struct xvbd_ctx *ctx, const struct stats_opts *so)
 		next += so->interval_ns;
 		/* Fell behind (the sample took longer): do not catch up. */
 		if (next < s.mono_ns)
-			next = s.mono_ns;
+			next = xvbd_stats_lat_deadline_ns(st, s.mono_ns);
 		if (!sleep_until(next))
 			break;
 		err = xvbd_stats_sample(st, &s);
@@ -297,7 +313,7 @@ out:
 int cmd_stats(struct xvbd_ctx *ctx, int argc, char **argv)
 {
 	struct stats_opts so = { 0 };
-	struct sigaction sa = { .sa_handler = on_stop_signal };
+	struct sigaction sa = { .sa_handler = on_stop_signal }, old_hup;
 	int rc, first;
 	size_t i;
 
@@ -308,10 +324,17 @@ int cmd_stats(struct xvbd_ctx *ctx, int argc, char **argv)
 		return rc;
 	rc = resolve_domains(ctx, argc - first, argv + first, &so);
 	if (!rc) {
-		/* No SA_RESTART: the sleep returns and the loop ends. */
+		/* No SA_RESTART: the sleep returns and the loop ends.  A
+		 * hangup or quit, too: --latency's tracing is removed on
+		 * the way out. */
 		sigemptyset(&sa.sa_mask);
 		sigaction(SIGINT, &sa, NULL);
 		sigaction(SIGTERM, &sa, NULL);
+		sigaction(SIGQUIT, &sa, NULL);
+		/* nohup xvbd stats ...: a hangup ignored stays ignored. */
+		if (!sigaction(SIGHUP, NULL, &old_hup) &&
+		    old_hup.sa_handler != SIG_IGN)
+			sigaction(SIGHUP, &sa, NULL);
 		/* One write per sample (and per live frame). */
 		static char buf[1 << 16];
 

@@ -17,6 +17,7 @@
 #include "xvbd/dom0/loop.h"
 #include "xvbd/dom0/modparam.h"
 #include "xvbd/dom0/share.h"
+#include "xvbd/dom0/tracefs.h"
 #include "xvbd/xen/xs.h"
 
 /* How long the report waits for a share's file server to answer. */
@@ -364,6 +365,43 @@ static int left_rebooting(const struct dead *d, const char *args)
 	return 1;
 }
 
+/*
+ * stats --latency's tracing: its tracefs instance (hist triggers on the
+ * block layer's request events, which cost every request some time)
+ * and its synthetic event.  Named after the dead process: no one else's.
+ */
+static int left_trace(const struct dead *d, const char *args)
+{
+	char inst[64], synth[64], path[320], fix[512], why[256];
+	struct xvbd_tracefs *tf;
+	bool inst_left, synth_left;
+
+	if (sscanf(args, "%63s %63s", inst, synth) != 2)
+		return 0;
+	if (xvbd_tracefs_open(NULL, &tf, why, sizeof(why)))
+		return -1;	/* tracefs not there now: ask again later */
+	inst_left = xvbd_tracefs_instance_exists(tf, inst);
+	synth_left = xvbd_tracefs_synth_exists(tf, synth) > 0;
+	if (!inst_left && !synth_left) {
+		xvbd_tracefs_close(tf);
+		return 0;
+	}
+	xvbd_tracefs_instance_path(tf, inst, path, sizeof(path));
+	xvbd_tracefs_remedy(tf, inst_left ? inst : NULL,
+			    synth_left ? synth : NULL, fix, sizeof(fix));
+	xvbd_tracefs_close(tf);
+	if (inst_left)
+		warn(d, "%s was killed: its latency tracing is still on: "
+		     "tracefs instance %s (hist triggers on every block "
+		     "request)%s%s", d->who, path, synth_left ?
+		     " and synthetic event " : "", synth_left ? synth : "");
+	else
+		warn(d, "%s was killed: it left synthetic event %s in "
+		     "tracefs", d->who, synth);
+	remedy(d, "remove it with: %s", fix);
+	return 1;
+}
+
 static int check(const struct dead *d, const struct xvbd_jentry *e)
 {
 	static const struct {
@@ -380,6 +418,7 @@ static int check(const struct dead *d, const struct xvbd_jentry *e)
 		{ XVBD_J_LOOP, left_loop },
 		{ XVBD_J_REBOOT, left_rebooting },
 		{ XVBD_J_ABDISK, left_abdisk },
+		{ XVBD_J_TRACE, left_trace },
 	};
 	size_t i;
 

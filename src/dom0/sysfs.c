@@ -27,7 +27,14 @@
 /* A partition's attribute, and its disk's dev (the link's parent). */
 #define BLK_PARTITION_FMT	"dev/block/%u:%u/partition"
 #define BLK_PARENT_DEV_FMT	"dev/block/%u:%u/../dev"
-#define BLK_QUEUE_FMT		"dev/block/%u:%u/queue/%s"
+#define BLK_ATTR_FMT		"dev/block/%u:%u/%s"
+#define BLK_QUEUE_DIR		"queue/"
+/* A partition's place on its disk, in 512-byte sectors. */
+#define BLK_PART_START		"start"
+#define BLK_SIZE		"size"
+/* Stacked devices: device-mapper's and md's attribute groups. */
+#define BLK_DM_DIR		"dm"
+#define BLK_MD_DIR		"md"
 #define MOUNTINFO_PATH		"self/mountinfo"	/* under /proc */
 #define MOUNTINFO_MAX		(4u << 20)
 #define PROC_ROOT		"/proc"
@@ -54,8 +61,6 @@ struct xvbd_proc_thread {
 	int fd;
 };
 
-static int parse_digits(const char *p, const char *end, uint64_t *out);
-static int parse_digits_str(const char *s, uint64_t *out);
 
 struct xvbd_sysfs_vbd {
 	int fd[XVBD_BLKBACK_NFIELDS];
@@ -361,15 +366,15 @@ int xvbd_sysfs_clocksource(struct xvbd_sysfs *sys, char *buf, size_t len)
 
 /* ---- a block device's queue, the filesystem of a device ---- */
 
-/* One small attribute of dev/block/M:m/queue, NUL-terminated. */
-static int read_queue_attr(struct xvbd_sysfs *sys, unsigned major,
-			   unsigned minor, const char *name, char *buf,
-			   size_t len, size_t *got)
+/* One small attribute of dev/block/M:m (name: "queue/x", "size"). */
+static int read_blk_attr(struct xvbd_sysfs *sys, unsigned major,
+			 unsigned minor, const char *name, char *buf,
+			 size_t len, size_t *got)
 {
 	char path[96];
 	int fd, rc;
 
-	snprintf(path, sizeof(path), BLK_QUEUE_FMT, major, minor, name);
+	snprintf(path, sizeof(path), BLK_ATTR_FMT, major, minor, name);
 	fd = openat(sys->root_fd, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -380,15 +385,60 @@ static int read_queue_attr(struct xvbd_sysfs *sys, unsigned major,
 	return rc;
 }
 
-static int queue_uint(struct xvbd_sysfs *sys, unsigned major,
-		      unsigned minor, const char *name, uint64_t *v)
+static int read_queue_attr(struct xvbd_sysfs *sys, unsigned major,
+			   unsigned minor, const char *name, char *buf,
+			   size_t len, size_t *got)
+{
+	char attr[64];
+
+	snprintf(attr, sizeof(attr), BLK_QUEUE_DIR "%s", name);
+	return read_blk_attr(sys, major, minor, attr, buf, len, got);
+}
+
+static int blk_uint(struct xvbd_sysfs *sys, unsigned major, unsigned minor,
+		    const char *name, uint64_t *v)
 {
 	char buf[COUNTER_BUF];
 	size_t got = 0;
-	int rc = read_queue_attr(sys, major, minor, name, buf, sizeof(buf),
-				 &got);
+	int rc = read_blk_attr(sys, major, minor, name, buf, sizeof(buf),
+			       &got);
 
 	return rc ? rc : xvbd_sysfs_parse_counter(buf, got, v);
+}
+
+static int queue_uint(struct xvbd_sysfs *sys, unsigned major,
+		      unsigned minor, const char *name, uint64_t *v)
+{
+	char attr[64];
+
+	snprintf(attr, sizeof(attr), BLK_QUEUE_DIR "%s", name);
+	return blk_uint(sys, major, minor, attr, v);
+}
+
+int xvbd_sysfs_blk_extent(struct xvbd_sysfs *sys, unsigned major,
+			  unsigned minor, struct xvbd_blk_extent *x)
+{
+	char path[96];
+	int rc;
+
+	memset(x, 0, sizeof(*x));
+	if (major > DEV_MAJOR_MAX || minor > DEV_MINOR_MAX)
+		return -ERANGE;
+	rc = xvbd_sysfs_blk_whole(sys, major, minor, &x->disk_major,
+				  &x->disk_minor);
+	if (!rc)
+		rc = blk_uint(sys, major, minor, BLK_SIZE, &x->sectors);
+	x->partition = x->disk_major != major || x->disk_minor != minor;
+	if (!rc && x->partition)
+		rc = blk_uint(sys, major, minor, BLK_PART_START,
+			      &x->start_sector);
+	if (rc)
+		return rc;
+	snprintf(path, sizeof(path), BLK_ATTR_FMT, major, minor, BLK_DM_DIR);
+	x->stacked = !faccessat(sys->root_fd, path, F_OK, 0);
+	snprintf(path, sizeof(path), BLK_ATTR_FMT, major, minor, BLK_MD_DIR);
+	x->stacked = x->stacked || !faccessat(sys->root_fd, path, F_OK, 0);
+	return 0;
 }
 
 void xvbd_sysfs_blk_queue(struct xvbd_sysfs *sys, unsigned major,
@@ -474,7 +524,7 @@ static int pid_of(const char *name)
 {
 	uint64_t v;
 
-	if (parse_digits_str(name, &v) || !v || v > INT32_MAX)
+	if (xvbd_sysfs_parse_counter(name, strlen(name), &v) || !v || v > INT32_MAX)
 		return -1;
 	return (int)v;
 }
@@ -593,185 +643,4 @@ void xvbd_proc_thread_close(struct xvbd_proc_thread *t)
 		return;
 	close(t->fd);
 	free(t);
-}
-
-/* ---- parsers ---- */
-
-/* Strict decimal digits [p, end): no sign, at most UINT64_MAX. */
-static int parse_digits(const char *p, const char *end, uint64_t *out)
-{
-	uint64_t v = 0;
-
-	if (p == end)
-		return -EINVAL;
-	for (; p < end; p++) {
-		unsigned d;
-
-		if (*p < '0' || *p > '9')
-			return -EINVAL;
-		d = (unsigned)(*p - '0');
-		if (v > (UINT64_MAX - d) / 10)
-			return -ERANGE;
-		v = v * 10 + d;
-	}
-	*out = v;
-	return 0;
-}
-
-static int parse_digits_str(const char *s, uint64_t *out)
-{
-	return parse_digits(s, s + strlen(s), out);
-}
-
-int xvbd_proc_parse_stat(const char *buf, size_t len, char *comm,
-			 size_t comm_len, uint64_t *flags)
-{
-	const char *open = memchr(buf, '(', len), *close = NULL, *p;
-	const char *end = buf + len;
-	int field;
-
-	/* The name may hold ')' and spaces: the last ')' ends it. */
-	for (p = buf; p < end; p++)
-		if (*p == ')')
-			close = p;
-	if (!open || !close || close < open ||
-	    (size_t)(close - open - 1) >= comm_len)
-		return -EINVAL;
-	memcpy(comm, open + 1, (size_t)(close - open - 1));
-	comm[close - open - 1] = '\0';
-	/* After ") ": state (3), ppid, pgrp, session, tty, tpgid, flags. */
-	p = close + 1;
-	for (field = 3; field <= 9; field++) {
-		const char *start;
-
-		if (p >= end || *p != ' ')
-			return -EINVAL;
-		start = ++p;
-		while (p < end && *p != ' ' && *p != '\n')
-			p++;
-		if (field == 9)
-			return parse_digits(start, p, flags);
-	}
-	return -EINVAL;
-}
-
-int xvbd_proc_parse_schedstat(const char *buf, size_t len, uint64_t *run_ns,
-			      uint64_t *slices)
-{
-	const char *end = buf + len, *p = buf, *start;
-	uint64_t wait_ns;
-	int rc;
-
-	if (len && end[-1] == '\n')
-		end--;
-	start = p;
-	while (p < end && *p != ' ')
-		p++;
-	rc = parse_digits(start, p, run_ns);
-	if (rc || p == end)
-		return rc ? rc : -EINVAL;
-	start = ++p;
-	while (p < end && *p != ' ')
-		p++;
-	rc = parse_digits(start, p, &wait_ns);
-	if (rc || p == end)
-		return rc ? rc : -EINVAL;
-	return parse_digits(p + 1, end, slices);
-}
-
-int xvbd_sysfs_parse_counter(const char *buf, size_t len, uint64_t *out)
-{
-	if (len && buf[len - 1] == '\n')
-		len--;
-	return parse_digits(buf, buf + len, out);
-}
-
-int xvbd_sysfs_parse_blkstat(const char *buf, size_t len,
-			     struct xvbd_blkstat *st)
-{
-	uint64_t *const fields[] = {
-		&st->rd_ios, &st->rd_merges, &st->rd_sectors,
-		&st->rd_ticks_ms, &st->wr_ios, &st->wr_merges,
-		&st->wr_sectors, &st->wr_ticks_ms, &st->in_flight,
-		&st->io_ticks_ms, &st->time_in_queue_ms, &st->ds_ios,
-		&st->ds_merges, &st->ds_sectors, &st->ds_ticks_ms,
-		&st->fl_ios, &st->fl_ticks_ms,
-	};
-	const size_t nmax = sizeof(fields) / sizeof(fields[0]);
-	const char *p = buf, *end = buf + len;
-	unsigned n = 0;
-	int rc;
-
-	memset(st, 0, sizeof(*st));
-	for (;;) {
-		const char *start;
-
-		while (p < end && (*p == ' ' || *p == '\t'))
-			p++;
-		if (p == end || *p == '\n')
-			break;
-		start = p;
-		while (p < end && *p >= '0' && *p <= '9')
-			p++;
-		if (p < end && *p != ' ' && *p != '\t' && *p != '\n')
-			return -EINVAL;
-		/* Fields a newer kernel appends are ignored. */
-		if (n < nmax) {
-			rc = parse_digits(start, p, fields[n]);
-			if (rc)
-				return rc;
-		}
-		n++;
-	}
-	if (p < end && (*p != '\n' || p + 1 != end))
-		return -EINVAL;
-	if (n < 11)
-		return -EINVAL;
-	st->nfields = n < nmax ? n : (unsigned)nmax;
-	return 0;
-}
-
-static int parse_hex(const char *p, const char *end, uint64_t max,
-		     unsigned *out)
-{
-	uint64_t v = 0;
-
-	if (p == end || end - p > 8)
-		return -EINVAL;
-	for (; p < end; p++) {
-		unsigned d;
-
-		if (*p >= '0' && *p <= '9')
-			d = (unsigned)(*p - '0');
-		else if (*p >= 'a' && *p <= 'f')
-			d = (unsigned)(*p - 'a' + 10);
-		else if (*p >= 'A' && *p <= 'F')
-			d = (unsigned)(*p - 'A' + 10);
-		else
-			return -EINVAL;
-		v = v * 16 + d;
-	}
-	if (v > max)
-		return -ERANGE;
-	*out = (unsigned)v;
-	return 0;
-}
-
-int xvbd_sysfs_parse_devnum(const char *s, unsigned *major, unsigned *minor)
-{
-	const char *colon = strchr(s, ':');
-	unsigned ma, mi;
-	int rc;
-
-	if (!colon)
-		return -EINVAL;
-	rc = parse_hex(s, colon, DEV_MAJOR_MAX, &ma);
-	if (!rc)
-		rc = parse_hex(colon + 1, colon + 1 + strlen(colon + 1),
-			       DEV_MINOR_MAX, &mi);
-	if (rc)
-		return rc;
-	*major = ma;
-	*minor = mi;
-	return 0;
 }

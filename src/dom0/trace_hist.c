@@ -153,6 +153,8 @@ struct parse {
 	struct xvbd_hist_entry e;
 	bool pending, in_totals;
 	size_t section;
+	const char *info;
+	size_t info_len;
 	struct xvbd_hist_totals tot;
 };
 
@@ -177,6 +179,9 @@ static int one_line(struct parse *ps, struct cursor *c)
 			if (ps->tot.sections++)
 				ps->section++;
 			ps->in_totals = false;
+			skip_blanks(c);
+			ps->info = c->p;
+			ps->info_len = (size_t)(c->end - c->p);
 		}
 		return flush(ps);
 	}
@@ -186,6 +191,8 @@ static int one_line(struct parse *ps, struct cursor *c)
 			return rc;
 		memset(&ps->e, 0, sizeof(ps->e));
 		ps->e.section = ps->section;
+		ps->e.info = ps->info;
+		ps->e.info_len = ps->info_len;
 		rc = entry_line(c, &ps->e);
 		ps->pending = !rc;
 		return rc;

@@ -97,6 +97,7 @@ struct xvbd_stats {
 	size_t cap_vbuf;
 	char warnings[WARN_MAX][WARN_LEN];
 	size_t nwarnings;
+	struct stats_lat *lat;		/* opts.latency: the tracker */
 };
 
 const char *xvbd_stats_iv_name(enum xvbd_stats_iv iv)
@@ -262,6 +263,16 @@ static void warn(struct xvbd_stats *st, const char *fmt, ...)
 	va_end(ap);
 }
 
+uint64_t xvbd_stats_lat_start_ns(const struct xvbd_stats *st, uint64_t t)
+{
+	return stats_lat_start_ns(st->lat, t);
+}
+
+uint64_t xvbd_stats_lat_deadline_ns(const struct xvbd_stats *st, uint64_t t)
+{
+	return stats_lat_deadline_ns(st->lat, t);
+}
+
 size_t xvbd_stats_nwarnings(const struct xvbd_stats *st)
 {
 	return st->nwarnings;
@@ -341,6 +352,26 @@ static void vbd_open_files(struct xvbd_stats *st, struct vbd_state *v)
 		v->blk = NULL;
 }
 
+/* The latency tracker follows the VBDs' backing devices. */
+static void lat_devs(struct xvbd_stats *st)
+{
+	const struct xvbd_stats_vbdinfo **info;
+	char why[256] = "";
+	size_t i;
+
+	if (!st->lat)
+		return;
+	info = calloc(st->nvbds ? st->nvbds : 1, sizeof(*info));
+	if (!info)
+		return;
+	for (i = 0; i < st->nvbds; i++)
+		info[i] = &st->vbds[i].info;
+	stats_lat_devs(st->lat, info, st->nvbds, why, sizeof(why));
+	free(info);
+	if (why[0])
+		warn(st, "latency: %s", why);
+}
+
 /*
  * Re-read the VBD list.  A VBD that is still there keeps its state
  * unless blkback's device was replaced (detach + attach between two
@@ -418,6 +449,7 @@ static int rediscover(struct xvbd_stats *st)
 	st->vbds = next;
 	st->nvbds = n;
 	st->rediscovered = true;
+	lat_devs(st);
 	return 0;
 }
 
@@ -454,6 +486,12 @@ int xvbd_stats_open(const struct xvbd_stats_source *src,
 	rc = copy_filter(st, opts);
 	if (!rc)
 		rc = rediscover(st);
+	if (!rc && opts && opts->latency) {
+		st->lat = stats_lat_open(sys, opts);
+		if (!st->lat)
+			rc = -ENOMEM;
+		lat_devs(st);
+	}
 	if (rc) {
 		st->src.close = NULL;	/* the caller still owns the source */
 		xvbd_stats_close(st);
@@ -469,6 +507,7 @@ void xvbd_stats_close(struct xvbd_stats *st)
 
 	if (!st)
 		return;
+	stats_lat_close(st->lat);
 	for (i = 0; i < st->nvbds; i++)
 		vbd_state_drop(&st->vbds[i]);
 	free(st->vbds);
@@ -497,6 +536,7 @@ void xvbd_stats_sample_free(struct xvbd_stats_sample *s)
 	}
 	free(s->doms);
 	free(s->vbds);
+	stats_lat_sample_free(s);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -922,6 +962,16 @@ int xvbd_stats_sample(struct xvbd_stats *st, struct xvbd_stats_sample *s)
 
 		if (d && d->keep)
 			sample_vbd(st, &st->vbds[i], d, vbd_ns, s);
+	}
+	if (st->lat) {
+		char why[256] = "";
+
+		rc = stats_lat_sample(st->lat, xvbd_stats_now_ns(), s, why,
+				      sizeof(why));
+		if (rc)
+			return rc;
+		if (why[0])
+			warn(st, "latency: %s", why);
 	}
 	/*
 	 * Wall-clock stamps come from the monotonic clock plus an offset

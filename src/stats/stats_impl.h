@@ -48,4 +48,36 @@ void xvbd_rings_sample(struct ring_set *set, uint64_t interval_ns,
 		       bool dreq_known, uint64_t dreq,
 		       struct xvbd_stats_vbd *out);
 
+/* ---- stats_lat.c: the backing devices' request latency ---- */
+
+struct stats_lat;
+
+/* NULL without opts->latency; else a handle, which may say why the
+ * latency is unavailable. */
+struct stats_lat *stats_lat_open(struct xvbd_sysfs *sys,
+				 const struct xvbd_stats_opts *opts);
+void stats_lat_close(struct stats_lat *sl);		/* NULL ok */
+/* The VBDs' backing devices (info[0..n)); warn says what failed. */
+void stats_lat_devs(struct stats_lat *sl, const struct xvbd_stats_vbdinfo
+		    *const *info, size_t n, char *warn, size_t warn_len);
+int stats_lat_sample(struct stats_lat *sl, uint64_t now_ns,
+		     struct xvbd_stats_sample *s, char *warn, size_t warn_len);
+void stats_lat_sample_free(struct xvbd_stats_sample *s);
+uint64_t stats_lat_start_ns(const struct stats_lat *sl, uint64_t t);
+uint64_t stats_lat_deadline_ns(const struct stats_lat *sl, uint64_t t);
+
+/* ---- stats_render_lat.c ---- */
+
+struct xvbd_out;
+
+/* vbds[i]'s latency fields (within its object). */
+void stats_render_lat(struct xvbd_out *o, const struct xvbd_stats_sample *s,
+		      size_t i);
+/* The sample's clock and error statement, or why it is unavailable. */
+void stats_render_lat_head(struct xvbd_out *o,
+			   const struct xvbd_stats_sample *s);
+/* Prometheus only: the histograms' rows, an array of the sample. */
+void stats_render_lat_prom(struct xvbd_out *o,
+			   const struct xvbd_stats_sample *s);
+
 #endif /* XVBD_STATS_IMPL_H */

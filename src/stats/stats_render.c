@@ -22,6 +22,7 @@
 #include "xvbd/base/out.h"
 #include "xvbd/stats/stats.h"
 #include "xvbd/dom0/sysfs.h"
+#include "stats_impl.h"
 
 #define NS_PER_S		UINT64_C(1000000000)
 #define BYTES_PER_MB		1e6	/* MB/s in text: 10^6 bytes */
@@ -45,6 +46,8 @@ static const char *const csv_columns[] = {
 	"backend_cpu_ns", "backend_interval", "backend_cpu_pct",
 	"backend_us_per_req", "rd_kib_per_req", "wr_kib_per_req",
 	"ceiling_segments", "ceiling_kib", "rd_ceiling_pct", "wr_ceiling_pct",
+	"rd_p50_ms", "rd_p99_ms", "rd_p999_ms", "rd_max_ms",
+	"wr_p50_ms", "wr_p99_ms", "wr_p999_ms", "wr_max_ms", "lat_state",
 };
 #define NCSV	(sizeof(csv_columns) / sizeof(csv_columns[0]))
 
@@ -76,6 +79,18 @@ static const struct xvbd_out_label stats_labels[] = {
 	{ "wr_kib_per_req", "WR-KiB/REQ" },
 	{ "ceiling_kib", "MAX-KiB" },
 	{ "interval", "NOTE" },
+	{ "rd_p50_ms", "RD-P50(ms)" },
+	{ "rd_p99_ms", "RD-P99" },
+	{ "rd_p999_ms", "RD-P99.9" },
+	{ "rd_max_ms", "RD-MAX" },
+	{ "wr_p50_ms", "WR-P50(ms)" },
+	{ "wr_p99_ms", "WR-P99" },
+	{ "wr_p999_ms", "WR-P99.9" },
+	{ "wr_max_ms", "WR-MAX" },
+	{ "lat_state", "LATENCY" },
+	{ "latency_unavailable", "latency" },
+	{ "latency_clock", "latency clock" },
+	{ "latency_relative_error", "latency error" },
 	{ NULL, NULL },
 };
 
@@ -185,8 +200,10 @@ static void render_cost(struct xvbd_out *o, const struct xvbd_stats_vbd *v)
 		render_rings(o, v);
 }
 
-static void render_vbd(struct xvbd_out *o, const struct xvbd_stats_vbd *v)
+static void render_vbd(struct xvbd_out *o, const struct xvbd_stats_sample *s,
+		       size_t vi)
 {
+	const struct xvbd_stats_vbd *v = &s->vbds[vi];
 	bool ok = v->iv == XVBD_IV_OK, blk = v->has_blk &&
 		  v->blk_iv == XVBD_IV_OK, human = xvbd_out_is_text(o);
 	char backing[24];
@@ -232,6 +249,7 @@ static void render_vbd(struct xvbd_out *o, const struct xvbd_stats_vbd *v)
 	render_cost(o, v);
 	if (human)
 		xvbd_out_str(o, "interval", xvbd_stats_iv_name(v->iv));
+	stats_render_lat(o, s, vi);
 }
 
 static void fmt_time(int64_t realtime_ns, char *buf, size_t len)
@@ -262,6 +280,7 @@ static void render_sample(struct xvbd_out *o,
 	xvbd_out_uint(o, "seq", s->seq);
 	xvbd_out_fixed_opt(o, "interval_s", true,
 			   (double)s->interval_ns / (double)NS_PER_S, 6);
+	stats_render_lat_head(o, s);
 	xvbd_out_arr_begin(o, "domains");
 	for (i = 0; i < s->ndoms; i++) {
 		xvbd_out_obj_begin(o, NULL);
@@ -272,10 +291,11 @@ static void render_sample(struct xvbd_out *o,
 	xvbd_out_arr_begin(o, "vbds");
 	for (i = 0; i < s->nvbds; i++) {
 		xvbd_out_obj_begin(o, NULL);
-		render_vbd(o, &s->vbds[i]);
+		render_vbd(o, s, i);
 		xvbd_out_obj_end(o);
 	}
 	xvbd_out_arr_end(o);
+	stats_render_lat_prom(o, s);
 	xvbd_out_obj_end(o);
 }
 
@@ -307,60 +327,77 @@ int xvbd_stats_render(FILE *f, enum xvbd_stats_fmt fmt,
 /* ---- Prometheus textfile: metric families read from the fields ---- */
 
 static const char *const prom_labels[] = { "domid", "domain", "vdev",
-					   "devid" };
+					   "devid", "direction", "le" };
 
 static const struct xvbd_out_prom_metric prom_metrics[] = {
 	{ "cpu_ns", "xvbd_domain_cpu_seconds_total", "counter",
-	  "CPU time used by all vCPUs of the domain", XVBD_PROM_NS_AS_S },
+	  "CPU time used by all vCPUs of the domain", XVBD_PROM_NS_AS_S, NULL },
 	{ "cpu_pct", "xvbd_domain_cpu_percent", "gauge",
 	  "CPU time over the last interval / wall time x 100",
-	  XVBD_PROM_AS_IS },
+	  XVBD_PROM_AS_IS, NULL },
 	{ "vcpus", "xvbd_domain_vcpus", "gauge", "online vCPUs",
-	  XVBD_PROM_AS_IS },
+	  XVBD_PROM_AS_IS, NULL },
 	{ "mem_bytes", "xvbd_domain_memory_bytes", "gauge",
-	  "current memory allocation", XVBD_PROM_AS_IS },
+	  "current memory allocation", XVBD_PROM_AS_IS, NULL },
 	{ "rd_req", "xvbd_vbd_read_requests_total", "counter",
-	  "blkback rd_req: read requests", XVBD_PROM_AS_IS },
+	  "blkback rd_req: read requests", XVBD_PROM_AS_IS, NULL },
 	{ "wr_req", "xvbd_vbd_write_requests_total", "counter",
-	  "blkback wr_req: write requests", XVBD_PROM_AS_IS },
+	  "blkback wr_req: write requests", XVBD_PROM_AS_IS, NULL },
 	{ "rd_sect", "xvbd_vbd_read_bytes_total", "counter",
-	  "blkback rd_sect x 512", XVBD_PROM_SECTORS_AS_BYTES },
+	  "blkback rd_sect x 512", XVBD_PROM_SECTORS_AS_BYTES, NULL },
 	{ "wr_sect", "xvbd_vbd_write_bytes_total", "counter",
-	  "blkback wr_sect x 512", XVBD_PROM_SECTORS_AS_BYTES },
+	  "blkback wr_sect x 512", XVBD_PROM_SECTORS_AS_BYTES, NULL },
 	{ "f_req", "xvbd_vbd_flush_requests_total", "counter",
-	  "blkback f_req: flush and barrier requests", XVBD_PROM_AS_IS },
+	  "blkback f_req: flush and barrier requests", XVBD_PROM_AS_IS, NULL },
 	{ "ds_req", "xvbd_vbd_discard_requests_total", "counter",
-	  "blkback ds_req: discard requests", XVBD_PROM_AS_IS },
+	  "blkback ds_req: discard requests", XVBD_PROM_AS_IS, NULL },
 	{ "oo_req", "xvbd_vbd_out_of_requests_total", "counter",
 	  "blkback oo_req: times the ring had no free request",
-	  XVBD_PROM_AS_IS },
+	  XVBD_PROM_AS_IS, NULL },
 	{ "rd_lat_ms", "xvbd_vbd_read_latency_seconds", "gauge",
 	  "backing device: average read time over the last interval",
-	  XVBD_PROM_MS_AS_S },
+	  XVBD_PROM_MS_AS_S, NULL },
 	{ "wr_lat_ms", "xvbd_vbd_write_latency_seconds", "gauge",
 	  "backing device: average write time over the last interval",
-	  XVBD_PROM_MS_AS_S },
+	  XVBD_PROM_MS_AS_S, NULL },
 	{ "queue_depth", "xvbd_vbd_queue_depth", "gauge",
 	  "backing device: average requests in queue over the last interval",
-	  XVBD_PROM_FIXED6 },
+	  XVBD_PROM_FIXED6, NULL },
 	{ "backend_cpu_ns", "xvbd_vbd_backend_cpu_seconds_total", "counter",
 	  "CPU time of blkback's kernel threads of the VBD's rings",
-	  XVBD_PROM_NS_AS_S },
+	  XVBD_PROM_NS_AS_S, NULL },
 	{ "backend_cpu_pct", "xvbd_vbd_backend_cpu_percent", "gauge",
 	  "blkback's ring threads: CPU time over the last interval / wall "
-	  "time x 100", XVBD_PROM_AS_IS },
+	  "time x 100", XVBD_PROM_AS_IS, NULL },
 	{ "backend_us_per_req", "xvbd_vbd_backend_cpu_microseconds_per_request",
 	  "gauge", "blkback's ring threads: CPU time per request (all kinds) "
-	  "over the last interval", XVBD_PROM_AS_IS },
+	  "over the last interval", XVBD_PROM_AS_IS, NULL },
 	{ "rd_kib_per_req", "xvbd_vbd_read_kib_per_request", "gauge",
 	  "rd_sect x 512 / rd_req over the last interval, KiB",
-	  XVBD_PROM_AS_IS },
+	  XVBD_PROM_AS_IS, NULL },
 	{ "wr_kib_per_req", "xvbd_vbd_write_kib_per_request", "gauge",
 	  "wr_sect x 512 / wr_req over the last interval, KiB",
-	  XVBD_PROM_AS_IS },
+	  XVBD_PROM_AS_IS, NULL },
+	{ "d2c_le_count", "xvbd_vbd_backing_d2c_seconds", "histogram",
+	  "backing device: time from a request's issue to the driver to its "
+	  "completion (block_rq_issue to block_rq_complete), since xvbd "
+	  "began; le bounds exact, in whole ns", XVBD_PROM_AS_IS, "_bucket" },
+	{ "d2c_sum_ns", "xvbd_vbd_backing_d2c_seconds", NULL, NULL,
+	  XVBD_PROM_NS_AS_S, "_sum" },
+	{ "d2c_count", "xvbd_vbd_backing_d2c_seconds", NULL, NULL,
+	  XVBD_PROM_AS_IS, "_count" },
+	{ "i2c_le_count", "xvbd_vbd_backing_i2c_seconds", "histogram",
+	  "backing device: time from a request's insertion into the I/O "
+	  "scheduler to its completion (block_rq_insert to "
+	  "block_rq_complete), since xvbd began", XVBD_PROM_AS_IS,
+	  "_bucket" },
+	{ "i2c_sum_ns", "xvbd_vbd_backing_i2c_seconds", NULL, NULL,
+	  XVBD_PROM_NS_AS_S, "_sum" },
+	{ "i2c_count", "xvbd_vbd_backing_i2c_seconds", NULL, NULL,
+	  XVBD_PROM_AS_IS, "_count" },
 	{ "ceiling_kib", "xvbd_vbd_request_ceiling_kib", "gauge",
 	  "largest request the backend's offer allows (11 or the indirect "
-	  "segments offered, x 4 KiB)", XVBD_PROM_AS_IS },
+	  "segments offered, x 4 KiB)", XVBD_PROM_AS_IS, NULL },
 };
 
 void xvbd_stats_prom_render(FILE *f, const struct xvbd_stats_sample *s)

@@ -251,6 +251,37 @@ static void test_add_bucket(void **state)
 	xvbd_lathist_free(&h);
 }
 
+/* Counts whose maximum is known apart (the kernel's max trigger). */
+static void test_counts_then_max(void **state)
+{
+	struct xvbd_lathist h;
+	size_t lo_idx = xvbd_lathist_index(20000), hi_idx =
+		xvbd_lathist_index(70000), top;
+	uint64_t hi = xvbd_lathist_lower_ns(hi_idx);
+
+	(void)state;
+	xvbd_lathist_init(&h);
+	assert_false(xvbd_lathist_top(&h, &top));
+	assert_int_equal(xvbd_lathist_set_max(&h, 5), -EINVAL);
+	assert_int_equal(xvbd_lathist_add_counts(&h, lo_idx, 2,
+		2 * xvbd_lathist_lower_ns(lo_idx)), 0);
+	assert_int_equal(xvbd_lathist_add_counts(&h, hi_idx, 1, hi + 7), 0);
+	/* A sum outside what one value of the bucket can be. */
+	assert_int_equal(xvbd_lathist_add_counts(&h, hi_idx, 1, hi - 1),
+			 -EINVAL);
+	assert_int_equal(xvbd_lathist_add_counts(&h, hi_idx, 1,
+		hi + xvbd_lathist_width_ns(hi_idx)), -EINVAL);
+	assert_true(xvbd_lathist_top(&h, &top) && top == hi_idx);
+	/* The maximum must be in the top bucket. */
+	assert_int_equal(xvbd_lathist_set_max(&h, 20000), -EINVAL);
+	assert_int_equal(h.max_ns, 0);
+	assert_int_equal(xvbd_lathist_set_max(&h, hi + 7), 0);
+	assert_int_equal(h.max_ns, hi + 7);
+	assert_int_equal(h.count, 3);
+	assert_true(xvbd_lathist_quantile_ns(&h, 1000000) == hi + 7);
+	xvbd_lathist_free(&h);
+}
+
 static void test_next(void **state)
 {
 	struct xvbd_lathist h;
@@ -276,6 +307,7 @@ int main(void)
 		cmocka_unit_test(test_percentile_order),
 		cmocka_unit_test(test_merge_exact),
 		cmocka_unit_test(test_add_bucket),
+		cmocka_unit_test(test_counts_then_max),
 		cmocka_unit_test(test_next),
 	};
 

@@ -73,6 +73,9 @@ static void test_lab_output(void **state)
 	assert_int_equal(t.dropped, 7);
 	assert_int_equal(s.n, 2);
 	assert_int_equal(s.e[0].section, 1);
+	assert_true(s.e[0].info_len > 20 &&
+		    !strncmp(s.e[0].info, "hist:keys=idx,t.buckets", 23) &&
+		    !strncmp(s.e[0].info + s.e[0].info_len - 8, "[active]", 8));
 	assert_int_equal(s.e[0].nkeys, 3);
 	assert_string_equal(s.e[0].key_name[1], "t");
 	assert_int_equal(xvbd_hist_key(&s.e[0], "t", &v), 0);

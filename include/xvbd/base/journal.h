@@ -51,6 +51,8 @@
 #define XVBD_J_REBOOT_CFG "reboot-config" /* FILE: what recreates it */
 #define XVBD_J_ABDISK	"abdisk"	/* DOMID DEVID VDEV NAME: ab run's
 					 * disk under test, attached */
+#define XVBD_J_TRACE	"trace"		/* INSTANCE SYNTH: a tracefs
+					 * instance and synthetic event */
 
 /*
  * The writing side.  begin names the command (its journal is made at its

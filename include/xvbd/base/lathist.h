@@ -65,6 +65,20 @@ int xvbd_lathist_add(struct xvbd_lathist *h, uint64_t ns, uint64_t n);
  */
 int xvbd_lathist_add_bucket(struct xvbd_lathist *h, size_t idx, uint64_t n,
 			    uint64_t sum_ns, uint64_t max_ns);
+/*
+ * n values in bucket idx of a known sum, whose maximum comes from
+ * elsewhere (xvbd_lathist_set_max): -EINVAL if no n values of the bucket
+ * can have that sum.
+ */
+int xvbd_lathist_add_counts(struct xvbd_lathist *h, size_t idx, uint64_t n,
+			    uint64_t sum_ns);
+/*
+ * The exact maximum, known apart from the counts: it must lie in the
+ * highest non-empty bucket (-EINVAL, h unchanged, otherwise).
+ */
+int xvbd_lathist_set_max(struct xvbd_lathist *h, uint64_t max_ns);
+/* The highest non-empty bucket: false when empty. */
+bool xvbd_lathist_top(const struct xvbd_lathist *h, size_t *idx);
 /* dst += src, exactly.  0 or -ENOMEM (dst unchanged). */
 int xvbd_lathist_merge(struct xvbd_lathist *dst,
 		       const struct xvbd_lathist *src);

@@ -68,6 +68,12 @@ struct xvbd_out_prom_metric {
 	const char *key;	/* the field it is read from */
 	const char *name, *type, *help;
 	enum xvbd_out_prom_unit unit;
+	/*
+	 * A histogram's samples: "_bucket", "_sum", "_count" appended to
+	 * name; the entries after the first of a family have no type (and
+	 * no help): they continue it without HELP and TYPE lines.
+	 */
+	const char *suffix;
 };
 void xvbd_out_prom_metrics(struct xvbd_out *o,
 			   const struct xvbd_out_prom_metric *metrics,

@@ -120,6 +120,22 @@ int xvbd_sysfs_blk_whole(struct xvbd_sysfs *sys, unsigned major,
 			 unsigned minor, unsigned *whole_major,
 			 unsigned *whole_minor);
 
+/*
+ * Where a block device's requests are: its whole disk and, for a
+ * partition, its first sector on it (the block layer's request
+ * tracepoints name the disk and absolute sectors); its size; and whether
+ * it is stacked (device-mapper, md), whose requests are those of the
+ * devices below it.
+ *	/sys/dev/block/<major>:<minor>/start, .../size, .../dm, .../md
+ */
+struct xvbd_blk_extent {
+	unsigned disk_major, disk_minor;
+	bool partition, stacked;
+	uint64_t start_sector, sectors;
+};
+int xvbd_sysfs_blk_extent(struct xvbd_sysfs *sys, unsigned major,
+			  unsigned minor, struct xvbd_blk_extent *x);
+
 int xvbd_sysfs_loop_dio(struct xvbd_sysfs *sys, unsigned major,
 			unsigned minor, bool *dio);
 

@@ -33,6 +33,10 @@
 
 struct xvbd_hist_entry {
 	size_t section;		/* which trigger of the file, from 0 */
+	/* Its trigger's text, after "# trigger info: " (not terminated:
+	 * info_len bytes, within the parsed text). */
+	const char *info;
+	size_t info_len;
 	size_t nkeys, nvals;
 	char key_name[XVBD_HIST_KEYS_MAX][XVBD_HIST_NAME_MAX];
 	uint64_t key[XVBD_HIST_KEYS_MAX];	/* a bucket's low end */

@@ -32,6 +32,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "xvbd/dom0/lat_trace.h"
 #include "xvbd/dom0/sysfs.h"
 
 /* A domain's name in a sample (longer ones are cut: the filter still
@@ -186,6 +187,8 @@ struct xvbd_stats_vbd {
 	uint32_t ceiling_segments;
 	double ceiling_kib;
 	double rd_ceiling_pct, wr_ceiling_pct;	/* share used, if known */
+	/* Latency of the backing device's requests: see sample.lat. */
+	enum xvbd_lat_state lat_state;
 };
 
 struct xvbd_stats_sample {
@@ -209,7 +212,18 @@ struct xvbd_stats_sample {
 	uint64_t left_out_cpu_ns;
 	/* Set when the VBD list was re-read before this sample. */
 	bool rediscovered;
-	size_t cap_doms, cap_vbds;	/* internal: allocated entries */
+	/*
+	 * Latency (opts.latency): lat[i] is vbds[i]'s backing device's
+	 * requests over the interval's slots (lat_trace.h); lat_on false
+	 * and lat_unavailable saying why when it could not be set up.
+	 */
+	bool lat_asked, lat_on;
+	char lat_unavailable[192];
+	struct xvbd_lat_result *lat;
+	/* The same devices' requests since tracking began (Prometheus'
+	 * cumulative histograms). */
+	struct xvbd_lat_result *lat_total;
+	size_t cap_doms, cap_vbds, cap_lat;	/* internal: allocated */
 };
 
 void xvbd_stats_sample_free(struct xvbd_stats_sample *s);
@@ -221,6 +235,13 @@ struct xvbd_stats_opts {
 	const char *const *domains;
 	size_t ndomains;
 	bool vcpus;			/* per-vCPU times (costs a call each) */
+	/*
+	 * Per-request latency of the backing devices, in the kernel
+	 * (lat_trace.h), over slots of interval_ns.  Unavailable (no
+	 * tracefs, no root...) is no error: the sample says why.
+	 */
+	bool latency;
+	uint64_t interval_ns;
 };
 
 struct xvbd_stats;
@@ -239,6 +260,14 @@ int xvbd_stats_open(const struct xvbd_stats_source *src,
 int xvbd_stats_sample(struct xvbd_stats *st, struct xvbd_stats_sample *s);
 /* Monotonic clock as used for samples. */
 uint64_t xvbd_stats_now_ns(void);
+/*
+ * With latency: when the first interval that latency covers whole may
+ * begin (its first slot, plus the reader's slack), and the deadline of
+ * the sample after t (the end of the slot t is in): a sampler that
+ * samples then gets each interval's slots exactly.  Without: t itself.
+ */
+uint64_t xvbd_stats_lat_start_ns(const struct xvbd_stats *st, uint64_t t);
+uint64_t xvbd_stats_lat_deadline_ns(const struct xvbd_stats *st, uint64_t t);
 /* Warnings collected by the last sample (impossible CPU%, ...). */
 size_t xvbd_stats_nwarnings(const struct xvbd_stats *st);
 const char *xvbd_stats_warning(const struct xvbd_stats *st, size_t i);

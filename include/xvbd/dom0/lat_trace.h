@@ -1,0 +1,128 @@
+/*
+ * lat_trace.h - per-request latency of block devices, timed and
+ * aggregated in the kernel: the block layer's request tracepoints
+ * (block_rq_insert, block_rq_issue, block_rq_complete) paired by hist
+ * triggers into a synthetic event per request, whose latencies hist
+ * triggers count into log-linear buckets (lathist.h's layout).  No
+ * request wakes user space: xvbd reads the kernel's histograms once per
+ * sampling interval.
+ *
+ * What is timed, per device ("unit": a loop device, a disk, or a
+ * partition told apart by its sector range on its disk, since the
+ * request tracepoints name the whole disk with absolute sectors) and
+ * per direction (reads; writes, with or without a preflush or FUA):
+ *   d2c  issue to the driver -> completion: the device's service time
+ *   i2c  insertion into the I/O scheduler -> completion: queue plus
+ *        service, for requests that went through a scheduler (a queue
+ *        with "none" issues most directly: no insert, no i2c)
+ * Flushes without data and discards are not timed.
+ *
+ * The clock: the kernel's "mono" trace clock (ktime_get_mono_fast_ns),
+ * the clock of CLOCK_MONOTONIC, which the timekeeping core keeps
+ * monotonic across CPUs, so a request issued on one CPU and completed on
+ * another cannot come out negative (the "local" default is per CPU).
+ * Being CLOCK_MONOTONIC, its time is also the sampler's: the kernel
+ * counts each request into the interval ("slot") of its completion, and
+ * slots end where the sampler's intervals end.  A difference that came
+ * out negative anyway would be counted as such ("backwards"), never as
+ * a latency.
+ *
+ * Clean: everything is in the process's own tracefs instance
+ * (instances/xvbd-<pid>) and one synthetic event (xvbd_<pid>), noted in
+ * the journal before it is made and removed by xvbd_lat_close(); two
+ * processes never share anything.
+ */
+#ifndef XVBD_LAT_TRACE_H
+#define XVBD_LAT_TRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "xvbd/base/lathist.h"
+
+struct xvbd_sysfs;
+struct xvbd_tracefs;
+
+enum xvbd_lat_kind { XVBD_LAT_D2C, XVBD_LAT_I2C, XVBD_LAT_NKINDS };
+enum xvbd_lat_dir { XVBD_LAT_READ, XVBD_LAT_WRITE, XVBD_LAT_NDIRS };
+
+const char *xvbd_lat_kind_name(enum xvbd_lat_kind k);	/* "d2c" */
+const char *xvbd_lat_dir_name(enum xvbd_lat_dir d);	/* "read" */
+
+/* A device to time, as the VBD's backing device names it. */
+struct xvbd_lat_dev {
+	unsigned major, minor;
+};
+
+struct xvbd_lat;
+
+/*
+ * Set up tracking with slots of slot_ns (the sampling interval).  tf is
+ * kept (not owned).  On failure *why says what is missing.
+ */
+int xvbd_lat_open(struct xvbd_tracefs *tf, struct xvbd_sysfs *sys,
+		  uint64_t slot_ns, struct xvbd_lat **out, char *why,
+		  size_t why_len);
+/* Remove everything it made (NULL ok).  Safe after a failed call. */
+void xvbd_lat_close(struct xvbd_lat *lat);
+
+/*
+ * The devices to time (replacing the last set).  A device that cannot
+ * be timed (device-mapper, md: their requests are the devices' below)
+ * is skipped and says why through xvbd_lat_dev_state().  Takes effect
+ * from a slot boundary: no request is counted twice or half.
+ */
+int xvbd_lat_set_devs(struct xvbd_lat *lat, const struct xvbd_lat_dev *devs,
+		      size_t n, char *why, size_t why_len);
+
+/*
+ * Read what the kernel counted in the slots that ended by now_ns
+ * (CLOCK_MONOTONIC) into each device's pending histograms.  0 or
+ * -errno.  Call it at least every few slots: a sampler that falls more
+ * than XVBD_LAT_CYCLE_SLOTS - 2 slots behind loses exactness and the
+ * interval is marked so.
+ */
+int xvbd_lat_read(struct xvbd_lat *lat, uint64_t now_ns);
+/*
+ * The first time from t on at which a read takes every slot that ended
+ * (a slot end plus the reader's slack), and when the first slot that
+ * the devices are counted in whole began (plus the slack): a sampler
+ * whose baseline is then and whose deadlines are slot ends reads each
+ * interval's requests exactly.  0 before any device was set.
+ */
+uint64_t xvbd_lat_deadline_ns(const struct xvbd_lat *lat, uint64_t t);
+uint64_t xvbd_lat_start_ns(const struct xvbd_lat *lat);
+
+/* What a device's histograms since the last take hold. */
+enum xvbd_lat_state {
+	XVBD_LAT_OK,		/* complete over the slots taken */
+	XVBD_LAT_NOT_TRACKED,	/* not in the set, or not live yet */
+	XVBD_LAT_UNSUPPORTED,	/* a stacked device: no requests of its own */
+	XVBD_LAT_INCOMPLETE,	/* the kernel dropped counts, tracking began
+				 * or a generation changed within, or the
+				 * reader fell a cycle behind */
+};
+const char *xvbd_lat_state_name(enum xvbd_lat_state s);
+
+struct xvbd_lat_result {
+	enum xvbd_lat_state state;
+	struct xvbd_lathist h[XVBD_LAT_NKINDS][XVBD_LAT_NDIRS];
+	/* Requests whose completion came before their start on the
+	 * clock: never counted as latencies (0 on a sound clock). */
+	uint64_t backwards;
+};
+
+/*
+ * Move a device's counts since the last take into r (merged into its
+ * histograms, which the caller initialised and frees); r->state is set.
+ */
+enum xvbd_lat_state xvbd_lat_take(struct xvbd_lat *lat, unsigned major,
+				  unsigned minor, struct xvbd_lat_result *r);
+
+/* The trace clock in use ("mono"), for the output's statement. */
+#define XVBD_LAT_CLOCK		"mono"
+/* Slots kept apart by the kernel before one is counted into again. */
+#define XVBD_LAT_CYCLE_SLOTS	4
+
+#endif /* XVBD_LAT_TRACE_H */

@@ -1,0 +1,88 @@
+/*
+ * tracefs.h - the kernel's tracing filesystem, as xvbd uses it: an
+ * instance of its own, synthetic events, hist triggers on its instance's
+ * events and their "hist" files.  Every tracefs path of xvbd is spelled
+ * in src/dom0/tracefs.c and nowhere else:
+ *
+ *	/sys/kernel/tracing (or /sys/kernel/debug/tracing), a tracefs mount
+ *	  synthetic_events			global: one name per process
+ *	  instances/<name>/			mkdir / rmdir
+ *	  instances/<name>/events/<system>/<event>/trigger, .../hist
+ *	  instances/<name>/error_log		why a trigger was refused
+ *
+ * Everything an xvbd process creates is named after it (its pid), so two
+ * of them never touch each other's: an instance's triggers are its own,
+ * and a synthetic event, which is global, is removed only by name.
+ *
+ * root NULL is the system's tracefs (found by its mount, statfs' magic);
+ * another root is a plain directory tree standing for it (unit tests).
+ * Names given to these functions must be [A-Za-z0-9_-]+: they become
+ * path components and definitions.  Functions return 0 or -errno.
+ */
+#ifndef XVBD_TRACEFS_H
+#define XVBD_TRACEFS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct xvbd_tracefs;
+
+/*
+ * Find tracefs and check that it has what latency tracking needs: hist
+ * triggers, synthetic events, the block layer's request tracepoints, and
+ * write access.  On failure *why says what is missing in a few words
+ * ("tracefs is not mounted", "no hist triggers in this kernel
+ * (CONFIG_HIST_TRIGGERS)", "not root") and the result is -ENOENT,
+ * -EOPNOTSUPP or -EACCES.
+ */
+int xvbd_tracefs_open(const char *root, struct xvbd_tracefs **out,
+		      char *why, size_t why_len);
+void xvbd_tracefs_close(struct xvbd_tracefs *t);	/* NULL ok */
+/* The directory found ("/sys/kernel/tracing"). */
+const char *xvbd_tracefs_root(const struct xvbd_tracefs *t);
+
+/* instances/<name>: create (-EEXIST if there), remove, is it there. */
+int xvbd_tracefs_instance_add(struct xvbd_tracefs *t, const char *name);
+int xvbd_tracefs_instance_remove(struct xvbd_tracefs *t, const char *name);
+bool xvbd_tracefs_instance_exists(struct xvbd_tracefs *t, const char *name);
+
+/*
+ * A synthetic event: def is its definition ("name u64 a; u64 b"),
+ * appended to synthetic_events; removed by name ("!name").
+ */
+int xvbd_tracefs_synth_add(struct xvbd_tracefs *t, const char *def,
+			   char *err, size_t err_len);
+int xvbd_tracefs_synth_remove(struct xvbd_tracefs *t, const char *name);
+/* Is a synthetic event of that name defined?  1, 0 or -errno. */
+int xvbd_tracefs_synth_exists(struct xvbd_tracefs *t, const char *name);
+
+/*
+ * Append cmd to instances/<inst>/events/<system>/<event>/trigger (a
+ * "!" in front removes it).  When the kernel refuses it, err gets the
+ * kernel's reason from the instance's error_log ("Variable already
+ * defined"), or strerror.
+ */
+int xvbd_tracefs_trigger(struct xvbd_tracefs *t, const char *inst,
+			 const char *system, const char *event,
+			 const char *cmd, char *err, size_t err_len);
+
+/*
+ * Read instances/<inst>/events/<system>/<event>/hist whole into *buf
+ * (malloc'd, NUL-terminated, *len bytes), at most max bytes (-EFBIG).
+ */
+int xvbd_tracefs_hist(struct xvbd_tracefs *t, const char *inst,
+		      const char *system, const char *event, size_t max,
+		      char **buf, size_t *len);
+
+/*
+ * The shell command that removes an instance and a synthetic event left
+ * behind (a killed process's): its rmdir drops the instance's triggers,
+ * which frees the synthetic event for its removal.  Either may be NULL.
+ */
+void xvbd_tracefs_remedy(const struct xvbd_tracefs *t, const char *inst,
+			 const char *synth, char *buf, size_t len);
+/* The instance's directory, for messages. */
+void xvbd_tracefs_instance_path(const struct xvbd_tracefs *t,
+				const char *inst, char *buf, size_t len);
+
+#endif /* XVBD_TRACEFS_H */

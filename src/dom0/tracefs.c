@@ -1,0 +1,397 @@
+/*
+ * tracefs.c - xvbd's tracefs paths, all of them (tracefs.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <unistd.h>
+
+#include "xvbd/dom0/tracefs.h"
+
+/* Where tracefs is mounted: its own mount point, then debugfs' one. */
+static const char *const tracefs_mounts[] = {
+	"/sys/kernel/tracing",
+	"/sys/kernel/debug/tracing",
+};
+#define TRACEFS_MAGIC		0x74726163	/* include/uapi/linux/magic.h */
+#define SYNTH_EVENTS		"synthetic_events"
+#define INSTANCE_FMT		"%s/instances/%s"
+#define EVENT_FILE_FMT		"%s/instances/%s/events/%s/%s/%s"
+#define ERROR_LOG_FMT		"%s/instances/%s/error_log"
+/* What latency tracking needs, relative to the root. */
+#define NEED_REQUEST_EVENT	"events/block/block_rq_issue"
+#define NEED_HIST		"events/block/block_rq_issue/hist"
+#define ERROR_LOG_MAX		(64u << 10)
+#define SYNTH_LIST_MAX		(1u << 20)
+
+struct xvbd_tracefs {
+	char root[PATH_MAX];
+};
+
+static bool name_ok(const char *s)
+{
+	const char *p;
+
+	if (!s || !*s || strlen(s) > NAME_MAX)
+		return false;
+	for (p = s; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+		      (*p >= '0' && *p <= '9') || *p == '_' || *p == '-'))
+			return false;
+	return true;
+}
+
+static int path_of(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int path_of(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+static bool is_tracefs(const char *dir)
+{
+	struct statfs sfs;
+
+	return !statfs(dir, &sfs) && (unsigned long)sfs.f_type ==
+	       (unsigned long)TRACEFS_MAGIC;
+}
+
+static int check_needs(const struct xvbd_tracefs *t, char *why, size_t len)
+{
+	char p[PATH_MAX];
+
+	if (path_of(p, sizeof(p), "%s/%s", t->root, NEED_REQUEST_EVENT) ||
+	    access(p, F_OK)) {
+		snprintf(why, len, "no block request tracepoints in %s",
+			 t->root);
+		return -EOPNOTSUPP;
+	}
+	if (path_of(p, sizeof(p), "%s/%s", t->root, NEED_HIST) ||
+	    access(p, F_OK)) {
+		snprintf(why, len, "no hist triggers in this kernel "
+			 "(CONFIG_HIST_TRIGGERS)");
+		return -EOPNOTSUPP;
+	}
+	if (path_of(p, sizeof(p), "%s/%s", t->root, SYNTH_EVENTS) ||
+	    access(p, F_OK)) {
+		snprintf(why, len, "no synthetic events in this kernel "
+			 "(CONFIG_SYNTH_EVENTS)");
+		return -EOPNOTSUPP;
+	}
+	if (access(p, W_OK)) {
+		snprintf(why, len, "%s is not writable: run as root", p);
+		return -EACCES;
+	}
+	return 0;
+}
+
+int xvbd_tracefs_open(const char *root, struct xvbd_tracefs **out,
+		      char *why, size_t why_len)
+{
+	struct xvbd_tracefs *t;
+	size_t i;
+	int err;
+
+	*out = NULL;
+	t = calloc(1, sizeof(*t));
+	if (!t) {
+		snprintf(why, why_len, "%s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	if (root) {
+		snprintf(t->root, sizeof(t->root), "%s", root);
+	} else {
+		for (i = 0; i < sizeof(tracefs_mounts) /
+			    sizeof(tracefs_mounts[0]); i++) {
+			if (is_tracefs(tracefs_mounts[i])) {
+				snprintf(t->root, sizeof(t->root), "%s",
+					 tracefs_mounts[i]);
+				break;
+			}
+		}
+		if (!t->root[0]) {
+			snprintf(why, why_len, "tracefs is not mounted "
+				 "(mount -t tracefs nodev %s)",
+				 tracefs_mounts[0]);
+			free(t);
+			return -ENOENT;
+		}
+	}
+	err = check_needs(t, why, why_len);
+	if (err) {
+		free(t);
+		return err;
+	}
+	*out = t;
+	return 0;
+}
+
+void xvbd_tracefs_close(struct xvbd_tracefs *t)
+{
+	free(t);
+}
+
+const char *xvbd_tracefs_root(const struct xvbd_tracefs *t)
+{
+	return t->root;
+}
+
+int xvbd_tracefs_instance_add(struct xvbd_tracefs *t, const char *name)
+{
+	char p[PATH_MAX];
+
+	if (!name_ok(name))
+		return -EINVAL;
+	if (path_of(p, sizeof(p), INSTANCE_FMT, t->root, name))
+		return -ENAMETOOLONG;
+	return mkdir(p, 0700) ? -errno : 0;
+}
+
+int xvbd_tracefs_instance_remove(struct xvbd_tracefs *t, const char *name)
+{
+	char p[PATH_MAX];
+
+	if (!name_ok(name))
+		return -EINVAL;
+	if (path_of(p, sizeof(p), INSTANCE_FMT, t->root, name))
+		return -ENAMETOOLONG;
+	return rmdir(p) ? -errno : 0;
+}
+
+bool xvbd_tracefs_instance_exists(struct xvbd_tracefs *t, const char *name)
+{
+	char p[PATH_MAX];
+	struct stat st;
+
+	return name_ok(name) &&
+	       !path_of(p, sizeof(p), INSTANCE_FMT, t->root, name) &&
+	       !lstat(p, &st) && S_ISDIR(st.st_mode);
+}
+
+/* One write(2) of text to path, opened for appending. */
+static int append(const char *path, const char *text)
+{
+	size_t n = strlen(text);
+	ssize_t w;
+	int fd, err = 0;
+
+	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return -errno;
+	w = write(fd, text, n);
+	if (w < 0)
+		err = -errno;
+	else if ((size_t)w != n)
+		err = -EIO;
+	if (close(fd) && !err)
+		err = -errno;
+	return err;
+}
+
+/* path whole, at most max bytes: 0, -EFBIG or -errno. */
+static int slurp(const char *path, size_t max, char **buf, size_t *len)
+{
+	size_t cap = 4096, used = 0;
+	char *b = malloc(cap + 1), *nb;
+	ssize_t r;
+	int fd, err = 0;
+
+	*buf = NULL;
+	*len = 0;
+	if (!b)
+		return -ENOMEM;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0) {
+		free(b);
+		return -errno;
+	}
+	/* tracefs files have no size: read until EOF. */
+	for (;;) {
+		if (used == cap) {
+			if (cap >= max) {
+				err = -EFBIG;
+				break;
+			}
+			cap = cap * 2 > max ? max : cap * 2;
+			nb = realloc(b, cap + 1);
+			if (!nb) {
+				err = -ENOMEM;
+				break;
+			}
+			b = nb;
+		}
+		r = read(fd, b + used, cap - used);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			err = -errno;
+			break;
+		}
+		if (!r)
+			break;
+		used += (size_t)r;
+	}
+	close(fd);
+	if (err) {
+		free(b);
+		return err;
+	}
+	b[used] = '\0';
+	*buf = b;
+	*len = used;
+	return 0;
+}
+
+/* The last "error: ..." of an instance's error_log, for a refusal. */
+static void kernel_reason(struct xvbd_tracefs *t, const char *inst, int err,
+			  char *out, size_t len)
+{
+	char p[PATH_MAX], *buf = NULL, *e, *last = NULL, *nl;
+	size_t n;
+
+	snprintf(out, len, "%s", strerror(-err));
+	if (!inst || path_of(p, sizeof(p), ERROR_LOG_FMT, t->root, inst) ||
+	    slurp(p, ERROR_LOG_MAX, &buf, &n))
+		return;
+	for (e = strstr(buf, "error: "); e; e = strstr(e + 1, "error: "))
+		last = e;
+	if (last) {
+		last += strlen("error: ");
+		nl = strchr(last, '\n');
+		if (nl)
+			*nl = '\0';
+		snprintf(out, len, "%s", last);
+	}
+	free(buf);
+	/* Cleared, so that the next refusal is not read as this one. */
+	if (!path_of(p, sizeof(p), ERROR_LOG_FMT, t->root, inst)) {
+		int fd = open(p, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW);
+
+		if (fd >= 0)
+			close(fd);
+	}
+}
+
+int xvbd_tracefs_synth_add(struct xvbd_tracefs *t, const char *def,
+			   char *err, size_t err_len)
+{
+	char p[PATH_MAX];
+	const char *sp = strchr(def, ' ');
+	char name[NAME_MAX + 1];
+	int rc;
+
+	if (!sp || (size_t)(sp - def) > NAME_MAX)
+		return -EINVAL;
+	memcpy(name, def, (size_t)(sp - def));
+	name[sp - def] = '\0';
+	if (!name_ok(name) || strchr(def, '\n'))
+		return -EINVAL;
+	if (path_of(p, sizeof(p), "%s/%s", t->root, SYNTH_EVENTS))
+		return -ENAMETOOLONG;
+	rc = append(p, def);
+	if (rc)
+		snprintf(err, err_len, "%s", strerror(-rc));
+	return rc;
+}
+
+int xvbd_tracefs_synth_remove(struct xvbd_tracefs *t, const char *name)
+{
+	char p[PATH_MAX], cmd[NAME_MAX + 2];
+
+	if (!name_ok(name))
+		return -EINVAL;
+	if (path_of(p, sizeof(p), "%s/%s", t->root, SYNTH_EVENTS))
+		return -ENAMETOOLONG;
+	snprintf(cmd, sizeof(cmd), "!%s", name);
+	return append(p, cmd);
+}
+
+int xvbd_tracefs_synth_exists(struct xvbd_tracefs *t, const char *name)
+{
+	char p[PATH_MAX], *buf, *line, *save = NULL;
+	size_t n, nlen = strlen(name);
+	int rc, found = 0;
+
+	if (!name_ok(name))
+		return -EINVAL;
+	if (path_of(p, sizeof(p), "%s/%s", t->root, SYNTH_EVENTS))
+		return -ENAMETOOLONG;
+	rc = slurp(p, SYNTH_LIST_MAX, &buf, &n);
+	if (rc)
+		return rc;
+	/* One definition per line: "name\tu64 a; ..." */
+	for (line = strtok_r(buf, "\n", &save); line && !found;
+	     line = strtok_r(NULL, "\n", &save))
+		found = !strncmp(line, name, nlen) &&
+			(line[nlen] == '\t' || line[nlen] == ' ' ||
+			 !line[nlen]);
+	free(buf);
+	return found;
+}
+
+int xvbd_tracefs_trigger(struct xvbd_tracefs *t, const char *inst,
+			 const char *system, const char *event,
+			 const char *cmd, char *err, size_t err_len)
+{
+	char p[PATH_MAX];
+	int rc;
+
+	if (!name_ok(inst) || !name_ok(system) || !name_ok(event) ||
+	    strchr(cmd, '\n'))
+		return -EINVAL;
+	if (path_of(p, sizeof(p), EVENT_FILE_FMT, t->root, inst, system,
+		    event, "trigger"))
+		return -ENAMETOOLONG;
+	rc = append(p, cmd);
+	if (rc)
+		kernel_reason(t, inst, rc, err, err_len);
+	return rc;
+}
+
+int xvbd_tracefs_hist(struct xvbd_tracefs *t, const char *inst,
+		      const char *system, const char *event, size_t max,
+		      char **buf, size_t *len)
+{
+	char p[PATH_MAX];
+
+	if (!name_ok(inst) || !name_ok(system) || !name_ok(event))
+		return -EINVAL;
+	if (path_of(p, sizeof(p), EVENT_FILE_FMT, t->root, inst, system,
+		    event, "hist"))
+		return -ENAMETOOLONG;
+	return slurp(p, max, buf, len);
+}
+
+void xvbd_tracefs_instance_path(const struct xvbd_tracefs *t,
+				const char *inst, char *buf, size_t len)
+{
+	snprintf(buf, len, INSTANCE_FMT, t->root, inst);
+}
+
+void xvbd_tracefs_remedy(const struct xvbd_tracefs *t, const char *inst,
+			 const char *synth, char *buf, size_t len)
+{
+	int n = 0;
+
+	buf[0] = '\0';
+	if (inst && name_ok(inst))
+		n = snprintf(buf, len, "rmdir " INSTANCE_FMT, t->root, inst);
+	if (n < 0 || (size_t)n >= len)
+		return;
+	if (synth && name_ok(synth))
+		snprintf(buf + n, len - (size_t)n, "%secho '!%s' >> %s/%s",
+			 n ? " && " : "", synth, t->root, SYNTH_EVENTS);
+}

@@ -1,0 +1,200 @@
+/*
+ * stats_render_lat.c - a VBD's backing device latency in a sample, for
+ * every output of stats_render.c: text and CSV get p50, p99, p99.9 and
+ * max of the device's service time (d2c) per direction in ms; JSON gets
+ * both kinds whole, with their buckets; the Prometheus textfile gets
+ * cumulative histograms (rows of the "latency" array, which only that
+ * mode renders).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+
+#include "xvbd/base/out.h"
+#include "xvbd/stats/stats.h"
+#include "stats_impl.h"
+
+#define NS_PER_MS	1e6
+/* Prometheus le bounds: 2^k - 1 ns, k from 10 (1 us) to 36 (69 s). */
+#define PROM_LE_FIRST	10
+#define PROM_LE_LAST	36
+
+static const uint32_t pct_per_million[] = { 500000, 990000, 999000 };
+static const char *const pct_names[] = { "p50", "p99", "p999" };
+
+/* "rd_p50_ms" ...: the text and CSV fields of one direction. */
+static void flat_dir(struct xvbd_out *o, const char *dir, bool known,
+		     const struct xvbd_lathist *h)
+{
+	char key[32];
+	size_t i;
+
+	known = known && h && h->count;
+	for (i = 0; i < 3; i++) {
+		snprintf(key, sizeof(key), "%s_%s_ms", dir, pct_names[i]);
+		xvbd_out_fixed_opt(o, key, known, known ?
+				   (double)xvbd_lathist_quantile_ns(h,
+					pct_per_million[i]) / NS_PER_MS : 0, 3);
+	}
+	snprintf(key, sizeof(key), "%s_max_ms", dir);
+	xvbd_out_fixed_opt(o, key, known, known ?
+			   (double)h->max_ns / NS_PER_MS : 0, 3);
+}
+
+static void json_hist(struct xvbd_out *o, const char *key,
+		      const struct xvbd_lathist *h)
+{
+	size_t i, idx = SIZE_MAX;
+	bool any = h->count != 0;
+
+	xvbd_out_obj_begin(o, key);
+	xvbd_out_uint(o, "count", h->count);
+	xvbd_out_uint_opt(o, "sum_ns", any, h->sum_ns);
+	xvbd_out_uint_opt(o, "max_ns", any, h->max_ns);
+	for (i = 0; i < 3; i++) {
+		char k[16];
+
+		snprintf(k, sizeof(k), "%s_ns", pct_names[i]);
+		xvbd_out_uint_opt(o, k, any, xvbd_lathist_quantile_ns(h,
+						pct_per_million[i]));
+	}
+	/* [low end in ns, count] of every bucket with a count. */
+	xvbd_out_arr_begin(o, "buckets");
+	while (xvbd_lathist_next(h, &idx)) {
+		xvbd_out_arr_begin(o, NULL);
+		xvbd_out_uint(o, NULL, xvbd_lathist_lower_ns(idx));
+		xvbd_out_uint(o, NULL, h->buckets[idx]);
+		xvbd_out_arr_end(o);
+	}
+	xvbd_out_arr_end(o);
+	xvbd_out_obj_end(o);
+}
+
+void stats_render_lat(struct xvbd_out *o, const struct xvbd_stats_sample *s,
+		      size_t i)
+{
+	const struct xvbd_lat_result *r = s->lat_on ? &s->lat[i] : NULL;
+	const struct xvbd_stats_vbd *v = &s->vbds[i];
+	bool known = r && (v->lat_state == XVBD_LAT_OK ||
+			   v->lat_state == XVBD_LAT_INCOMPLETE);
+	size_t k, d;
+
+	if (!s->lat_asked)
+		return;
+	if (!xvbd_out_is_json(o)) {
+		flat_dir(o, "rd", known, r ? &r->h[XVBD_LAT_D2C][XVBD_LAT_READ] :
+			 NULL);
+		flat_dir(o, "wr", known, r ? &r->h[XVBD_LAT_D2C][XVBD_LAT_WRITE] :
+			 NULL);
+		xvbd_out_str(o, "lat_state", r ? xvbd_lat_state_name(
+				     v->lat_state) : "unavailable");
+		return;
+	}
+	if (!r) {
+		xvbd_out_null(o, "latency");
+		return;
+	}
+	xvbd_out_obj_begin(o, "latency");
+	xvbd_out_str(o, "state", xvbd_lat_state_name(v->lat_state));
+	xvbd_out_uint(o, "backwards", r->backwards);
+	for (k = 0; k < XVBD_LAT_NKINDS; k++) {
+		xvbd_out_obj_begin(o, xvbd_lat_kind_name(k));
+		for (d = 0; d < XVBD_LAT_NDIRS; d++)
+			json_hist(o, xvbd_lat_dir_name(d), &r->h[k][d]);
+		xvbd_out_obj_end(o);
+	}
+	xvbd_out_obj_end(o);
+}
+
+/* What the sample says about latency as a whole. */
+void stats_render_lat_head(struct xvbd_out *o,
+			   const struct xvbd_stats_sample *s)
+{
+	if (!s->lat_asked || xvbd_out_mode(o) == XVBD_OUT_CSV ||
+	    xvbd_out_mode(o) == XVBD_OUT_PROM)
+		return;
+	if (!s->lat_on) {
+		xvbd_out_str(o, "latency_unavailable", s->lat_unavailable);
+		return;
+	}
+	xvbd_out_str(o, "latency_clock", XVBD_LAT_CLOCK);
+	if (xvbd_out_is_json(o))
+		xvbd_out_double_opt(o, "latency_relative_error", true,
+				    XVBD_LH_REL_ERROR);
+	else
+		xvbd_out_str(o, "latency_relative_error", "percentiles within "
+			     XVBD_LH_REL_ERROR_TEXT ", max exact; RD/WR-P*: "
+			     "issue to completion");
+}
+
+/* One cumulative bucket row: count of values <= le. */
+static void prom_row(struct xvbd_out *o, const struct xvbd_stats_vbd *v,
+		     const char *kind, const char *dir, const char *le,
+		     uint64_t count)
+{
+	char key[32];
+
+	xvbd_out_obj_begin(o, NULL);
+	xvbd_out_uint(o, "domid", v->domid);
+	xvbd_out_str(o, "domain", v->domain);
+	xvbd_out_str(o, "vdev", v->vdev);
+	xvbd_out_uint(o, "devid", v->devid);
+	xvbd_out_str(o, "direction", dir);
+	xvbd_out_str(o, "le", le);
+	snprintf(key, sizeof(key), "%s_le_count", kind);
+	xvbd_out_uint(o, key, count);
+	xvbd_out_obj_end(o);
+}
+
+static void prom_hist(struct xvbd_out *o, const struct xvbd_stats_vbd *v,
+		      const char *kind, const char *dir,
+		      const struct xvbd_lathist *h)
+{
+	uint64_t below = 0;
+	size_t idx = 0, stop;
+	unsigned e;
+	char le[32], key[32];
+
+	for (e = PROM_LE_FIRST; e <= PROM_LE_LAST; e++) {
+		/* Values < 2^e ns are those <= 2^e - 1: exact, in ns. */
+		stop = xvbd_lathist_index(UINT64_C(1) << e);
+		for (; h->buckets && idx < stop; idx++)
+			below += h->buckets[idx];
+		snprintf(le, sizeof(le), "%" PRIu64 ".%09" PRIu64,
+			 ((UINT64_C(1) << e) - 1) / 1000000000u,
+			 ((UINT64_C(1) << e) - 1) % 1000000000u);
+		prom_row(o, v, kind, dir, le, below);
+	}
+	prom_row(o, v, kind, dir, "+Inf", h->count);
+	xvbd_out_obj_begin(o, NULL);
+	xvbd_out_uint(o, "domid", v->domid);
+	xvbd_out_str(o, "domain", v->domain);
+	xvbd_out_str(o, "vdev", v->vdev);
+	xvbd_out_uint(o, "devid", v->devid);
+	xvbd_out_str(o, "direction", dir);
+	snprintf(key, sizeof(key), "%s_sum_ns", kind);
+	xvbd_out_uint(o, key, h->sum_ns);
+	snprintf(key, sizeof(key), "%s_count", kind);
+	xvbd_out_uint(o, key, h->count);
+	xvbd_out_obj_end(o);
+}
+
+void stats_render_lat_prom(struct xvbd_out *o,
+			   const struct xvbd_stats_sample *s)
+{
+	size_t i, k, d;
+
+	if (!s->lat_on || xvbd_out_mode(o) != XVBD_OUT_PROM)
+		return;
+	xvbd_out_arr_begin(o, "latency");
+	for (i = 0; i < s->nvbds; i++) {
+		if (s->vbds[i].lat_state != XVBD_LAT_OK &&
+		    s->vbds[i].lat_state != XVBD_LAT_INCOMPLETE)
+			continue;
+		for (k = 0; k < XVBD_LAT_NKINDS; k++)
+			for (d = 0; d < XVBD_LAT_NDIRS; d++)
+				prom_hist(o, &s->vbds[i], xvbd_lat_kind_name(k),
+					  xvbd_lat_dir_name(d),
+					  &s->lat_total[i].h[k][d]);
+	}
+	xvbd_out_arr_end(o);
+}
