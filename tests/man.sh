@@ -99,7 +99,7 @@ json_files=(
 	"xvbd-attach.1 $(src_names 'cmd_attach.c' 'attach_*.c')"
 	"xvbd-detach.1 cmd_detach.c"
 	"xvbd-apply.1 cmd_apply.c apply_run.c apply_plan.c"
-	"xvbd-stats.1 cmd_stats.c stats_render.c"
+	"xvbd-stats.1 cmd_stats.c stats_render.c stats_render_lat.c"
 	"xvbd-advise.1 cmd_advise.c"
 	"xvbd-ab.1 $(src_names 'ab_*.c' 'cmd_ab_*.c')"
 	"xvbd-pv.1 $(src_names 'cmd_pv*.c')"

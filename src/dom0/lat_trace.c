@@ -26,7 +26,7 @@
  * buckets hit in a cycle of slots; the max map an entry per key and slot.
  */
 #define INGRESS_SIZE		16384
-#define COUNT_SIZE		4096
+#define COUNT_SIZE		8192
 #define MAX_SIZE		2048
 
 static uint64_t now_ns(void)

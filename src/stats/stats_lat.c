@@ -275,13 +275,14 @@ uint64_t stats_lat_start_ns(const struct stats_lat *sl, uint64_t t)
 
 	if (!sl || !sl->lat)
 		return t;
+	/* No device yet: still on slot boundaries, for those to come. */
 	s = xvbd_lat_start_ns(sl->lat);
-	return s > t ? s : t;
+	return s > t ? s : xvbd_lat_deadline_ns(sl->lat, t);
 }
 
 uint64_t stats_lat_deadline_ns(const struct stats_lat *sl, uint64_t t)
 {
-	if (!sl || !sl->lat || !xvbd_lat_start_ns(sl->lat))
+	if (!sl || !sl->lat)
 		return t;
 	return xvbd_lat_deadline_ns(sl->lat, t);
 }

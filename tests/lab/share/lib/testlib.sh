@@ -14,7 +14,29 @@ check() {
 expect_eq() {
 	if [ "$2" = "$3" ]; then ok "$1"; else fail "$1: expected '$2', got '$3'"; fi
 }
+# What xvbd made in tracefs (stats --latency: an instance xvbd-PID and a
+# synthetic event xvbd_PID) and did not remove: one name per line.
+TRACEFS=/sys/kernel/tracing
+tracefs_left() {
+	[ -d $TRACEFS/instances ] || return 0
+	ls $TRACEFS/instances | grep '^xvbd-'
+	grep -o '^xvbd_[0-9]*' $TRACEFS/synthetic_events
+	return 0
+}
+# Every test ends with nothing of xvbd's left in tracefs; what is left
+# is failed and removed, so that the next test starts clean.
 finish() {
+	local left n
+	left=$(tracefs_left)
+	if [ -n "$left" ]; then
+		fail "tracefs: xvbd left $(echo $left)"
+		for n in $left; do
+			case $n in
+			xvbd-*) rmdir "$TRACEFS/instances/$n" ;;
+			xvbd_*) echo "!$n" >>$TRACEFS/synthetic_events ;;
+			esac
+		done
+	fi
 	echo "# $T_PASSED passed, $T_FAILED failed"
 	[ $T_FAILED = 0 ]
 }

@@ -1,0 +1,93 @@
+# bench/latency-cost.sh [ROUNDS] [SECONDS]: what stats --latency costs
+# the I/O it measures.  One PV guest, one VBD (a 64 MiB image on /scratch,
+# cache host: its reads come from dom0's page cache, the lab's highest
+# IOPS and so the largest share of per-request tracing cost); the guest
+# reads it in 4 KiB O_DIRECT requests from 8 streams at once, without
+# pause, for the whole run.  dom0 alternates windows of SECONDS (10)
+# with `xvbd stats -d 1` (off) and `xvbd stats --latency -d 1` (on), in
+# ABBA order for ROUNDS rounds (3), side by side in one run:
+#   - IOPS: blkback's rd_req over each window (the VBD's own count);
+#   - dom0 CPU per request: dom0's busy time in /proc/stat over the
+#     window / its requests (xvbd, blkback, loop and the tracing).
+# (The guest's requests are sequential streams, not random: the lab's
+# guests have no fio yet; every request still is a distinct sector, as
+# random ones are, and the tracing's cost per request does not depend
+# on where it lands.)
+# Goal: on costs <= 3 % of off's IOPS (mean over the windows); the last
+# line says whether that held, and a miss exits 1.
+# Run: tests/lab/run --timeout 1200 bench/latency-cost.sh
+set -u
+. /lab/lib/testlib.sh
+ROUNDS=${1:-3}
+SECONDS_W=${2:-10}
+G=benchlat
+img=/scratch/benchlat.img
+truncate -s 64M $img
+cat $img >/dev/null	# into dom0's page cache
+
+lab-guest start $G --vcpus 2 \
+	--disk "format=raw,vdev=xvdb,access=rw,target=$img" \
+	--run 'i=0; while [ $i -lt 8 ]; do
+		( while :; do dd if=/dev/xvdb of=/dev/null bs=4k \
+			skip=$((i * 2048)) count=2048 iflag=direct \
+			2>/dev/null; done ) &
+		i=$((i + 1)); done; echo STREAMS; sleep 100000' || exit 1
+domid=$(xl domid $G)
+wait_for 120 4 bstate "$domid" 51728 || { echo "xvdb not connected"; exit 1; }
+rd=/sys/bus/xen-backend/devices/vbd-$domid-51728/statistics/rd_req
+# The streams running: requests climbing.
+r0=$(cat $rd); sleep 5; r1=$(cat $rd)
+[ $((r1 - r0)) -gt 100 ] || { echo "the guest's reads did not start"; exit 1; }
+echo "# warm-up: $(( (r1 - r0) / 5 )) requests/s"
+
+busy() {	# dom0's busy jiffies (all but idle and iowait)
+	awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 }' /proc/stat
+}
+hz=$(getconf CLK_TCK)
+
+window() {	# MODE: one window; prints "MODE iops us_per_req"
+	local mode=$1 pid r0 r1 b0 b1 t0 t1
+	if [ $mode = on ]; then
+		xvbd stats --latency -d 1 >/dev/null 2>/tmp/benchlat.err &
+	else
+		xvbd stats -d 1 >/dev/null 2>/tmp/benchlat.err &
+	fi
+	pid=$!
+	sleep 2.5	# set up, past its baseline
+	r0=$(cat $rd); b0=$(busy); t0=$EPOCHREALTIME
+	sleep $SECONDS_W
+	r1=$(cat $rd); b1=$(busy); t1=$EPOCHREALTIME
+	kill -INT $pid
+	wait $pid
+	awk -v m=$mode -v r=$((r1 - r0)) -v b=$((b1 - b0)) -v hz=$hz \
+		-v t0=$t0 -v t1=$t1 'BEGIN {
+		printf "%s %.1f %.1f\n", m, r / (t1 - t0), b / hz * 1e6 / r }'
+}
+
+: >/tmp/benchlat.res
+for ((n = 0; n < ROUNDS; n++)); do
+	for mode in off on on off; do
+		window $mode | tee -a /tmp/benchlat.res | sed 's/^/# window: /'
+	done
+done
+check "nothing of xvbd's left in tracefs" test -z "$(tracefs_left)"
+lab-guest stop $G
+rm -f $img
+
+awk '{ n[$1]++; iops[$1] += $2; cpu[$1] += $3 }
+	END {
+		off = iops["off"] / n["off"]; on = iops["on"] / n["on"]
+		printf "IOPS: off %.1f, on %.1f (mean of %d windows each)\n",
+			off, on, n["on"]
+		printf "dom0 CPU per request: off %.1f us, on %.1f us " \
+			"(+%.1f us)\n", cpu["off"] / n["off"],
+			cpu["on"] / n["on"],
+			cpu["on"] / n["on"] - cpu["off"] / n["off"]
+		loss = (1 - on / off) * 100
+		if (loss <= 3) {
+			printf "goal met: IOPS loss %.1f %% <= 3 %%\n", loss
+			exit 0
+		}
+		printf "goal MISSED: IOPS loss %.1f %% (goal <= 3 %%)\n", loss
+		exit 1
+	}' /tmp/benchlat.res

@@ -1,0 +1,190 @@
+# xvbd stats --latency: each VBD's backing device's requests, timed in
+# dom0's kernel (tracefs hist triggers), against what the kernel and the
+# lab's throttle say on their own.  One guest, three phy VBDs: xvdb on
+# /dev/vdb1 and xvdc on /dev/vdb2 (two partitions of one disk, told apart
+# by their sector ranges), xvdd on the throttled /dev/vdc (reads at 1
+# MiB/s: QEMU's throttle).
+#  1. the slow disk: the guest's 64 KiB O_DIRECT reads at queue depth 1
+#     take 62.5 ms each once the throttle's burst is spent: every
+#     interval's p50 within 15 %, max >= p99.9 >= p99 >= p50 > 0; the
+#     stats started before the guest existed (its VBDs came later) and
+#     ended on SIGINT with nothing left in tracefs;
+#  2. completions: reads and writes that dom0 runs on both partitions at
+#     once, pinned to its two CPUs, between two quiet moments: the d2c
+#     counts of xvdb and xvdc summed over the intervals equal the
+#     partitions' own completed I/Os (/sys/class/block/vdb[12]/stat),
+#     each its own partition's, not the disk's; no request came out
+#     negative (backwards 0, no latency of more than 10 s);
+#  3. two xvbd processes at once: a --prometheus one beside the --json
+#     one, each counting all (its _count equals the stat's delta), and
+#     its file's histograms cumulative with _sum and _count (the file is
+#     an artefact: tests/promtool.sh checks it with promtool);
+#  4. kill -9 of stats --latency: its instance and synthetic event stay,
+#     the next xvbd command names them with the command that removes
+#     them, which does;
+#  5. without tracefs: "unavailable" with the reason, the other columns
+#     there, exit 0.
+# testlib's finish checks that nothing of xvbd's is left in tracefs.
+. /lab/lib/testlib.sh
+T=/sys/kernel/tracing
+slow=/tmp/t88-slow.jsonl
+json=/tmp/t88.jsonl
+prom=/tmp/t88.prom
+
+check "tracefs mounted in dom0" mountpoint -q $T
+
+phase "slow disk: stats before the guest, 64 KiB reads at QD1"
+lab-guest start t88 --disk "phy:/dev/vdb1,xvdb,w" \
+	--disk "phy:/dev/vdb2,xvdc,w" --disk "phy:/dev/vdc,xvdd,r" --paused \
+	--run 'sleep 2; dd if=/dev/xvdd of=/dev/null bs=64k count=40 \
+		iflag=direct 2>&1 | tail -n 1; echo SLOW-DONE'
+domid=$(xl domid t88)
+check "guest created" test -n "$domid"
+xvbd stats --latency --json -d 1 >$slow 2>/tmp/t88-slow.err &
+stats=$!
+sleep 1
+xl unpause t88
+out=$(lab-guest wait t88 --timeout 300)
+expect_eq "guest read the slow disk" 0 $?
+echo "$out" | sed 's/^/# guest: /'
+sleep 2.2
+check "stats --latency has its instance while it runs" \
+	test -d $T/instances/xvbd-$stats
+kill -INT $stats
+wait $stats
+expect_eq "stats --latency ended cleanly on SIGINT" 0 $?
+expect_eq "... and removed its instance" "" "$(tracefs_left)"
+check "no warnings" test ! -s /tmp/t88-slow.err
+sed 's/^/# stderr: /' /tmp/t88-slow.err
+# Per interval of xvdd with >= 8 reads: count p50 p99 p999 max (ns).
+jq -r '.vbds[] | select(.vdev == "xvdd" and .latency.state == "ok") |
+	.latency.d2c.read | select(.count >= 8) |
+	"\(.count) \(.p50_ns) \(.p99_ns) \(.p999_ns) \(.max_ns)"' \
+	$slow >/tmp/t88.slow
+sed 's/^/# xvdd: /' /tmp/t88.slow
+n=$(wc -l </tmp/t88.slow)
+check "the slow reads span >= 2 intervals of >= 8 reads" test "$n" -ge 2
+# 65536 B at 1048576 B/s: 62.5 ms.
+check "p50 within 15 % of the throttle's 62.5 ms, every interval" \
+	awk '$2 < 53125000 || $2 > 71875000 { bad = 1 } END { exit bad }' \
+	/tmp/t88.slow
+check "max >= p99.9 >= p99 >= p50 > 0" \
+	awk '!($5 >= $4 && $4 >= $3 && $3 >= $2 && $2 > 0) { bad = 1 }
+	END { exit bad }' /tmp/t88.slow
+
+phase "completions against the partitions' stat, two xvbd at once"
+stat_io() {	# completed reads + writes of a block device
+	awk '{ print $1 + $5 }' /sys/class/block/$1/stat
+}
+xvbd stats --latency --json -d 1 >$json 2>/tmp/t88.err &
+s1=$!
+xvbd stats --latency --prometheus $prom -d 1 2>/tmp/t88-prom.err &
+s2=$!
+# Both past their baselines (a slot boundary: the JSON's first interval
+# out, the Prometheus file written): quiet until then.
+check "both started" wait_for 60 yes sh -c \
+	"test -s $json -a -s $prom && echo yes"
+a1=$(stat_io vdb1); a2=$(stat_io vdb2)
+taskset -c 0 dd if=/dev/vdb1 of=/dev/null bs=4k count=1500 iflag=direct \
+	2>/dev/null &
+l1=$!
+taskset -c 1 dd if=/dev/zero of=/dev/vdb2 bs=4k count=600 seek=20000 \
+	oflag=direct 2>/dev/null &
+l2=$!
+taskset -c 1 dd if=/dev/vdb2 of=/dev/null bs=16k count=400 iflag=direct \
+	2>/dev/null &
+l3=$!
+taskset -c 0 dd if=/dev/vdb1 of=/dev/null bs=64k count=200 skip=3000 \
+	iflag=direct 2>/dev/null &
+l4=$!
+wait $l1 $l2 $l3 $l4
+sleep 0.5
+b1=$(stat_io vdb1); b2=$(stat_io vdb2)
+# Every request before b is in a slot that ended and was read.
+sleep 2.2
+kill -INT $s1 $s2
+wait $s1
+expect_eq "stats --json ended cleanly" 0 $?
+wait $s2
+expect_eq "stats --prometheus ended cleanly" 0 $?
+check "no warnings" test ! -s /tmp/t88.err -a ! -s /tmp/t88-prom.err
+cat /tmp/t88.err /tmp/t88-prom.err | sed 's/^/# stderr: /'
+# Sums over the intervals, one jq: VBD count backwards over10s states
+jq -s -r '[.[].vbds[] | select(.vdev == "xvdb" or .vdev == "xvdc")] |
+	group_by(.vdev)[] | . as $g |
+	"\($g[0].vdev) \([$g[].latency.d2c.read.count] | add)" +
+	" \([$g[].latency.d2c.write.count] | add)" +
+	" \([$g[].latency.backwards] | add)" +
+	" \([$g[].latency.d2c[] | select(.count > 0) | .max_ns |
+		select(. > 10000000000)] | length)" +
+	" \([$g[].latency.state] | unique | join(","))"' $json >/tmp/t88.sum
+sed 's/^/# sum: /' /tmp/t88.sum
+read -r _ r1 w1 back1 big1 st1 < <(grep '^xvdb ' /tmp/t88.sum)
+read -r _ r2 w2 back2 big2 st2 < <(grep '^xvdc ' /tmp/t88.sum)
+echo "# vdb1 stat: $a1 -> $b1, vdb2 stat: $a2 -> $b2"
+check "the load moved both partitions" test $((b1 - a1)) -gt 1000 -a \
+	$((b2 - a2)) -gt 500
+expect_eq "xvdb (vdb1): completions = the partition's stat" \
+	$((b1 - a1)) $((r1 + w1))
+expect_eq "xvdc (vdb2): completions = the partition's stat" \
+	$((b2 - a2)) $((r2 + w2))
+expect_eq "xvdc: its writes counted as writes" 600 "$w2"
+expect_eq "no request came out negative (backwards)" "0 0" "$back1 $back2"
+expect_eq "no latency over 10 s" "0 0" "$big1 $big2"
+expect_eq "every interval complete" "ok ok" "$st1 $st2"
+# The Prometheus file: _count of d2c per VBD and direction.
+pcount() {	# pcount VDEV DIRECTION
+	awk -v v="vdev=\"$1\"" -v d="direction=\"$2\"" \
+		'/^xvbd_vbd_backing_d2c_seconds_count/ && index($0, v) &&
+		 index($0, d) { print $2 }' $prom
+}
+expect_eq "prometheus: xvdb's _count = the partition's stat" \
+	$((b1 - a1)) $(($(pcount xvdb read) + $(pcount xvdb write)))
+expect_eq "prometheus: xvdc's _count = the partition's stat" \
+	$((b2 - a2)) $(($(pcount xvdc read) + $(pcount xvdc write)))
+check "prometheus: +Inf bucket = _count (xvdb read)" sh -c "grep -q \
+	'^xvbd_vbd_backing_d2c_seconds_bucket{.*vdev=\"xvdb\".*direction=\"read\",le=\"+Inf\"} $(pcount xvdb read)\$' $prom"
+check "prometheus: buckets never decrease" awk '
+	/_bucket\{/ { k = $0; sub(/,le=.*/, "", k)
+		if (k == prev && $2 < last) bad = 1; prev = k; last = $2 }
+	END { exit bad }' $prom
+mkdir -p "$LAB_ARTEFACTS" && cp $prom "$LAB_ARTEFACTS/stats.prom"
+
+phase "kill -9: the next command names what is left, its remedy works"
+xvbd stats --latency -d 1 >/dev/null 2>&1 &
+k=$!
+check "its instance is up" wait_for 30 yes sh -c \
+	"test -d $T/instances/xvbd-$k && echo yes"
+sleep 0.5
+kill -9 $k
+wait $k 2>/dev/null
+check "its instance outlived it" test -d $T/instances/xvbd-$k
+check "its synthetic event too" grep -q "^xvbd_$k" $T/synthetic_events
+xvbd list >/dev/null 2>/tmp/t88-list.err
+sed 's/^/# list: /' /tmp/t88-list.err
+check "xvbd list names the killed stats and its instance" grep -q \
+	"xvbd stats (pid $k) was killed: its latency tracing is still on: tracefs instance $T/instances/xvbd-$k" \
+	/tmp/t88-list.err
+fix=$(sed -n 's/^xvbd: hint: remove it with: //p' /tmp/t88-list.err)
+expect_eq "the remedy removes both" \
+	"rmdir $T/instances/xvbd-$k && echo '!xvbd_$k' >> $T/synthetic_events" \
+	"$fix"
+bash -c "$fix"
+expect_eq "... and did" "" "$(tracefs_left)"
+xvbd list >/dev/null 2>/tmp/t88-list2.err
+check "the next command has nothing to say" test ! -s /tmp/t88-list2.err
+
+phase "without tracefs: unavailable, the rest there"
+umount $T
+out=$(xvbd stats --latency --json -n 1 -d 0.5 2>/tmp/t88-un.err)
+rc=$?
+mount -t tracefs tracefs $T
+expect_eq "exit 0" 0 $rc
+expect_eq "says why" "tracefs is not mounted (mount -t tracefs nodev $T)" \
+	"$(echo "$out" | jq -r .latency_unavailable)"
+expect_eq "xvdb's other columns are there" "number" \
+	"$(echo "$out" | jq -r '.vbds[] | select(.vdev == "xvdb") |
+		.rd_req_per_s | type')"
+
+lab-guest stop t88
+finish
