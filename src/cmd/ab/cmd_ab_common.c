@@ -115,6 +115,18 @@ int xvbd_ab_cli_min_effect(const struct xvbd_cmd *cmd, const char *arg,
 				XVBD_AB_MIN_EFFECT_MAX_PCT, fraction);
 }
 
+int xvbd_ab_cli_fail_if_worse(const struct xvbd_cmd *cmd, const char *arg,
+			      double *pct)
+{
+	double fraction;
+	int rc = xvbd_opt_percent(cmd, "--fail-if-worse", arg,
+				  XVBD_AB_GATE_MIN_PCT, XVBD_AB_GATE_MAX_PCT,
+				  &fraction);
+
+	*pct = fraction * 100;
+	return rc;
+}
+
 /* Beyond +-50 % "the same" says nothing a storage engineer can use. */
 int xvbd_ab_cli_equivalence(const struct xvbd_cmd *cmd, const char *arg,
 			    double *fraction)

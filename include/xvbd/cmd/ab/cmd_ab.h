@@ -43,6 +43,15 @@ int xvbd_ab_cli_equivalence(const struct xvbd_cmd *cmd, const char *arg,
  */
 int xvbd_ab_cli_interference_cpu(const struct xvbd_cmd *cmd, const char *arg,
 				 double *fraction);
+/*
+ * --fail-if-worse P (ab compare, ab run): the gate's threshold, in %
+ * (not a fraction: the gate compares it with the % column).  Above 100
+ * only latency, CPU and time can be that much worse.
+ */
+#define XVBD_AB_GATE_MIN_PCT	0.1
+#define XVBD_AB_GATE_MAX_PCT	1000
+int xvbd_ab_cli_fail_if_worse(const struct xvbd_cmd *cmd, const char *arg,
+			      double *pct);
 /* --test welch|mwu */
 int xvbd_ab_cli_test(const struct xvbd_cmd *cmd, const char *arg,
 		     enum xvbd_ab_test *test);
