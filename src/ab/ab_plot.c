@@ -76,8 +76,8 @@ static int dots(FILE *f, const struct side *s, int m, double x, double y0,
 			"y2=\"%.1f\" stroke=\"%s\" stroke-width=\"3\"/>\n",
 			x - 28, y, x + 28, y, s->colour);
 	} else {
-		ab_svg_text(f, x, y0 - PLOT_H / 2.0, "middle", "font-size=\"11\"",
-		     "no data");
+		ab_svg_text(f, x, y0 - PLOT_H / 2.0, "middle",
+			    "font-size=\"11\"", "no data");
 	}
 	free(v);
 	return 0;
@@ -200,7 +200,8 @@ static int row(FILE *f, struct side *sd, int m, double y,
 	fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
 		"stroke=\"#444\"/>\n", SERIES_X, y0, SERIES_X + SERIES_W, y0);
 	snprintf(buf, sizeof(buf), "%.0f s", t_max_s);
-	ab_svg_text(f, SERIES_X + SERIES_W, y0 + 16, "end", "font-size=\"11\"", buf);
+	ab_svg_text(f, SERIES_X + SERIES_W, y0 + 16, "end", "font-size=\"11\"",
+		    buf);
 	ab_svg_text(f, SERIES_X, y0 + 16, "start", "font-size=\"11\"", "0 s");
 	for (k = 0; k < 2; k++) {
 		rc = series(f, &sd[k], m, t_max_s, stop, y0);
@@ -270,7 +271,7 @@ int xvbd_ab_plot_svg(const struct xvbd_ab_record *a, size_t na,
 	}
 	if (!nrows)
 		ab_svg_text(f, 20, TOP + 20, "start", NULL,
-		     "no metric is above 0 in any run");
+			    "no metric is above 0 in any run");
 	for (m = 0, k = 0; m < XVBD_AB_NMETRICS && !rc; m++) {
 		if (!shown[m])
 			continue;

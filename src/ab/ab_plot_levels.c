@@ -31,7 +31,7 @@
 struct lvl {
 	const struct xvbd_ab_level *l;
 	struct xvbd_ab_summary *sum;
-	double *v;			/* scratch: known values of a metric */
+	double *v;		/* scratch: known values of a metric */
 };
 
 /* Level l's known values of m into l->v; their count. */

@@ -283,9 +283,9 @@ static void render_head_text(struct xvbd_out *o, const struct xvbd_ab_sweep *s)
 			 "interval");
 	xvbd_out_str(o, "test", buf);
 	if (s->adjusted)
-		snprintf(buf, sizeof(buf), "Holm-Bonferroni over %zu tests (%zu "
-			 "levels x metrics): verdicts use the adjusted p "
-			 "(--no-adjust: none); intervals are per test",
+		snprintf(buf, sizeof(buf), "Holm-Bonferroni over %zu tests "
+			 "(%zu levels x metrics): verdicts use the adjusted "
+			 "p (--no-adjust: none); intervals are per test",
 			 s->family, s->nlevels - 1);
 	else
 		snprintf(buf, sizeof(buf), "none (%s)", s->family > 1 ?
@@ -333,16 +333,17 @@ static void render_runs_text(struct xvbd_out *o, const struct xvbd_ab_sweep *s,
 			if ((shown && !shown[m]) || !runs_to_tell(mc))
 				continue;
 			if (mc->runs_needed > XVBD_STAT_RUNS_NEEDED_MAX)
-				snprintf(buf, sizeof(buf), "%s %s: more than %d "
-					 "%s to detect %g %%", s->label[i],
+				snprintf(buf, sizeof(buf), "%s %s: more than "
+					 "%d %s to detect %g %%", s->label[i],
 					 xvbd_ab_metrics[m].name,
 					 XVBD_STAT_RUNS_NEEDED_MAX, unit,
 					 c->min_effect * 100);
 			else
-				snprintf(buf, sizeof(buf), "%s %s: %zu %s would "
-					 "detect %g %% at %g %% power with the "
-					 "variance seen (at alpha %.2g: %s)",
-					 s->label[i], xvbd_ab_metrics[m].name,
+				snprintf(buf, sizeof(buf), "%s %s: %zu %s "
+					 "would detect %g %% at %g %% power "
+					 "with the variance seen (at alpha "
+					 "%.2g: %s)", s->label[i],
+					 xvbd_ab_metrics[m].name,
 					 mc->runs_needed, unit,
 					 c->min_effect * 100, c->power * 100,
 					 s->alpha_runs, s->adjusted ?
@@ -369,9 +370,8 @@ static void render_variables_text(struct xvbd_out *o,
 		if (c->variable >= 0) {
 			const struct xvbd_ab_fpdiff *d = &c->diffs[c->variable];
 
-			snprintf(buf, sizeof(buf), "%s: %s: %s %s, %s %s",
-				 s->label[i], d->key, s->label[s->baseline],
-				 d->a ? d->a : "-", s->label[i],
+			snprintf(buf, sizeof(buf), "%s: %s: %s -> %s",
+				 s->label[i], d->key, d->a ? d->a : "-",
 				 d->b ? d->b : "-");
 		} else {
 			snprintf(buf, sizeof(buf), "%s: none single (see the "

@@ -71,7 +71,8 @@ struct xvbd_ab_sweep_opts {
 	struct xvbd_ab_compare_opts cmp;	/* as ab compare's */
 	const bool *shown;	/* [XVBD_AB_NMETRICS] in the family; NULL:
 				   all */
-	bool no_adjust;		/* each verdict at the confidence alone */
+	bool no_adjust;		/* each verdict at the confidence alone
+				   (no Holm) */
 };
 
 /*
@@ -86,7 +87,7 @@ struct xvbd_ab_geomean {
 	size_t nmetrics;		/* 0: no row */
 	bool metric[XVBD_AB_NMETRICS];	/* the metrics in it */
 	double centre[XVBD_AB_LEVELS_MAX];
-	double pct[XVBD_AB_LEVELS_MAX];		/* against the baseline */
+	double pct[XVBD_AB_LEVELS_MAX];	/* against the baseline */
 	double pct_lo[XVBD_AB_LEVELS_MAX];	/* NAN: no interval */
 	double pct_hi[XVBD_AB_LEVELS_MAX];
 };
@@ -177,7 +178,8 @@ struct xvbd_ab_gate_hit {
 struct xvbd_ab_gate {
 	double threshold_pct;
 	size_t nfailed, nunproven;
-	struct xvbd_ab_gate_hit *hits;	/* the failures, then the others */
+	/* the failures, then the others */
+	struct xvbd_ab_gate_hit *hits;
 	size_t nhits;
 };
 

@@ -127,9 +127,10 @@ static int check_operands(struct xvbd_ctx *ctx, struct compare_opts *co)
 			return rc;
 		for (j = 0; j < i; j++)
 			if (!strcmp(co->ops[i], co->ops[j]))
-				return xvbd_usage_error(ctx->cmd, "\"%s\" given "
-							"twice: each label "
-							"once", co->ops[i]);
+				return xvbd_usage_error(ctx->cmd, "\"%s\" "
+							"given twice: each "
+							"label once",
+							co->ops[i]);
 	}
 	co->base = 0;
 	if (!co->baseline)
@@ -234,8 +235,8 @@ static int gate(struct xvbd_ctx *ctx, const struct compare_opts *co,
 			g.nfailed == 1 ? "" : "s", co->gate_pct,
 			XVBD_AB_GATE_EXIT);
 	else
-		fprintf(stderr, "xvbd: %s: gate: passed: no metric proven worse "
-			"than the baseline by %g %% or more%s\n",
+		fprintf(stderr, "xvbd: %s: gate: passed: no metric proven "
+			"worse than the baseline by %g %% or more%s\n",
 			ctx->cmd->name, co->gate_pct, g.nunproven ?
 			" (some worse by that much, not proven: see above)" :
 			"");
