@@ -277,15 +277,8 @@ int xvbd_ab_plot_svg(const struct xvbd_ab_record *a, size_t na,
 			continue;
 		rc = row(f, sd, m, TOP + (double)(k++ * ROW_H), opts->test);
 	}
-	fputs("</svg>\n", f);
-	if (fclose(f) && !rc)
-		rc = -ENOMEM;
+	rc = ab_svg_end(f, rc, &buf, &size, svg, len);
 	f = NULL;
-	if (!rc) {
-		*svg = buf;
-		*len = size;
-		buf = NULL;
-	}
 out:
 	if (f)
 		fclose(f);

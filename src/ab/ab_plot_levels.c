@@ -229,15 +229,8 @@ int xvbd_ab_plot_levels_svg(const struct xvbd_ab_level *lv, size_t k,
 		if (shown[m])
 			row(f, l, k, baseline, m, TOP + (double)(r++ * ROW_H),
 			    confidence);
-	fputs("</svg>\n", f);
-	if (fclose(f))
-		rc = -ENOMEM;
+	rc = ab_svg_end(f, rc, &buf, &size, svg, len);
 	f = NULL;
-	if (!rc) {
-		*svg = buf;
-		*len = size;
-		buf = NULL;
-	}
 out:
 	if (f)
 		fclose(f);

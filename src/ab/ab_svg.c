@@ -4,6 +4,7 @@
  * sheet, no external reference, so any browser shows it and it cannot
  * do anything else.  Pure.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 
@@ -94,4 +95,18 @@ void ab_svg_begin(FILE *f, int width, size_t height, const char *title)
 	fputs("</title>\n", f);
 	ab_svg_text(f, 20, 26, "start", "font-size=\"16\" font-weight=\"bold\"",
 		    title);
+}
+
+int ab_svg_end(FILE *f, int rc, char **buf, const size_t *size, char **svg,
+	       size_t *len)
+{
+	fputs("</svg>\n", f);
+	if (fclose(f) && !rc)
+		rc = -ENOMEM;
+	if (!rc) {
+		*svg = *buf;
+		*len = *size;
+		*buf = NULL;
+	}
+	return rc;
 }

@@ -22,5 +22,12 @@ void ab_svg_axis(FILE *f, double x, double y0, double height, double top,
 		 const char *unit);
 /* The document's head (its size, white ground) and its title. */
 void ab_svg_begin(FILE *f, int width, size_t height, const char *title);
+/*
+ * The document's end: f (an open_memstream of *buf, *size) closed; when
+ * rc and the close are fine, the picture handed to *svg, *len.  Returns
+ * rc, or -ENOMEM when the stream failed.
+ */
+int ab_svg_end(FILE *f, int rc, char **buf, const size_t *size, char **svg,
+	       size_t *len);
 
 #endif /* XVBD_AB_SVG_IMPL_H */

@@ -29,22 +29,12 @@
 #include "xvbd/ab/ab_sweep.h"
 #include "xvbd/base/out.h"
 #include "ab_testrec.h"
+#include "unit_sim.h"
 
 #define N_ELEMS(a)	(sizeof(a) / sizeof((a)[0]))
 #define LEVELS		4
 #define BLOCKS_MAX	64
 #define EXP_ID		"ab-run-20240501T120000-abcd"
-
-/* As test_ab_stat.c: valgrind runs a tenth of each simulation. */
-static size_t sim_count(size_t full)
-{
-	const char *e = getenv("XVBD_UNIT_SIM_DIVISOR");
-	unsigned long div = e ? strtoul(e, NULL, 10) : 1;
-
-	if (div < 1 || div > 100)
-		div = 1;
-	return full / div;
-}
 
 /* ---- the order ---- */
 

@@ -96,7 +96,6 @@ static int parse_one(struct xvbd_ctx *ctx, int c, struct compare_opts *co)
 		co->no_adjust = true;
 		break;
 	case 'b':
-		rc = xvbd_ab_cli_operand(ctx->cmd, optarg);
 		co->baseline = optarg;
 		break;
 	case 'F':
@@ -105,44 +104,6 @@ static int parse_one(struct xvbd_ctx *ctx, int c, struct compare_opts *co)
 		break;
 	}
 	return rc;
-}
-
-/* Two to XVBD_AB_LEVELS_MAX operands, each once; the baseline's index. */
-static int check_operands(struct xvbd_ctx *ctx, struct compare_opts *co)
-{
-	size_t i, j;
-	int rc;
-
-	if (co->nops < 2)
-		return xvbd_usage_error(ctx->cmd, co->nops ? "missing B: give "
-					"two labels or more" : "missing A and "
-					"B: give two labels or more");
-	if (co->nops > XVBD_AB_LEVELS_MAX)
-		return xvbd_usage_error(ctx->cmd, "%zu labels: at most %d "
-					"(split the sweep)", co->nops,
-					XVBD_AB_LEVELS_MAX);
-	for (i = 0; i < co->nops; i++) {
-		rc = xvbd_ab_cli_operand(ctx->cmd, co->ops[i]);
-		if (rc)
-			return rc;
-		for (j = 0; j < i; j++)
-			if (!strcmp(co->ops[i], co->ops[j]))
-				return xvbd_usage_error(ctx->cmd, "\"%s\" "
-							"given twice: each "
-							"label once",
-							co->ops[i]);
-	}
-	co->base = 0;
-	if (!co->baseline)
-		return 0;
-	for (i = 0; i < co->nops; i++)
-		if (!strcmp(co->ops[i], co->baseline)) {
-			co->base = i;
-			return 0;
-		}
-	return xvbd_usage_error(ctx->cmd, "--baseline %s: not one of the "
-				"labels compared (give it among them)",
-				co->baseline);
 }
 
 static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
@@ -178,29 +139,8 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 	first = xvbd_getopt_index();
 	co->ops = &argv[first];
 	co->nops = (size_t)(argc - first);
-	return check_operands(ctx, co);
-}
-
-/* A run on two sides would compare a run with itself. */
-static int overlap(const struct xvbd_cmd *cmd, const struct compare_opts *co,
-		   const struct xvbd_ab_level *lv)
-{
-	size_t i, j, a, b;
-
-	for (i = 0; i < co->nops; i++)
-		for (j = i + 1; j < co->nops; j++)
-			for (a = 0; a < lv[i].n; a++)
-				for (b = 0; b < lv[j].n; b++) {
-					if (strcmp(lv[i].recs[a].id,
-						   lv[j].recs[b].id))
-						continue;
-					xvbd_err(cmd->name, NULL, "run %s is "
-						 "selected by both %s and %s",
-						 lv[i].recs[a].id, co->ops[i],
-						 co->ops[j]);
-					return XVBD_EXIT_FAIL;
-				}
-	return XVBD_EXIT_OK;
+	return xvbd_ab_cli_levels(ctx->cmd, co->ops, co->nops, co->baseline,
+				  "compared", &co->base);
 }
 
 /*
@@ -331,14 +271,8 @@ int cmd_ab_compare(struct xvbd_ctx *ctx, int argc, char **argv)
 			return XVBD_EXIT_FAIL;
 		}
 	}
-	for (i = 0; i < co.nops && !rc; i++) {
-		rc = xvbd_ab_cli_select(ctx->cmd, co.dir, &co.ops[i], 1,
-					&recs[i], &lv[i].n);
-		lv[i].recs = recs[i];
-		lv[i].label = recs[i] ? recs[i][0].label : co.ops[i];
-	}
-	if (!rc)
-		rc = overlap(ctx->cmd, &co, lv);
+	rc = xvbd_ab_cli_select_levels(ctx->cmd, co.dir, co.ops, co.nops, lv,
+				       recs);
 	if (!rc)
 		rc = co.nops == 2 ? compare_two(ctx, &co, lv) :
 		     compare_sweep(ctx, &co, lv);

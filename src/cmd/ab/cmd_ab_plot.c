@@ -57,39 +57,6 @@ static int check_out(const struct xvbd_cmd *cmd, const char *path)
 	return XVBD_EXIT_OK;
 }
 
-/* Two to XVBD_AB_LEVELS_MAX operands, each once; the baseline's index. */
-static int check_operands(const struct xvbd_cmd *cmd, struct plot_opts *po)
-{
-	size_t i, j;
-	int rc;
-
-	if (po->nops < 2)
-		return xvbd_usage_error(cmd, "missing A or B: give two labels "
-					"or more");
-	if (po->nops > XVBD_AB_LEVELS_MAX)
-		return xvbd_usage_error(cmd, "%zu labels: at most %d",
-					po->nops, XVBD_AB_LEVELS_MAX);
-	for (i = 0; i < po->nops; i++) {
-		rc = xvbd_ab_cli_operand(cmd, po->ops[i]);
-		if (rc)
-			return rc;
-		for (j = 0; j < i; j++)
-			if (!strcmp(po->ops[i], po->ops[j]))
-				return xvbd_usage_error(cmd, "\"%s\" given "
-							"twice: each label "
-							"once", po->ops[i]);
-	}
-	for (i = 0; po->baseline && i < po->nops; i++)
-		if (!strcmp(po->ops[i], po->baseline))
-			break;
-	if (i == po->nops)
-		return xvbd_usage_error(cmd, "--baseline %s: not one of the "
-					"labels plotted (give it among them)",
-					po->baseline);
-	po->base = po->baseline ? i : 0;
-	return XVBD_EXIT_OK;
-}
-
 static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 		      struct plot_opts *po, int *first)
 {
@@ -130,9 +97,6 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 		po->dir = optarg;
 		break;
 	case 'b':
-		rc = xvbd_ab_cli_operand(ctx->cmd, optarg);
-		if (rc)
-			return rc;
 		po->baseline = optarg;
 		break;
 	}
@@ -141,7 +105,8 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 		return xvbd_usage_error(ctx->cmd, "-o FILE.svg is needed");
 	po->ops = &argv[*first];
 	po->nops = (size_t)(argc - *first);
-	return check_operands(ctx->cmd, po);
+	return xvbd_ab_cli_levels(ctx->cmd, po->ops, po->nops, po->baseline,
+				  "plotted", &po->base);
 }
 
 /* Temporary beside path, fsync, rename over it, fsync the directory. */
@@ -204,28 +169,6 @@ static int draw(const struct plot_opts *po, const struct xvbd_ab_level *lv,
 				lv[1 - po->base].n, &opts, svg, len);
 }
 
-/* A run selected twice would be drawn twice, as two runs. */
-static int overlap(const struct xvbd_cmd *cmd, const struct plot_opts *po,
-		   const struct xvbd_ab_level *lv)
-{
-	size_t i, j, a, b;
-
-	for (i = 0; i < po->nops; i++)
-		for (j = i + 1; j < po->nops; j++)
-			for (a = 0; a < lv[i].n; a++)
-				for (b = 0; b < lv[j].n; b++) {
-					if (strcmp(lv[i].recs[a].id,
-						   lv[j].recs[b].id))
-						continue;
-					xvbd_err(cmd->name, NULL, "run %s is "
-						 "selected by both %s and %s",
-						 lv[i].recs[a].id, po->ops[i],
-						 po->ops[j]);
-					return XVBD_EXIT_FAIL;
-				}
-	return XVBD_EXIT_OK;
-}
-
 int cmd_ab_plot(struct xvbd_ctx *ctx, int argc, char **argv)
 {
 	struct plot_opts po = { 0 };
@@ -239,14 +182,9 @@ int cmd_ab_plot(struct xvbd_ctx *ctx, int argc, char **argv)
 	if (rc)
 		return rc;
 	rc = xvbd_cmd_connect(ctx);
-	for (i = 0; i < po.nops && !rc; i++) {
-		rc = xvbd_ab_cli_select(ctx->cmd, po.dir, &po.ops[i], 1,
-					&recs[i], &lv[i].n);
-		lv[i].recs = recs[i];
-		lv[i].label = recs[i] ? recs[i][0].label : po.ops[i];
-	}
 	if (!rc)
-		rc = overlap(ctx->cmd, &po, lv);
+		rc = xvbd_ab_cli_select_levels(ctx->cmd, po.dir, po.ops,
+					       po.nops, lv, recs);
 	if (rc)
 		goto out;
 	err = draw(&po, lv, &svg, &len);
