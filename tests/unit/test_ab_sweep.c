@@ -124,8 +124,8 @@ static void put_run(struct exper *e, size_t l, size_t b, double iops,
 	struct trec *t = &e->run[l][e->n[l]];
 	uint64_t req = (uint64_t)llround(iops * 10);
 
-	snprintf(e->ids[l][e->n[l]], sizeof(e->ids[l][0]), "%s-%zu",
-		 labels[l], b);
+	snprintf(e->ids[l][e->n[l]], sizeof(e->ids[l][0]),
+		 "%s-20240501T12%02zu%02zu-abcd", labels[l], b / 60, b % 60);
 	trec_init(t, labels[l], e->ids[l][e->n[l]], 1);
 	trec_add(t, 0, 0, 0, 0, 0, 0, 0);
 	trec_add(t, 10000, req, 0, req * 8, 0,
@@ -410,6 +410,53 @@ static void test_gate(void **state)
 	assert_int_equal(xvbd_ab_gate_judge(c, 1, NULL, 0, &g), -EINVAL);
 	xvbd_ab_sweep_free(s);
 	free(s);
+	free(e);
+}
+
+
+/* A run's block and position: written, read back, a bad one refused. */
+static void test_record_position(void **state)
+{
+	struct exper *e = calloc(1, sizeof(*e));
+	struct xvbd_ab_record back;
+	struct xvbd_ab_err err = { "" };
+	char *json = NULL, *p;
+	size_t len = 0;
+
+	(void)state;
+	memset(e, 0, sizeof(*e));
+	put_run(e, 0, 2, 1000, 30, 10, EXP_ID);
+	e->run[0][0].r.position = 4;
+	assert_int_equal(xvbd_ab_record_to_json(&e->run[0][0].r, &json, &len),
+			 0);
+	assert_non_null(strstr(json, "\"pair\":3,\"position\":4,"));
+	assert_int_equal(xvbd_ab_record_from_json(json, len, &back, &err), 0);
+	assert_int_equal(back.pair, 3);
+	assert_int_equal(back.position, 4);
+	xvbd_ab_record_free(&back);
+	/* beyond the levels an experiment can have */
+	p = strstr(json, "\"position\":4");
+	p[strlen("\"position\":")] = '9';
+	assert_int_equal(xvbd_ab_record_from_json(json, len, &back, &err), 0);
+	xvbd_ab_record_free(&back);
+	memmove(p + strlen("\"position\":") + 1, p + strlen("\"position\":"),
+		len - (size_t)(p - json) - strlen("\"position\":"));
+	p[strlen("\"position\":")] = '1';
+	p[strlen("\"position\":") + 1] = '7';
+	assert_int_equal(xvbd_ab_record_from_json(json, len + 1, &back, &err),
+			 -EINVAL);
+	assert_non_null(strstr(err.msg, "position"));
+	free(json);
+	/* older records: no position, read as 0 */
+	e->run[0][0].r.position = 0;
+	json = NULL;
+	assert_int_equal(xvbd_ab_record_to_json(&e->run[0][0].r, &json, &len),
+			 0);
+	assert_null(strstr(json, "\"position\""));
+	assert_int_equal(xvbd_ab_record_from_json(json, len, &back, &err), 0);
+	assert_int_equal(back.position, 0);
+	xvbd_ab_record_free(&back);
+	free(json);
 	free(e);
 }
 
@@ -785,6 +832,7 @@ int main(void)
 		cmocka_unit_test(test_sweep_drops_block),
 		cmocka_unit_test(test_sweep_holm_overturns),
 		cmocka_unit_test(test_gate),
+		cmocka_unit_test(test_record_position),
 		cmocka_unit_test(test_render),
 		cmocka_unit_test(test_plot_levels),
 		cmocka_unit_test(test_seq_basics),
