@@ -1,8 +1,7 @@
 # xvbd ab compare --fail-if-worse: the gate a pipeline fails on, on real
 # runs of one hot guest (ab run --domain, 3 ABBA pairs each):
 #  - A/A: one image on /scratch under two labels: the gate at 20 % exits
-#    0, and the guest's own timings of its reads agree that neither side
-#    is 20 % slower;
+#    0 (every run's reads in blkback's counters);
 #  - the same image size on the throttled slow disk against /scratch
 #    (both --cache none): the gate exits 3 naming read-mbs of "slow",
 #    the guest's own timings show it at least 20 % slower, and the
@@ -71,10 +70,13 @@ xvbd ab compare same1 same2 --metric read-mbs --fail-if-worse 20 \
 expect_eq "A/A: the gate at 20 % exits 0" 0 $?
 sed 's/^/# /' $top/aa.err
 check "A/A: it says it passed" grep -q "gate: passed" $top/aa.err
-aa=$(guest_pct same1 same2)
-echo "# A/A: the guest's own timings: same2 against same1 $aa %"
-check "A/A: the guest's own timings: not 20 % slower ($aa %)" \
-	awk -v p="$aa" 'BEGIN { exit !(p > -20) }'
+# The guest's own timings of 2 MiB reads vary by +-30 % between runs
+# here (the lab's first run: same2 +29 % against same1): no bound on
+# them is a check.  That every run did its reads is (blkback's counters).
+echo "# A/A: the guest's own timings: same2 against same1 $(guest_pct same1 same2) %"
+check "every run read its $mib MiB ($((mib * 2048)) sectors, little else)" sh -c \
+	"! jq '.samples[-1].vbds[0].rd_sect - .samples[0].vbds[0].rd_sect' $store/*.json |
+		awk -v n=$((mib * 2048)) '\$1 < n || \$1 > n + 256' | grep -q ."
 xvbd ab compare fast slow --metric read-mbs --fail-if-worse 20 --json \
 	--dir $store >$top/slow.json 2>$top/slow.err
 expect_eq "slow disk: the gate at 20 % exits 3" 3 $?
