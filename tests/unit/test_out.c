@@ -223,10 +223,10 @@ static char *rows_to_string(enum xvbd_out_mode m, bool with_rows)
 					    "flag", "missing" };
 	static const struct xvbd_out_prom_metric metrics[] = {
 		{ "cpu_ns", "x_cpu_seconds_total", "counter", "cpu",
-		  XVBD_PROM_NS_AS_S },
-		{ "pct", "x_percent", "gauge", "pct", XVBD_PROM_AS_IS },
+		  XVBD_PROM_NS_AS_S, NULL },
+		{ "pct", "x_percent", "gauge", "pct", XVBD_PROM_AS_IS, NULL },
 		{ "lat_ms", "x_latency_seconds", "gauge", "lat",
-		  XVBD_PROM_MS_AS_S },
+		  XVBD_PROM_MS_AS_S, NULL },
 	};
 	static const char *const labels_p[] = { "domid", "name" };
 	char *buf = NULL;
@@ -296,6 +296,58 @@ static void test_rows(void **state)
 	free(s);
 }
 
+/* A histogram family: HELP and TYPE once, then suffixed samples. */
+static void test_prom_histogram(void **state)
+{
+	static const struct xvbd_out_prom_metric metrics[] = {
+		{ "le_count", "h_seconds", "histogram", "h", XVBD_PROM_AS_IS,
+		  "_bucket" },
+		{ "sum_ns", "h_seconds", NULL, NULL, XVBD_PROM_NS_AS_S, "_sum" },
+		{ "count", "h_seconds", NULL, NULL, XVBD_PROM_AS_IS, "_count" },
+	};
+	static const char *const hlabels[] = { "dev", "le" };
+	static const char want[] =
+		"# HELP h_seconds h\n# TYPE h_seconds histogram\n"
+		"h_seconds_bucket{dev=\"a\",le=\"0.5\"} 1\n"
+		"h_seconds_bucket{dev=\"a\",le=\"+Inf\"} 2\n"
+		"h_seconds_sum{dev=\"a\"} 1.500000000\n"
+		"h_seconds_count{dev=\"a\"} 2\n";
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct xvbd_out *o;
+
+	(void)state;
+	assert_non_null(f);
+	o = xvbd_out_new_mode(f, XVBD_OUT_PROM);
+	assert_non_null(o);
+	xvbd_out_prom_metrics(o, metrics, 3, hlabels, 2);
+	xvbd_out_obj_begin(o, NULL);
+	xvbd_out_arr_begin(o, "rows");
+	xvbd_out_obj_begin(o, NULL);
+	xvbd_out_str(o, "dev", "a");
+	xvbd_out_str(o, "le", "0.5");
+	xvbd_out_uint(o, "le_count", 1);
+	xvbd_out_obj_end(o);
+	xvbd_out_obj_begin(o, NULL);
+	xvbd_out_str(o, "dev", "a");
+	xvbd_out_str(o, "le", "+Inf");
+	xvbd_out_uint(o, "le_count", 2);
+	xvbd_out_obj_end(o);
+	xvbd_out_obj_begin(o, NULL);
+	xvbd_out_str(o, "dev", "a");
+	xvbd_out_uint(o, "sum_ns", 1500000000);
+	xvbd_out_uint(o, "count", 2);
+	xvbd_out_obj_end(o);
+	xvbd_out_arr_end(o);
+	xvbd_out_obj_end(o);
+	assert_int_equal(xvbd_out_finish(o), 0);
+	xvbd_out_free(o);
+	fclose(f);
+	assert_string_equal(buf, want);
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -304,6 +356,7 @@ int main(void)
 		cmocka_unit_test(test_table_and_empty),
 		cmocka_unit_test(test_misuse_and_write_error),
 		cmocka_unit_test(test_rows),
+		cmocka_unit_test(test_prom_histogram),
 	};
 
 	return cmocka_run_group_tests_name("out", tests, NULL, NULL);
