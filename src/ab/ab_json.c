@@ -22,6 +22,7 @@
 #include <yajl/yajl_tree.h>
 
 #include "xvbd/ab/ab.h"
+#include "xvbd/ab/ab_lat.h"
 #include "xvbd/ab/ab_record_impl.h"
 #include "ab_json_impl.h"
 #include "xvbd/base/util.h"
@@ -252,6 +253,9 @@ static yajl_gen_status gen_record(yajl_gen g, const struct xvbd_ab_record *r)
 		st = gen_str(g, r->notes[i]);
 	if (!st)
 		st = yajl_gen_array_close(g);
+	/* Only runs recorded with --latency: older readers never see it. */
+	if (!st && r->lat && xvbd_ab_lat_gen(g, r))
+		st = yajl_gen_generation_complete;
 	if (!st)
 		st = gen_str(g, "samples");
 	if (!st)
@@ -689,12 +693,13 @@ static const char *const record_keys[] = {
 	"format", "version", "id", "label", "started", "started_unix_ns",
 	"domain", "vdevs", "mode", "workload", "workload_status",
 	"interval_ns", "warmup_ns", "complete", "fingerprint", "notes",
-	"samples", "experiment", "pair", "position",
+	"samples", "experiment", "pair", "position", "latency",
 };
 #define NRECORD_KEYS (sizeof(record_keys) / sizeof(record_keys[0]))
-/* The last three (experiment, pair, position) only in ab run's records
- * (position only in those written since sweeps). */
-#define NRECORD_KEYS_REQUIRED (NRECORD_KEYS - 3)
+/* The last four (experiment, pair, position) only in ab run's records
+ * (position only in those written since sweeps), latency only in runs
+ * recorded with --latency. */
+#define NRECORD_KEYS_REQUIRED (NRECORD_KEYS - 4)
 
 bool xvbd_ab_json_record_key(const char *key, size_t len)
 {
@@ -793,6 +798,9 @@ int xvbd_ab_json_read_head(yajl_val root, struct xvbd_ab_record *rec,
 	}
 	if (!rc)
 		rc = get_arr(root, &top, "samples", &arr, e);
+	/* After vdevs: one entry per vdev. */
+	if (!rc && obj_get(root, "latency"))
+		rc = xvbd_ab_lat_read(obj_get(root, "latency"), rec, e);
 	if (rc)
 		return rc;
 	/* The vdev count is known only once vdevs passed its checks. */

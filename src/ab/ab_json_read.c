@@ -25,6 +25,7 @@
 #include <yajl/yajl_tree.h>
 
 #include "xvbd/ab/ab.h"
+#include "xvbd/ab/ab_lat.h"
 #include "xvbd/ab/ab_record_impl.h"
 #include "ab_json_impl.h"
 #include "xvbd/base/util.h"
@@ -39,7 +40,8 @@
  * bounds the tree they run on.
  */
 #define HEAD_VALUES_MAX	(64 + XVBD_AB_VDEVS_MAX + XVBD_AB_NOTES_MAX + \
-			 XVBD_AB_FACTS_MAX)
+			 XVBD_AB_FACTS_MAX + \
+			 XVBD_AB_LAT_VALUES_MAX(XVBD_AB_VDEVS_MAX))
 /*
  * A sample holds 7 values and 14 per VBD; more than about twice that is
  * refused before a tree is made (less gets the exact check's message).
@@ -219,7 +221,7 @@ static int value(struct reader *r)
 		return 1;
 	if (++r->head_values > HEAD_VALUES_MAX) {
 		err_set(r->e, "more values than a record's head holds "
-			"(%d)", HEAD_VALUES_MAX);
+			"(%zu)", (size_t)HEAD_VALUES_MAX);
 		return stop(r, -EINVAL);
 	}
 	return 1;

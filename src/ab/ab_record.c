@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "xvbd/ab/ab.h"
+#include "xvbd/ab/ab_lat.h"
 #include "xvbd/ab/ab_record_impl.h"
 #include "xvbd/base/util.h"
 
@@ -391,6 +392,7 @@ void xvbd_ab_record_free(struct xvbd_ab_record *rec)
 	free(rec->notes);
 	free(rec->path);
 	free(rec->untrusted);
+	xvbd_ab_lat_free(rec->lat);
 	memset(rec, 0, sizeof(*rec));
 }
 

@@ -45,6 +45,8 @@
 /* Levels of one experiment (ab_sweep.h); a run's position in its block. */
 #define XVBD_AB_LEVELS_MAX	16
 
+struct xvbd_ab_lat;
+
 struct xvbd_ab_err {
 	char msg[512];
 };
@@ -259,6 +261,9 @@ struct xvbd_ab_record {
 	uint32_t pair;			/* 1..XVBD_AB_PAIR_MAX */
 	uint32_t position;		/* 0, or 1..XVBD_AB_LEVELS_MAX */
 	char *path;			/* where it was read from / written */
+	/* With --latency: the VBDs' backing devices' latency (ab_lat.h);
+	 * NULL in a run recorded without, and in older records. */
+	struct xvbd_ab_lat *lat;
 	/*
 	 * Read from a path named on purpose that is not root's alone (a
 	 * directory, link or the file someone else could change): why,
