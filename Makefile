@@ -92,7 +92,7 @@ LIB_SRCS += src/dom0/sysfs.c src/dom0/sysfs_parse.c src/stats/stats.c src/stats/
 	src/stats/stats_render_lat.c \
 	src/stats/stats_render.c
 # ab: the A/B records (model, JSON, store)
-LIB_SRCS += src/ab/ab_record.c src/ab/ab_json.c src/ab/ab_json_read.c src/ab/ab_lat.c \
+LIB_SRCS += src/ab/ab_record.c src/ab/ab_json.c src/ab/ab_json_read.c src/ab/ab_lat.c src/ab/ab_lat_render.c \
 	     src/ab/ab_store.c
 # dom0 page cache modes of file-backed disks (attach --cache, list, show)
 LIB_SRCS += src/dom0/cache.c src/vbd/attach_script.c

@@ -60,6 +60,20 @@ int xvbd_ab_lat_merged(const struct xvbd_ab_lat *l, enum xvbd_lat_kind k,
 /* Is every VBD's latency complete?  (A run without latency: false.) */
 bool xvbd_ab_lat_complete(const struct xvbd_ab_lat *l);
 
+/* ---- ab show (src/ab/ab_lat_render.c) ---- */
+
+/* VBDs shown by name, first seen first. */
+#define XVBD_AB_LAT_VDEVS_SHOWN		64
+struct xvbd_out;
+/*
+ * The runs' latency merged per vdev (by name), kind and direction: an
+ * object under key with "clock", the error, and "vbds" (rows: vdev,
+ * kind, direction, runs, incomplete, count, p50/p99/p999, max, sum in
+ * JSON (ns); mean in text (ms)).
+ */
+void xvbd_ab_lat_render(struct xvbd_out *o, const char *key,
+			const struct xvbd_ab_record *recs, size_t n);
+
 /* ---- JSON (ab_json.c calls these for the record's "latency") ---- */
 
 struct yajl_gen_t;

@@ -368,6 +368,7 @@ static int record(struct recorder *r, bool report_it)
 	run->run_cmd = r->o->run_cmd;
 	run->interval_ns = rec_interval(r->o);
 	run->warmup_ns = r->o->warmup_ns;
+	run->latency = r->o->latency;
 	run->progress = isatty(STDERR_FILENO) && !r->ctx->opts->quiet;
 	run->at_baseline = take_fingerprint;
 	run->arg = r;
@@ -432,6 +433,9 @@ int xvbd_ab_rec_opt(const struct xvbd_cmd *cmd, int c, const char *arg,
 	case XVBD_AB_OPT_WARMUP:
 		return xvbd_opt_seconds(cmd, "--warmup", arg, 0,
 					XVBD_AB_SECONDS_MAX, &o->warmup_ns);
+	case XVBD_AB_OPT_LATENCY:
+		o->latency = true;
+		return XVBD_EXIT_OK;
 	case XVBD_AB_OPT_DURATION:
 		mode = XVBD_AB_MODE_DURATION;
 		break;

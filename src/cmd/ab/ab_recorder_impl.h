@@ -28,6 +28,7 @@ struct xvbd_ab_run {
 	uint64_t duration_ns;		/* XVBD_AB_MODE_DURATION */
 	const char *run_cmd;		/* XVBD_AB_MODE_RUN: for /bin/sh -c */
 	uint64_t interval_ns, warmup_ns;
+	bool latency;			/* --latency (stats' opts.latency) */
 	bool progress;			/* a progress line on stderr */
 	/*
 	 * Called at the baseline (after the warmup: a fresh guest has

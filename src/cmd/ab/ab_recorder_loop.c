@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "xvbd/ab/ab.h"
+#include "xvbd/ab/ab_lat.h"
 #include "xvbd/ab/ab_record_impl.h"
 #include "ab_recorder_impl.h"
 #include "xvbd/base/sig.h"
@@ -208,6 +209,40 @@ static int add_sample(struct recorder *r, const struct xvbd_ab_sample *as)
 	return err;
 }
 
+/*
+ * --latency: the slots this sample took, of each recorded VBD's backing
+ * device, into the run's histograms (every sample after the baseline:
+ * the run is the slots that ended between it and the last sample).
+ */
+static int take_latency(struct recorder *r, const struct xvbd_stats_sample *s)
+{
+	size_t i, j;
+	int err;
+
+	if (!r->rec->lat)
+		return 0;
+	if (!s->lat_on) {
+		/* Unavailable: said once, the run kept without it. */
+		xvbd_ab_record_note(r->rec, "latency unavailable: %s",
+				    s->lat_unavailable);
+		xvbd_ab_lat_free(r->rec->lat);
+		r->rec->lat = NULL;
+		return 0;
+	}
+	for (j = 0; j < r->rec->nvdevs; j++) {
+		for (i = 0; i < s->nvbds; i++) {
+			if (s->vbds[i].domid != r->run->domid ||
+			    s->vbds[i].devid != r->run->devids[j])
+				continue;
+			err = xvbd_ab_lat_add(r->rec->lat, j, &s->lat[i]);
+			if (err)
+				return err;
+			break;
+		}
+	}
+	return 0;
+}
+
 /* One stats sample into *as: 1 complete, 0 something missing, -errno. */
 static int sample_now(struct recorder *r, struct xvbd_ab_sample *as,
 		      const char **missing)
@@ -215,6 +250,8 @@ static int sample_now(struct recorder *r, struct xvbd_ab_sample *as,
 	int err;
 
 	err = xvbd_stats_sample(r->st, &r->s);
+	if (!err)
+		err = take_latency(r, &r->s);
 	if (err) {
 		xvbd_err(r->run->cmd, "sampling", "%s", strerror(-err));
 		return err;
@@ -686,7 +723,9 @@ static int open_sampler(struct recorder *r)
 	struct xvbd_stats_source src;
 	char dom0[XVBD_STATS_NAME_MAX];
 	const char *names[2] = { r->run->domain, dom0 };
-	struct xvbd_stats_opts so = { .domains = names, .ndomains = 2 };
+	struct xvbd_stats_opts so = { .domains = names, .ndomains = 2,
+				      .latency = r->run->latency,
+				      .interval_ns = r->run->interval_ns };
 	int err;
 
 	err = xvbd_tstack_domain_name(r->ts, DOM0_DOMID, dom0,
@@ -712,6 +751,11 @@ static int open_sampler(struct recorder *r)
 	if (err) {
 		src.close(src.arg);
 		xvbd_err(r->run->cmd, "listing VBDs", "%s", strerror(-err));
+	}
+	if (!err && r->run->latency) {
+		r->rec->lat = xvbd_ab_lat_new(r->rec->nvdevs);
+		if (!r->rec->lat)
+			err = -ENOMEM;
 	}
 	return err;
 }

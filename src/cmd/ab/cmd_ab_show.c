@@ -1,5 +1,6 @@
 /*
  * cmd_ab_show.c - xvbd ab show [--interference-cpu P] [--dir DIR] ID
+ *		   xvbd ab show --latency [--dir DIR] LABEL|ID
  *
  * One record: what was run and how, its summary (recomputed from the raw
  * counters, with the intervals left out and why), what else used the
@@ -7,11 +8,14 @@
  * not the VBD's) and whether that flags it, its fingerprint and the
  * recorder's notes.  ID is a record id or file; a label with more
  * than one run is refused (the runs are listed with `ab list LABEL`).
+ * With --latency, a label's runs' latency distributions merged: each
+ * VBD's percentiles over all of their requests.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "xvbd/ab/ab.h"
+#include "xvbd/ab/ab_lat.h"
 #include "xvbd/cmd/cmd.h"
 #include "xvbd/cmd/ab/cmd_ab.h"
 #include "xvbd/base/util.h"
@@ -43,6 +47,19 @@ static const struct xvbd_out_label show_labels[] = {
 	{ "foreign_of", "share of" },
 	{ "foreign_pct", "not the VBD's (%)" },
 	{ "interference_flags", "interference flags" },
+	/* the latency rows (ab_lat_render.c) */
+	{ "vdev", "VDEV" },
+	{ "kind", "FROM" },
+	{ "direction", "DIR" },
+	{ "runs", "RUNS" },
+	{ "incomplete", "INCOMPLETE" },
+	{ "count", "REQUESTS" },
+	{ "p50_ms", "P50(ms)" },
+	{ "p99_ms", "P99(ms)" },
+	{ "p999_ms", "P99.9(ms)" },
+	{ "max_ms", "MAX(ms)" },
+	{ "mean_ms", "MEAN(ms)" },
+	{ "latency_error", "error" },
 	{ NULL, NULL },
 };
 
@@ -157,7 +174,32 @@ static void render(struct xvbd_out *o, const struct xvbd_ab_record *r,
 	for (i = 0; i < r->nnotes; i++)
 		xvbd_out_str(o, NULL, r->notes[i]);
 	xvbd_out_arr_end(o);
+	if (r->lat)
+		xvbd_ab_lat_render(o, "latency", r, 1);
 	xvbd_out_obj_end(o);
+}
+
+/* --latency: a label's runs, their latency merged. */
+static int render_merged(struct xvbd_ctx *ctx, const char *what,
+			 const struct xvbd_ab_record *recs, size_t n)
+{
+	size_t i, with = 0;
+
+	for (i = 0; i < n; i++)
+		with += recs[i].lat != NULL;
+	if (!with) {
+		xvbd_err(ctx->cmd->name, what, "no run of it was recorded "
+			 "with --latency");
+		return XVBD_EXIT_FAIL;
+	}
+	xvbd_out_labels(ctx->out, show_labels);
+	xvbd_out_obj_begin(ctx->out, NULL);
+	xvbd_out_str(ctx->out, "label", recs[0].label);
+	xvbd_out_uint(ctx->out, "runs", n);
+	xvbd_out_uint(ctx->out, "runs_with_latency", with);
+	xvbd_ab_lat_render(ctx->out, "latency", recs, n);
+	xvbd_out_obj_end(ctx->out);
+	return XVBD_EXIT_OK;
 }
 
 int cmd_ab_show(struct xvbd_ctx *ctx, int argc, char **argv)
@@ -165,8 +207,10 @@ int cmd_ab_show(struct xvbd_ctx *ctx, int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "dir", required_argument, NULL, 'd' },
 		{ "interference-cpu", required_argument, NULL, 'I' },
+		{ "latency", no_argument, NULL, 'L' },
 		{ NULL, 0, NULL, 0 },
 	};
+	bool latency = false;
 	const char *dir = XVBD_AB_DIR_DEFAULT;
 	double threshold = XVBD_AB_INTERF_CPU_DEFAULT;
 	struct xvbd_ab_record *recs = NULL;
@@ -175,6 +219,10 @@ int cmd_ab_show(struct xvbd_ctx *ctx, int argc, char **argv)
 
 	xvbd_getopt_begin();
 	while ((c = xvbd_getopt(argc, argv, ":", longopts)) != -1) {
+		if (c == 'L') {
+			latency = true;
+			continue;
+		}
 		if (c == 'I') {
 			if (xvbd_ab_cli_interference_cpu(ctx->cmd, optarg,
 							 &threshold))
@@ -201,7 +249,9 @@ int cmd_ab_show(struct xvbd_ctx *ctx, int argc, char **argv)
 					&n);
 	if (rc)
 		return rc;
-	if (n != 1) {
+	if (latency) {
+		rc = render_merged(ctx, argv[first], recs, n);
+	} else if (n != 1) {
 		xvbd_err(ctx->cmd->name, NULL, "\"%s\" selects %zu runs: name "
 			 "one by its id", argv[first], n);
 		if (!ctx->opts->quiet)

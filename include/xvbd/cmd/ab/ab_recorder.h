@@ -58,6 +58,8 @@ struct xvbd_ab_rec_opts {
 	const char *experiment;
 	uint32_t pair;
 	uint32_t position;
+	/* --latency: the backing devices' request latency in the record */
+	bool latency;
 };
 
 /*
@@ -71,6 +73,7 @@ enum {
 	XVBD_AB_OPT_UNTIL_SHUTDOWN,
 	XVBD_AB_OPT_INTERVAL,
 	XVBD_AB_OPT_WARMUP,
+	XVBD_AB_OPT_LATENCY,
 };
 #define XVBD_AB_SECONDS_MAX		UINT64_C(86400)
 /* Below 10 ms the sampler's own reads dominate an interval. */
