@@ -15,18 +15,17 @@
 #include "xvbd/ab/ab.h"
 #include "xvbd/ab/ab_plot.h"
 #include "xvbd/ab/ab_stat.h"
+#include "ab_plot_impl.h"
 #include "ab_svg_impl.h"
 
 #define WIDTH		960
 #define TOP		70	/* title and legend */
-#define ROW_H		190
-#define PLOT_H		130	/* inside a row, above the axis */
 #define DOTS_X		80	/* left panel: runs */
 #define DOTS_W		220
 #define SERIES_X	390	/* right panel: time series */
 #define SERIES_W	540
-#define COLOUR_A	"#1f77b4"
-#define COLOUR_B	"#d95f02"
+#define COLOUR_A	PLOT_COLOUR_A
+#define COLOUR_B	PLOT_COLOUR_B
 #define NS_PER_S	1e9
 
 struct side {
@@ -222,7 +221,7 @@ int xvbd_ab_plot_svg(const struct xvbd_ab_record *a, size_t na,
 	};
 	bool shown[XVBD_AB_NMETRICS];
 	char *buf = NULL, line[512];
-	size_t size = 0, i, k, nrows = 0;
+	size_t size = 0, i, k, nrows = 0, ncdf;
 	FILE *f = NULL;
 	int rc = 0, m;
 
@@ -249,6 +248,7 @@ int xvbd_ab_plot_svg(const struct xvbd_ab_record *a, size_t na,
 			   (metric_seen(&sd[0], m) || metric_seen(&sd[1], m));
 		nrows += shown[m];
 	}
+	ncdf = ab_plot_cdf_rows(a, na, b, nb);
 	f = open_memstream(&buf, &size);
 	if (!f) {
 		rc = -ENOMEM;
@@ -256,7 +256,7 @@ int xvbd_ab_plot_svg(const struct xvbd_ab_record *a, size_t na,
 	}
 	snprintf(line, sizeof(line), "xvbd ab plot: A = %s (%zu runs), "
 		 "B = %s (%zu runs)", a[0].label, na, b[0].label, nb);
-	ab_svg_begin(f, WIDTH, TOP + nrows * ROW_H + 10, line);
+	ab_svg_begin(f, WIDTH, TOP + (nrows + ncdf) * ROW_H + 10, line);
 	snprintf(line, sizeof(line), "dots: one run summary each "
 		 "(Delta counter / Delta time over the run); bar: %s; lines: "
 		 "per-interval rates of one run, gaps where left out",
@@ -269,7 +269,7 @@ int xvbd_ab_plot_svg(const struct xvbd_ab_record *a, size_t na,
 			 sd[k].r[0].label);
 		ab_svg_text(f, 38 + (int)k * 300, 65, "start", NULL, line);
 	}
-	if (!nrows)
+	if (!nrows && !ncdf)
 		ab_svg_text(f, 20, TOP + 20, "start", NULL,
 			    "no metric is above 0 in any run");
 	for (m = 0, k = 0; m < XVBD_AB_NMETRICS && !rc; m++) {
@@ -277,6 +277,9 @@ int xvbd_ab_plot_svg(const struct xvbd_ab_record *a, size_t na,
 			continue;
 		rc = row(f, sd, m, TOP + (double)(k++ * ROW_H), opts->test);
 	}
+	/* With --latency: the two distributions, whole, after the rows. */
+	if (!rc && ncdf)
+		rc = ab_plot_cdf(f, a, na, b, nb, TOP + (double)(k * ROW_H));
 	rc = ab_svg_end(f, rc, &buf, &size, svg, len);
 	f = NULL;
 out:

@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "xvbd/ab/ab.h"
+#include "xvbd/ab/ab_lat.h"
 #include "xvbd/stats/stats.h"
 
 #define NS_PER_S	1e9
@@ -65,7 +66,61 @@ const struct xvbd_ab_metric_info xvbd_ab_metrics[XVBD_AB_NMETRICS] = {
 	[XVBD_AB_SECONDS] = { "seconds", "run time", "s", false, 3 },
 	[XVBD_AB_BUSY_SECONDS] = { "busy-seconds", "busy span", "s", false,
 				   3 },
+	[XVBD_AB_RD_P50_MS] = { "read-p50", "read p50", "ms", false, 3 },
+	[XVBD_AB_RD_P99_MS] = { "read-p99", "read p99", "ms", false, 3 },
+	[XVBD_AB_RD_MAX_MS] = { "read-max", "read max", "ms", false, 3 },
+	[XVBD_AB_WR_P50_MS] = { "write-p50", "write p50", "ms", false, 3 },
+	[XVBD_AB_WR_P99_MS] = { "write-p99", "write p99", "ms", false, 3 },
+	[XVBD_AB_WR_MAX_MS] = { "write-max", "write max", "ms", false, 3 },
 };
+
+bool xvbd_ab_metric_is_latency(enum xvbd_ab_metric m)
+{
+	return m >= XVBD_AB_RD_P50_MS && m <= XVBD_AB_WR_MAX_MS;
+}
+
+void xvbd_ab_metrics_default(const struct xvbd_ab_record *recs, size_t n,
+			     bool *shown)
+{
+	bool lat = false;
+	size_t i;
+	int m;
+
+	for (i = 0; i < n && !lat; i++)
+		lat = recs[i].lat != NULL;
+	for (m = 0; m < XVBD_AB_NMETRICS; m++)
+		shown[m] = lat || !xvbd_ab_metric_is_latency(m);
+}
+
+/*
+ * The latency metrics of a run: its VBDs' d2c merged, one direction's
+ * p50, p99 and max (ms).  Unknown without latency or requests.
+ */
+static void latency_metrics(const struct xvbd_ab_record *rec,
+			    struct xvbd_ab_summary *out)
+{
+	static const int first[XVBD_LAT_NDIRS] = { XVBD_AB_RD_P50_MS,
+						   XVBD_AB_WR_P50_MS };
+	struct xvbd_lathist h;
+	double v[3];
+	int d, k;
+
+	for (d = 0; rec->lat && d < XVBD_LAT_NDIRS; d++) {
+		xvbd_lathist_init(&h);
+		if (!xvbd_ab_lat_merged(rec->lat, XVBD_LAT_D2C, d, &h) &&
+		    h.count) {
+			v[0] = (double)xvbd_lathist_quantile_ns(&h, 500000);
+			v[1] = (double)xvbd_lathist_quantile_ns(&h, 990000);
+			v[2] = (double)h.max_ns;
+			for (k = 0; k < 3; k++) {
+				out->value[first[d] + k] =
+					out->window[first[d] + k] = v[k] / 1e6;
+				out->known[first[d] + k] = true;
+			}
+		}
+		xvbd_lathist_free(&h);
+	}
+}
 
 bool xvbd_ab_metric_is_rate(enum xvbd_ab_metric m)
 {
@@ -437,5 +492,6 @@ int xvbd_ab_summarize(const struct xvbd_ab_record *rec,
 	out->busy_ns = busy_to - busy_from;
 	busy_rates(&sum, out->busy_ns, out->value);
 	run_seconds(rec, out);
+	latency_metrics(rec, out);
 	return 0;
 }

@@ -17,6 +17,7 @@
 
 #include "xvbd/ab/ab.h"
 #include "xvbd/ab/ab_lat.h"
+#include "xvbd/ab/ab_plot.h"
 #include "ab_testrec.h"
 
 static void fake_run(struct trec *t)
@@ -174,12 +175,97 @@ static void test_hostile(void **state)
 	free(json);
 }
 
+/*
+ * A run of 1000 reads: most near 1 ms (a run's own jitter), and tail_pm
+ * per mille at 20 ms; its blkback counters the same in every run.
+ */
+static void tail_run(struct trec *t, const char *label, unsigned seed,
+		     unsigned tail_pm)
+{
+	struct xvbd_lat_result r;
+	unsigned i;
+
+	fake_run(t);
+	t->r.label = (char *)label;
+	t->r.lat = xvbd_ab_lat_new(2);
+	assert_non_null(t->r.lat);
+	memset(&r, 0, sizeof(r));
+	for (i = 0; i < 1000; i++) {
+		uint64_t ns = i < tail_pm ? 20000000 :
+			      1000000 + (uint64_t)((i * 7919 + seed * 104729) %
+						   2000) * 50;
+
+		assert_int_equal(xvbd_lathist_add(&r.h[XVBD_LAT_D2C]
+						  [XVBD_LAT_READ], ns, 1), 0);
+	}
+	assert_int_equal(xvbd_ab_lat_add(t->r.lat, 0, &r), 0);
+	xvbd_lathist_free(&r.h[XVBD_LAT_D2C][XVBD_LAT_READ]);
+}
+
+/*
+ * Only the tail moves: B's runs have 2 % of their reads at 20 ms.  p99
+ * is named worse, p50 is not; the latency metrics are in the default set
+ * only when a run has latency; the picture draws the distributions.
+ */
+static void test_tail_compare(void **state)
+{
+	enum { N = 6 };
+	static struct trec ta[N], tb[N];
+	struct xvbd_ab_record a[N], b[N];
+	struct xvbd_ab_compare_opts o = { .confidence = 0.95,
+					  .test = XVBD_AB_TEST_WELCH };
+	struct xvbd_ab_plot_opts po = { .test = XVBD_AB_TEST_WELCH };
+	struct xvbd_ab_comparison c = { .variable = -1 };
+	struct xvbd_ab_summary s;
+	bool shown[XVBD_AB_NMETRICS];
+	char *svg;
+	size_t i, len;
+
+	(void)state;
+	for (i = 0; i < N; i++) {
+		tail_run(&ta[i], "A", (unsigned)i, 0);
+		tail_run(&tb[i], "B", (unsigned)i + 50, 20);
+		a[i] = ta[i].r;
+		b[i] = tb[i].r;
+	}
+	assert_int_equal(xvbd_ab_summarize(&b[0], &s), 0);
+	assert_true(s.known[XVBD_AB_RD_P99_MS] && s.known[XVBD_AB_RD_MAX_MS]);
+	assert_true(s.value[XVBD_AB_RD_MAX_MS] == 20.0);
+	assert_false(s.known[XVBD_AB_WR_P50_MS]);
+	assert_int_equal(xvbd_ab_compare_with(a, N, b, N, &o, &c), 0);
+	assert_int_equal(c.m[XVBD_AB_RD_P99_MS].verdict, XVBD_AB_V_WORSE);
+	assert_int_equal(c.m[XVBD_AB_RD_MAX_MS].verdict, XVBD_AB_V_WORSE);
+	assert_int_not_equal(c.m[XVBD_AB_RD_P50_MS].verdict, XVBD_AB_V_WORSE);
+	assert_int_not_equal(c.m[XVBD_AB_RD_P50_MS].verdict, XVBD_AB_V_BETTER);
+	xvbd_ab_comparison_free(&c);
+	xvbd_ab_metrics_default(a, N, shown);
+	assert_true(shown[XVBD_AB_RD_P99_MS] && shown[XVBD_AB_RD_IOPS]);
+	assert_int_equal(xvbd_ab_plot_svg(a, N, b, N, &po, &svg, &len), 0);
+	assert_non_null(strstr(svg, "read service time (d2c)"));
+	assert_non_null(strstr(svg, "B p99 20"));
+	assert_null(strstr(svg, "write service time"));
+	free(svg);
+	/* Without latency: not in the default set, no distribution drawn. */
+	for (i = 0; i < N; i++) {
+		xvbd_ab_lat_free(ta[i].r.lat);
+		xvbd_ab_lat_free(tb[i].r.lat);
+		a[i].lat = b[i].lat = NULL;
+	}
+	xvbd_ab_metrics_default(a, N, shown);
+	assert_false(shown[XVBD_AB_RD_P99_MS]);
+	assert_true(shown[XVBD_AB_RD_IOPS]);
+	assert_int_equal(xvbd_ab_plot_svg(a, N, b, N, &po, &svg, &len), 0);
+	assert_null(strstr(svg, "service time (d2c)"));
+	free(svg);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_merge),
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_hostile),
+		cmocka_unit_test(test_tail_compare),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

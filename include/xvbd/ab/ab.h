@@ -361,10 +361,32 @@ enum xvbd_ab_metric {
 	 */
 	XVBD_AB_SECONDS,
 	XVBD_AB_BUSY_SECONDS,
+	/*
+	 * With --latency (ab_lat.h): the run's backing devices' service
+	 * time (d2c) of every request, all recorded VBDs merged: its p50,
+	 * p99 and maximum, per direction (ms).
+	 */
+	XVBD_AB_RD_P50_MS,
+	XVBD_AB_RD_P99_MS,
+	XVBD_AB_RD_MAX_MS,
+	XVBD_AB_WR_P50_MS,
+	XVBD_AB_WR_P99_MS,
+	XVBD_AB_WR_MAX_MS,
 	XVBD_AB_NMETRICS,
 };
 /* IO/s and MB/s: the metrics that have a busy-span and a window form. */
 bool xvbd_ab_metric_is_rate(enum xvbd_ab_metric m);
+/*
+ * The latency metrics: only in runs recorded with --latency, so left
+ * out of a comparison's default set when no run has them.
+ */
+bool xvbd_ab_metric_is_latency(enum xvbd_ab_metric m);
+/*
+ * The metrics shown when none is named: all, but the latency ones only
+ * when a run of recs[0..n) has latency.
+ */
+void xvbd_ab_metrics_default(const struct xvbd_ab_record *recs, size_t n,
+			     bool *shown);
 
 struct xvbd_ab_metric_info {
 	const char *name;	/* "read-iops", ... (--metric) */

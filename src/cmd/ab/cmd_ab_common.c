@@ -74,7 +74,7 @@ int xvbd_ab_cli_metrics(const struct xvbd_cmd *cmd, const char *arg,
 	     tok = strtok_r(NULL, ",", &save)) {
 		m = xvbd_ab_metric_find(tok);
 		if (m < 0) {
-			char names[256] = "";
+			char names[512] = "";
 
 			for (m = 0; m < XVBD_AB_NMETRICS; m++) {
 				strcat(names, m ? ", " : "");
@@ -93,6 +93,30 @@ int xvbd_ab_cli_metrics(const struct xvbd_cmd *cmd, const char *arg,
 		rc = xvbd_usage_error(cmd, "--metric: no metric named");
 	free(copy);
 	return rc;
+}
+
+void xvbd_ab_cli_default_metrics(const struct xvbd_ab_level *lv, size_t n,
+				 bool *shown, bool *some)
+{
+	bool all[XVBD_AB_NMETRICS], part[XVBD_AB_NMETRICS], cut = false;
+	size_t i;
+	int m;
+
+	if (*some)
+		return;
+	for (m = 0; m < XVBD_AB_NMETRICS; m++)
+		all[m] = false;
+	for (i = 0; i < n; i++) {
+		xvbd_ab_metrics_default(lv[i].recs, lv[i].n, part);
+		for (m = 0; m < XVBD_AB_NMETRICS; m++)
+			all[m] |= part[m];
+	}
+	for (m = 0; m < XVBD_AB_NMETRICS; m++)
+		cut |= !all[m];
+	if (!cut)
+		return;
+	memcpy(shown, all, sizeof(all));
+	*some = true;
 }
 
 int xvbd_ab_cli_test(const struct xvbd_cmd *cmd, const char *arg,

@@ -274,6 +274,9 @@ int cmd_ab_compare(struct xvbd_ctx *ctx, int argc, char **argv)
 	rc = xvbd_ab_cli_select_levels(ctx->cmd, co.dir, co.ops, co.nops, lv,
 				       recs);
 	if (!rc)
+		xvbd_ab_cli_default_metrics(lv, co.nops, co.shown,
+					    &co.some_metric);
+	if (!rc)
 		rc = co.nops == 2 ? compare_two(ctx, &co, lv) :
 		     compare_sweep(ctx, &co, lv);
 	for (i = 0; i < co.nops; i++)

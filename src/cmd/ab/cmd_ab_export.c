@@ -34,6 +34,12 @@ static const char *const metric_cols[XVBD_AB_NMETRICS] = {
 	[XVBD_AB_WR_KIB_PER_REQ] = "write_kib_per_req",
 	[XVBD_AB_SECONDS] = "seconds",
 	[XVBD_AB_BUSY_SECONDS] = "busy_seconds",
+	[XVBD_AB_RD_P50_MS] = "read_p50_ms",
+	[XVBD_AB_RD_P99_MS] = "read_p99_ms",
+	[XVBD_AB_RD_MAX_MS] = "read_max_ms",
+	[XVBD_AB_WR_P50_MS] = "write_p50_ms",
+	[XVBD_AB_WR_P99_MS] = "write_p99_ms",
+	[XVBD_AB_WR_MAX_MS] = "write_max_ms",
 };
 
 static const char *const head_cols[] = {

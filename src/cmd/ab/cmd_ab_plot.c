@@ -187,6 +187,7 @@ int cmd_ab_plot(struct xvbd_ctx *ctx, int argc, char **argv)
 					       po.nops, lv, recs);
 	if (rc)
 		goto out;
+	xvbd_ab_cli_default_metrics(lv, po.nops, po.shown, &po.some_metric);
 	err = draw(&po, lv, &svg, &len);
 	if (!err)
 		err = write_atomic(po.out, svg, len);

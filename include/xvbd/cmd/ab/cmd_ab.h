@@ -27,6 +27,14 @@ int xvbd_ab_cli_dir(const struct xvbd_cmd *cmd, const char *dir);
 int xvbd_ab_cli_metrics(const struct xvbd_cmd *cmd, const char *arg,
 			bool *shown);
 /*
+ * No --metric: the default set for these levels' runs, in shown (and
+ * *some set) when it leaves anything out (the latency metrics when no
+ * run has latency); else shown untouched.
+ */
+struct xvbd_ab_level;
+void xvbd_ab_cli_default_metrics(const struct xvbd_ab_level *lv, size_t n,
+				 bool *shown, bool *some);
+/*
  * --min-effect P and --equivalence P (ab compare, ab run): percentages
  * through the one option grammar, as fractions; the ranges in one place.
  */
