@@ -11,6 +11,7 @@
 #include "xvbd/ab/ab.h"
 #include "xvbd/ab/ab_lat.h"
 #include "xvbd/base/out.h"
+#include "xvbd/stats/stats.h"
 
 static const uint32_t pct[] = { 500000, 990000, 999000 };
 static const char *const pct_ns[] = { "p50_ns", "p99_ns", "p999_ns" };
@@ -83,14 +84,10 @@ void xvbd_ab_lat_render(struct xvbd_out *o, const char *key,
 	int k, d;
 
 	xvbd_out_obj_begin(o, key);
-	xvbd_out_str(o, "clock", XVBD_LAT_CLOCK);
-	if (xvbd_out_is_json(o))
-		xvbd_out_double_opt(o, "relative_error", true,
-				    XVBD_LH_REL_ERROR);
-	else
-		xvbd_out_str(o, "latency_error", "percentiles within "
-			     XVBD_LH_REL_ERROR_TEXT ", max exact; d2c: issue "
-			     "to completion, i2c: insertion to completion");
+	xvbd_stats_lat_statement(o, "clock", xvbd_out_is_json(o) ?
+				 "relative_error" : "latency_error",
+				 "d2c: issue to completion, i2c: insertion "
+				 "to completion");
 	xvbd_out_arr_begin(o, "vbds");
 	for (i = 0; i < n; i++) {
 		for (j = 0; recs[i].lat && j < recs[i].nvdevs; j++) {

@@ -116,14 +116,35 @@ void stats_render_lat_head(struct xvbd_out *o,
 		xvbd_out_str(o, "latency_unavailable", s->lat_unavailable);
 		return;
 	}
-	xvbd_out_str(o, "latency_clock", XVBD_LAT_CLOCK);
-	if (xvbd_out_is_json(o))
-		xvbd_out_double_opt(o, "latency_relative_error", true,
-				    XVBD_LH_REL_ERROR);
-	else
-		xvbd_out_str(o, "latency_relative_error", "percentiles within "
-			     XVBD_LH_REL_ERROR_TEXT ", max exact; RD/WR-P*: "
-			     "issue to completion");
+	xvbd_stats_lat_statement(o, "latency_clock", "latency_relative_error",
+				 "RD/WR-P*: issue to completion");
+}
+
+void xvbd_stats_lat_statement(struct xvbd_out *o, const char *clock_key,
+			      const char *error_key, const char *what)
+{
+	char text[160];
+
+	xvbd_out_str(o, clock_key, XVBD_LAT_CLOCK);
+	if (xvbd_out_is_json(o)) {
+		xvbd_out_double_opt(o, error_key, true, XVBD_LH_REL_ERROR);
+		return;
+	}
+	snprintf(text, sizeof(text), "percentiles within %s, max exact; %s",
+		 XVBD_LH_REL_ERROR_TEXT, what);
+	xvbd_out_str(o, error_key, text);
+}
+
+/* A row of a VBD's series: its labels. */
+static void prom_series(struct xvbd_out *o, const struct xvbd_stats_vbd *v,
+			const char *dir)
+{
+	xvbd_out_obj_begin(o, NULL);
+	xvbd_out_uint(o, "domid", v->domid);
+	xvbd_out_str(o, "domain", v->domain);
+	xvbd_out_str(o, "vdev", v->vdev);
+	xvbd_out_uint(o, "devid", v->devid);
+	xvbd_out_str(o, "direction", dir);
 }
 
 /* One cumulative bucket row: count of values <= le. */
@@ -133,12 +154,7 @@ static void prom_row(struct xvbd_out *o, const struct xvbd_stats_vbd *v,
 {
 	char key[32];
 
-	xvbd_out_obj_begin(o, NULL);
-	xvbd_out_uint(o, "domid", v->domid);
-	xvbd_out_str(o, "domain", v->domain);
-	xvbd_out_str(o, "vdev", v->vdev);
-	xvbd_out_uint(o, "devid", v->devid);
-	xvbd_out_str(o, "direction", dir);
+	prom_series(o, v, dir);
 	xvbd_out_str(o, "le", le);
 	snprintf(key, sizeof(key), "%s_le_count", kind);
 	xvbd_out_uint(o, key, count);
@@ -165,12 +181,7 @@ static void prom_hist(struct xvbd_out *o, const struct xvbd_stats_vbd *v,
 		prom_row(o, v, kind, dir, le, below);
 	}
 	prom_row(o, v, kind, dir, "+Inf", h->count);
-	xvbd_out_obj_begin(o, NULL);
-	xvbd_out_uint(o, "domid", v->domid);
-	xvbd_out_str(o, "domain", v->domain);
-	xvbd_out_str(o, "vdev", v->vdev);
-	xvbd_out_uint(o, "devid", v->devid);
-	xvbd_out_str(o, "direction", dir);
+	prom_series(o, v, dir);
 	snprintf(key, sizeof(key), "%s_sum_ns", kind);
 	xvbd_out_uint(o, key, h->sum_ns);
 	snprintf(key, sizeof(key), "%s_count", kind);

@@ -330,6 +330,14 @@ enum xvbd_stats_fmt {
  */
 int xvbd_stats_render(FILE *f, enum xvbd_stats_fmt fmt,
 		      const struct xvbd_stats_sample *s, bool first);
+/*
+ * What every latency figure rests on, stated once for every output: the
+ * trace clock under clock_key, the percentiles' error under error_key
+ * (JSON: the fraction; text: a sentence ending in what).
+ */
+struct xvbd_out;
+void xvbd_stats_lat_statement(struct xvbd_out *o, const char *clock_key,
+			      const char *error_key, const char *what);
 /* node_exporter textfile format (counters + last-interval gauges). */
 void xvbd_stats_prom_render(FILE *f, const struct xvbd_stats_sample *s);
 /* Atomically: a temporary file beside path, then rename.  0 / -errno. */
