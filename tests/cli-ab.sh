@@ -18,10 +18,11 @@ trap 'rm -rf "$abdir"' EXIT
 # N's run of ab run experiment ID.  others=P: the samples carry the
 # other domains' CPU (2 domains using P % of one CPU); foreign=N: the
 # backing device serves N reads a second of 8 sectors that are not the
-# VBD's, and its sector counts are in the record.
+# VBD's, and its sector counts are in the record.  lat=T: the run has
+# latency (ab record --latency): 1000 reads at 1 ms and T at 20 ms.
 ab_rec() {
 	local dir=$1 label=$2 seq=$3 iops=$4 kv k jump=0 sep id t exp= pair=
-	local others= foreign=
+	local others= foreign= lat=
 	shift 4
 	local -A fp=(
 		[dom0.clocksource]=xen [guest.vcpus]=1
@@ -36,6 +37,7 @@ ab_rec() {
 		pair=*) pair=${kv#*=} ;;
 		others=*) others=${kv#*=} ;;
 		foreign=*) foreign=${kv#*=} ;;
+		lat=*) lat=${kv#*=} ;;
 		*) fp[${kv%%=*}]=${kv#*=} ;;
 		esac
 	done
@@ -55,7 +57,21 @@ ab_rec() {
 			printf '%s"%s":"%s"' "$sep" "$k" "${fp[$k]}"
 			sep=,
 		done < <(printf '%s\n' "${!fp[@]}" | LC_ALL=C sort)
-		printf '},"notes":[],"samples":['
+		printf '},"notes":[],'
+		# Buckets at their lower bounds: 999424 (1 ms), 19922944 (20 ms).
+		[ -n "$lat" ] && {
+			local e='{"count":0,"sum_ns":0,"max_ns":0,"buckets":[]}'
+			local n=$((1000 + lat)) top=999424
+			((lat)) && top=19922944
+			printf '"latency":{"clock":"mono","relative_error":0.015625,'
+			printf '"vbds":[{"vdev":"xvdb","state":"ok","backwards":0,'
+			printf '"d2c":{"read":{"count":%s,"sum_ns":%s,"max_ns":%s,' \
+				$n $((1000 * 999424 + lat * 19922944)) $top
+			printf '"buckets":[[999424,1000]%s]},"write":%s},' \
+				"$( ((lat)) && printf ',[19922944,%s]' $lat)" "$e"
+			printf '"i2c":{"read":%s,"write":%s}}]},' "$e" "$e"
+		}
+		printf '"samples":['
 		for t in 0 1 2 3 4 5 6 7 8 9 10; do
 			local req=$((iops * t)) cpu=$((t * 300000000))
 			((jump && t >= jump)) && cpu=$((cpu + 2500000000))
@@ -315,6 +331,27 @@ ab_ok '"interference":[{"side":"B","run":"noisy-20240501T120000-0000","figures":
 ab_ok '"interference_cpu_pct":50.0,"interference":[{"side":"B","run":"noisy-20240501T120002-0002","figures":{"cpu_flagged":false,' \
 	ab compare quiet noisy --dir "$si" --json --interference-cpu 50 \
 	--metric read-iops
+
+# Latency (ab record --latency): merged percentiles, the metrics only
+# when a run has them, the distributions in the picture.
+sl=$abdir/lat
+mkdir -p "$sl"
+for i in 0 1 2 3 4; do
+	ab_rec "$sl" calm $i 1500 lat=0
+	ab_rec "$sl" tail $i 1500 lat=$((20 + i))
+done
+ab_ok "5110      1.008    19.923   19.923     19.923   1.407" \
+	ab show --latency tail --dir "$sl"
+ab_ok '"count":5110,"p50_ns":1007616,"p99_ns":19922944,"p999_ns":19922944,"max_ns":19922944,"sum_ns":' \
+	--json ab show --latency tail --dir "$sl"
+ab_ok '"latency":{"clock":"mono","relative_error":0.015625,"vbds":[{"vdev":"xvdb","kind":"d2c","direction":"read","runs":1,"incomplete":0,"count":1021,' \
+	--json ab show tail-20240501T120001-0001 --dir "$sl"
+ab_ok "read-p99" ab compare calm tail --dir "$sl"
+ab_no "read-p99" ab compare ring1 ring8 --dir "$s"
+ab_ok "read_p99_ms" ab export --dir "$sl" calm
+ab_ok "$abdir/lat.svg" ab plot calm tail -o "$abdir/lat.svg" --dir "$sl"
+case_ 1 "ab show: ring1: no run of it was recorded with --latency" \
+	ab show --latency ring1 --dir "$s"
 
 # A sweep: one experiment of 4 levels in 5 blocks; the host drifts by
 # block; "none" 2 % faster, "slow" at 30 %, "same" within 0.1 %.

@@ -17,6 +17,7 @@
 #include "xvbd/dom0/loop.h"
 #include "xvbd/dom0/modparam.h"
 #include "xvbd/dom0/share.h"
+#include "xvbd/dom0/lat_trace.h"
 #include "xvbd/dom0/tracefs.h"
 #include "xvbd/xen/xs.h"
 
@@ -372,7 +373,7 @@ static int left_rebooting(const struct dead *d, const char *args)
  */
 static int left_trace(const struct dead *d, const char *args)
 {
-	char inst[64], synth[64], path[320], fix[512], why[256];
+	char inst[64], synth[64], path[320], fix[1024], why[256];
 	struct xvbd_tracefs *tf;
 	bool inst_left, synth_left;
 
@@ -387,8 +388,8 @@ static int left_trace(const struct dead *d, const char *args)
 		return 0;
 	}
 	xvbd_tracefs_instance_path(tf, inst, path, sizeof(path));
-	xvbd_tracefs_remedy(tf, inst_left ? inst : NULL,
-			    synth_left ? synth : NULL, fix, sizeof(fix));
+	xvbd_lat_remedy(tf, inst_left ? inst : NULL, synth_left ? synth : NULL,
+			fix, sizeof(fix));
 	xvbd_tracefs_close(tf);
 	if (inst_left)
 		warn(d, "%s was killed: its latency tracing is still on: "

@@ -91,14 +91,15 @@ static void gen_remove(struct xvbd_lat *lat, struct lat_gen *g)
 	memset(g, 0, sizeof(*g));
 }
 
-static int gen_install(struct xvbd_lat *lat, struct lat_gen *g, char *why,
-		       size_t len)
+static int gen_install_style(struct xvbd_lat *lat, struct lat_gen *g,
+			     char *why, size_t len, bool *complete_refused)
 {
 	char event[LAT_NAME_MAX];
 	const char *text;
 	size_t i;
 	int err;
 
+	*complete_refused = false;
 	err = lat_spec_gen(lat, g);
 	if (err) {
 		if (err == -E2BIG)
@@ -114,6 +115,7 @@ static int gen_install(struct xvbd_lat *lat, struct lat_gen *g, char *why,
 		split_cmd(g->cmds[i], event, sizeof(event), &text);
 		err = install(lat, SYSTEM_BLOCK, event, text, why, len);
 		if (err) {
+			*complete_refused = !strcmp(event, "block_rq_complete");
 			g->ncmds = i;	/* only those installed */
 			gen_remove(lat, g);
 			return err;
@@ -121,6 +123,34 @@ static int gen_install(struct xvbd_lat *lat, struct lat_gen *g, char *why,
 	}
 	g->installed = true;
 	return 0;
+}
+
+/*
+ * Install a generation's triggers.  The first time, each spelling of
+ * the completion triggers' expressions in turn until the kernel takes
+ * one (lat->style): what an expression's type is has changed between
+ * kernels.
+ */
+static int gen_install(struct xvbd_lat *lat, struct lat_gen *g, char *why,
+		       size_t len)
+{
+	unsigned bit = g->bit;
+	bool refused;
+	int err;
+
+	if (lat->style_known)
+		return gen_install_style(lat, g, why, len, &refused);
+	for (lat->style = 0; lat->style < LAT_STYLES; lat->style++) {
+		memset(g, 0, sizeof(*g));
+		g->bit = bit;
+		err = gen_install_style(lat, g, why, len, &refused);
+		if (!err)
+			lat->style_known = true;
+		if (!err || !refused)
+			return err;
+	}
+	lat->style = 0;
+	return err;
 }
 
 /*
@@ -292,22 +322,44 @@ int xvbd_lat_open(struct xvbd_tracefs *tf, struct xvbd_sysfs *sys,
 	return 0;
 }
 
+/* The events whose triggers it makes, in the order to clear them. */
+static void clear_order(const char *synth, char ev[4][LAT_NAME_MAX + 16])
+{
+	snprintf(ev[0], sizeof(ev[0]), SYSTEM_SYNTH "/%s", synth);
+	snprintf(ev[1], sizeof(ev[1]), SYSTEM_BLOCK "/block_rq_complete");
+	snprintf(ev[2], sizeof(ev[2]), SYSTEM_BLOCK "/block_rq_issue");
+	snprintf(ev[3], sizeof(ev[3]), SYSTEM_BLOCK "/block_rq_insert");
+}
+
+void xvbd_lat_remedy(const struct xvbd_tracefs *tf, const char *inst,
+		     const char *synth, char *buf, size_t len)
+{
+	char ev[4][LAT_NAME_MAX + 16];
+	const char *evp[4] = { ev[0], ev[1], ev[2], ev[3] };
+
+	clear_order(synth ? synth : "", ev);
+	xvbd_tracefs_remedy(tf, inst, synth, synth ? evp : evp + 1,
+			    synth ? 4 : 3, buf, len);
+}
+
 void xvbd_lat_close(struct xvbd_lat *lat)
 {
+	char ev[4][LAT_NAME_MAX + 16];
 	size_t i, k, d;
 	bool left;
 
 	if (!lat)
 		return;
-	gen_remove(lat, &lat->gen[lat->cur_gen]);
-	gen_remove(lat, &lat->gen[1 - lat->cur_gen]);
+	/*
+	 * Every trigger at once, per event, in an order in which none is
+	 * still referred to: the synthetic event's, the completions' (they
+	 * use the start events' variables), the start events'.
+	 */
+	clear_order(lat->synth, ev);
+	for (i = 0; lat->instance_made && i < 4; i++)
+		xvbd_tracefs_trigger_clear(lat->tf, lat->inst, ev[i]);
 	for (i = 0; i < 2; i++)
-		if (lat->maxt[i].installed)
-			uninstall(lat, SYSTEM_SYNTH, lat->synth,
-				  lat->maxt[i].cmd);
-	for (i = lat->ncount; i-- > 0;)
-		uninstall(lat, SYSTEM_SYNTH, lat->synth, lat->count_cmds[i]);
-	/* rmdir also drops any trigger left in the instance. */
+		free(lat->gen[i].cmds);
 	if (lat->instance_made)
 		xvbd_tracefs_instance_remove(lat->tf, lat->inst);
 	if (lat->synth_made)

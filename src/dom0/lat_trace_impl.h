@@ -61,6 +61,11 @@
 /* Completion triggers of one generation: kinds x dirs x (1 + parts). */
 #define LAT_UNITS_MAX		256
 
+/* Spellings of the completion triggers' expressions (lat->style). */
+#define LAT_STYLE_VK_CONST_LAST	1u	/* "N+dev*8", not "8*dev+N" */
+#define LAT_STYLE_CYC_INLINE	2u	/* no $q variable */
+#define LAT_STYLES		4u
+
 /* A device being timed. */
 struct lat_unit {
 	unsigned major, minor;		/* as the caller named it */
@@ -118,6 +123,8 @@ struct xvbd_lat {
 	struct lat_gen gen[2];
 	unsigned cur_gen;		/* index into gen[] answering now */
 	unsigned next_trigger;		/* variable names' numbers */
+	unsigned style;			/* LAT_STYLE_*: what the kernel took */
+	bool style_known;
 	struct lat_unit *units;
 	size_t nunits, capunits;
 	uint32_t next_part_id;

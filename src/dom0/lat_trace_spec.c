@@ -244,16 +244,34 @@ static int complete_trigger(struct xvbd_lat *lat, struct lat_gen *g,
 	if (part)
 		ok = put(text, sizeof(text), &used, "hist:keys=dev,sector:"
 			 "v%u=%" PRIu64, n, lat_vk(part, g->bit, k, d));
+	/*
+	 * An expression takes its type from its first operand, and the
+	 * synthetic event's field is u64: a constant first, never dev (a
+	 * dev_t).  Kernels differ in what they take: lat->style says which
+	 * spelling this one took (lat_trace.c tries them in turn).
+	 */
+	else if (lat->style & LAT_STYLE_VK_CONST_LAST)
+		ok = put(text, sizeof(text), &used, "hist:keys=dev,sector:"
+			 "v%u=%u+dev*%u", n, vk_sub(g->bit, k, d), LAT_VK_SUB);
 	else
 		ok = put(text, sizeof(text), &used, "hist:keys=dev,sector:"
-			 "v%u=dev*%u+%u", n, LAT_VK_SUB, vk_sub(g->bit, k, d));
+			 "v%u=%u*dev+%u", n, LAT_VK_SUB, vk_sub(g->bit, k, d));
 	ok = ok && put(text, sizeof(text), &used,
-		       ":l%u=common_timestamp-$%s%u:n%u=common_timestamp"
-		       ":q%u=common_timestamp/%" PRIu64
-		       ":c%u=common_timestamp-$q%u*%" PRIu64
+		       ":l%u=common_timestamp-$%s%u:n%u=common_timestamp",
+		       n, kind_var[k], g->bit, n);
+	/* The time within the cycle: t - t / cycle x cycle. */
+	if (lat->style & LAT_STYLE_CYC_INLINE)
+		ok = ok && put(text, sizeof(text), &used,
+			       ":c%u=common_timestamp-common_timestamp/%" PRIu64
+			       "*%" PRIu64, n, cycle_ns, cycle_ns);
+	else
+		ok = ok && put(text, sizeof(text), &used,
+			       ":q%u=common_timestamp/%" PRIu64
+			       ":c%u=common_timestamp-$q%u*%" PRIu64, n,
+			       cycle_ns, n, n, cycle_ns);
+	ok = ok && put(text, sizeof(text), &used,
 		       ":size=%zu:clock=%s:onmatch(block.%s).trace(%s,$v%u,"
 		       "$n%u,$c%u,$l%u) if (",
-		       n, kind_var[k], g->bit, n, n, cycle_ns, n, n, cycle_ns,
 		       lat->ingress_size, XVBD_LAT_CLOCK, kind_event[k],
 		       lat->synth, n, n, n, n);
 	if (part)

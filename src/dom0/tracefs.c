@@ -22,7 +22,7 @@ static const char *const tracefs_mounts[] = {
 #define TRACEFS_MAGIC		0x74726163	/* include/uapi/linux/magic.h */
 #define SYNTH_EVENTS		"synthetic_events"
 #define INSTANCE_FMT		"%s/instances/%s"
-#define EVENT_FILE_FMT		"%s/instances/%s/events/%s/%s/%s"
+#define EVENT_FILE_FMT		"%s/instances/%s/events/%s/%s"
 #define ERROR_LOG_FMT		"%s/instances/%s/error_log"
 /* What latency tracking needs, relative to the root. */
 #define NEED_REQUEST_EVENT	"events/block/block_rq_issue"
@@ -352,8 +352,8 @@ int xvbd_tracefs_trigger(struct xvbd_tracefs *t, const char *inst,
 	if (!name_ok(inst) || !name_ok(system) || !name_ok(event) ||
 	    strchr(cmd, '\n'))
 		return -EINVAL;
-	if (path_of(p, sizeof(p), EVENT_FILE_FMT, t->root, inst, system,
-		    event, "trigger"))
+	if (path_of(p, sizeof(p), EVENT_FILE_FMT "/%s", t->root, inst,
+		    system, event, "trigger"))
 		return -ENAMETOOLONG;
 	rc = append(p, cmd);
 	if (rc)
@@ -369,8 +369,8 @@ int xvbd_tracefs_hist(struct xvbd_tracefs *t, const char *inst,
 
 	if (!name_ok(inst) || !name_ok(system) || !name_ok(event))
 		return -EINVAL;
-	if (path_of(p, sizeof(p), EVENT_FILE_FMT, t->root, inst, system,
-		    event, "hist"))
+	if (path_of(p, sizeof(p), EVENT_FILE_FMT "/%s", t->root, inst,
+		    system, event, "hist"))
 		return -ENAMETOOLONG;
 	return slurp(p, max, buf, len);
 }
@@ -382,16 +382,44 @@ void xvbd_tracefs_instance_path(const struct xvbd_tracefs *t,
 }
 
 void xvbd_tracefs_remedy(const struct xvbd_tracefs *t, const char *inst,
-			 const char *synth, char *buf, size_t len)
+			 const char *synth, const char *const *events,
+			 size_t nevents, char *buf, size_t len)
 {
-	int n = 0;
+	size_t used = 0, i;
+	int n;
 
 	buf[0] = '\0';
-	if (inst && name_ok(inst))
-		n = snprintf(buf, len, "rmdir " INSTANCE_FMT, t->root, inst);
-	if (n < 0 || (size_t)n >= len)
-		return;
-	if (synth && name_ok(synth))
-		snprintf(buf + n, len - (size_t)n, "%secho '!%s' >> %s/%s",
-			 n ? " && " : "", synth, t->root, SYNTH_EVENTS);
+	/* Each event's triggers cleared (O_TRUNC), in the order given:
+	 * then the instance can go, and the synthetic event with it. */
+	for (i = 0; inst && name_ok(inst) && i < nevents && used < len; i++) {
+		n = snprintf(buf + used, len - used, ": > " EVENT_FILE_FMT
+			     "; ", t->root, inst, events[i], "trigger");
+		used += n > 0 ? (size_t)n : 0;
+	}
+	if (inst && name_ok(inst) && used < len) {
+		n = snprintf(buf + used, len - used, "rmdir " INSTANCE_FMT,
+			     t->root, inst);
+		used += n > 0 ? (size_t)n : 0;
+	}
+	if (synth && name_ok(synth) && used < len)
+		snprintf(buf + used, len - used, "%secho '!%s' >> %s/%s",
+			 used ? " && " : "", synth, t->root, SYNTH_EVENTS);
+}
+
+int xvbd_tracefs_trigger_clear(struct xvbd_tracefs *t, const char *inst,
+			       const char *sys_event)
+{
+	char p[PATH_MAX];
+	int fd;
+
+	if (!name_ok(inst) || strstr(sys_event, ".."))
+		return -EINVAL;
+	if (path_of(p, sizeof(p), EVENT_FILE_FMT, t->root, inst, sys_event,
+		    "trigger"))
+		return -ENAMETOOLONG;
+	/* Opening a trigger file with O_TRUNC removes its triggers. */
+	fd = open(p, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return -errno;
+	return close(fd) ? -errno : 0;
 }

@@ -145,12 +145,19 @@ void stats_lat_devs(struct stats_lat *sl, const struct xvbd_stats_vbdinfo
 		free(devs);
 		return;
 	}
-	err = xvbd_lat_set_devs(sl->lat, devs, nd, warn, warn_len);
-	if (!err)
-		warn[0] = '\0';
+	err = xvbd_lat_set_devs(sl->lat, devs, nd, sl->why, sizeof(sl->why));
 	free(sl->devs);
 	sl->devs = devs;
 	sl->ndevs = nd;
+	if (!err)
+		return;
+	/* The kernel refused the tracing: unavailable from now on, said
+	 * with its reason in every sample, and nothing of it left. */
+	snprintf(warn, warn_len, "%s", sl->why);
+	xvbd_lat_close(sl->lat);
+	sl->lat = NULL;
+	xvbd_tracefs_close(sl->tf);
+	sl->tf = NULL;
 }
 
 struct stats_lat *stats_lat_open(struct xvbd_sysfs *sys,

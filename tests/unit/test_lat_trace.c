@@ -374,18 +374,30 @@ static void test_specs(void **state)
 		assert_non_null(strstr(g.cmds[i], "block_rq_complete\t"));
 		assert_non_null(strstr(g.cmds[i], ":clock=mono:"));
 		assert_non_null(strstr(g.cmds[i], ").trace(xvbd_42,$v"));
-		if (strstr(g.cmds[i], "=dev*8+"))
+		if (strstr(g.cmds[i], "=8*dev+"))
 			assert_null(strstr(g.cmds[i], "sector >="));
 		else
 			assert_non_null(strstr(g.cmds[i], "sector >= 2048"));
 		ncomplete++;
 	}
 	assert_int_equal(ncomplete, 8);
-	/* The first: the whole disk's d2c reads of generation 1. */
-	assert_non_null(strstr(g.cmds[2], ":v0=dev*8+4:"));
+	/* The first: the whole disk's d2c reads of generation 1; its
+	 * time in the cycle through a variable. */
+	assert_non_null(strstr(g.cmds[2], ":v0=8*dev+4:"));
+	assert_non_null(strstr(g.cmds[2], ":q0=common_timestamp/4000000000"
+			       ":c0=common_timestamp-$q0*4000000000:"));
 	assert_non_null(strstr(g.cmds[2], "rwbs ~ \"R*\""));
 	assert_non_null(strstr(g.cmds[2], "onmatch(block.block_rq_issue)"));
 	free(g.cmds);
+	/* The other spellings, for kernels that refuse the first. */
+	memset(&g, 0, sizeof(g));
+	lat->style = LAT_STYLE_VK_CONST_LAST | LAT_STYLE_CYC_INLINE;
+	assert_int_equal(lat_spec_gen(lat, &g), 0);
+	assert_non_null(strstr(g.cmds[2], "=0+dev*8:"));
+	assert_non_null(strstr(g.cmds[2], "=common_timestamp-common_timestamp"
+			       "/4000000000*4000000000:"));
+	free(g.cmds);
+	lat->style = 0;
 	/* Too many devices for one trigger's text. */
 	memset(&g, 0, sizeof(g));
 	lat->units = realloc(lat->units, 300 * sizeof(*lat->units));

@@ -66,6 +66,12 @@ int xvbd_lat_open(struct xvbd_tracefs *tf, struct xvbd_sysfs *sys,
 		  size_t why_len);
 /* Remove everything it made (NULL ok).  Safe after a failed call. */
 void xvbd_lat_close(struct xvbd_lat *lat);
+/*
+ * The shell command that removes what a tracker left (a killed
+ * process's instance and synthetic event, either NULL when gone).
+ */
+void xvbd_lat_remedy(const struct xvbd_tracefs *tf, const char *inst,
+		     const char *synth, char *buf, size_t len);
 
 /*
  * The devices to time (replacing the last set).  A device that cannot

@@ -16,6 +16,7 @@
  *
  * root NULL is the system's tracefs (found by its mount, statfs' magic);
  * another root is a plain directory tree standing for it (unit tests).
+ * rmdir of an instance refuses (EBUSY) while it has hist triggers.
  * Names given to these functions must be [A-Za-z0-9_-]+: they become
  * path components and definitions.  Functions return 0 or -errno.
  */
@@ -76,11 +77,18 @@ int xvbd_tracefs_hist(struct xvbd_tracefs *t, const char *inst,
 
 /*
  * The shell command that removes an instance and a synthetic event left
- * behind (a killed process's): its rmdir drops the instance's triggers,
- * which frees the synthetic event for its removal.  Either may be NULL.
+ * behind (a killed process's): the triggers of each of events
+ * ("system/event"), in that order, cleared (a trigger whose variables
+ * another one uses stays until that one is gone); then the instance can
+ * be removed, and the synthetic event, no longer used, with it.  Either
+ * may be NULL.
  */
 void xvbd_tracefs_remedy(const struct xvbd_tracefs *t, const char *inst,
-			 const char *synth, char *buf, size_t len);
+			 const char *synth, const char *const *events,
+			 size_t nevents, char *buf, size_t len);
+/* Every trigger of inst's event sys_event ("block/block_rq_issue"). */
+int xvbd_tracefs_trigger_clear(struct xvbd_tracefs *t, const char *inst,
+			       const char *sys_event);
 /* The instance's directory, for messages. */
 void xvbd_tracefs_instance_path(const struct xvbd_tracefs *t,
 				const char *inst, char *buf, size_t len);

@@ -60,6 +60,8 @@ static const struct xvbd_out_label show_labels[] = {
 	{ "max_ms", "MAX(ms)" },
 	{ "mean_ms", "MEAN(ms)" },
 	{ "latency_error", "error" },
+	{ "selected_runs", "runs" },
+	{ "runs_with_latency", "runs with latency" },
 	{ NULL, NULL },
 };
 
@@ -195,7 +197,7 @@ static int render_merged(struct xvbd_ctx *ctx, const char *what,
 	xvbd_out_labels(ctx->out, show_labels);
 	xvbd_out_obj_begin(ctx->out, NULL);
 	xvbd_out_str(ctx->out, "label", recs[0].label);
-	xvbd_out_uint(ctx->out, "runs", n);
+	xvbd_out_uint(ctx->out, "selected_runs", n);
 	xvbd_out_uint(ctx->out, "runs_with_latency", with);
 	xvbd_ab_lat_render(ctx->out, "latency", recs, n);
 	xvbd_out_obj_end(ctx->out);

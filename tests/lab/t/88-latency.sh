@@ -31,18 +31,21 @@ slow=/tmp/t88-slow.jsonl
 json=/tmp/t88.jsonl
 prom=/tmp/t88.prom
 
-check "tracefs mounted in dom0" mountpoint -q $T
+check "tracefs mounted in dom0" grep -q " $T tracefs " /proc/mounts
 
 phase "slow disk: stats before the guest, 64 KiB reads at QD1"
-lab-guest start t88 --disk "phy:/dev/vdb1,xvdb,w" \
-	--disk "phy:/dev/vdb2,xvdc,w" --disk "phy:/dev/vdc,xvdd,r" --paused \
-	--run 'sleep 2; dd if=/dev/xvdd of=/dev/null bs=64k count=40 \
-		iflag=direct 2>&1 | tail -n 1; echo SLOW-DONE'
-domid=$(xl domid t88)
-check "guest created" test -n "$domid"
 xvbd stats --latency --json -d 1 >$slow 2>/tmp/t88-slow.err &
 stats=$!
-sleep 1
+# One disk at creation, two hot-attached: three block scripts at once
+# outlast libxl's hotplug timeout on a loaded host.
+lab-guest start t88 --disk "phy:/dev/vdc,xvdd,r" --paused \
+	--run 'while [ ! -b /dev/xvdc ]; do sleep 0.2; done; sleep 1
+		dd if=/dev/xvdd of=/dev/null bs=64k count=40 iflag=direct \
+		2>&1 | tail -n 1; echo SLOW-DONE'
+domid=$(xl domid t88)
+check "guest created" test -n "$domid"
+check "xvdb on vdb1 attached" xl block-attach t88 "phy:/dev/vdb1,xvdb,w"
+check "xvdc on vdb2 attached" xl block-attach t88 "phy:/dev/vdb2,xvdc,w"
 xl unpause t88
 out=$(lab-guest wait t88 --timeout 300)
 expect_eq "guest read the slow disk" 0 $?
@@ -136,7 +139,7 @@ expect_eq "every interval complete" "ok ok" "$st1 $st2"
 pcount() {	# pcount VDEV DIRECTION
 	awk -v v="vdev=\"$1\"" -v d="direction=\"$2\"" \
 		'/^xvbd_vbd_backing_d2c_seconds_count/ && index($0, v) &&
-		 index($0, d) { print $2 }' $prom
+		 index($0, d) { n += $2 } END { print n + 0 }' $prom
 }
 expect_eq "prometheus: xvdb's _count = the partition's stat" \
 	$((b1 - a1)) $(($(pcount xvdb read) + $(pcount xvdb write)))
@@ -166,9 +169,11 @@ check "xvbd list names the killed stats and its instance" grep -q \
 	"xvbd stats (pid $k) was killed: its latency tracing is still on: tracefs instance $T/instances/xvbd-$k" \
 	/tmp/t88-list.err
 fix=$(sed -n 's/^xvbd: hint: remove it with: //p' /tmp/t88-list.err)
-expect_eq "the remedy removes both" \
-	"rmdir $T/instances/xvbd-$k && echo '!xvbd_$k' >> $T/synthetic_events" \
-	"$fix"
+case $fix in
+*"rmdir $T/instances/xvbd-$k && echo '!xvbd_$k' >> $T/synthetic_events")
+	ok "the remedy ends with removing both" ;;
+*)	fail "the remedy: $fix" ;;
+esac
 bash -c "$fix"
 expect_eq "... and did" "" "$(tracefs_left)"
 xvbd list >/dev/null 2>/tmp/t88-list2.err

@@ -19,20 +19,27 @@ expect_eq() {
 TRACEFS=/sys/kernel/tracing
 tracefs_left() {
 	[ -d $TRACEFS/instances ] || return 0
-	ls $TRACEFS/instances | grep '^xvbd-'
-	grep -o '^xvbd_[0-9]*' $TRACEFS/synthetic_events
+	ls $TRACEFS/instances | grep -E '^xvbd-[0-9]+$'
+	grep -oE '^xvbd_[0-9]+' $TRACEFS/synthetic_events
 	return 0
 }
 # Every test ends with nothing of xvbd's left in tracefs; what is left
-# is failed and removed, so that the next test starts clean.
+# is failed and removed (its triggers cleared in the order xvbd clears
+# them, the instance, the synthetic event), so the next test starts clean.
 finish() {
-	local left n
+	local left n e
 	left=$(tracefs_left)
 	if [ -n "$left" ]; then
 		fail "tracefs: xvbd left $(echo $left)"
 		for n in $left; do
 			case $n in
-			xvbd-*) rmdir "$TRACEFS/instances/$n" ;;
+			xvbd-*)
+				for e in synthetic/xvbd_${n#xvbd-} \
+					block/block_rq_complete block/block_rq_issue \
+					block/block_rq_insert; do
+					: 2>/dev/null >"$TRACEFS/instances/$n/events/$e/trigger"
+				done
+				rmdir "$TRACEFS/instances/$n" ;;
 			xvbd_*) echo "!$n" >>$TRACEFS/synthetic_events ;;
 			esac
 		done
