@@ -682,9 +682,24 @@ static int baseline(struct recorder *r)
 	struct xvbd_ab_sample as;
 	const char *missing = NULL;
 	char id[XVBD_AB_ID_MAX];
+	uint64_t start;
 	size_t j;
 	int err;
 
+	/*
+	 * --latency: at the start of the first slot the kernel counts its
+	 * devices' requests in whole (at most an interval or two on), so
+	 * that none of the run's is left out.
+	 */
+	start = xvbd_stats_lat_start_ns(r->st, xvbd_stats_now_ns());
+	if (start > xvbd_stats_now_ns())
+		wait_until(r, start);
+	if (r->run->stop_signal) {
+		xvbd_err(r->run->cmd, "interrupted", "by %s before the "
+			 "baseline: nothing recorded",
+			 xvbd_sig_name(r->run->stop_signal));
+		return -ECANCELED;
+	}
 	err = xvbd_stats_sample(r->st, &r->s);
 	if (err) {
 		xvbd_err(r->run->cmd, "sampling", "%s", strerror(-err));
