@@ -105,6 +105,16 @@ static bool has_warning(const struct xvbd_ab_comparison *c, const char *s)
 	return false;
 }
 
+/* A metric's verdict in words, as JSON's text gives it. */
+static const char *vtext(const struct xvbd_ab_comparison *c,
+			 const struct xvbd_ab_metric_cmp *m)
+{
+	static char buf[XVBD_AB_VERDICT_TEXT_MAX];
+
+	assert_int_equal(xvbd_ab_verdict_text(c, m, buf, sizeof(buf)), 0);
+	return buf;
+}
+
 static void print_warnings(const struct xvbd_ab_comparison *c)
 {
 	size_t i;
@@ -142,16 +152,16 @@ static void test_single_difference(void **state)
 	assert_int_equal(m->verdict, XVBD_AB_V_BETTER);
 	assert_true(m->s.p < 0.001);
 	assert_true(m->s.diff > 180 && m->s.diff < 200);
-	assert_true(m->s.diff_lo > 0 && m->s.diff_lo < m->s.diff);
+	assert_true(m->s.diff_ci.lo > 0 && m->s.diff_ci.lo < m->s.diff);
 	/* Fieller's % interval holds the point and excludes 0. */
 	assert_true(m->s.pct > 12 && m->s.pct < 13);
-	assert_true(m->s.pct_lo < m->s.pct && m->s.pct < m->s.pct_hi);
-	assert_true(m->s.pct_lo > 0);
-	assert_non_null(strstr(m->text, "B faster by 12."));
+	assert_true(m->s.pct_ci.lo < m->s.pct && m->s.pct < m->s.pct_ci.hi);
+	assert_true(m->s.pct_ci.lo > 0);
+	assert_non_null(strstr(vtext(&c, m), "B faster by 12."));
 	/* latency: 2 ms on both sides, every run */
 	m = &c.m[XVBD_AB_RD_LAT_MS];
 	assert_int_equal(m->verdict, XVBD_AB_V_NO_DIFF);
-	assert_non_null(strstr(m->text, "no difference proven at 95 %"));
+	assert_non_null(strstr(vtext(&c, m), "no difference proven at 95 %"));
 	/* no writes anywhere: unknown, not "no difference" */
 	assert_int_equal(c.m[XVBD_AB_WR_IOPS].verdict, XVBD_AB_V_UNKNOWN);
 	assert_int_equal(c.m[XVBD_AB_WR_LAT_MS].verdict, XVBD_AB_V_UNKNOWN);
@@ -172,7 +182,7 @@ static void test_no_difference(void **state)
 					 XVBD_AB_TEST_WELCH, &c), 0);
 	assert_int_equal(c.m[XVBD_AB_RD_IOPS].verdict, XVBD_AB_V_NO_DIFF);
 	assert_true(c.m[XVBD_AB_RD_IOPS].s.p > 0.05);
-	assert_string_equal(c.m[XVBD_AB_RD_IOPS].text,
+	assert_string_equal(vtext(&c, &c.m[XVBD_AB_RD_IOPS]),
 			    "no difference proven at 95 %");
 	xvbd_ab_comparison_free(&c);
 }
@@ -190,7 +200,7 @@ static void test_weak(void **state)
 	assert_int_equal(xvbd_ab_compare(recs(&a), a.n, recs(&b), b.n, 0.95,
 					 XVBD_AB_TEST_WELCH, &c), 0);
 	assert_int_equal(c.m[XVBD_AB_RD_IOPS].verdict, XVBD_AB_V_WEAK);
-	assert_non_null(strstr(c.m[XVBD_AB_RD_IOPS].text, "weak"));
+	assert_non_null(strstr(vtext(&c, &c.m[XVBD_AB_RD_IOPS]), "weak"));
 	assert_true(has_warning(&c, "only 2 runs of A"));
 	xvbd_ab_comparison_free(&c);
 
@@ -340,7 +350,7 @@ static void test_file_vs_phy(void **state)
 	assert_true(has_warning(&c, "backends differ"));
 	assert_true(has_warning(&c, "dom0's page cache can serve reads"));
 	assert_int_equal(c.m[XVBD_AB_RD_IOPS].verdict, XVBD_AB_V_WORSE);
-	assert_non_null(strstr(c.m[XVBD_AB_RD_IOPS].text, "B slower"));
+	assert_non_null(strstr(vtext(&c, &c.m[XVBD_AB_RD_IOPS]), "B slower"));
 	xvbd_ab_comparison_free(&c);
 }
 
@@ -643,10 +653,10 @@ static void test_pct_needs_a_bounded(void **state)
 	m = &c.m[XVBD_AB_RD_IOPS];
 	assert_true(m->s.half_a > m->s.centre_a);
 	assert_false(isnan(m->s.pct));
-	assert_true(isnan(m->s.pct_lo) && isnan(m->s.pct_hi));
+	assert_true(isnan(m->s.pct_ci.lo) && isnan(m->s.pct_ci.hi));
 	assert_int_equal(m->verdict, XVBD_AB_V_NO_DIFF);
-	assert_null(strstr(m->text, "% +-"));
-	assert_null(strstr(m->text, "% ("));
+	assert_null(strstr(vtext(&c, m), "% +-"));
+	assert_null(strstr(vtext(&c, m), "% ("));
 	xvbd_ab_comparison_free(&c);
 }
 
@@ -667,8 +677,8 @@ static void test_mwu_ties_verdict(void **state)
 	m = &c.m[XVBD_AB_RD_IOPS];
 	assert_int_equal(m->verdict, XVBD_AB_V_NO_DIFF);
 	assert_true(m->s.p > 0.05);
-	assert_true(m->s.pct_lo <= 0 && 0 <= m->s.pct_hi);
-	assert_true(m->s.diff_lo <= 0 && 0 <= m->s.diff_hi);
+	assert_true(m->s.pct_ci.lo <= 0 && 0 <= m->s.pct_ci.hi);
+	assert_true(m->s.diff_ci.lo <= 0 && 0 <= m->s.diff_ci.hi);
 	xvbd_ab_comparison_free(&c);
 }
 
@@ -771,7 +781,7 @@ static void test_holm_adjust(void **state)
 			assert_true(c.adjusted);
 			assert_true(m->s.p_adj > 0.05);
 			assert_int_equal(m->verdict, XVBD_AB_V_NO_DIFF);
-			assert_non_null(strstr(m->text, "Holm"));
+			assert_non_null(strstr(vtext(&c, m), "Holm"));
 			text = render(&c, false, NULL);
 			assert_non_null(strstr(text, "Holm-Bonferroni over 7 "
 						     "metrics"));

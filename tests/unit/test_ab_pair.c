@@ -112,9 +112,17 @@ static void test_paired_by_default(void **state)
 	assert_true(m->s.p < 1e-6);
 	/* the geometric mean of B/A, about 2 %, with its interval */
 	assert_true(m->s.pct > 1.9 && m->s.pct < 2.2);
-	assert_true(m->s.pct_lo > 1.5 && m->s.pct_hi < 2.5);
-	/* the centres stay each side's own */
-	assert_true(fabs(m->s.centre_a - 1500) < 1e-6);
+	assert_true(m->s.pct_ci.lo > 1.5 && m->s.pct_ci.hi < 2.5);
+	/*
+	 * Every number on the test's scale: the centres are the geometric
+	 * means over the pairs, B - A is theirs (the ratio at A's)
+	 */
+	assert_int_equal(m->scale, XVBD_AB_SCALE_RATIO);
+	assert_true(m->s.centre_a > 1400 && m->s.centre_a < 1500);
+	assert_true(fabs(m->s.diff - (m->s.centre_b - m->s.centre_a)) <
+		    1e-9 * m->s.centre_a);
+	assert_true(fabs(m->s.diff / m->s.centre_a * 100 - m->s.pct) < 1e-9);
+	assert_false(m->raw_disagrees);
 	assert_int_equal((int)m->s.df, 5);
 	xvbd_ab_comparison_free(&c);
 
@@ -227,7 +235,7 @@ static void test_equivalence(void **state)
 		m = &c.m[XVBD_AB_RD_IOPS];
 		assert_int_equal(m->verdict, XVBD_AB_V_NO_DIFF);
 		assert_int_equal(m->equiv, XVBD_AB_EQ_SAME);
-		assert_true(m->eq_lo > -2 && m->eq_hi < 2);
+		assert_true(m->eq_ci.lo > -2 && m->eq_ci.hi < 2);
 		assert_true(i == 2 ? isnan(m->eq_p) : m->eq_p < 0.05);
 		/* no I/O of that kind: nothing to call the same */
 		assert_int_equal(c.m[XVBD_AB_WR_LAT_MS].equiv,
@@ -255,8 +263,8 @@ static void test_equivalence(void **state)
 			compare(&a, &b, &o, &c);
 			m = &c.m[XVBD_AB_RD_IOPS];
 			assert_int_equal(m->equiv == XVBD_AB_EQ_SAME,
-					 m->eq_lo > -P * 100 &&
-					 m->eq_hi < P * 100);
+					 m->eq_ci.lo > -P * 100 &&
+					 m->eq_ci.hi < P * 100);
 			xvbd_ab_comparison_free(&c);
 		}
 	}
@@ -268,7 +276,7 @@ static void test_equivalence(void **state)
 	compare(&a, &b, &o, &c);
 	m = &c.m[XVBD_AB_RD_IOPS];
 	assert_int_equal(m->verdict, XVBD_AB_V_WEAK);
-	assert_true(m->eq_lo > -50 && m->eq_hi < 50);
+	assert_true(m->eq_ci.lo > -50 && m->eq_ci.hi < 50);
 	assert_int_equal(m->equiv, XVBD_AB_EQ_NOT_SHOWN);
 	xvbd_ab_comparison_free(&c);
 	/* not asked: not judged */

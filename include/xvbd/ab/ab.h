@@ -34,6 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "xvbd/ab/ab_stat.h"
 #include "xvbd/dom0/sysfs.h"
 
 #define XVBD_AB_FORMAT		"xvbd-ab-record"
@@ -513,9 +514,66 @@ enum xvbd_ab_verdict {
 	XVBD_AB_V_BETTER,	/* B better, proven at the confidence */
 	XVBD_AB_V_WORSE,	/* B worse, proven */
 	XVBD_AB_V_NO_DIFF,	/* no difference proven */
-	XVBD_AB_V_WEAK,		/* fewer than 3 runs on a side */
+	XVBD_AB_V_WEAK,		/* too few runs or pairs: see weak */
 	XVBD_AB_V_UNKNOWN,	/* metric unknown on a side (no I/O) */
 };
+
+/*
+ * The scale a metric's test is on, which is the scale of its direction
+ * and of every number printed with it.
+ */
+enum xvbd_ab_scale {
+	XVBD_AB_SCALE_DIFF,	/* B - A: Welch, Mann-Whitney (a rank test,
+				   its direction U's), paired differences
+				   where a value is not above 0 */
+	XVBD_AB_SCALE_RATIO,	/* ln(B / A): the paired t of the pairs'
+				   log-ratios; centres geometric means */
+};
+
+/* Why a verdict is weak: what the test used, not the records given. */
+enum xvbd_ab_weak {
+	XVBD_AB_WEAK_NO,
+	XVBD_AB_WEAK_RUNS,	/* fewer than 3 runs with the metric on a
+				   side (na, nb) */
+	XVBD_AB_WEAK_PAIRS,	/* fewer than 3 pairs with it on both sides
+				   (npairs) */
+};
+#define XVBD_AB_MIN_RUNS	3
+
+/*
+ * A confidence set of B - A (in the metric's unit) or of B/A - 1 (in %):
+ * one interval, or with Fieller's interval of a ratio up to
+ * XVBD_STAT_SET_MAX pieces.  An end beyond what a double holds is
+ * infinite.  shape:
+ *	NONE		no interval: why says (too few runs for the
+ *			confidence, no ratio)
+ *	BOUNDED		lo, hi finite; npieces > 1: the pieces, with gaps
+ *			(lo, hi their outer ends)
+ *	OPEN		one interval with an infinite end ("to +inf")
+ *	UNBOUNDED	a set that holds +-inf (Fieller's when A's mean is
+ *			not told from 0): no finite description
+ */
+enum xvbd_ab_ci_shape {
+	XVBD_AB_CI_NONE,
+	XVBD_AB_CI_BOUNDED,
+	XVBD_AB_CI_OPEN,
+	XVBD_AB_CI_UNBOUNDED,
+};
+enum xvbd_ab_ci_why {
+	XVBD_AB_CI_WHY_NONE,
+	XVBD_AB_CI_FEW_RUNS,	/* too few runs for one at this confidence */
+	XVBD_AB_CI_NO_RATIO,	/* a value not above 0: no ratio */
+	XVBD_AB_CI_A_NEAR_0,	/* A's mean not told from 0 (Fieller) */
+};
+struct xvbd_ab_ci {
+	enum xvbd_ab_ci_shape shape;
+	enum xvbd_ab_ci_why why;
+	double lo, hi;			/* NAN when NONE or UNBOUNDED */
+	size_t npieces;			/* BOUNDED, OPEN: >= 1 */
+	double piece_lo[XVBD_STAT_SET_MAX], piece_hi[XVBD_STAT_SET_MAX];
+};
+/* Both ends finite: what JSON gives as numbers (both, or neither). */
+bool xvbd_ab_ci_bounded(const struct xvbd_ab_ci *ci);
 
 /* The equivalence verdict of one metric (--equivalence). */
 enum xvbd_ab_equiv {
@@ -525,31 +583,70 @@ enum xvbd_ab_equiv {
 	XVBD_AB_EQ_UNKNOWN,	/* no test possible (no runs, values <= 0) */
 };
 
+/* What the runs needed say (JSON runs_needed_status). */
+enum xvbd_ab_runs {
+	XVBD_AB_RUNS_UNKNOWN,	/* no variance to size from, or unknown */
+	XVBD_AB_RUNS_SETTLED,	/* better or worse: none needed */
+	XVBD_AB_RUNS_RULED_OUT,	/* the interval already excludes
+				   +-min_effect: the runs made rule it out */
+	XVBD_AB_RUNS_NEEDED,	/* runs_needed runs per side, or pairs */
+	XVBD_AB_RUNS_BEYOND,	/* more than XVBD_STAT_RUNS_NEEDED_MAX */
+};
+
 struct xvbd_ab_metric_cmp {
 	enum xvbd_ab_metric metric;
 	enum xvbd_ab_test test;		/* the test behind this verdict */
 	size_t na, nb;			/* runs with the metric known */
 	size_t npairs;			/* paired: pairs with it known */
 	struct xvbd_stat_cmp_view {
+		/*
+		 * Centres on the test's scale: means (Welch), medians
+		 * (Mann-Whitney), over the pairs used (paired: geometric
+		 * means on the ratio scale).  Half-widths: the larger side
+		 * where the interval is not symmetric; NAN unknown.
+		 */
 		double centre_a, half_a, centre_b, half_b;
-		double diff, diff_lo, diff_hi;	/* B - A, absolute */
-		double pct, pct_lo, pct_hi;	/* relative to A's centre */
+		double diff;		/* B - A, in the metric's unit */
+		struct xvbd_ab_ci diff_ci;
+		double pct;		/* relative to A's centre, % */
+		struct xvbd_ab_ci pct_ci;
 		double p;
 		double stat, df;	/* Welch's t and df; MWU's U */
 		double p_adj;		/* Holm over the family; NAN */
 	} s;
 	enum xvbd_ab_verdict verdict;
-	char text[160];			/* "B faster by 12 % +- 3 %" */
+	enum xvbd_ab_scale scale;
+	/*
+	 * The sign of the tested estimate: +1 B higher, -1 B lower, 0
+	 * none (Welch: B - A; paired on ratios: mean ln(B/A); Mann-Whitney:
+	 * U against half its range).  A verdict better or worse is this
+	 * direction in the metric's sense.
+	 */
+	int direction;
+	enum xvbd_ab_weak weak;
+	const char *unknown_why;	/* UNKNOWN: static text */
+	bool holm;			/* a difference undone by Holm */
+	/*
+	 * Paired on ratios: the pairs' raw differences B_i - A_i, their
+	 * mean with its t interval, and whether it points the other way
+	 * from the test (the pairs differ in size and the largest decide
+	 * the raw mean).
+	 */
+	double raw_diff;
+	struct xvbd_ab_ci raw_ci;
+	bool raw_disagrees;
 	/* --equivalence: the two one-sided tests, in % of A */
 	enum xvbd_ab_equiv equiv;
-	double eq_p, eq_lo, eq_hi;	/* NAN unknown */
+	double eq_p;			/* NAN unknown */
+	struct xvbd_ab_ci eq_ci;
 	/*
-	 * A verdict of "no difference proven" or "weak": the runs per side
-	 * (pairs, when paired) that would detect min_effect at 80 % power
-	 * with the variance seen; 0 unknown (or no such verdict), SIZE_MAX
-	 * beyond XVBD_STAT_RUNS_NEEDED_MAX.
+	 * The runs per side (pairs, when paired) that would detect
+	 * min_effect at the power with the variance seen (0: unknown,
+	 * SIZE_MAX: beyond the cap), whatever the verdict; runs_status
+	 * says which applies to it.  runs_made: what the test had.
 	 */
-	size_t runs_needed;
+	size_t runs_needed, runs_made;
+	enum xvbd_ab_runs runs_status;
 };
 
 struct xvbd_ab_comparison {
@@ -638,6 +735,45 @@ bool xvbd_ab_pair_logratio(const struct xvbd_ab_record *a,
 bool xvbd_ab_summary_logratio(const struct xvbd_ab_summary *a,
 			      const struct xvbd_ab_summary *b,
 			      enum xvbd_ab_metric m, double *d);
+/*
+ * One metric's decision from its values: the seam every comparison of
+ * run summaries goes through (xvbd_ab_compare for each metric of two
+ * labels, and any other: a level of a sweep against another, a metric
+ * from the guest's side).  The test, the verdict, its direction and
+ * scale, why it is weak, the intervals, the equivalence and the runs
+ * needed; no words (xvbd_ab_verdict_text, the render).  a[na], b[nb]:
+ * each run's value, NAN where the run does not know it; with npairs,
+ * pair k is a[ia[k]] with b[ib[k]], which c->test PAIRED uses.  The
+ * options are c's (confidence, test, equivalence, min_effect, power);
+ * out->metric names the metric (its sense and words).  Values within
+ * XVBD_AB_SAME_REL of each other count as one value: run summaries are
+ * quotients of integer counters, and the same rate over different
+ * lengths rounds differently (1.6 and 1.5999999999999999 MB/s), while
+ * no counter resolves a real difference that small unless it counted
+ * 10^12 events.
+ */
+#define XVBD_AB_SAME_REL	1e-12
+struct xvbd_ab_values {
+	const double *a, *b;
+	size_t na, nb;
+	const size_t *ia, *ib;
+	size_t npairs;
+};
+int xvbd_ab_metric_decide(const struct xvbd_ab_comparison *c,
+			  const struct xvbd_ab_values *v,
+			  struct xvbd_ab_metric_cmp *out);
+/*
+ * The verdict in words, as JSON's text gives it ("B faster by 12.3 % +-
+ * 3.4 %"; "weak: 2 pairs (3 needed): B-A +9.5 % (-99.9 % to +inf), B
+ * higher, not proven"): a direction word always follows the sign of the
+ * number it names, and an interval end is a number of bounded width or
+ * +-inf.  -ENOSPC, with buf empty, when len cannot hold it (never cut
+ * mid-number; XVBD_AB_VERDICT_TEXT_MAX always can).
+ */
+#define XVBD_AB_VERDICT_TEXT_MAX	256
+int xvbd_ab_verdict_text(const struct xvbd_ab_comparison *c,
+			 const struct xvbd_ab_metric_cmp *mc, char *buf,
+			 size_t len);
 /*
  * Holm-Bonferroni over the metrics shown (NULL: all) that have a
  * p-value: each gets p_adj; when adjust and more than one is in the
