@@ -195,8 +195,9 @@ check-unit:
 # The unit tests again, the normal build under valgrind (memory errors and
 # definite/indirect leaks fail; ASan cannot see uninitialised reads).
 # The statistics' simulations run a tenth of their experiments here
-# (test_ab_stat.c, sim_count): valgrind is after memory errors, not
-# their error rates, which the sanitizer run checks at full size.
+# (tests/unit/ab_testutil.h, ab_sim_count): valgrind is after memory
+# errors, not their error rates, which the sanitizer run checks at full
+# size.
 VALGRIND := valgrind -q --error-exitcode=99 --leak-check=full \
 	    --errors-for-leak-kinds=definite,indirect
 check-valgrind: unit-bins

@@ -32,6 +32,8 @@ void ab_ci_ends(struct xvbd_ab_ci *ci, double lo, double hi,
 		enum xvbd_ab_ci_why why);
 void ab_ci_map(struct xvbd_ab_ci *ci, double (*f)(double), double scale);
 int ab_sign(double x);
+/* Every value above 0: the ratios exist. */
+bool ab_all_positive(const double *x, size_t n);
 
 /*
  * The paired t of one metric on its np pairs (pa[k], pb[k]) into mc: on

@@ -148,16 +148,6 @@ void ab_pairing_free(struct ab_pairing *p)
 
 /* ---- the paired t ---- */
 
-static bool all_positive(const double *x, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!(x[i] > 0))
-			return false;
-	return true;
-}
-
 /* The t half-width of the mean of x: t_{n-1} sd / sqrt(n). */
 static double mean_half(const double *x, size_t n, double confidence)
 {
@@ -257,7 +247,7 @@ int ab_metric_paired(const struct xvbd_ab_comparison *c,
 		goto out;
 	}
 	/* the log-ratio as the sequential procedure takes it */
-	logs = all_positive(pa, np) && all_positive(pb, np);
+	logs = ab_all_positive(pa, np) && ab_all_positive(pb, np);
 	for (k = 0; k < np; k++) {
 		dd[k] = pb[k] - pa[k];
 		dl[k] = logs ? log(pb[k] / pa[k]) : 0;

@@ -183,7 +183,7 @@ out:
 	free(lb);
 }
 
-static bool all_positive(const double *x, size_t n)
+bool ab_all_positive(const double *x, size_t n)
 {
 	size_t i;
 
@@ -229,8 +229,8 @@ static int test_mwu(const struct xvbd_ab_comparison *c,
 	mc->direction = ab_sign(st.stat - (double)mc->na * (double)mc->nb / 2);
 	ab_mwu_ratio(xa, mc->na, xb, mc->nb, c->confidence, &r, &lo, &hi);
 	mc->s.pct = (r - 1) * 100;
-	ab_ci_ends(&mc->s.pct_ci, lo, hi, all_positive(xa, mc->na) &&
-		   all_positive(xb, mc->nb) ? XVBD_AB_CI_FEW_RUNS :
+	ab_ci_ends(&mc->s.pct_ci, lo, hi, ab_all_positive(xa, mc->na) &&
+		   ab_all_positive(xb, mc->nb) ? XVBD_AB_CI_FEW_RUNS :
 		   XVBD_AB_CI_NO_RATIO);
 	ab_ci_map(&mc->s.pct_ci, ratio_to_rel, 100);
 	*significant = st.significant;

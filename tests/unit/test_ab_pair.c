@@ -20,6 +20,7 @@
 #include "xvbd/ab/ab.h"
 #include "xvbd/base/out.h"
 #include "ab_testrec.h"
+#include "ab_testutil.h"
 
 #define MAXRUNS	8
 #define EXP_ID	"ab-run-20240501T120000-beef"
@@ -329,23 +330,6 @@ static void test_runs_needed(void **state)
 
 /* ---- text and JSON ---- */
 
-static char *render(const struct xvbd_ab_comparison *c, bool json)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	struct xvbd_out *o;
-
-	assert_non_null(f);
-	o = xvbd_out_new(f, json);
-	assert_non_null(o);
-	xvbd_ab_comparison_render(o, NULL, c, NULL);
-	assert_int_equal(xvbd_out_finish(o), 0);
-	xvbd_out_free(o);
-	fclose(f);
-	return buf;
-}
-
 static yajl_val metric0(yajl_val doc)
 {
 	const char *p_metrics[] = { "metrics", NULL };
@@ -384,7 +368,7 @@ static void test_render_paired(void **state)
 	make_label(&a, "a", drift_a, 6, EXP_ID);
 	make_label(&b, "b", drift_b, 6, EXP_ID);
 	compare(&a, &b, &o, &c);
-	text = render(&c, false);
+	text = ab_render(&c, false, NULL);
 	fprintf(stderr, "%s", text);
 	assert_non_null(strstr(text, "paired t on the 6 ABBA pairs of "
 				     "experiment " EXP_ID));
@@ -392,7 +376,7 @@ static void test_render_paired(void **state)
 	assert_non_null(strstr(text, "read-iops: same within +-5 % (90 % "
 				     "interval +"));
 	free(text);
-	json = render(&c, true);
+	json = ab_render(&c, true, NULL);
 	doc = yajl_tree_parse(json, err, sizeof(err));
 	assert_non_null(doc);
 	assert_string_equal(jstr(doc, "test"), "paired");
@@ -425,7 +409,7 @@ static void test_render_runs_needed(void **state)
 	make_label(&a, "a", noisy_a, 6, NULL);
 	make_label(&b, "b", noisy_b, 6, NULL);
 	compare(&a, &b, &o, &c);
-	text = render(&c, false);
+	text = ab_render(&c, false, NULL);
 	fprintf(stderr, "%s", text);
 	snprintf(want, sizeof(want), "read-iops: %zu runs per side would "
 		 "detect 5 %% at 80 %% power",
@@ -435,7 +419,7 @@ static void test_render_runs_needed(void **state)
 	assert_non_null(strstr(text, "Welch's t on run summaries"));
 	assert_null(strstr(text, "same within"));
 	free(text);
-	json = render(&c, true);
+	json = ab_render(&c, true, NULL);
 	doc = yajl_tree_parse(json, err, sizeof(err));
 	assert_non_null(doc);
 	assert_string_equal(jstr(doc, "test"), "welch");

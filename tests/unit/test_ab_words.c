@@ -26,6 +26,7 @@
 #include "xvbd/ab/ab_stat.h"
 #include "xvbd/base/out.h"
 #include "ab_testrec.h"
+#include "ab_testutil.h"
 
 #define MAXRUNS		24
 #define EXP_ID		"ab-run-20240501T120000-c0de"
@@ -99,33 +100,6 @@ static void compare(struct side *a, struct side *b,
 					      o, c), 0);
 }
 
-static const char *vtext(const struct xvbd_ab_comparison *c,
-			 const struct xvbd_ab_metric_cmp *m)
-{
-	static char buf[XVBD_AB_VERDICT_TEXT_MAX];
-
-	assert_int_equal(xvbd_ab_verdict_text(c, m, buf, sizeof(buf)), 0);
-	return buf;
-}
-
-static char *render(const struct xvbd_ab_comparison *c, bool json,
-		    const bool *shown)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	struct xvbd_out *o;
-
-	assert_non_null(f);
-	o = xvbd_out_new(f, json);
-	assert_non_null(o);
-	xvbd_ab_comparison_render(o, NULL, c, shown);
-	assert_int_equal(xvbd_out_finish(o), 0);
-	xvbd_out_free(o);
-	fclose(f);
-	return buf;
-}
-
 static yajl_val jget(yajl_val v, const char *key)
 {
 	const char *path[] = { key, NULL };
@@ -188,7 +162,7 @@ static void check_words(const struct xvbd_ab_comparison *c,
 			const struct xvbd_ab_metric_cmp *m)
 {
 	const struct xvbd_ab_metric_info *info = &xvbd_ab_metrics[m->metric];
-	const char *t = vtext(c, m), *by, *word, *rest;
+	const char *t = ab_vtext(c, m), *by, *word, *rest;
 	bool higher = m->direction > 0;
 	double v;
 
@@ -297,7 +271,7 @@ static void check_json_ends(yajl_val m)
 /* All of the above, on every metric of c, its JSON and its text. */
 static void check_all(const struct xvbd_ab_comparison *c)
 {
-	char err[256], *json = render(c, true, NULL), *text;
+	char err[256], *json = ab_render(c, true, NULL), *text;
 	yajl_val doc = yajl_tree_parse(json, err, sizeof(err)), arr;
 	size_t i;
 	int m;
@@ -313,7 +287,7 @@ static void check_all(const struct xvbd_ab_comparison *c)
 		check_json_ends(arr->u.array.values[i]);
 	yajl_tree_free(doc);
 	free(json);
-	text = render(c, false, NULL);
+	text = ab_render(c, false, NULL);
 	assert_non_null(strstr(text, "warnings:"));
 	free(text);
 }
@@ -343,12 +317,12 @@ static void test_weak_word_follows_number(void **state)
 		o.test = pass ? XVBD_AB_TEST_MWU : XVBD_AB_TEST_WELCH;
 		compare(&a, &b, &o, &c);
 		m = &c.m[XVBD_AB_RD_IOPS];
-		print_message("%s\n", vtext(&c, m));
+		print_message("%s\n", ab_vtext(&c, m));
 		assert_int_equal(m->verdict, XVBD_AB_V_WEAK);
 		assert_true(m->s.pct > 9.5 && m->s.pct < 9.6);
-		assert_non_null(strstr(vtext(&c, m), "B-A +9.5 %"));
-		assert_non_null(strstr(vtext(&c, m), ", B higher, not proven"));
-		assert_null(strstr(vtext(&c, m), "lower"));
+		assert_non_null(strstr(ab_vtext(&c, m), "B-A +9.5 %"));
+		assert_non_null(strstr(ab_vtext(&c, m), ", B higher, not proven"));
+		assert_null(strstr(ab_vtext(&c, m), "lower"));
 		check_all(&c);
 		xvbd_ab_comparison_free(&c);
 	}
@@ -392,7 +366,7 @@ static void test_one_scale(void **state)
 	/* the raw mean of B_i - A_i points the other way, and is said */
 	assert_true(m->raw_diff < 0 && m->raw_ci.hi < 0);
 	assert_true(m->raw_disagrees);
-	text = render(&c, false, NULL);
+	text = ab_render(&c, false, NULL);
 	assert_non_null(strstr(text, "read-iops: the pairs' raw differences "
 				     "B-A average -9.4"));
 	assert_non_null(strstr(text, "the other way from the paired test's "
@@ -430,7 +404,7 @@ static void test_weak_by_pairs(void **state)
 	}
 	compare(&a, &b, &o, &c);
 	m = &c.m[XVBD_AB_RD_LAT_MS];
-	print_message("%s\n", vtext(&c, m));
+	print_message("%s\n", ab_vtext(&c, m));
 	assert_int_equal(m->na, 3);
 	assert_int_equal(m->nb, 3);
 	assert_int_equal(m->npairs, 2);
@@ -438,7 +412,7 @@ static void test_weak_by_pairs(void **state)
 	assert_int_equal(m->verdict, XVBD_AB_V_WEAK);
 	assert_int_equal(m->weak, XVBD_AB_WEAK_PAIRS);
 	assert_int_not_equal(m->equiv, XVBD_AB_EQ_SAME);
-	assert_non_null(strstr(vtext(&c, m), "weak: 2 pairs (3 needed)"));
+	assert_non_null(strstr(ab_vtext(&c, m), "weak: 2 pairs (3 needed)"));
 	check_all(&c);
 	xvbd_ab_comparison_free(&c);
 }
@@ -471,7 +445,7 @@ static void test_runs_needed_rule_out(void **state)
 	assert_int_equal(m->verdict, XVBD_AB_V_NO_DIFF);
 	assert_int_equal(m->runs_status, XVBD_AB_RUNS_RULED_OUT);
 	assert_true(m->runs_needed >= 3);
-	text = render(&c, false, NULL);
+	text = ab_render(&c, false, NULL);
 	assert_non_null(strstr(text, "read-iops: the runs made already rule "
 				     "out an effect of 5 %"));
 	assert_null(strstr(text, "2 pairs would detect"));
@@ -542,8 +516,8 @@ static void test_bounded_printing(void **state)
 	m = &c.m[XVBD_AB_RD_IOPS];
 	assert_int_equal(m->s.pct_ci.shape, XVBD_AB_CI_OPEN);
 	assert_true(isinf(m->s.pct_ci.hi));
-	assert_non_null(strstr(vtext(&c, m), "(-100.0 to +inf) %"));
-	json = render(&c, true, NULL);
+	assert_non_null(strstr(ab_vtext(&c, m), "(-100.0 to +inf) %"));
+	json = ab_render(&c, true, NULL);
 	doc = yajl_tree_parse(json, err, sizeof(err));
 	jm = jmetric(doc, "read-iops");
 	assert_true(YAJL_IS_NULL(jget(jm, "pct_lo")) &&
@@ -551,7 +525,7 @@ static void test_bounded_printing(void **state)
 	assert_string_equal(YAJL_GET_STRING(jget(jm, "pct_interval")), "open");
 	yajl_tree_free(doc);
 	free(json);
-	text = render(&c, false, NULL);
+	text = ab_render(&c, false, NULL);
 	assert_null(strstr(text, "+- inf"));
 	free(text);
 	check_all(&c);
@@ -561,11 +535,11 @@ static void test_bounded_printing(void **state)
 	compare(&a, &b, &o, &c);
 	m = &c.m[XVBD_AB_RD_IOPS];
 	assert_true(m->s.pct_ci.hi > 1e40 && isfinite(m->s.pct_ci.hi));
-	text = render(&c, false, NULL);
+	text = ab_render(&c, false, NULL);
 	assert_numbers_short(text);
 	free(text);
-	json = render(&c, true, NULL);
-	assert_numbers_short(vtext(&c, m));
+	json = ab_render(&c, true, NULL);
+	assert_numbers_short(ab_vtext(&c, m));
 	doc = yajl_tree_parse(json, err, sizeof(err));
 	jm = jmetric(doc, "read-iops");
 	assert_true(YAJL_GET_DOUBLE(jget(jm, "pct_hi")) > 1e40);
@@ -585,10 +559,10 @@ static void test_bounded_printing(void **state)
 	o.confidence = 0.95;
 	compare(&a, &b, &o, &c);
 	m = &c.m[XVBD_AB_RD_IOPS];
-	print_message("%s\n", vtext(&c, m));
+	print_message("%s\n", ab_vtext(&c, m));
 	assert_true(m->s.pct_ci.hi > 1e100);
-	assert_non_null(strstr(vtext(&c, m), ", not proven"));
-	assert_numbers_short(vtext(&c, m));
+	assert_non_null(strstr(ab_vtext(&c, m), ", not proven"));
+	assert_numbers_short(ab_vtext(&c, m));
 	check_all(&c);
 	xvbd_ab_comparison_free(&c);
 }
@@ -653,7 +627,7 @@ static void test_runs_needed_status(void **state)
 		}
 		o.min_effect = pass == 2 ? 0.001 : 0;
 		compare(&a, &b, &o, &c);
-		json = render(&c, true, shown);
+		json = ab_render(&c, true, shown);
 		doc = yajl_tree_parse(json, err, sizeof(err));
 		jm = jmetric(doc, "read-iops");
 		assert_string_equal(YAJL_GET_STRING(jget(jm,
@@ -691,11 +665,11 @@ static void test_fieller_union(void **state)
 	compare(&a, &b, &o, &c);
 	m = &c.m[XVBD_AB_RD_IOPS];
 	assert_int_equal(m->s.pct_ci.npieces, 2);
-	text = render(&c, false, NULL);
+	text = ab_render(&c, false, NULL);
 	fprintf(stderr, "%s", text);
 	assert_non_null(strstr(text, "(-108.0 to -83.0 or -30.9 to +126.1) %"));
 	free(text);
-	json = render(&c, true, NULL);
+	json = ab_render(&c, true, NULL);
 	doc = yajl_tree_parse(json, err, sizeof(err));
 	jm = jmetric(doc, "read-iops");
 	pieces = jget(jm, "pct_pieces");
@@ -709,20 +683,6 @@ static void test_fieller_union(void **state)
 }
 
 /* ---- the property test ---- */
-
-/*
- * As ab_test_stat's simulations: make check-valgrind divides the count
- * (XVBD_UNIT_SIM_DIVISOR); the sanitizer run keeps it whole.
- */
-static size_t sim_count(size_t full)
-{
-	const char *e = getenv("XVBD_UNIT_SIM_DIVISOR");
-	unsigned long div = e ? strtoul(e, NULL, 10) : 1;
-
-	if (div < 1 || div > 100)
-		div = 1;
-	return full / div;
-}
 
 static double pick(struct xvbd_rng *r, const double *v, size_t n)
 {
@@ -786,7 +746,7 @@ static void random_set(struct xvbd_rng *r, struct side *a, struct side *b,
 static void test_property_random_sets(void **state)
 {
 	static struct side a, b;
-	const size_t sets = sim_count(3000);
+	const size_t sets = ab_sim_count(3000);
 	struct xvbd_ab_compare_opts o;
 	struct xvbd_ab_comparison c;
 	struct xvbd_rng r;

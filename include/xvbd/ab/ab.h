@@ -15,13 +15,16 @@
  *	src/ab_summary.c	run summaries from raw counters
  *	src/ab_fp.c		fingerprint facts, diff, confounder texts
  *	src/ab_compare.c	two labels -> per-metric verdicts + warnings
+ *	src/ab_verdict.c	... one metric's decision (xvbd/ab_verdict.h)
  *	src/ab_compare_pair.c	... paired, equivalence, runs needed
+ *	src/ab_compare_words.c	... a verdict and its numbers in words
  *	src/ab_compare_render.c	... rendered through the out layer
  *	src/ab_plot.c		two labels' runs as SVG (xvbd/ab_plot.h)
  *	src/ab_sys.c		fingerprint collection from the running system
  *				(xenstore, libxl, sysfs: the only ab file that
  *				talks to them)
- *	src/ab_stat.c, ab_stat_pair.c, ab_seq.c
+ *	src/ab_stat.c, ab_stat_dist.c, ab_stat_fieller.c,
+ *	ab_stat_pair.c, ab_seq.c
  *				the statistics (xvbd/ab_stat.h)
  *
  * Functions return 0 or a negative errno.  Those that can fail on outside
@@ -34,7 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "xvbd/ab/ab_stat.h"
+#include "xvbd/ab/ab_verdict.h"
 #include "xvbd/dom0/sysfs.h"
 
 #define XVBD_AB_FORMAT		"xvbd-ab-record"
@@ -518,79 +521,12 @@ enum xvbd_ab_verdict {
 	XVBD_AB_V_UNKNOWN,	/* metric unknown on a side (no I/O) */
 };
 
-/*
- * The scale a metric's test is on, which is the scale of its direction
- * and of every number printed with it.
- */
-enum xvbd_ab_scale {
-	XVBD_AB_SCALE_DIFF,	/* B - A: Welch, Mann-Whitney (a rank test,
-				   its direction U's), paired differences
-				   where a value is not above 0 */
-	XVBD_AB_SCALE_RATIO,	/* ln(B / A): the paired t of the pairs'
-				   log-ratios; centres geometric means */
-};
-
-/* Why a verdict is weak: what the test used, not the records given. */
-enum xvbd_ab_weak {
-	XVBD_AB_WEAK_NO,
-	XVBD_AB_WEAK_RUNS,	/* fewer than 3 runs with the metric on a
-				   side (na, nb) */
-	XVBD_AB_WEAK_PAIRS,	/* fewer than 3 pairs with it on both sides
-				   (npairs) */
-};
-#define XVBD_AB_MIN_RUNS	3
-
-/*
- * A confidence set of B - A (in the metric's unit) or of B/A - 1 (in %):
- * one interval, or with Fieller's interval of a ratio up to
- * XVBD_STAT_SET_MAX pieces.  An end beyond what a double holds is
- * infinite.  shape:
- *	NONE		no interval: why says (too few runs for the
- *			confidence, no ratio)
- *	BOUNDED		lo, hi finite; npieces > 1: the pieces, with gaps
- *			(lo, hi their outer ends)
- *	OPEN		one interval with an infinite end ("to +inf")
- *	UNBOUNDED	a set that holds +-inf (Fieller's when A's mean is
- *			not told from 0): no finite description
- */
-enum xvbd_ab_ci_shape {
-	XVBD_AB_CI_NONE,
-	XVBD_AB_CI_BOUNDED,
-	XVBD_AB_CI_OPEN,
-	XVBD_AB_CI_UNBOUNDED,
-};
-enum xvbd_ab_ci_why {
-	XVBD_AB_CI_WHY_NONE,
-	XVBD_AB_CI_FEW_RUNS,	/* too few runs for one at this confidence */
-	XVBD_AB_CI_NO_RATIO,	/* a value not above 0: no ratio */
-	XVBD_AB_CI_A_NEAR_0,	/* A's mean not told from 0 (Fieller) */
-};
-struct xvbd_ab_ci {
-	enum xvbd_ab_ci_shape shape;
-	enum xvbd_ab_ci_why why;
-	double lo, hi;			/* NAN when NONE or UNBOUNDED */
-	size_t npieces;			/* BOUNDED, OPEN: >= 1 */
-	double piece_lo[XVBD_STAT_SET_MAX], piece_hi[XVBD_STAT_SET_MAX];
-};
-/* Both ends finite: what JSON gives as numbers (both, or neither). */
-bool xvbd_ab_ci_bounded(const struct xvbd_ab_ci *ci);
-
 /* The equivalence verdict of one metric (--equivalence). */
 enum xvbd_ab_equiv {
 	XVBD_AB_EQ_NOT_ASKED,
 	XVBD_AB_EQ_SAME,	/* the 1 - 2 alpha interval inside +-margin */
 	XVBD_AB_EQ_NOT_SHOWN,	/* not shown to be the same */
 	XVBD_AB_EQ_UNKNOWN,	/* no test possible (no runs, values <= 0) */
-};
-
-/* What the runs needed say (JSON runs_needed_status). */
-enum xvbd_ab_runs {
-	XVBD_AB_RUNS_UNKNOWN,	/* no variance to size from, or unknown */
-	XVBD_AB_RUNS_SETTLED,	/* better or worse: none needed */
-	XVBD_AB_RUNS_RULED_OUT,	/* the interval already excludes
-				   +-min_effect: the runs made rule it out */
-	XVBD_AB_RUNS_NEEDED,	/* runs_needed runs per side, or pairs */
-	XVBD_AB_RUNS_BEYOND,	/* more than XVBD_STAT_RUNS_NEEDED_MAX */
 };
 
 struct xvbd_ab_metric_cmp {
@@ -735,45 +671,6 @@ bool xvbd_ab_pair_logratio(const struct xvbd_ab_record *a,
 bool xvbd_ab_summary_logratio(const struct xvbd_ab_summary *a,
 			      const struct xvbd_ab_summary *b,
 			      enum xvbd_ab_metric m, double *d);
-/*
- * One metric's decision from its values: the seam every comparison of
- * run summaries goes through (xvbd_ab_compare for each metric of two
- * labels, and any other: a level of a sweep against another, a metric
- * from the guest's side).  The test, the verdict, its direction and
- * scale, why it is weak, the intervals, the equivalence and the runs
- * needed; no words (xvbd_ab_verdict_text, the render).  a[na], b[nb]:
- * each run's value, NAN where the run does not know it; with npairs,
- * pair k is a[ia[k]] with b[ib[k]], which c->test PAIRED uses.  The
- * options are c's (confidence, test, equivalence, min_effect, power);
- * out->metric names the metric (its sense and words).  Values within
- * XVBD_AB_SAME_REL of each other count as one value: run summaries are
- * quotients of integer counters, and the same rate over different
- * lengths rounds differently (1.6 and 1.5999999999999999 MB/s), while
- * no counter resolves a real difference that small unless it counted
- * 10^12 events.
- */
-#define XVBD_AB_SAME_REL	1e-12
-struct xvbd_ab_values {
-	const double *a, *b;
-	size_t na, nb;
-	const size_t *ia, *ib;
-	size_t npairs;
-};
-int xvbd_ab_metric_decide(const struct xvbd_ab_comparison *c,
-			  const struct xvbd_ab_values *v,
-			  struct xvbd_ab_metric_cmp *out);
-/*
- * The verdict in words, as JSON's text gives it ("B faster by 12.3 % +-
- * 3.4 %"; "weak: 2 pairs (3 needed): B-A +9.5 % (-99.9 % to +inf), B
- * higher, not proven"): a direction word always follows the sign of the
- * number it names, and an interval end is a number of bounded width or
- * +-inf.  -ENOSPC, with buf empty, when len cannot hold it (never cut
- * mid-number; XVBD_AB_VERDICT_TEXT_MAX always can).
- */
-#define XVBD_AB_VERDICT_TEXT_MAX	256
-int xvbd_ab_verdict_text(const struct xvbd_ab_comparison *c,
-			 const struct xvbd_ab_metric_cmp *mc, char *buf,
-			 size_t len);
 /*
  * Holm-Bonferroni over the metrics shown (NULL: all) that have a
  * p-value: each gets p_adj; when adjust and more than one is in the
