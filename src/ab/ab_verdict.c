@@ -419,6 +419,17 @@ static void decide_reset(struct xvbd_ab_metric_cmp *mc)
 	ab_ci_none(&mc->eq_ci, XVBD_AB_CI_WHY_NONE);
 }
 
+/* The options a caller other than xvbd_ab_compare_with may pass. */
+static bool options_ok(const struct xvbd_ab_comparison *c)
+{
+	return c->confidence > 0 && c->confidence < 1 &&
+	       c->equivalence >= 0 && c->equivalence < 1 &&
+	       c->min_effect > 0 && c->min_effect < 1 &&
+	       c->power > 0.5 && c->power < 1 &&
+	       (c->test == XVBD_AB_TEST_WELCH || c->test == XVBD_AB_TEST_MWU ||
+		c->test == XVBD_AB_TEST_PAIRED);
+}
+
 int xvbd_ab_metric_decide(const struct xvbd_ab_comparison *c,
 			  const struct xvbd_ab_values *v,
 			  struct xvbd_ab_metric_cmp *mc)
@@ -427,8 +438,8 @@ int xvbd_ab_metric_decide(const struct xvbd_ab_comparison *c,
 	bool significant = false;
 	int rc;
 
-	if (!c || !v || !mc || (v->na && !v->a) || (v->nb && !v->b) ||
-	    (v->npairs && (!v->ia || !v->ib)) ||
+	if (!c || !v || !mc || !options_ok(c) || (v->na && !v->a) ||
+	    (v->nb && !v->b) || (v->npairs && (!v->ia || !v->ib)) ||
 	    (unsigned)mc->metric >= XVBD_AB_NMETRICS)
 		return -EINVAL;
 	decide_reset(mc);

@@ -746,7 +746,7 @@ static void random_set(struct xvbd_rng *r, struct side *a, struct side *b,
 static void test_property_random_sets(void **state)
 {
 	static struct side a, b;
-	const size_t sets = ab_sim_count(3000);
+	const size_t sets = ab_sim_count(2000);
 	struct xvbd_ab_compare_opts o;
 	struct xvbd_ab_comparison c;
 	struct xvbd_rng r;
