@@ -219,10 +219,21 @@ fi
 case_ 2 "ab compare: --metric: \"iops\": unknown metric" \
 	ab compare ring1 ring8 --metric iops --dir "$s"
 case_ 2 'ab compare: "ring 1": not a label' ab compare "ring 1" ring8
-case_ 2 'ab compare: A and B are the same' ab compare ring1 ring1
+case_ 2 'ab compare: "ring1" given twice: each label once' \
+	ab compare ring1 ring1
 case_ 2 "ab compare: --confidence" ab compare ring1 ring8 --confidence 0.95
 case_ 2 "ab compare: missing arguments" ab compare ring1
-case_ 2 "ab compare: too many arguments" ab compare ring1 ring8 ring9
+case_ 2 "ab compare: 17 labels: at most 16" ab compare l1 l2 l3 l4 l5 l6 \
+	l7 l8 l9 l10 l11 l12 l13 l14 l15 l16 l17
+case_ 2 "ab compare: --baseline ring9: not one of the labels compared" \
+	ab compare ring1 ring8 --baseline ring9
+case_ 2 "ab compare: --fail-if-worse" ab compare ring1 ring8 --fail-if-worse 0
+case_ 2 "ab compare: --fail-if-worse" ab compare ring1 ring8 \
+	--fail-if-worse fast
+case_ 2 'ab plot: "ring1" given twice: each label once' \
+	ab plot ring1 ring8 ring1 -o /tmp/x.svg
+case_ 2 "ab plot: --baseline ring9: not one of the labels plotted" \
+	ab plot ring1 ring8 -o /tmp/x.svg --baseline ring9
 case_ 2 "ab compare: --test" ab compare ring1 ring8 --test t
 case_ 2 "ab plot: -o FILE.svg is needed" ab plot ring1 ring8
 case_ 2 "ab plot: -o: expected a file name ending in .svg" \
@@ -360,91 +371,207 @@ ab_run_rec() {
 ab_rate() {
 	ab_run_rec "$1" "$2" "$3" 10 "$4" $(($4 * 8)) "$4" $(($4 * 2)) "${@:5}"
 }
-sw=$abdir/words
+swd=$abdir/words
 E=ab-run-20240501T120000-c0de
 # (1, 2), (100, 60): +9.5 % is "higher", never "B lower by 9.5 %"
-mkdir -m 700 "$sw" "$sw/w1"
-ab_rate "$sw/w1" a 0 10 exp=$E pair=1
-ab_rate "$sw/w1" b 1 20 exp=$E pair=1
-ab_rate "$sw/w1" a 2 1000 exp=$E pair=2
-ab_rate "$sw/w1" b 3 600 exp=$E pair=2
+mkdir -m 700 "$swd" "$swd/w1"
+ab_rate "$swd/w1" a 0 10 exp=$E pair=1
+ab_rate "$swd/w1" b 1 20 exp=$E pair=1
+ab_rate "$swd/w1" a 2 1000 exp=$E pair=2
+ab_rate "$swd/w1" b 3 600 exp=$E pair=2
 ab_ok '"text":"weak: 2 pairs (3 needed): B-A +9.5 % (-99.9 to +229775.6) %, B higher, not proven"' \
-	ab compare a b --dir "$sw/w1" --metric read-iops --json
-ab_no 'lower' ab compare a b --dir "$sw/w1" --metric read-iops --json --test mwu
+	ab compare a b --dir "$swd/w1" --metric read-iops --json
+ab_no 'lower' ab compare a b --dir "$swd/w1" --metric read-iops --json --test mwu
 # 20 pairs, A 10 or 1000, B 13.x or 97x: +13.2 % and B-A +13.2 IO/s, the
 # raw mean's -9.4 said as pointing the other way
-mkdir -m 700 "$sw/w2"
+mkdir -m 700 "$swd/w2"
 bs=(130 9790 132 9770 131 9780)
 for i in $(seq 0 19); do
-	ab_rate "$sw/w2" a $((2 * i)) $((i % 2 ? 10000 : 100)) exp=$E pair=$((i + 1))
-	ab_rate "$sw/w2" b $((2 * i + 1)) "${bs[i % 6]}" exp=$E pair=$((i + 1))
+	ab_rate "$swd/w2" a $((2 * i)) $((i % 2 ? 10000 : 100)) exp=$E pair=$((i + 1))
+	ab_rate "$swd/w2" b $((2 * i + 1)) "${bs[i % 6]}" exp=$E pair=$((i + 1))
 done
 ab_ok "+13.2 +- 7.9 IO/s  +13.2 % +- 7.9 %  B faster (paired t, p=0.0015)" \
-	ab compare a b --dir "$sw/w2" --metric read-iops
+	ab compare a b --dir "$swd/w2" --metric read-iops
 ab_ok "read-iops: the pairs' raw differences B-A average -9.4 +- 6.0 IO/s, the other way from the paired test's ln(B/A)" \
-	ab compare a b --dir "$sw/w2" --metric read-iops
+	ab compare a b --dir "$swd/w2" --metric read-iops
 # read-lat known in 3 runs a side but 2 pairs: weak, not "same"
-mkdir -m 700 "$sw/w3"
+mkdir -m 700 "$swd/w3"
 la=(500 510 505 0) lb=(501 511 0 506)
 for i in 0 1 2 3; do
-	ab_run_rec "$sw/w3" a $((2 * i)) 10 1000 8000 $((la[i] ? 100 : 0)) \
+	ab_run_rec "$swd/w3" a $((2 * i)) 10 1000 8000 $((la[i] ? 100 : 0)) \
 		"${la[i]}" exp=$E pair=$((i + 1))
-	ab_run_rec "$sw/w3" b $((2 * i + 1)) 10 1000 8000 $((lb[i] ? 100 : 0)) \
+	ab_run_rec "$swd/w3" b $((2 * i + 1)) 10 1000 8000 $((lb[i] ? 100 : 0)) \
 		"${lb[i]}" exp=$E pair=$((i + 1))
 done
 ab_ok "weak: 2 pairs, not proven" \
-	ab compare a b --dir "$sw/w3" --metric read-lat --equivalence 5
+	ab compare a b --dir "$swd/w3" --metric read-lat --equivalence 5
 ab_ok "read-lat: not shown to be the same within +-5 %" \
-	ab compare a b --dir "$sw/w3" --metric read-lat --equivalence 5
+	ab compare a b --dir "$swd/w3" --metric read-lat --equivalence 5
 # five pairs within 1 %: the runs made already rule 5 % out
-mkdir -m 700 "$sw/w4"
+mkdir -m 700 "$swd/w4"
 ra=(1000 1010 990 1005 995) rb=(1001 1008 992 1004 996)
 for i in 0 1 2 3 4; do
-	ab_rate "$sw/w4" a $((2 * i)) "${ra[i]}0" exp=$E pair=$((i + 1))
-	ab_rate "$sw/w4" b $((2 * i + 1)) "${rb[i]}0" exp=$E pair=$((i + 1))
+	ab_rate "$swd/w4" a $((2 * i)) "${ra[i]}0" exp=$E pair=$((i + 1))
+	ab_rate "$swd/w4" b $((2 * i + 1)) "${rb[i]}0" exp=$E pair=$((i + 1))
 done
 ab_ok "read-iops: the runs made already rule out an effect of 5 % (their 95 % interval of B-A %: -0.2 to +0.2 %)" \
-	ab compare a b --dir "$sw/w4" --metric read-iops
+	ab compare a b --dir "$swd/w4" --metric read-iops
 ab_ok '"runs_needed":null,"runs_needed_status":"ruled-out"' \
-	ab compare a b --dir "$sw/w4" --metric read-iops --json
+	ab compare a b --dir "$swd/w4" --metric read-iops --json
 ab_ok '"runs_needed":24,"runs_needed_status":"needed"' \
-	ab compare a b --dir "$sw/w4" --metric read-iops --json --min-effect 0.1
+	ab compare a b --dir "$swd/w4" --metric read-iops --json --min-effect 0.1
 ab_ok '"runs_needed":null,"runs_needed_status":"beyond-cap"' \
 	ab compare pa pb --dir "$s" --metric read-iops --json --unpaired \
 	--min-effect 0.1
 # two pairs, 1000/1030 and 1000/1000, at 99.999 %: the % to +inf
-mkdir -m 700 "$sw/w5"
-ab_rate "$sw/w5" a 0 10000 exp=$E pair=1
-ab_rate "$sw/w5" b 1 10300 exp=$E pair=1
-ab_rate "$sw/w5" a 2 10000 exp=$E pair=2
-ab_rate "$sw/w5" b 3 10000 exp=$E pair=2
+mkdir -m 700 "$swd/w5"
+ab_rate "$swd/w5" a 0 10000 exp=$E pair=1
+ab_rate "$swd/w5" b 1 10300 exp=$E pair=1
+ab_rate "$swd/w5" a 2 10000 exp=$E pair=2
+ab_rate "$swd/w5" b 3 10000 exp=$E pair=2
 ab_ok "+1.5 % (-100.0 to +inf) %" \
-	ab compare a b --dir "$sw/w5" --metric read-iops --confidence 99.999
-ab_no "+- inf" ab compare a b --dir "$sw/w5" --metric read-iops \
+	ab compare a b --dir "$swd/w5" --metric read-iops --confidence 99.999
+ab_no "+- inf" ab compare a b --dir "$swd/w5" --metric read-iops \
 	--confidence 99.999
 ab_ok '"pct_lo":null,"pct_hi":null,"pct_interval":"open"' \
-	ab compare a b --dir "$sw/w5" --metric read-iops --confidence 99.999 \
+	ab compare a b --dir "$swd/w5" --metric read-iops --confidence 99.999 \
 	--json
 ab_ok "+1.5 % (-100.0 to +7.39e+42) %" \
-	ab compare a b --dir "$sw/w5" --metric read-iops --confidence 99.99
+	ab compare a b --dir "$swd/w5" --metric read-iops --confidence 99.99
 # every run 1.6 MB/s over 10 s or 3 s (1.6, 1.5999999999999999): one value
-mkdir -m 700 "$sw/w6"
+mkdir -m 700 "$swd/w6"
 L=(3 3 10 3 3)
 for i in 0 1 2 3 4; do
-	ab_run_rec "$sw/w6" a $((2 * i)) 10 1000 31250 1000 2000 exp=$E pair=$((i + 1))
-	ab_run_rec "$sw/w6" b $((2 * i + 1)) "${L[i]}" $((L[i] * 100)) \
+	ab_run_rec "$swd/w6" a $((2 * i)) 10 1000 31250 1000 2000 exp=$E pair=$((i + 1))
+	ab_run_rec "$swd/w6" b $((2 * i + 1)) "${L[i]}" $((L[i] * 100)) \
 		$((L[i] * 3125)) $((L[i] * 100)) $((L[i] * 200)) exp=$E pair=$((i + 1))
 done
 ab_ok "no difference proven at 95 % (paired t, p=1)" \
-	ab compare a b --dir "$sw/w6" --metric read-mbs
+	ab compare a b --dir "$swd/w6" --metric read-mbs
 ab_ok "no difference proven at 95 % (Welch's t, p=1)" \
-	ab compare a b --dir "$sw/w6" --metric read-mbs --unpaired
+	ab compare a b --dir "$swd/w6" --metric read-mbs --unpaired
 # A = 4, 3, 4, 8, 5 against B = 5, 6: Fieller's set is two pieces
-mkdir -m 700 "$sw/w8"
+mkdir -m 700 "$swd/w8"
 i=0
-for v in 40 30 40 80 50; do ab_rate "$sw/w8" a $i $v; i=$((i + 1)); done
-for v in 50 60; do ab_rate "$sw/w8" b $i $v; i=$((i + 1)); done
+for v in 40 30 40 80 50; do ab_rate "$swd/w8" a $i $v; i=$((i + 1)); done
+for v in 50 60; do ab_rate "$swd/w8" b $i $v; i=$((i + 1)); done
 ab_ok "+14.6 % (-108.0 to -83.0 or -30.9 to +126.1) %" \
-	ab compare a b --dir "$sw/w8" --metric read-iops
+	ab compare a b --dir "$swd/w8" --metric read-iops
 ab_ok '"pct_lo":-107.987238,"pct_hi":126.097535,"pct_interval":"bounded","pct_pieces":[[-107.987238,-83.045483],[-30.880204,126.097535]]' \
-	ab compare a b --dir "$sw/w8" --metric read-iops --json
+	ab compare a b --dir "$swd/w8" --metric read-iops --json
+
+# A sweep: one experiment of 4 levels in 5 blocks; the host drifts by
+# block; "none" 2 % faster, "slow" at 30 %, "same" within 0.1 %.
+sw=$abdir/sweep
+mkdir -p "$sw"
+i=0
+for iops in 1000 1200 1400 1600 1800; do
+	e="exp=ab-run-20240501T120000-0041 pair=$((i + 1))"
+	# shellcheck disable=SC2086
+	ab_rec "$sw" host $i $iops vbd.xvdb.dom0_cache=host $e
+	# shellcheck disable=SC2086
+	ab_rec "$sw" none $i $((iops * 102 / 100 + i % 2)) \
+		vbd.xvdb.dom0_cache=none $e
+	# shellcheck disable=SC2086
+	ab_rec "$sw" slow $i $((iops * 30 / 100 + i % 3)) \
+		vbd.xvdb.dom0_cache=host vbd.xvdb.size_bytes=1073741824 $e
+	# shellcheck disable=SC2086
+	ab_rec "$sw" same $i $((iops + (i % 2) * 2 - 1)) \
+		vbd.xvdb.dom0_cache=host $e
+	i=$((i + 1))
+done
+ab_ok "paired t on the 5 blocks of experiment ab-run-20240501T120000-0041" \
+	ab compare host none slow same --dir "$sw"
+ab_ok "Holm-Bonferroni over 21 tests (3 levels x metrics)" \
+	ab compare host none slow same --dir "$sw"
+ab_ok "vbd.xvdb.dom0_cache: host -> none" \
+	ab compare host none slow same --dir "$sw"
+# The table: benchstat's columns, every line within 100 columns.
+out=$("$xvbd" -q ab compare host none slow same --dir "$sw")
+if [[ $out == *"METRIC"*"HOST"*"NONE"*"VS HOST"* ]] &&
+	[[ $out == *"read-iops IO/s "*"-69.9% +-0.1 worse"* ]] &&
+	[[ $out == *"same read-iops: the runs made already rule out an effect of 5 %"* ]] &&
+	[ "$(printf '%s\n' "$out" | grep -c '^  METRIC ')" = 3 ] &&
+	! printf '%s\n' "$out" | awk '/^  [A-Za-z]/ && length($0) > 100 {
+		bad = 1 } END { exit !bad }'; then
+	echo "ok - ab compare of 4 levels: benchstat's table within 100 columns"
+	passed=$((passed + 1))
+else
+	echo "not ok - ab compare of 4 levels: the table:"
+	printf '%s\n' "$out" | sed 's/^/#   /'
+	failed=$((failed + 1))
+fi
+ab_ok '"baseline":"host","levels":[{"label":"host","runs":5,"baseline":true},' \
+	ab compare host none slow same --dir "$sw" --json
+# paired by block: the centres are geometric means, as the % is
+ab_ok '{"label":"slow","n":5,"centre":411.979762,' \
+	ab compare host none slow same --dir "$sw" --json
+ab_ok '"verdict":"worse"' \
+	ab compare host none slow same --dir "$sw" --json --metric read-iops
+ab_ok '"comparisons":[{"a":"host","runs_a":5,"b":"none",' \
+	ab compare host none slow same --dir "$sw" --json
+ab_ok "baseline:       slow (5 runs)" \
+	ab compare host none slow --dir "$sw" --baseline slow
+# Two labels: ab compare as ever (--baseline names the A side).
+a=$("$xvbd" -q ab compare host none --dir "$sw")
+b=$("$xvbd" -q ab compare none host --dir "$sw" --baseline host)
+if [ "$a" = "$b" ] && [[ $a == "A:                   host (5 runs)"* ]]; then
+	echo "ok - ab compare of two labels: A is the baseline"
+	passed=$((passed + 1))
+else
+	echo "not ok - ab compare host none != none host --baseline host"
+	failed=$((failed + 1))
+fi
+# The gate: exit 3 when proven worse by the threshold, 0 otherwise.
+gate() {
+	local want=$1 text=$2 err rc
+	shift 2
+	err=$("$xvbd" -q "$@" 2>&1 >/dev/null)
+	rc=$?
+	if [ "$rc" = "$want" ] && [[ $err == *"$text"* ]]; then
+		echo "ok - xvbd $* -> $rc: $text"
+		passed=$((passed + 1))
+	else
+		echo "not ok - xvbd $* -> $rc (want $want and '$text'):"
+		printf '%s\n' "$err" | sed 's/^/#   /'
+		failed=$((failed + 1))
+	fi
+}
+gate 3 "gate: slow read-iops: -69.9 % (95 % interval -70.0 to -69.9 %) against host: worse by at least 20 % and proven at 95 %: fails the gate" \
+	ab compare host none slow same --dir "$sw" --fail-if-worse 20
+gate 3 "gate: failed: 2 metrics worse than the baseline by at least 20 %" \
+	ab compare host slow --dir "$sw" --fail-if-worse 20
+gate 0 "gate: passed: no metric proven worse than the baseline by 20 %" \
+	ab compare host same --dir "$sw" --fail-if-worse 20
+gate 0 "gate: passed" ab compare host none slow same --dir "$sw" \
+	--fail-if-worse 75
+# the output is there when the gate fails
+out=$("$xvbd" -q ab compare host slow --dir "$sw" --fail-if-worse 20 \
+	--json 2>/dev/null)
+if [[ $out == '{"a":"host"'*'"verdict":"worse"'* ]]; then
+	echo "ok - a failed gate still writes the comparison"
+	passed=$((passed + 1))
+else
+	echo "not ok - a failed gate wrote: $out"
+	failed=$((failed + 1))
+fi
+# Weak (2 runs a side) and 30 % worse: not proven, passes, said.
+ab_rec "$sw" two 0 1700
+ab_rec "$sw" two 1 1710
+ab_rec "$sw" twoslow 0 1190
+ab_rec "$sw" twoslow 1 1200
+gate 0 "but weak: too few runs to prove anything at 95 %: not proven, the gate passes it" \
+	ab compare two twoslow --dir "$sw" --fail-if-worse 20
+# The levels' picture.
+ab_ok "baseline: host" ab plot host none slow same -o "$abdir/levels.svg" \
+	--dir "$sw" --metric read-iops
+if [ -s "$abdir/levels.svg" ] &&
+	[ "$(grep -o '<circle' "$abdir/levels.svg" | wc -l)" = 20 ] &&
+	{ ! command -v xmllint >/dev/null ||
+		xmllint --noout "$abdir/levels.svg"; }; then
+	echo "ok - ab plot of 4 levels: a well-formed SVG with 20 runs"
+	passed=$((passed + 1))
+else
+	echo "not ok - ab plot of 4 levels: $abdir/levels.svg"
+	failed=$((failed + 1))
+fi

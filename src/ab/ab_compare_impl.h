@@ -68,10 +68,24 @@ int ab_fmt_signed(char *buf, size_t len, double v,
 		  const struct xvbd_ab_ci *ci, const char *unit, int decimals);
 int ab_fmt_centre(char *buf, size_t len, double centre, double half,
 		  size_t n, int decimals);
+/* One number of bounded width: fixed decimals below 1e9, 3 digits
+ * above, "+inf"; sign: with its sign always. */
+int ab_fmt_num(char *buf, size_t len, double x, int decimals, bool sign);
 /* A set alone: "-0.8 to +1.1 %", its pieces joined by "or",
  * "unbounded: <why>"; -ENOENT (buf empty) for none. */
 int ab_fmt_ci(char *buf, size_t len, const struct xvbd_ab_ci *ci,
 	      const char *unit, int decimals);
+
+struct xvbd_out;
+/*
+ * JSON of a set (ab_compare_render.c): KEY_lo and KEY_hi, both numbers or
+ * both null; with shape, KEY_interval its shape's name.
+ */
+void ab_ci_json(struct xvbd_out *o, const char *key,
+		const struct xvbd_ab_ci *ci, int d, bool shape);
+const char *ab_ci_shape_name(const struct xvbd_ab_ci *ci);
+/* "settled", "ruled-out", "needed", "beyond-cap", "unknown" */
+const char *ab_runs_status_name(enum xvbd_ab_runs r);
 
 /* MWU's ratio B/A: the Hodges-Lehmann shift of ln(x), exponentiated. */
 void ab_mwu_ratio(const double *xa, size_t na, const double *xb, size_t nb,

@@ -151,7 +151,7 @@ static void num(struct xvbd_out *o, const char *key, double v, int decimals)
 	xvbd_out_fixed_opt(o, key, !isnan(v), v, decimals);
 }
 
-static const char *ci_shape_name(const struct xvbd_ab_ci *ci)
+const char *ab_ci_shape_name(const struct xvbd_ab_ci *ci)
 {
 	switch (ci->shape) {
 	case XVBD_AB_CI_BOUNDED:
@@ -182,8 +182,8 @@ static void end_json(struct xvbd_out *o, const char *key, double v,
  * An interval's two ends, KEY_lo and KEY_hi: both numbers (the outer ends
  * when in pieces) or both null, never one alone; KEY_interval its shape.
  */
-static void ci_json(struct xvbd_out *o, const char *key,
-		    const struct xvbd_ab_ci *ci, int d, bool shape)
+void ab_ci_json(struct xvbd_out *o, const char *key,
+		const struct xvbd_ab_ci *ci, int d, bool shape)
 {
 	bool both = xvbd_ab_ci_bounded(ci);
 	bool fixed = both && fabs(ci->lo) < JSON_FIXED_MAX &&
@@ -203,7 +203,7 @@ static void ci_json(struct xvbd_out *o, const char *key,
 	if (!shape)
 		return;
 	snprintf(k, sizeof(k), "%s_interval", key);
-	xvbd_out_str(o, k, ci_shape_name(ci));
+	xvbd_out_str(o, k, ab_ci_shape_name(ci));
 }
 
 /* A set in pieces, each [lo, hi] (bounded: every end a number). */
@@ -228,7 +228,7 @@ static void pieces_json(struct xvbd_out *o, const char *key,
 	xvbd_out_arr_end(o);
 }
 
-static const char *runs_status_name(enum xvbd_ab_runs r)
+const char *ab_runs_status_name(enum xvbd_ab_runs r)
 {
 	switch (r) {
 	case XVBD_AB_RUNS_SETTLED:
@@ -284,9 +284,9 @@ static void render_metric_json(struct xvbd_out *o,
 	num(o, "b", mc->s.centre_b, d);
 	num(o, "b_half", mc->s.half_b, d);
 	num(o, "diff", mc->s.diff, d);
-	ci_json(o, "diff", &mc->s.diff_ci, d, true);
+	ab_ci_json(o, "diff", &mc->s.diff_ci, d, true);
 	num(o, "pct", mc->s.pct, d);
-	ci_json(o, "pct", &mc->s.pct_ci, d, true);
+	ab_ci_json(o, "pct", &mc->s.pct_ci, d, true);
 	pieces_json(o, "pct_pieces", &mc->s.pct_ci, d);
 	xvbd_out_double_opt(o, "p", !isnan(mc->s.p), mc->s.p);
 	xvbd_out_double_opt(o, "stat", !isnan(mc->s.stat), mc->s.stat);
@@ -297,19 +297,19 @@ static void render_metric_json(struct xvbd_out *o,
 		xvbd_out_uint(o, "n_pairs", mc->npairs);
 	if (mc->scale == XVBD_AB_SCALE_RATIO) {
 		num(o, "raw_diff", mc->raw_diff, d);
-		ci_json(o, "raw_diff", &mc->raw_ci, d, false);
+		ab_ci_json(o, "raw_diff", &mc->raw_ci, d, false);
 		xvbd_out_bool(o, "raw_disagrees", mc->raw_disagrees);
 	}
 	if (mc->equiv != XVBD_AB_EQ_NOT_ASKED) {
 		xvbd_out_str(o, "equivalence", equiv_name(mc->equiv));
 		xvbd_out_double_opt(o, "equivalence_p", !isnan(mc->eq_p),
 				    mc->eq_p);
-		ci_json(o, "equivalence", &mc->eq_ci, d, false);
+		ab_ci_json(o, "equivalence", &mc->eq_ci, d, false);
 	}
 	xvbd_out_uint_opt(o, "runs_needed", mc->runs_status ==
 			  XVBD_AB_RUNS_NEEDED, mc->runs_needed);
 	xvbd_out_str(o, "runs_needed_status",
-		     runs_status_name(mc->runs_status));
+		     ab_runs_status_name(mc->runs_status));
 	xvbd_out_obj_end(o);
 }
 

@@ -170,6 +170,19 @@ static void signed_ci(struct words *w, double v, const struct xvbd_ab_ci *ci,
 	add(w, " %s", unit);
 }
 
+int ab_fmt_num(char *buf, size_t len, double x, int decimals, bool sign)
+{
+	struct words w = { .buf = buf, .len = len };
+
+	if (!len)
+		return -ENOSPC;
+	buf[0] = '\0';
+	num(&w, x, decimals, sign);
+	if (w.full)
+		buf[0] = '\0';
+	return w.full ? -ENOSPC : 0;
+}
+
 int ab_fmt_signed(char *buf, size_t len, double v,
 		  const struct xvbd_ab_ci *ci, const char *unit, int decimals)
 {
@@ -371,7 +384,12 @@ int xvbd_ab_verdict_text(const struct xvbd_ab_comparison *c,
 		break;
 	case XVBD_AB_V_NO_DIFF:
 		add(&w, "no difference proven at %g %%", c->confidence * 100);
-		if (mc->holm)
+		if (mc->holm && c->family_levels > 1)
+			add(&w, " after Holm's adjustment over %zu tests (%zu "
+			    "levels x metrics; p %.2g, adjusted %.2g)",
+			    c->family, c->family_levels, mc->s.p,
+			    mc->s.p_adj);
+		else if (mc->holm)
 			add(&w, " after Holm's adjustment over %zu metrics (p "
 			    "%.2g, adjusted %.2g)", c->family, mc->s.p,
 			    mc->s.p_adj);

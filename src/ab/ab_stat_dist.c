@@ -298,15 +298,43 @@ double xvbd_stat_t_quantile(double p, double df)
 #define NCT_LAMBDA_MAX	5e5
 
 /*
- * One term of the series: the Poisson weight P_j of j for mean lambda
- * times I_x(j + 1/2, nu / 2), plus the matching odd term Q_j I_x(j + 1,
- * nu / 2), Q_j = delta e^-lambda lambda^j / (sqrt 2 Gamma(j + 3/2)).
+ * I_x(a, b) along a = a0, a0 + 1, ...: the incomplete beta at the
+ * series' first term, then its recurrence I_x(a + 1, b) = I_x(a, b) -
+ * g(a), g(a) = x^a y^b Gamma(a + b) / (Gamma(a + 1) Gamma(b)), g(a + 1)
+ * = g(a) x (a + b) / (a + 1), and downwards the same read backwards: two
+ * continued fractions per CDF instead of two per term.  Going up it
+ * subtracts ever smaller terms from a falling value; its error stays
+ * absolute, at the sum's own.
  */
-static double nct_term(double j, double p, double q, double x, double y,
-		       double nu)
+struct ibeta_walk {
+	double a, b, x, y;
+	double i, g;		/* I_x(a, b) and g(a) */
+};
+
+static void walk_start(struct ibeta_walk *w, double a, double b, double x,
+		       double y)
 {
-	return p * ab_stat_ibeta(j + 0.5, nu / 2, x, y) +
-	       q * ab_stat_ibeta(j + 1, nu / 2, x, y);
+	w->a = a;
+	w->b = b;
+	w->x = x;
+	w->y = y;
+	w->i = ab_stat_ibeta(a, b, x, y);
+	w->g = exp(a * log(x) + b * log(y) + lgamma(a + b) - lgamma(a + 1) -
+		   lgamma(b));
+}
+
+static void walk_up(struct ibeta_walk *w)
+{
+	w->i = fmax(0, w->i - w->g);
+	w->g *= w->x * (w->a + w->b) / (w->a + 1);
+	w->a += 1;
+}
+
+static void walk_down(struct ibeta_walk *w)
+{
+	w->g *= w->a / (w->x * (w->a - 1 + w->b));
+	w->a -= 1;
+	w->i = fmin(1, w->i + w->g);
 }
 
 /*
@@ -315,14 +343,16 @@ static double nct_term(double j, double p, double q, double x, double y,
  * large delta neither underflows the first weights nor needs thousands
  * of negligible terms):
  *	Phi(-delta) + 1/2 sum_j (P_j I_x(j + 1/2, nu/2) + Q_j I_x(j + 1,
- *	nu/2)),  x = t^2 / (t^2 + nu).
- * Each side stops once the weights left (a geometric tail bounds them)
- * are below NCT_TERM_EPS.
+ *	nu/2)),  x = t^2 / (t^2 + nu),
+ * P_j the Poisson weight of j for mean lambda = delta^2 / 2, Q_j = delta
+ * e^-lambda lambda^j / (sqrt 2 Gamma(j + 3/2)).  Each side stops once
+ * the weights left (a geometric tail bounds them) are below NCT_TERM_EPS.
  */
 static double nct_cdf_pos(double t, double nu, double delta)
 {
 	double lambda = delta * delta / 2, x = t * t / (t * t + nu);
 	double y = nu / (t * t + nu), j0 = floor(lambda), sum, p0, q0, p, q;
+	struct ibeta_walk up1, up2, dn1, dn2;
 	double j, ratio;
 	int k;
 
@@ -336,14 +366,20 @@ static double nct_cdf_pos(double t, double nu, double delta)
 	p0 = exp(-lambda + j0 * log(lambda) - lgamma(j0 + 1));
 	q0 = delta / M_SQRT2 *
 	     exp(-lambda + j0 * log(lambda) - lgamma(j0 + 1.5));
-	sum = nct_term(j0, p0, q0, x, y, nu);
+	walk_start(&up1, j0 + 0.5, nu / 2, x, y);
+	walk_start(&up2, j0 + 1, nu / 2, x, y);
+	dn1 = up1;
+	dn2 = up2;
+	sum = p0 * up1.i + q0 * up2.i;
 	/* upwards: the weights fall by lambda / (j + 1) per step */
 	p = p0;
 	q = q0;
 	for (j = j0 + 1, k = 0; k < NCT_TERMS_MAX; j++, k++) {
 		p *= lambda / j;
 		q *= lambda / (j + 0.5);
-		sum += nct_term(j, p, q, x, y, nu);
+		walk_up(&up1);
+		walk_up(&up2);
+		sum += p * up1.i + q * up2.i;
 		ratio = lambda / (j + 1);
 		if (ratio < 1 && (p + fabs(q)) / (1 - ratio) < NCT_TERM_EPS)
 			break;
@@ -354,7 +390,9 @@ static double nct_cdf_pos(double t, double nu, double delta)
 	for (j = j0 - 1, k = 0; j >= 0 && k < NCT_TERMS_MAX; j--, k++) {
 		p *= (j + 1) / lambda;
 		q *= (j + 1.5) / lambda;
-		sum += nct_term(j, p, q, x, y, nu);
+		walk_down(&dn1);
+		walk_down(&dn2);
+		sum += p * dn1.i + q * dn2.i;
 		ratio = j / lambda;
 		if ((p + fabs(q)) / (1 - ratio) < NCT_TERM_EPS)
 			break;

@@ -21,7 +21,7 @@
 #include <cmocka.h>
 
 #include "xvbd/ab/ab_stat.h"
-#include "ab_testutil.h"
+#include "unit_sim.h"
 
 #define N_ELEMS(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -369,7 +369,7 @@ static void test_mwu_ties_and_large(void **state)
 static void test_rng(void **state)
 {
 	struct xvbd_rng r1, r2;
-	const int draws = (int)ab_sim_count(100000);
+	const int draws = (int)sim_count(100000);
 	double s = 0, s2 = 0, u, z;
 	int i;
 
@@ -641,7 +641,7 @@ static void test_fieller_bounded(void **state)
  */
 static void test_fieller_coverage(void **state)
 {
-	const size_t nsim = ab_sim_count(20000);
+	const size_t nsim = sim_count(20000);
 	const double ratio = 1.2;
 	struct xvbd_rng r;
 	size_t i, k, given = 0, missed = 0;
@@ -684,7 +684,7 @@ static void test_mwu_ties_one_rule(void **state)
 	static const double b[] = { 5, 7, 6, 8, 7, 8, 9, 8 };
 	struct xvbd_rng r;
 	struct xvbd_stat_cmp c;
-	const size_t cases = ab_sim_count(3000);
+	const size_t cases = sim_count(3000);
 	size_t i, k, checked = 0;
 
 	(void)state;
@@ -742,7 +742,7 @@ static void test_seq_cap(void **state)
 	assert_true(xvbd_seq_pairs_to_settle(&p, sd_max * 0.99) <= 20);
 	xvbd_rng_seed(&r, 20);
 	for (k = 0; k < N_ELEMS(sds); k++) {
-		size_t exhausted = 0, n = ab_sim_count(2000);
+		size_t exhausted = 0, n = sim_count(2000);
 
 		for (i = 0; i < n; i++) {
 			double d[20];
@@ -804,7 +804,7 @@ static void test_holm(void **state)
  */
 static void test_sim_multiplicity(void **state)
 {
-	const size_t nsim = ab_sim_count(10000), nmet = 8, n = 5;
+	const size_t nsim = sim_count(10000), nmet = 8, n = 5;
 	const double alpha = 0.05;
 	const double limit = alpha + 3 * sqrt(alpha * (1 - alpha) /
 					      (double)nsim);
@@ -857,7 +857,7 @@ static void test_seq_cap_detects(void **state)
 	struct xvbd_seq_params p = { .alpha = 0.05, .min_effect = 0.05,
 				     .max_pairs = 20 };
 	const double sds[] = { 0.2, 0.5 }, scale[] = { 1.5, 0.5 };
-	const size_t n = ab_sim_count(2000);
+	const size_t n = sim_count(2000);
 	struct xvbd_rng r;
 	size_t k, s, i, j;
 
@@ -964,7 +964,7 @@ static void test_sim_aa(void **state)
 		NOISE_NORMAL, NOISE_LOGNORMAL, NOISE_SKEWED,
 		NOISE_CONTAMINATED,
 	};
-	const size_t runs = ab_sim_count(SIM_EXPERIMENTS);
+	const size_t runs = sim_count(SIM_EXPERIMENTS);
 	const double alpha = P5.alpha;
 	const double limit = alpha + 3 * sqrt(alpha * (1 - alpha) /
 					      (double)runs);
@@ -994,7 +994,7 @@ static void test_sim_aa(void **state)
 /* A planted effect of 3x the minimum (either direction) is found. */
 static void test_sim_power(void **state)
 {
-	const size_t runs = ab_sim_count(SIM_EXPERIMENTS);
+	const size_t runs = sim_count(SIM_EXPERIMENTS);
 	struct xvbd_rng r;
 	size_t i, found = 0;
 	double pairs = 0;
@@ -1022,7 +1022,7 @@ static void test_sim_power(void **state)
 /* A tiny true effect (0.5 %) against a generous margin (15 %). */
 static void test_sim_equivalent(void **state)
 {
-	const size_t runs = ab_sim_count(SIM_EXPERIMENTS);
+	const size_t runs = sim_count(SIM_EXPERIMENTS);
 	struct xvbd_seq_params p = P5;
 	struct xvbd_rng r;
 	size_t i, equivalent = 0;
@@ -1052,7 +1052,7 @@ static void test_sim_equivalent(void **state)
  */
 static void test_sim_naive_fails(void **state)
 {
-	const size_t runs = ab_sim_count(NAIVE_EXPERIMENTS);
+	const size_t runs = sim_count(NAIVE_EXPERIMENTS);
 	const double limit = 0.05 + 3 * sqrt(0.05 * 0.95 / (double)runs);
 	double a[NAIVE_MAX_PAIRS], b[NAIVE_MAX_PAIRS];
 	size_t i, n, peeking = 0, once = 0;

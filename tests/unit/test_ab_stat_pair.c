@@ -21,7 +21,7 @@
 #include <cmocka.h>
 
 #include "xvbd/ab/ab_stat.h"
-#include "ab_testutil.h"
+#include "unit_sim.h"
 
 static void assert_rel(double got, double want, double rel)
 {
@@ -201,7 +201,7 @@ static void test_runs_needed(void **state)
  */
 static void test_sim_runs_needed_power(void **state)
 {
-	const size_t nsim = ab_sim_count(4000);
+	const size_t nsim = sim_count(4000);
 	const double sd = 0.08, eff = log1p(0.05);
 	size_t n = xvbd_stat_runs_needed(0.05, 0.8, sd, sd, eff), i, k, hit = 0;
 	struct xvbd_rng r;
@@ -271,7 +271,7 @@ static size_t sim_paired_same(struct xvbd_rng *r, size_t nsim, double eff,
 
 static void test_sim_equivalence_error(void **state)
 {
-	const size_t nsim = ab_sim_count(20000);
+	const size_t nsim = sim_count(20000);
 	const double P = 0.02, limit = mc_limit(0.05, nsim);
 	struct xvbd_rng r;
 	size_t at2p, edge, zero;
@@ -297,7 +297,7 @@ static void test_sim_equivalence_error(void **state)
 static void test_sim_equivalence_ratio_error(void **state)
 {
 	/* Fieller's interval is a root search: fewer experiments */
-	const size_t nsim = ab_sim_count(5000);
+	const size_t nsim = sim_count(5000);
 	const double P = 0.02, limit = mc_limit(0.05, nsim);
 	struct xvbd_rng r;
 	size_t i, k, at2p = 0, edge = 0;
@@ -354,7 +354,7 @@ static enum xvbd_seq_decision sim_seq(struct xvbd_rng *r, double eff,
 
 static void test_sim_seq_equivalence(void **state)
 {
-	const size_t nsim = ab_sim_count(4000);
+	const size_t nsim = sim_count(4000);
 	struct xvbd_seq_params p = {
 		.alpha = 0.05, .min_effect = 0.01, .equivalence = 0.05,
 		.max_pairs = 60,

@@ -27,6 +27,7 @@
 #include "xvbd/base/out.h"
 #include "ab_testrec.h"
 #include "ab_testutil.h"
+#include "unit_sim.h"
 
 #define MAXRUNS		24
 #define EXP_ID		"ab-run-20240501T120000-c0de"
@@ -746,7 +747,7 @@ static void random_set(struct xvbd_rng *r, struct side *a, struct side *b,
 static void test_property_random_sets(void **state)
 {
 	static struct side a, b;
-	const size_t sets = ab_sim_count(2000);
+	const size_t sets = sim_count(2000);
 	struct xvbd_ab_compare_opts o;
 	struct xvbd_ab_comparison c;
 	struct xvbd_rng r;
