@@ -16,8 +16,10 @@ exact.  What each reference is, at 95 %:
           quantile at that df (tppf below); each centre's half-width
           t(0.975, n - 1) s / sqrt(n).
   Fieller: the ratios r with (mb - r ma)^2 <= t_{df(r)}^2 (vb + r^2 va),
-          df(r) the Satterthwaite df of mb - r ma, solved with
-          scipy.optimize.brentq; none when A's own interval includes 0.
+          df(r) the Satterthwaite df of mb - r ma, over the whole line
+          (a grid of r = |mb/ma| tan(u), every sign change polished with
+          scipy.optimize.brentq): its outer ends; none when A's own
+          interval includes 0.
   MWU:    scipy.stats.mannwhitneyu: U of B, method "exact" without ties
           up to 20 a side, else "asymptotic" with continuity, where a tie
           between the samples is broken the way least favourable to a
@@ -31,8 +33,10 @@ of one ab run experiment (paired: A's run i and B's run i are pair i)
 and runs recorded apart (unpaired), each with an equivalence margin P:
   paired: scipy.stats.ttest_rel(ln b, ln a) for t, df and p, and its
           confidence_interval(0.95) exponentiated for the % (the
-          geometric mean of B/A); ttest_rel(b, a).confidence_interval
-          for the difference; the TOST p as the larger of
+          geometric mean of B/A); each side's geometric mean, B-A as
+          A's times exp(that interval) - 1; ttest_rel(b, a)'s
+          confidence_interval for the raw difference; the TOST p as the
+          larger of
           ttest_1samp(d, ln(1 - P), alternative="greater") and
           ttest_1samp(d, ln(1 + P), alternative="less"), d = ln(b / a),
           and its 90 % interval ttest_1samp(d).confidence_interval(0.90);
@@ -41,10 +45,16 @@ and runs recorded apart (unpaired), each with an equivalence margin P:
           and ttest_ind(b, (1 + P) a, equal_var=False, alternative="less")
           (Welch's t of mean b - r mean a), its interval Fieller's (above)
           at 90 %;
-  runs needed for 5 % at 80 % power: the smallest n >= 2 with
-          n >= (t(0.975) + t(0.8))^2 k / ln(1.05)^2, t on n - 1 df and k
-          the variance of d (paired), or on 2n - 2 df and k the sum of
-          the sides' variances of ln x (unpaired), quantiles from tppf.
+  runs needed for 5 % at 80 % power: the smallest n >= 3 whose power,
+          scipy.stats.nct.sf(t, df, ncp) + nct.cdf(-t, df, ncp) at t =
+          tppf(0.975, df), reaches 0.8: df n - 1 and ncp ln(1.05)
+          sqrt(n / k), k the variance of d (paired), or df 2n - 2 and k
+          the sum of the sides' variances of ln x (unpaired).
+Three more tables: Fieller's set in pieces (B on 2 runs; the pieces as
+above), the noncentral t's CDF (scipy.stats.nct.cdf over t, df and
+noncentrality), and designs whose runs needed span 3 to 1000 (paired and
+unpaired, at alpha 0.001 to 0.5 and power 0.8 or 0.9), each with the
+power at the answer and one below it.
 """
 import math
 import statistics
