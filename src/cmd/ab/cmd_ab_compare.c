@@ -33,80 +33,81 @@ struct compare_opts {
 	bool some_metric;
 	bool no_adjust;
 	const char *dir;
-	bool json;
+};
+
+enum {
+	O_CONFIDENCE, O_METRIC, O_TEST, O_UNPAIRED, O_EQUIVALENCE,
+	O_MIN_EFFECT, O_INTERFERENCE_CPU, O_NO_ADJUST, O_DIR,
+};
+
+const struct xvbd_cmdopt cmd_ab_compare_opts[] = {
+	[O_CONFIDENCE] = XVBD_AB_ROW_CONFIDENCE,
+	[O_METRIC] = XVBD_AB_ROW_METRIC("the metrics to show (default: "
+					"all)"),
+	[O_TEST] = XVBD_AB_ROW_TEST,
+	[O_UNPAIRED] = XVBD_OPT_F("unpaired", 0, "compare the runs as two "
+		"groups, also when ab run paired them"),
+	[O_EQUIVALENCE] = XVBD_AB_ROW_EQUIVALENCE,
+	[O_MIN_EFFECT] = XVBD_AB_ROW_MIN_EFFECT,
+	[O_INTERFERENCE_CPU] = XVBD_AB_ROW_INTERFERENCE_CPU,
+	[O_NO_ADJUST] = XVBD_OPT_F("no-adjust", 0, "no Holm adjustment "
+		"for testing several metrics"),
+	[O_DIR] = XVBD_AB_ROW_DIR,
+	XVBD_OPT_END,
 };
 
 static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 		      struct compare_opts *co, int *first)
 {
-	static const struct option longopts[] = {
-		{ "confidence", required_argument, NULL, 'c' },
-		{ "metric", required_argument, NULL, 'm' },
-		{ "test", required_argument, NULL, 't' },
-		{ "dir", required_argument, NULL, 'd' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "no-adjust", no_argument, NULL, 'n' },
-		{ "unpaired", no_argument, NULL, 'u' },
-		{ "equivalence", required_argument, NULL, 'e' },
-		{ "min-effect", required_argument, NULL, 'E' },
-		{ "interference-cpu", required_argument, NULL, 'I' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c, rc;
+	const struct xvbd_cmdline *cl = ctx->cl;
+	size_t i;
+	int rc;
 
 	co->cmp.confidence = CONFIDENCE_DEFAULT;
 	co->cmp.test = XVBD_AB_TEST_WELCH;
 	co->dir = XVBD_AB_DIR_DEFAULT;
-	co->json = ctx->opts->json;
-	XVBD_FOREACH_OPT(c, ctx->cmd, argc, argv, ":", longopts) {
-	case 'c':
-		if (xvbd_opt_confidence(ctx->cmd, "--confidence",
-					optarg, &co->cmp.confidence))
-			return XVBD_EXIT_USAGE;
-		break;
-	case 'm':
-		rc = xvbd_ab_cli_metrics(ctx->cmd, optarg, co->shown);
-		if (rc)
-			return rc;
-		co->some_metric = true;
-		break;
-	case 't':
-		rc = xvbd_ab_cli_test(ctx->cmd, optarg, &co->cmp.test);
-		if (rc)
-			return rc;
-		break;
-	case 'u':
-		co->cmp.unpaired = true;
-		break;
-	case 'e':
-		if (xvbd_ab_cli_equivalence(ctx->cmd, optarg,
-					    &co->cmp.equivalence))
-			return XVBD_EXIT_USAGE;
-		break;
-	case 'E':
-		if (xvbd_ab_cli_min_effect(ctx->cmd, optarg,
-					   &co->cmp.min_effect))
-			return XVBD_EXIT_USAGE;
-		break;
-	case 'I':
-		if (xvbd_ab_cli_interference_cpu(ctx->cmd, optarg,
-						 &co->cmp.interference_cpu))
-			return XVBD_EXIT_USAGE;
-		break;
-	case 'd':
-		rc = xvbd_ab_cli_dir(ctx->cmd, optarg);
-		if (rc)
-			return rc;
-		co->dir = optarg;
-		break;
-	case 'j':
-		co->json = true;
-		break;
-	case 'n':
-		co->no_adjust = true;
-		break;
+	for (i = 0; i < cl->ngiven; i++) {
+		const struct xvbd_optval *v = &cl->given[i];
+
+		switch (v->id) {
+		case O_CONFIDENCE:
+			co->cmp.confidence = v->fraction;
+			break;
+		case O_METRIC:
+			rc = xvbd_ab_cli_metrics(ctx->cmd, v->arg, co->shown);
+			if (rc)
+				return rc;
+			co->some_metric = true;
+			break;
+		case O_TEST:
+			rc = xvbd_ab_cli_test(ctx->cmd, v->arg, &co->cmp.test);
+			if (rc)
+				return rc;
+			break;
+		case O_UNPAIRED:
+			co->cmp.unpaired = true;
+			break;
+		case O_EQUIVALENCE:
+			co->cmp.equivalence = v->fraction;
+			break;
+		case O_MIN_EFFECT:
+			co->cmp.min_effect = v->fraction;
+			break;
+		case O_INTERFERENCE_CPU:
+			co->cmp.interference_cpu = v->fraction;
+			break;
+		case O_NO_ADJUST:
+			co->no_adjust = true;
+			break;
+		case O_DIR:
+			rc = xvbd_ab_cli_dir(ctx->cmd, v->arg);
+			if (rc)
+				return rc;
+			co->dir = v->arg;
+			break;
+		}
 	}
-	*first = xvbd_getopt_index();
+	*first = 0;
 	if (argc - *first != 2)
 		return xvbd_usage_error(ctx->cmd, argc - *first < 2 ?
 					"missing A or B" :
@@ -148,16 +149,6 @@ int cmd_ab_compare(struct xvbd_ctx *ctx, int argc, char **argv)
 	rc = xvbd_cmd_connect(ctx);	/* nothing to open; root if asked */
 	if (rc)
 		return rc;
-	if (co.json != ctx->opts->json) {
-		/* --json after the command: the document is JSON. */
-		xvbd_out_free(ctx->out);
-		ctx->out = xvbd_out_new(stdout, true);
-		if (!ctx->out) {
-			xvbd_err(ctx->cmd->name, "output", "%s",
-				 strerror(ENOMEM));
-			return XVBD_EXIT_FAIL;
-		}
-	}
 	rc = xvbd_ab_cli_select(ctx->cmd, co.dir, &argv[first], 1, &a, &na);
 	if (!rc)
 		rc = xvbd_ab_cli_select(ctx->cmd, co.dir, &argv[first + 1], 1,
