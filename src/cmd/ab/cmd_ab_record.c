@@ -52,17 +52,15 @@ const struct xvbd_cmdopt cmd_ab_record_opts[] = {
 	[O_DIR] = XVBD_AB_ROW_DIR,
 	XVBD_OPT_END,
 };
+_Static_assert(O_RUN - O_DURATION == XVBD_AB_REC_RUN &&
+	       O_UNTIL_SHUTDOWN - O_DURATION == XVBD_AB_REC_UNTIL_SHUTDOWN &&
+	       O_INTERVAL - O_DURATION == XVBD_AB_REC_INTERVAL &&
+	       O_WARMUP - O_DURATION == XVBD_AB_REC_WARMUP,
+	       "the recording's rows in xvbd_ab_rec_row's order");
 
 static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 		      struct xvbd_ab_rec_opts *o)
 {
-	static const enum xvbd_ab_rec_row rec_rows[] = {
-		[O_DURATION] = XVBD_AB_REC_DURATION,
-		[O_RUN] = XVBD_AB_REC_RUN,
-		[O_UNTIL_SHUTDOWN] = XVBD_AB_REC_UNTIL_SHUTDOWN,
-		[O_INTERVAL] = XVBD_AB_REC_INTERVAL,
-		[O_WARMUP] = XVBD_AB_REC_WARMUP,
-	};
 	const struct xvbd_cmdline *cl = ctx->cl;
 	const struct xvbd_cmd *cmd = ctx->cmd;
 	bool have_mode = false;
@@ -96,7 +94,9 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 			o->dir = v->arg;
 			break;
 		default:
-			rc = xvbd_ab_rec_value(cmd, rec_rows[v->id], v, o,
+			/* the recording's rows, in their enum's order */
+			rc = xvbd_ab_rec_value(cmd, (enum xvbd_ab_rec_row)
+					       (v->id - O_DURATION), v, o,
 					       &have_mode);
 		}
 	}

@@ -246,17 +246,15 @@ const struct xvbd_cmdopt cmd_ab_run_opts[] = {
 		"exits 0 once the workload can start (instead of a warmup)"),
 	XVBD_OPT_END,
 };
+_Static_assert(O_RUN - O_DURATION == XVBD_AB_REC_RUN &&
+	       O_UNTIL_SHUTDOWN - O_DURATION == XVBD_AB_REC_UNTIL_SHUTDOWN &&
+	       O_INTERVAL - O_DURATION == XVBD_AB_REC_INTERVAL &&
+	       O_WARMUP - O_DURATION == XVBD_AB_REC_WARMUP,
+	       "the recording's rows in xvbd_ab_rec_row's order");
 
 static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 		      struct run_opts *o)
 {
-	static const enum xvbd_ab_rec_row rec_rows[] = {
-		[O_DURATION] = XVBD_AB_REC_DURATION,
-		[O_RUN] = XVBD_AB_REC_RUN,
-		[O_UNTIL_SHUTDOWN] = XVBD_AB_REC_UNTIL_SHUTDOWN,
-		[O_INTERVAL] = XVBD_AB_REC_INTERVAL,
-		[O_WARMUP] = XVBD_AB_REC_WARMUP,
-	};
 	const struct xvbd_cmdline *cl = ctx->cl;
 	bool have_runs = false, have_seq_opt = false;
 	int rc = 0, first = 0, i;
@@ -345,7 +343,9 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 			o->timeout_s = (int)((v->u + NS_PER_S - 1) / NS_PER_S);
 			break;
 		default:
-			rc = xvbd_ab_rec_value(ctx->cmd, rec_rows[v->id], v,
+			/* the recording's rows, in their enum's order */
+			rc = xvbd_ab_rec_value(ctx->cmd, (enum xvbd_ab_rec_row)
+					       (v->id - O_DURATION), v,
 					       &o->rec, &o->mode_given);
 		}
 	}

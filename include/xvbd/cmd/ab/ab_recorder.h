@@ -75,7 +75,9 @@ struct xvbd_ab_rec_opts {
 #define XVBD_AB_INTERVAL_RUN_NS		UINT64_C(100000000)
 /*
  * The same options as table rows (cmd_opt.h) and their one handler:
- * which is the row's meaning, v the value the parser read.
+ * which is the row's meaning, v the value the parser read.  A command's
+ * table has the five rows together in this order (its row minus the
+ * first's is which).
  */
 enum xvbd_ab_rec_row {
 	XVBD_AB_REC_DURATION, XVBD_AB_REC_RUN, XVBD_AB_REC_UNTIL_SHUTDOWN,
