@@ -14,9 +14,9 @@
 # lab-tier: all
 # lab-timeout: 1200
 . /lab/lib/testlib.sh
-G=t87
-dir=/scratch/t87
-tmp=/tmp/t87
+G=t89
+dir=/scratch/t89
+tmp=/tmp/t89
 BE=/local/domain/0/backend/vbd
 B=51728	# xvdb
 
@@ -100,7 +100,7 @@ expect_eq "xenstore: the guest's VBDs byte-identical" "$before" \
 
 phase "3. a plan that fails: the task fails with xvbd's msg"
 cat >$tmp/bad.json <<EOF
-{"guest": "t87-nosuch", "disks": [{"vdev": "xvdc", "file": "$dir/c.img", "size": "8M"}]}
+{"guest": "t89-nosuch", "disks": [{"vdev": "xvdc", "file": "$dir/c.img", "size": "8M"}]}
 EOF
 play $tmp/bad.json $tmp/run3.json
 expect_eq "ansible-playbook exits 2 (a failed task)" 2 "$?"
@@ -112,7 +112,7 @@ jq -r '(.stdout | fromjson | "\(.failed) \(.rc)\n\(.msg)"), "\(.rc)", .stderr' \
 echo "# task: $(head -c 600 $tmp/run3.task | tr '\n' '|')"
 expect_eq "stdout: xvbd's failure object, failed and rc 1" "true 1" "$(sed -n 1p $tmp/run3.task)"
 msg=$(sed -n 2p $tmp/run3.task)
-check "its msg names the guest ($msg)" grep -q 't87-nosuch' <<<"$msg"
+check "its msg names the guest ($msg)" grep -q 't89-nosuch' <<<"$msg"
 expect_eq "the command's rc is the object's" 1 "$(sed -n 3p $tmp/run3.task)"
 expect_eq "msg is the error xvbd printed on stderr" "xvbd: $msg" \
 	"$(sed -n 4p $tmp/run3.task)"
