@@ -28,20 +28,6 @@ const struct xvbd_cmdopt xvbd_global_opts[] = {
 	XVBD_OPT_END,
 };
 
-size_t xvbd_opt_count_rows(const struct xvbd_cmdopt *opts)
-{
-	size_t n = 0;
-
-	while (opts && opts[n].name)
-		n++;
-	return n;
-}
-
-void xvbd_opt_spell(const struct xvbd_cmdopt *o, char *buf, size_t len)
-{
-	snprintf(buf, len, "--%s", o->name);
-}
-
 size_t xvbd_edit_distance(const char *a, const char *b, size_t cap)
 {
 	size_t la = strlen(a), lb = strlen(b), i, j;
@@ -323,18 +309,15 @@ static int parse_long(struct parse *p, int argc, char **argv, int i)
 			fail(p, NULL, "--%s takes no value", table[row].name);
 			return 1;
 		}
-		return record(p, table, global, row,
-			      false, NULL) ? -1 : 1;
+		return record(p, table, global, row, false, NULL) ? -1 : 1;
 	}
-	if (eq)
-		return record(p, table, global, row,
-			      false, eq + 1) ? -1 : 1;
+	if (eq)		/* "--dir=DIR" */
+		return record(p, table, global, row, false, eq + 1) ? -1 : 1;
 	if (i + 1 >= argc) {
 		fail(p, NULL, "--%s needs a value", table[row].name);
 		return 1;
 	}
-	return record(p, table, global, row, false,
-		      argv[i + 1]) ? -1 : 2;
+	return record(p, table, global, row, false, argv[i + 1]) ? -1 : 2;
 }
 
 static int find_letter(const struct xvbd_cmdopt *table, char c)
@@ -367,30 +350,26 @@ static int parse_short(struct parse *p, int argc, char **argv, int i)
 			return 1;
 		}
 		if (table[row].kind == XVBD_OPT_FLAG) {
-			if (record(p, table, global, row,
-				   true, NULL))
+			if (record(p, table, global, row, true, NULL))
 				return -1;
 			continue;
 		}
-		if (w[1])
-			return record(p, table, global, row,
-				      true, w + 1) ?
+		if (w[1])	/* "-d1": the rest of the word is the value */
+			return record(p, table, global, row, true, w + 1) ?
 			       -1 : 1;
 		if (i + 1 >= argc) {
 			fail(p, NULL, "-%c needs a value", *w);
 			return 1;
 		}
-		return record(p, table, global, row,
-			      true, argv[i + 1]) ?
+		return record(p, table, global, row, true, argv[i + 1]) ?
 		       -1 : 2;
 	}
 	return 1;
 }
 
-static int add_operand(struct parse *p, char *w)
+static void add_operand(struct parse *p, char *w)
 {
 	p->cl->operands[p->cl->noperands++] = w;
-	return 0;
 }
 
 /* A word that is no option: the command, its subcommand, or an operand. */

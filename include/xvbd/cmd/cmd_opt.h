@@ -124,10 +124,6 @@ void xvbd_cmdline_free(struct xvbd_cmdline *cl);
 /* The last value of option id given, or NULL. */
 const struct xvbd_optval *xvbd_cmdline_get(const struct xvbd_cmdline *cl,
 					   int id);
-/* The number of rows of a table. */
-size_t xvbd_opt_count_rows(const struct xvbd_cmdopt *opts);
-/* "--name" or "-x": how help shows an option's first spelling. */
-void xvbd_opt_spell(const struct xvbd_cmdopt *o, char *buf, size_t len);
 /*
  * Edit distance (optimal string alignment: a transposition is one edit),
  * capped: values above cap come back as cap + 1.
