@@ -166,8 +166,8 @@ void xvbd_cmd_group_usage(const struct xvbd_cmd *cmds, size_t ncmds,
 	if (stream == stderr && usage_quiet)
 		return;
 
-	fprintf(stream, "Usage: xvbd %.*s <subcommand> [args]\n\n"
-		"Subcommands:\n", (int)glen, group);
+	fprintf(stream, "usage: xvbd %.*s <subcommand> [args]\n\n"
+		"subcommands:\n", (int)glen, group);
 	for (i = 0; i < ncmds; i++)
 		if (!strncmp(cmds[i].name, group, glen) &&
 		    cmds[i].name[glen] == ' ')
