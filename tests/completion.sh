@@ -181,7 +181,9 @@ else
 	same "zsh: xvbd -<TAB>: the global options" "$(g=$(opts_of xvbd); echo "${g//=/}")" "$(zgot global)"
 	for c in "${cmds[@]}"; do
 		want=$(opts_of "$c")
-		same "zsh: xvbd $c -<TAB>: the options of its parser" "${want//=/}" "$(zgot "opts $c")"
+		g=$(opts_of xvbd | sed 's/--version//')
+		same "zsh: xvbd $c -<TAB>: the options of its table and the global ones" \
+			"${want//=/} ${g//=/}" "$(zgot "opts $c")"
 	done
 	same "zsh: tune keys" "$(keys_of tune)" "$(zgot tune-keys)"
 	same "zsh: defaults parameters" "$(keys_of defaults)" "$(zgot params)"
