@@ -101,9 +101,10 @@ static const struct xvbd_cmd commands[] = {
 	  "<Label> --domain <Domain> (--duration S | --run CMD | "
 	  "--until-shutdown) [options]", cmd_ab_record_opts,
 	  "xvbd ab record base --domain web1 --vdev xvdb --duration 60s" },
-	{ "ab compare", cmd_ab_compare, CMD_LATE_CONNECT, 2, 2,
-	  "compare two labels' runs: verdicts, confounders, warnings",
-	  "<A> <B> [options]", cmd_ab_compare_opts,
+	{ "ab compare", cmd_ab_compare, CMD_LATE_CONNECT, 2, CMD_ARGS_ANY,
+	  "compare two labels' runs, or levels against a baseline: "
+	  "verdicts, confounders, warnings, a gate",
+	  "<A> <B> [<C>...] [options]", cmd_ab_compare_opts,
 	  "xvbd ab compare base ring4 --metric read-iops" },
 	{ "ab list", cmd_ab_list, CMD_LATE_CONNECT, 0, CMD_ARGS_ANY,
 	  "list recorded runs",
@@ -123,9 +124,10 @@ static const struct xvbd_cmd commands[] = {
 	  "one row per run: summary metrics and facts, CSV or JSON",
 	  "[<Label|Id|File>...] [options]", cmd_ab_export_opts,
 	  "xvbd ab export --csv base ring4 > runs.csv" },
-	{ "ab plot", cmd_ab_plot, CMD_LATE_CONNECT, 2, 2,
-	  "draw two labels' runs and time series into an SVG file",
-	  "<A> <B> -o FILE.svg [options]", cmd_ab_plot_opts,
+	{ "ab plot", cmd_ab_plot, CMD_LATE_CONNECT, 2, CMD_ARGS_ANY,
+	  "draw two labels' runs and time series, or a metric against "
+	  "levels, into an SVG file",
+	  "<A> <B> [<C>...] -o FILE.svg [options]", cmd_ab_plot_opts,
 	  "xvbd ab plot base ring4 -o base-ring4.svg" },
 	{ "pv", cmd_pv,
 	  CMD_CATCHES_SIGNALS |

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "xvbd/ab/ab.h"
+#include "xvbd/ab/ab_sweep.h"
 #include "xvbd/base/optval.h"
 #include "xvbd/cmd/cmd.h"
 
@@ -61,6 +62,20 @@ int xvbd_ab_cli_metrics(const struct xvbd_cmd *cmd, const char *arg,
 		   XVBD_AB_INTERF_CPU_MAX_PCT, "flag a run whose other "	\
 		   "domains used more than P % of the host's CPUs "	\
 		   "(default 10)")
+/*
+ * --fail-if-worse P (ab compare): the gate's threshold, in % (not a
+ * fraction: the gate compares it with the % column).  Above 100 only
+ * latency, CPU and time can be that much worse.
+ */
+#define XVBD_AB_GATE_MIN_PCT	0.1
+#define XVBD_AB_GATE_MAX_PCT	1000
+#define XVBD_AB_ROW_FAIL_IF_WORSE					\
+	XVBD_OPT_P("fail-if-worse", 0, XVBD_AB_GATE_MIN_PCT,		\
+		   XVBD_AB_GATE_MAX_PCT, "exit 3 when a level is worse "	\
+		   "than the baseline by more than P %")
+#define XVBD_AB_ROW_BASELINE						\
+	XVBD_OPT_STR("baseline", 0, "Label", 0, "the label the others "	\
+		     "are compared with (default: the first)")
 /* --test welch|mwu */
 int xvbd_ab_cli_test(const struct xvbd_cmd *cmd, const char *arg,
 		     enum xvbd_ab_test *test);
@@ -75,6 +90,26 @@ int xvbd_ab_cli_test(const struct xvbd_cmd *cmd, const char *arg,
 int xvbd_ab_cli_select(const struct xvbd_cmd *cmd, const char *dir,
 		       char **ops, int nops, struct xvbd_ab_record **recs,
 		       size_t *n);
+
+/*
+ * The operands of a command over levels (ab compare, ab plot): 2 to
+ * XVBD_AB_LEVELS_MAX, each a valid operand and given once, and the
+ * baseline (NULL: the first) among them, its index into *base.  what
+ * ends the --baseline error ("compared").  Usage error (exit 2, printed)
+ * otherwise; XVBD_EXIT_OK when fine.
+ */
+int xvbd_ab_cli_levels(const struct xvbd_cmd *cmd, char **ops, size_t nops,
+		       const char *baseline, const char *what, size_t *base);
+/*
+ * The records of each operand into lv[i] (label: the first record's),
+ * recs[i] owning them (xvbd_ab_records_free(recs[i], lv[i].n), also on
+ * failure); a run selected by two operands is an error (it would be
+ * compared with itself).  Returns the exit code.
+ */
+int xvbd_ab_cli_select_levels(const struct xvbd_cmd *cmd, const char *dir,
+			      char **ops, size_t nops,
+			      struct xvbd_ab_level *lv,
+			      struct xvbd_ab_record **recs);
 
 /* "2024-05-01T12:00:00Z" (UTC, whole seconds); "-" if out of range. */
 void xvbd_ab_cli_time(int64_t unix_ns, char *buf, size_t len);
