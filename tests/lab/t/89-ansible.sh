@@ -63,9 +63,10 @@ play() {
 	sed 's/^/#   stderr: /' $tmp/play.err | head -n 20
 	return $rc
 }
-# result OUT: "changed failed" of the task, and the recap's counts.
+# result OUT: "changed failed" of the task (failed as its failed_when
+# said: the tree callback's result has no "failed"), the recap's counts.
 result() {
-	echo "$(jq -r '"\(.changed) \(.failed // false)"' "$1")" \
+	echo "$(jq -r '"\(.changed) \(.failed_when_result)"' "$1")" \
 		"$(sed -n 's/^localhost *: .*\(changed=[0-9]*\) .*\(failed=[0-9]*\).*/\1 \2/p' "$1.recap")"
 }
 
