@@ -103,11 +103,13 @@ CMD_SRCS  += src/cmd/ab/cmd_ab_record.c src/cmd/ab/cmd_ab_run.c src/cmd/ab/cmd_a
 XEN_SRCS  += src/stats/stats_sys.c src/xen/tstack_stats.c
 CMD_SRCS  += src/cmd/cmd_stats.c src/cmd/cmd_advise.c
 # ab: the statistics of A/B experiments (pure math, needs libm)
-LIB_SRCS += src/ab/ab_stat.c src/ab/ab_stat_pair.c src/ab/ab_seq.c
+LIB_SRCS += src/ab/ab_stat.c src/ab/ab_stat_dist.c src/ab/ab_stat_fieller.c \
+	     src/ab/ab_stat_pair.c src/ab/ab_seq.c
 # ab: A/B summaries, fingerprint diffs, comparison, plots, and the
 # commands that read records
 LIB_SRCS += src/ab/ab_fp.c src/ab/ab_fp_offer.c src/ab/ab_summary.c src/ab/ab_compare.c \
 	     src/ab/ab_compare_pair.c src/ab/ab_compare_render.c src/ab/ab_plot.c \
+	     src/ab/ab_verdict.c src/ab/ab_compare_words.c \
 	     src/ab/ab_interf.c src/ab/ab_svg.c
 # ab: experiments over k levels (order, comparison with a baseline, the
 # gate, the sequential stop over k - 1 comparisons, the levels' picture)
@@ -219,6 +221,7 @@ check-valgrind: unit-bins
 # Host-side benchmark of the sequential A/B procedure (bench/README.md).
 AB_BENCH := $(BUILD)/bench/ab-sequential
 AB_BENCH_OBJS := $(BUILD)/bench/ab-sequential.o $(BUILD)/src/ab/ab_stat.o \
+		 $(BUILD)/src/ab/ab_stat_dist.o \
 		 $(BUILD)/src/ab/ab_seq.o
 bench-ab-sequential: $(AB_BENCH)
 
