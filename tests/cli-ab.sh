@@ -491,6 +491,12 @@ ab_ok '"count":5110,"p50_ns":1007616,"p99_ns":19922944,"p999_ns":19922944,"max_n
 ab_ok '"latency":{"clock":"mono","relative_error":0.015625,"vbds":[{"vdev":"xvdb","kind":"d2c","direction":"read","runs":1,"incomplete":0,"count":1021,' \
 	--json ab show tail-20240501T120001-0001 --dir "$sl"
 ab_ok "read-p99" ab compare calm tail --dir "$sl"
+# a higher percentile is slower, in the words as in the verdict
+ab_ok '"verdict":"worse","direction":"higher","scale":"difference","weak":null,"text":"B slower (higher latency) by 1893.4 % +- 0.0 %"' \
+	ab compare calm tail --dir "$sl" --json --metric read-p99
+ab_ok "B slower (higher latency)" ab compare calm tail --dir "$sl" \
+	--metric read-p99
+ab_no "B faster" ab compare calm tail --dir "$sl" --metric read-p99,read-max
 ab_no "read-p99" ab compare ring1 order0 --dir "$s"
 ab_ok "read_p99_ms" ab export --dir "$sl" calm
 ab_ok "$abdir/lat.svg" ab plot calm tail -o "$abdir/lat.svg" --dir "$sl"

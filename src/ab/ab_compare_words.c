@@ -31,6 +31,12 @@ const char *xvbd_ab_direction(enum xvbd_ab_metric m, bool b_higher)
 	switch (m) {
 	case XVBD_AB_RD_LAT_MS:
 	case XVBD_AB_WR_LAT_MS:
+	case XVBD_AB_RD_P50_MS:
+	case XVBD_AB_RD_P99_MS:
+	case XVBD_AB_RD_MAX_MS:
+	case XVBD_AB_WR_P50_MS:
+	case XVBD_AB_WR_P99_MS:
+	case XVBD_AB_WR_MAX_MS:
 		return b_higher ? "B slower (higher latency)" :
 				  "B faster (lower latency)";
 	case XVBD_AB_GUEST_CPU:
