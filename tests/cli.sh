@@ -104,12 +104,14 @@ plan twice '{"guest": "g", "disks": [{"vdev": "xvdb", "file": "/srv/b.img"}, {"v
 plan nosrc '{"guest": "g", "disks": [{"vdev": "xvdb"}]}'
 plan pw '{"guest": "g", "disks": [{"vdev": "xvdb", "share": "smb://u:pw@srv/share/b.img", "credentials": "/c"}]}'
 plan json '{"guest": "g", "disks": ['
+plan nul '{"guest": "g", "disks": [{"vdev": "xvdb", "file": "/srv/b.img\u0000.x"}]}'
 case_ 2 "apply: $plans/key.json: disks[1].ring_ordr: unknown key" apply "$plans/key.json"
 case_ 2 "apply: $plans/range.json: disks[0].ring_order: ring-order=9" apply "$plans/range.json"
 case_ 2 "apply: $plans/twice.json: disks[1].vdev: xvdb given twice" apply "$plans/twice.json"
 case_ 2 "apply: $plans/nosrc.json: disks[0]: no source" apply "$plans/nosrc.json"
 case_ 2 "apply: $plans/pw.json: disks[0].share: user or password in the URL" apply "$plans/pw.json"
 case_ 2 "apply: $plans/json.json: plan: not valid JSON" -N apply "$plans/json.json"
+case_ 2 "apply: $plans/nul.json: disks[0].file: a \\u0000 (NUL) inside the string" apply "$plans/nul.json"
 case_ 2 "apply: /nonexistent.json: No such file" apply /nonexistent.json
 case_ 2 "apply: missing plan" apply --check
 case_ 2 "apply: one plan per call" apply "$plans/good.json" "$plans/good.json"
