@@ -119,6 +119,53 @@ case_ 2 'apply: unknown option "--force"' apply --force "$plans/good.json"
 case_ 1 "apply: $no_xs" apply "$plans/good.json"
 case_ 1 "apply: $no_xs" apply --check --diff --prune "$plans/good.json"
 case_ 1 "apply: $no_xs" -N apply "$plans/good.json"
+# A plan decides what root attaches to which guest: one that another user
+# can write, or could have planted or swapped (a link of theirs, a
+# directory of theirs or writable by others), is refused before any
+# connection, naming the component and the fix.  A plan on stdin is the
+# caller's choice.
+if [ "$(id -u)" = 0 ]; then
+	chmod 0755 "$plans"
+	mkdir -m 1777 "$plans/tmp"
+	cp "$plans/good.json" "$plans/tmp/theirs.json"
+	chown 65534 "$plans/tmp/theirs.json"
+	chmod 0666 "$plans/tmp/theirs.json"
+	case_ 2 "apply: $plans/tmp/theirs.json: $plans/tmp: writable by others (mode 1777): root applies a plan only from a file and directories nobody else can change" \
+		apply "$plans/tmp/theirs.json"
+	case_ 2 "apply: $plans/tmp/theirs.json: $plans/tmp: writable by others" \
+		apply --check "$plans/tmp/theirs.json"
+	mkdir -m 0755 "$plans/root"
+	cp "$plans/good.json" "$plans/root/mine.json"
+	cp "$plans/good.json" "$plans/root/open.json"
+	chmod 0666 "$plans/root/open.json"
+	case_ 2 "apply: $plans/root/open.json: $plans/root/open.json: writable by others (mode 0666)" \
+		apply "$plans/root/open.json"
+	# their link, in a sticky directory, to root's own plan
+	ln -s ../root/mine.json "$plans/tmp/link.json"
+	chown -h 65534 "$plans/tmp/link.json"
+	case_ 2 "apply: $plans/tmp/link.json: $plans/tmp/link.json: a symbolic link owned by uid 65534" \
+		apply "$plans/tmp/link.json"
+	mkdir -m 0775 "$plans/group"
+	cp "$plans/good.json" "$plans/group/plan.json"
+	case_ 2 "apply: $plans/group/plan.json: $plans/group: writable by its group (mode 0775)" \
+		apply "$plans/group/plan.json"
+	mkfifo -m 0600 "$plans/root/fifo.json"
+	case_ 2 "apply: $plans/root/fifo.json: not a regular file" \
+		apply "$plans/root/fifo.json"
+	# root's link in root's directory, and the same plan on stdin: read
+	ln -s mine.json "$plans/root/current.json"
+	case_ 1 "apply: $no_xs" apply "$plans/root/current.json"
+	err=$("$xvbd" -q apply - <"$plans/tmp/theirs.json" 2>&1 >/dev/null)
+	rc=$?
+	if [ "$rc" = 1 ] && [ "$err" = "xvbd: apply: $no_xs: No such file or directory" ]; then
+		echo "ok - xvbd apply - <theirs.json -> 1: $err"
+		passed=$((passed + 1))
+	else
+		echo "not ok - xvbd apply - <theirs.json -> $rc (want 1, $no_xs):"
+		printf '%s\n' "$err" | sed 's/^/#   /'
+		failed=$((failed + 1))
+	fi
+fi
 rm -rf "$plans"
 case_ 1 "stats: $no_xs" stats -d 1 -n 1
 case_ 1 "list: $no_xs" list
