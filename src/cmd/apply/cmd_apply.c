@@ -106,7 +106,7 @@ static int open_plan(struct apply *ap, int *fd)
 			 "a file and directories nobody else can change: make "
 			 "them root's and not writable by group or others",
 			 why.msg);
-	else if (rc == -EISDIR || rc == -EINVAL)
+	else if (rc == -EINVAL)
 		xvbd_err(CMD, ap->plan_path, "not a regular file");
 	else
 		xvbd_err(CMD, ap->plan_path, "%s", strerror(-rc));
