@@ -78,9 +78,9 @@ int xvbd_ab_run_sh(const struct xvbd_ab_run *run, const char *cmd,
  * and the disk under test Connected (backend and frontend), then
  * --ready's command until it exits 0, each within timeout_ns of the call.
  * The guest's other disks are not its business: a PV cdrom that blkfront
- * never connects, a disk served by a driver domain or qdisk.  0: ready; else the exit
- * code, its one-line error printed (an interrupting signal is left in
- * run->stop_signal).  Nothing of it runs on.
+ * never connects, a disk served by a driver domain or qdisk.  0: ready;
+ * else the exit code, its one-line error printed (an interrupting signal
+ * is left in run->stop_signal).  Nothing of it runs on.
  */
 int xvbd_ab_recorder_ready(struct xvbd_tstack *ts, struct xvbd_xs *xs,
 			   struct xvbd_ab_run *run, const char *ready_cmd,
