@@ -77,7 +77,8 @@ endif
 # still touch the host: share.c mounts, modparam.c runs modprobe);
 # XEN_SRCS need the Xen libraries; CMD_SRCS are the commands.
 LIB_SRCS := src/base/util.c src/base/optval.c src/base/out_rows.c src/xen/blkif.c src/xen/blkif_table.c src/base/out.c src/base/lock.c \
-	     src/dom0/share.c src/dom0/image.c src/xen/xs_path.c src/cmd/cmd_table.c src/base/sig.c
+	     src/dom0/share.c src/dom0/image.c src/xen/xs_path.c src/cmd/cmd_table.c src/cmd/cmd_opt.c \
+	     src/base/sig.c
 XEN_SRCS  := src/xen/xs.c src/xen/tstack.c src/vbd/vbd.c src/dom0/loop.c
 CMD_SRCS  := src/cmd/cmd.c src/cmd/cmd_help.c src/cmd/cmd_list.c src/cmd/cmd_show.c \
 	     src/cmd/attach/cmd_attach.c src/cmd/attach/attach_plan.c src/cmd/attach/attach_prepare.c \
@@ -137,7 +138,7 @@ SRCS      := $(LIB_SRCS) $(XEN_SRCS) $(CMD_SRCS) src/cmd/main.c
 # the cache mode's read-back (sysfs) for xvbd-block-direct, its other name.
 LOOP_SRCS    := src/dom0/loop.c
 HOTPLUG_SRCS := src/hotplug/xvbd_block.c $(LOOP_SRCS) src/xen/xs.c src/xen/xs_path.c \
-		src/base/util.c src/dom0/cache.c src/dom0/sysfs.c src/dom0/sysfs_parse.c src/dom0/image.c src/base/sig.c \
+		src/base/util.c src/base/optval.c src/dom0/cache.c src/dom0/sysfs.c src/dom0/sysfs_parse.c src/dom0/image.c src/base/sig.c \
 		src/base/lock.c src/base/journal.c
 
 OBJS      := $(SRCS:%.c=$(BUILD)/%.o)
