@@ -63,8 +63,7 @@
 
 /* Spellings of the completion triggers' expressions (lat->style). */
 #define LAT_STYLE_VK_CONST_LAST	1u	/* "N+dev*8", not "8*dev+N" */
-#define LAT_STYLE_CYC_INLINE	2u	/* no $q variable */
-#define LAT_STYLES		4u
+#define LAT_STYLES		2u
 
 /* A device being timed. */
 struct lat_unit {

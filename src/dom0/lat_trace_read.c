@@ -121,6 +121,7 @@ struct read_ctx {
 					 * untaken slot's too */
 	uint64_t completions[2];	/* per generation bit */
 	uint64_t max_entries[2];	/* per max trigger (lat->maxt[]) */
+	bool off_cycle;			/* a count at no place of the cycle */
 	int err;
 };
 
@@ -174,8 +175,15 @@ static void count_entry(struct read_ctx *rc, const struct xvbd_hist_entry *e,
 	struct lat_seen *s;
 	struct lat_unit *u;
 
-	if (place >= XVBD_LAT_CYCLE_SLOTS)
-		return;		/* not a place of the cycle: not ours */
+	/*
+	 * Not a place of the cycle: the kernel computed the completion's
+	 * time in the cycle wrongly (the instance is ours alone).  Said,
+	 * never silently an empty histogram.
+	 */
+	if (place >= XVBD_LAT_CYCLE_SLOTS) {
+		rc->off_cycle = true;
+		return;
+	}
 	/* The slot under way is read once it has ended. */
 	if (!rc->stall && place == rc->open % XVBD_LAT_CYCLE_SLOTS)
 		return;
@@ -316,6 +324,7 @@ int lat_read_text(struct xvbd_lat *lat, uint64_t now, const char *text,
 		/* Dropped counts, a reader a cycle behind, or tracking that
 		 * began within the slots taken: not all of them. */
 		if (tot.dropped > lat->dropped || rc.stall || lat->stalled ||
+		    (u->live && rc.off_cycle) ||
 		    (u->live && u->live_from_slot > rc.done + 1 &&
 		     u->live_from_slot <= rc.closed))
 			u->incomplete = true;

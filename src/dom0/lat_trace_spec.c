@@ -259,16 +259,16 @@ static int complete_trigger(struct xvbd_lat *lat, struct lat_gen *g,
 	ok = ok && put(text, sizeof(text), &used,
 		       ":l%u=common_timestamp-$%s%u:n%u=common_timestamp",
 		       n, kind_var[k], g->bit, n);
-	/* The time within the cycle: t - t / cycle x cycle. */
-	if (lat->style & LAT_STYLE_CYC_INLINE)
-		ok = ok && put(text, sizeof(text), &used,
-			       ":c%u=common_timestamp-common_timestamp/%" PRIu64
-			       "*%" PRIu64, n, cycle_ns, cycle_ns);
-	else
-		ok = ok && put(text, sizeof(text), &used,
-			       ":q%u=common_timestamp/%" PRIu64
-			       ":c%u=common_timestamp-$q%u*%" PRIu64, n,
-			       cycle_ns, n, n, cycle_ns);
+	/*
+	 * The time within the cycle: t - t / cycle x cycle, in one
+	 * expression (evaluated left to right).  Never through a variable
+	 * of this same trigger ("q=t/cycle:c=t-$q*cycle"): 6.1 takes that
+	 * but does not read $q as q's value (the lab's hist showed
+	 * c=t-t*cycle, so no count ever fell in the cycle).
+	 */
+	ok = ok && put(text, sizeof(text), &used,
+		       ":c%u=common_timestamp-common_timestamp/%" PRIu64
+		       "*%" PRIu64, n, cycle_ns, cycle_ns);
 	ok = ok && put(text, sizeof(text), &used,
 		       ":size=%zu:clock=%s:onmatch(block.%s).trace(%s,$v%u,"
 		       "$n%u,$c%u,$l%u) if (",

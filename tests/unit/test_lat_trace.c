@@ -313,6 +313,18 @@ static void test_incomplete(void **state)
 	assert_int_equal(r.h[XVBD_LAT_D2C][XVBD_LAT_READ].max_ns,
 			 100352 + 2047);
 	xvbd_lathist_free(&r.h[XVBD_LAT_D2C][XVBD_LAT_READ]);
+	/* A count at no place of the cycle (6.1's "c=t-$q*C" gave
+	 * t - t x C): not silently an empty interval. */
+	t.used = 0;
+	section(&t, count_info);
+	add(&t, "{ vk: %10" PRIu64 ", cyc: ~ 13312415035000000000-"
+	    "13312415035999999999, lat: ~ 100352-102399 } hitcount: 1  lat:"
+	    " 100352\n", rd);
+	totals(&t, 3);
+	read_at(lat, 22 * S + GRACE, &t);
+	assert_int_equal(xvbd_lat_take(lat, 254, 16, &r),
+			 XVBD_LAT_INCOMPLETE);
+	assert_int_equal(r.h[XVBD_LAT_D2C][XVBD_LAT_READ].count, 0);
 	/* Not a device of the tracker. */
 	assert_int_equal(xvbd_lat_take(lat, 8, 0, &r), XVBD_LAT_NOT_TRACKED);
 	free_tracker(lat);
@@ -382,16 +394,18 @@ static void test_specs(void **state)
 	}
 	assert_int_equal(ncomplete, 8);
 	/* The first: the whole disk's d2c reads of generation 1; its
-	 * time in the cycle through a variable. */
+	 * time in the cycle in one expression, no variable of its own
+	 * (6.1 reads "$q0" in "c0=...-$q0*C" as common_timestamp). */
 	assert_non_null(strstr(g.cmds[2], ":v0=8*dev+4:"));
-	assert_non_null(strstr(g.cmds[2], ":q0=common_timestamp/4000000000"
-			       ":c0=common_timestamp-$q0*4000000000:"));
+	assert_non_null(strstr(g.cmds[2], ":c0=common_timestamp-common_"
+			       "timestamp/4000000000*4000000000:"));
+	assert_null(strstr(g.cmds[2], "$q"));
 	assert_non_null(strstr(g.cmds[2], "rwbs ~ \"R*\""));
 	assert_non_null(strstr(g.cmds[2], "onmatch(block.block_rq_issue)"));
 	free(g.cmds);
 	/* The other spellings, for kernels that refuse the first. */
 	memset(&g, 0, sizeof(g));
-	lat->style = LAT_STYLE_VK_CONST_LAST | LAT_STYLE_CYC_INLINE;
+	lat->style = LAT_STYLE_VK_CONST_LAST;
 	assert_int_equal(lat_spec_gen(lat, &g), 0);
 	assert_non_null(strstr(g.cmds[2], "=0+dev*8:"));
 	assert_non_null(strstr(g.cmds[2], "=common_timestamp-common_timestamp"
