@@ -77,7 +77,8 @@ endif
 # still touch the host: share.c mounts, modparam.c runs modprobe);
 # XEN_SRCS need the Xen libraries; CMD_SRCS are the commands.
 LIB_SRCS := src/base/util.c src/base/optval.c src/base/out_rows.c src/xen/blkif.c src/xen/blkif_table.c src/base/out.c src/base/lock.c \
-	     src/dom0/share.c src/dom0/image.c src/xen/xs_path.c src/cmd/cmd_table.c src/base/sig.c
+	     src/dom0/share.c src/dom0/image.c src/xen/xs_path.c src/cmd/cmd_table.c src/base/sig.c \
+	     src/base/report.c
 XEN_SRCS  := src/xen/xs.c src/xen/tstack.c src/vbd/vbd.c src/dom0/loop.c
 CMD_SRCS  := src/cmd/cmd.c src/cmd/cmd_help.c src/cmd/cmd_list.c src/cmd/cmd_show.c \
 	     src/cmd/attach/cmd_attach.c src/cmd/attach/attach_plan.c src/cmd/attach/attach_prepare.c \
@@ -120,8 +121,12 @@ CMD_SRCS  += src/cmd/cmd_pv.c src/cmd/cmd_pv_status.c src/cmd/pv_file.c
 # the journal of what a command has under way, and the report of what a
 # killed one left
 LIB_SRCS += src/base/journal.c src/base/sha256.c
-# apply: the plan (pure: unit tested), the comparison and its actions
-LIB_SRCS += src/cmd/apply/apply_plan.c
+# a disk's life (src/disk): the description's one parser reads xl disk
+# specs with libxlutil (tstack.c), so its unit tests link DESC_OBJS
+XEN_SRCS  += src/disk/disk_desc.c
+# apply: the plan (unit tested with DESC_OBJS), the comparison and its
+# actions
+XEN_SRCS  += src/cmd/apply/apply_plan.c
 CMD_SRCS  += src/cmd/apply/cmd_apply.c src/cmd/apply/apply_run.c
 CMD_SRCS  += src/cmd/journal_report.c
 SRCS      := $(LIB_SRCS) $(XEN_SRCS) $(CMD_SRCS) src/cmd/main.c
@@ -158,7 +163,15 @@ $(BUILD)/%.o: %.c
 	$(CC) $(XCFLAGS) $(CFLAGS) $(CPPFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(LIB_OBJS) $(LOOP_OBJS)
-	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ -lcmocka $(shell pkg-config --libs yajl) -lm
+	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ -lcmocka $(shell pkg-config --libs yajl) -lm $(UNIT_LIBS)
+
+# The disk layer's parser and apply's plan: libxlutil reads xl disk specs
+# (through tstack.c, as the fuzzers link it).
+DESC_OBJS := $(addprefix $(BUILD)/src/,disk/disk_desc.o xen/tstack.o xen/xs.o \
+	     cmd/apply/apply_plan.o)
+DESC_TESTS := $(BUILD)/tests/unit/test_disk_desc $(BUILD)/tests/unit/test_apply_plan
+$(DESC_TESTS): $(DESC_OBJS)
+$(DESC_TESTS): UNIT_LIBS = $(PKG_LIBS)
 
 # test_lock_hold makes flock fail (ENOLCK, EINTR) through a wrapper.
 $(BUILD)/tests/unit/test_lock_hold: XLDFLAGS += -Wl,--wrap=flock

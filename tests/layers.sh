@@ -8,8 +8,9 @@
 #   xen      base (+ libxenstore, libxl, libxlutil, libxenctrl)
 #   dom0     base (sysfs, /proc, loop, mount, modprobe)
 #   vbd      base, xen, dom0
-#   stats    base, xen, dom0
-#   ab       base, xen, dom0, vbd, stats
+#   disk     base, xen, dom0, vbd (a disk's life: attach, detach, tune)
+#   stats    base, xen, dom0, disk
+#   ab       base, xen, dom0, vbd, disk, stats
 #   cmd      everything (cmd/attach, cmd/ab: the two command families)
 #   hotplug  base, xen, dom0 (xvbd-block, its own program)
 #
@@ -27,9 +28,10 @@ declare -A may=(
 	[xen]="base xen"
 	[dom0]="base dom0"
 	[vbd]="base xen dom0 vbd"
-	[stats]="base xen dom0 stats"
-	[ab]="base xen dom0 vbd stats ab"
-	[cmd]="base xen dom0 vbd stats ab cmd"
+	[disk]="base xen dom0 vbd disk"
+	[stats]="base xen dom0 disk stats"
+	[ab]="base xen dom0 vbd disk stats ab"
+	[cmd]="base xen dom0 vbd disk stats ab cmd"
 	[hotplug]="base xen dom0 hotplug"
 )
 passed=0 failed=0
