@@ -81,8 +81,7 @@ LIB_SRCS := src/base/util.c src/base/optval.c src/base/out_rows.c src/xen/blkif.
 	     src/base/report.c
 XEN_SRCS  := src/xen/xs.c src/xen/tstack.c src/vbd/vbd.c src/dom0/loop.c
 CMD_SRCS  := src/cmd/cmd.c src/cmd/cmd_help.c src/cmd/cmd_list.c src/cmd/cmd_show.c \
-	     src/cmd/attach/cmd_attach.c src/cmd/attach/attach_plan.c src/cmd/attach/attach_prepare.c \
-	     src/cmd/attach/attach_add.c src/cmd/cmd_detach.c
+	     src/cmd/attach/cmd_attach.c src/cmd/cmd_detach.c src/cmd/cmd_report.c
 # start, tune, defaults: per-VBD overrides and blkback module parameters
 LIB_SRCS += src/vbd/override.c src/dom0/modparam.c src/base/spawn.c
 XEN_SRCS  += src/vbd/override_xs.c src/vbd/override_run.c src/xen/tstack_create.c \
@@ -123,7 +122,9 @@ CMD_SRCS  += src/cmd/cmd_pv.c src/cmd/cmd_pv_status.c src/cmd/pv_file.c
 LIB_SRCS += src/base/journal.c src/base/sha256.c
 # a disk's life (src/disk): the description's one parser reads xl disk
 # specs with libxlutil (tstack.c), so its unit tests link DESC_OBJS
-XEN_SRCS  += src/disk/disk_desc.c
+XEN_SRCS  += src/disk/disk_desc.c src/disk/disk_dom.c src/disk/disk_attach.c \
+	     src/disk/disk_plan.c src/disk/disk_prepare.c src/disk/disk_add.c \
+	     src/disk/disk_detach.c src/disk/disk_tune.c
 # apply: the plan (unit tested with DESC_OBJS), the comparison and its
 # actions
 XEN_SRCS  += src/cmd/apply/apply_plan.c

@@ -183,4 +183,195 @@ bool xvbd_disk_desc_same(const struct xvbd_disk_desc *a,
 void xvbd_disk_desc_text(const struct xvbd_disk_desc *d, char *buf,
 			 size_t len);
 
+/* ---- the domain ---- */
+
+/* What the layer works with: the caller's connections and report. */
+struct xvbd_disk_env {
+	struct xvbd_tstack *ts;
+	struct xvbd_xs *xs;
+	struct xvbd_report *rep;
+};
+
+/* A guest, as it was when a command looked it up. */
+struct xvbd_disk_dom {
+	uint32_t domid;
+	char name[256];
+	/* its creation identity: a domid is reused by the next guest */
+	uint8_t uuid[16];
+	/* the domain's lock (xvbd/base/lock.h) when held, else -1 */
+	int lock_fd;
+};
+
+/*
+ * dom for the domain domid (named name, as the lookup gave it): running,
+ * not dom0, its uuid read.  0 or XVBD_EXIT_FAIL / _USAGE (reported).
+ */
+int xvbd_disk_dom_init(const struct xvbd_disk_env *env, uint32_t domid,
+		       const char *name, struct xvbd_disk_dom *dom);
+/*
+ * The domain's lock, which attach, tune and apply take while they choose
+ * or change a domain's disks, held until xvbd_disk_unlock: a caller that
+ * holds it across several calls (apply, an experiment) keeps other xvbd
+ * commands from taking the vdevs it works on.  Waits at most timeout_s;
+ * tell: say (NOTE) what it waits for after a second.  0 or
+ * XVBD_EXIT_FAIL (reported).
+ */
+int xvbd_disk_lock(const struct xvbd_disk_env *env, struct xvbd_disk_dom *dom,
+		   unsigned timeout_s, bool tell);
+void xvbd_disk_unlock(struct xvbd_disk_dom *dom);
+
+/* ---- handles ---- */
+
+/* A loop device, as the kernel identifies its binding. */
+struct xvbd_disk_loop {
+	unsigned nr, major, minor;
+	unsigned file_major, file_minor;	/* its file's st_dev */
+	uint64_t file_ino;
+	uint64_t diskseq;		/* 0: not known (Linux < 5.15) */
+	bool direct_io;			/* its mode: cache none */
+};
+
+/* One disk of a guest: what attach added, or what is at a vdev now. */
+struct xvbd_disk_handle {
+	/* the domain, and its creation identity */
+	uint32_t domid;
+	uint8_t dom_uuid[16];
+	char domain[256];
+	char vdev[XVBD_DISK_VDEV_LEN];
+	uint32_t devid;
+	enum xvbd_disk_kind kind;
+	char target[XVBD_PATH_MAX];	/* libxl's params */
+	bool readwrite;
+	char backend_path[128];		/* libxl's record of it; "" unknown */
+	/* the loop device behind an image (its backend's physical-device) */
+	bool have_loop;
+	struct xvbd_disk_loop loop;
+	/* the share its image is on: its source and mount name, or "" */
+	char share[XVBD_PATH_MAX + 300];
+	char share_name[128];
+	/* attach's facts */
+	bool added;
+	bool size_known;
+	uint64_t size_bytes;
+	bool created;			/* the image made by this attach */
+	const char *script;		/* the hotplug script it got */
+	enum xvbd_cache cache;		/* the loop's mode (n/a: none) */
+	const char *action;		/* -N: what would be done */
+	/* the offers set ("ring-order=1,discard=0"), and their verdict:
+	 * "applied", "not applied: ...", "written, not verified", "not
+	 * written"; "" without offers */
+	char offers[XVBD_OVR_NKEYS * XVBD_DISK_KV_LEN];
+	char overrides[320];
+	uint64_t bstate, fstate;	/* XVBD_STATE_*, once waited for */
+};
+
+/*
+ * The disk at devid of dom now, as a handle (its backend, loop and share
+ * read from libxl's record, xenstore and the loop device; its target
+ * never looked at).  -ENOENT: no disk there; another -errno when the
+ * disks cannot be listed (not reported: the caller words it).
+ */
+int xvbd_disk_find(const struct xvbd_disk_env *env,
+		   const struct xvbd_disk_dom *dom, uint32_t devid,
+		   struct xvbd_disk_handle *h);
+
+/* ---- attach ---- */
+
+struct xvbd_disk_attach_opts {
+	bool dry_run;		/* -N: every check without a side effect */
+	bool wait;		/* until backend and frontend are Connected */
+	unsigned timeout_s;	/* the wait, the locks, the overrides */
+	unsigned jobs;		/* adds in flight at once */
+	bool tell;		/* say (NOTE) what a lock waits for */
+};
+
+struct xvbd_disk_attach_result {
+	bool waited;		/* waited for Connected (not for a guest
+				 * someone else keeps paused) */
+	bool interrupted;	/* a signal ended it before the wait, the
+				 * disks removed again (said) */
+	bool have_offers;
+};
+
+/*
+ * Add descs[0..n) (checked descriptions) to dom: the vdevs chosen (an
+ * auto one gets the first free xvd* name), targets checked (no link, not
+ * another domain's writable disk, a device not mounted or held), images
+ * created and shares mounted, the hotplug script chosen (xvbd-block for
+ * raw image files when installed), the disks added concurrently, the
+ * offers written in the guest's paused window, then (opts->wait) both
+ * sides Connected and what the frontends chose verified.  Under the
+ * domain's lock from the vdev choice to the add (taken here unless dom
+ * holds it).  handles[i] describes disk i (planned with -N); added tells
+ * which are in the guest, also when another failed.  Exit code.
+ */
+int xvbd_disk_attach(const struct xvbd_disk_env *env,
+		     struct xvbd_disk_dom *dom,
+		     const struct xvbd_disk_desc *descs, size_t n,
+		     const struct xvbd_disk_attach_opts *opts,
+		     struct xvbd_disk_handle *handles,
+		     struct xvbd_disk_attach_result *res);
+
+/* ---- detach ---- */
+
+struct xvbd_disk_detach_opts {
+	bool force;		/* without the guest's cooperation */
+	bool dry_run;		/* -N: what would be removed, nothing done */
+	/* after the removal, wait until nothing of it is left (its
+	 * xenstore directories, its loop device) at most this long */
+	unsigned gone_timeout_ms;
+};
+
+struct xvbd_disk_detach_result {
+	bool found;		/* h's disk is there (not refused) */
+	bool removed;
+	bool was_gone;		/* nothing there to remove (not an error) */
+	bool share_unmounted;	/* -N: would be */
+	char left[320];		/* what is still there ("" nothing) */
+};
+
+/*
+ * Remove the disk h names, and unmount its share when it was the share's
+ * last disk.  Refused (nothing removed) when the vdev holds another disk
+ * now: another domain with that domid, another backend, another target,
+ * or another loop device behind it.  A signal before the removal:
+ * nothing removed; during it: the removal finishes.  Exit code; res->left
+ * says what is still there after opts->gone_timeout_ms.
+ */
+int xvbd_disk_detach(const struct xvbd_disk_env *env,
+		     const struct xvbd_disk_handle *h,
+		     const struct xvbd_disk_detach_opts *opts,
+		     struct xvbd_disk_detach_result *res);
+
+/* ---- tune ---- */
+
+struct xvbd_disk_tune_opts {
+	bool dry_run;		/* -N: the writes, nothing written */
+	bool tell;		/* say (NOTE) what the lock waits for */
+};
+
+struct xvbd_disk_tune_result {
+	struct xvbd_ovr_set set;	/* as written, each key's value before */
+	struct xvbd_ovr_plan plan;	/* -N: the writes */
+	struct xvbd_ovr_result res[XVBD_OVR_NKEYS];	/* one per set key */
+};
+
+/*
+ * Set the per-device keys of set (its vdev names the disk; with h, only
+ * while that vdev still holds h's disk) on a running guest, in one
+ * transaction, under the domain's lock (taken here unless dom holds
+ * it).  Toolstack keys (discard, trusted) any time: their readers take
+ * them at the next connect.  Negotiated keys (ring-order, queues,
+ * indirect-segments) only lower what the backend offers, and only in the
+ * window before blkfront reads them: backend InitWait, frontend not past
+ * Initialising, guest paused.  Exit code; xvbd_disk_tune_free(res)
+ * always.
+ */
+int xvbd_disk_tune(const struct xvbd_disk_env *env, struct xvbd_disk_dom *dom,
+		   const struct xvbd_disk_handle *h,
+		   const struct xvbd_ovr_set *set,
+		   const struct xvbd_disk_tune_opts *opts,
+		   struct xvbd_disk_tune_result *res);
+void xvbd_disk_tune_free(struct xvbd_disk_tune_result *res);
+
 #endif /* XVBD_DISK_H */

@@ -13,9 +13,12 @@
 
 #include "xvbd/cmd/apply_plan.h"
 #include "xvbd/cmd/cmd.h"
+#include "xvbd/disk/disk.h"
 #include "xvbd/vbd/override.h"
 
 #define CMD	"apply"
+/* Each attach's wait for Connected (attach's default --timeout). */
+#define APPLY_TIMEOUT_S	120
 
 enum apply_act { ACT_NONE, ACT_ATTACH, ACT_TUNE, ACT_DETACH, ACT_REATTACH };
 
@@ -52,6 +55,7 @@ struct apply_item {
 	struct apply_state before, after;
 	bool differs[K_N];
 	char why[400];		/* the failure, or what needs a reattach */
+	struct xvbd_disk_handle handle;	/* what was attached or detached */
 	char command[600];	/* needs_reattach: what does it */
 };
 

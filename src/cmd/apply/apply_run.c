@@ -19,10 +19,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "xvbd/base/sig.h"
 #include "xvbd/base/util.h"
-#include "xvbd/cmd/attach.h"
+#include "xvbd/cmd/cmd_report.h"
 #include "xvbd/vbd/vbd.h"
 #include "apply_impl.h"
 
@@ -213,81 +214,37 @@ int apply_read(struct apply *ap)
 	return 0;
 }
 
-/* A command's handler with its rows sent nowhere: apply renders its own. */
-static int call_quietly(struct apply *ap,
-			int (*fn)(struct xvbd_ctx *, int, char **),
-			int argc, char **argv)
+/* The disk layer, reporting in apply's name, under apply's domain lock. */
+static int disk_env(struct apply *ap, struct xvbd_disk_env *env,
+		    struct xvbd_report *rep, struct xvbd_disk_dom *dom)
 {
-	struct xvbd_out *saved = ap->ctx->out, *scratch;
-	FILE *null = fopen("/dev/null", "we");
 	int rc;
 
-	scratch = null ? xvbd_out_new(null, ap->ctx->opts->json) : NULL;
-	if (!scratch) {
-		if (null)
-			fclose(null);
-		xvbd_err(CMD, NULL, "%s", strerror(ENOMEM));
-		return XVBD_EXIT_FAIL;
-	}
-	ap->ctx->out = scratch;
-	rc = fn(ap->ctx, argc, argv);
-	ap->ctx->out = saved;
-	xvbd_out_finish(scratch);
-	xvbd_out_free(scratch);
-	fclose(null);
+	xvbd_cmd_report_init(ap->ctx, rep);
+	*env = (struct xvbd_disk_env){ ap->ctx->ts, ap->ctx->xs, rep };
+	rc = xvbd_disk_dom_init(env, ap->domid, ap->domain, dom);
+	dom->lock_fd = ap->lock_fd;
 	return rc;
 }
 
-/* attach's command line for a planned disk: its own parser checks it. */
+/* The planned disk, as its description says (the disk layer's attach). */
 static int do_attach(struct apply *ap, struct apply_item *it)
 {
-	static const char *const kinds[] = { "--file", "--phy", "--share" };
-	const struct xvbd_apply_disk *p = it->plan;
-	char *argv[48], domid[16], size[24], opt[XVBD_OVR_NKEYS][32];
-	int argc = 0;
-	size_t k;
+	struct xvbd_disk_attach_opts opts = {
+		.wait = true, .timeout_s = APPLY_TIMEOUT_S, .jobs = 1,
+		.tell = !ap->ctx->opts->quiet && isatty(STDERR_FILENO),
+	};
+	struct xvbd_disk_attach_result res;
+	struct xvbd_disk_env env;
+	struct xvbd_disk_dom dom;
+	struct xvbd_report rep;
+	int rc;
 
-	argv[argc++] = (char *)CMD;
-	argv[argc++] = (char *)"--vdev";
-	argv[argc++] = (char *)p->vdev;
-	argv[argc++] = (char *)kinds[p->kind];
-	argv[argc++] = (char *)p->source;
-	argv[argc++] = (char *)"--access";
-	argv[argc++] = (char *)(p->readwrite ? "rw" : "ro");
-	if (p->kind != XVBD_APPLY_PHY) {
-		argv[argc++] = (char *)"--cache";
-		argv[argc++] = (char *)xvbd_cache_name(p->cache);
-	}
-	if (p->have_size) {
-		snprintf(size, sizeof(size), "%" PRIu64, p->size_bytes);
-		argv[argc++] = (char *)"--size";
-		argv[argc++] = size;
-	}
-	if (p->prealloc)
-		argv[argc++] = (char *)"--prealloc";
-	if (p->credentials[0]) {
-		argv[argc++] = (char *)"--credentials";
-		argv[argc++] = (char *)p->credentials;
-	}
-	if (p->share_opts[0]) {
-		argv[argc++] = (char *)"--share-opts";
-		argv[argc++] = (char *)p->share_opts;
-	}
-	/* "ring-order=2" -> --ring-order 2 */
-	for (k = 0; k < XVBD_OVR_NKEYS; k++) {
-		const char *eq = strchr(p->ovr_kv[k], '=');
-
-		if (!eq)
-			continue;
-		snprintf(opt[k], sizeof(opt[k]), "--%s",
-			 xvbd_ovr_keys[k].name);
-		argv[argc++] = opt[k];
-		argv[argc++] = (char *)(eq + 1);
-	}
-	snprintf(domid, sizeof(domid), "%u", ap->domid);
-	argv[argc++] = domid;
-	argv[argc] = NULL;
-	return call_quietly(ap, xvbd_attach_locked, argc - 1, argv + 1);
+	rc = disk_env(ap, &env, &rep, &dom);
+	if (!rc)
+		rc = xvbd_disk_attach(&env, &dom, &it->plan->desc, 1, &opts,
+				      &it->handle, &res);
+	return rc;
 }
 
 /* The toolstack keys that differ, in one transaction (as tune writes). */
@@ -331,16 +288,28 @@ fail:
 	return XVBD_EXIT_FAIL;
 }
 
+/* A disk the plan leaves out (--prune): the one read before, exactly. */
 static int do_detach(struct apply *ap, struct apply_item *it)
 {
-	char domid[16], *argv[4];
+	struct xvbd_disk_detach_opts opts = { 0 };
+	struct xvbd_disk_detach_result res;
+	struct xvbd_disk_env env;
+	struct xvbd_disk_dom dom;
+	struct xvbd_report rep;
+	int rc, err;
 
-	snprintf(domid, sizeof(domid), "%u", ap->domid);
-	argv[0] = (char *)CMD;
-	argv[1] = domid;
-	argv[2] = it->vdev;
-	argv[3] = NULL;
-	return call_quietly(ap, cmd_detach, 2, argv + 1);
+	rc = disk_env(ap, &env, &rep, &dom);
+	if (rc)
+		return rc;
+	err = xvbd_disk_find(&env, &dom, it->devid, &it->handle);
+	if (err)
+		return xvbd_cmd_disk_error(ap->ctx, err, it->vdev, ap->domain);
+	rc = xvbd_disk_detach(&env, &it->handle, &opts, &res);
+	if (!rc && res.was_gone) {
+		xvbd_err(CMD, it->vdev, "gone before it was detached");
+		rc = XVBD_EXIT_FAIL;
+	}
+	return rc;
 }
 
 static int run_one(struct apply *ap, struct apply_item *it)
