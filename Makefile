@@ -124,7 +124,7 @@ LIB_SRCS += src/base/journal.c src/base/sha256.c
 # specs with libxlutil (tstack.c), so its unit tests link DESC_OBJS
 XEN_SRCS  += src/disk/disk_desc.c src/disk/disk_dom.c src/disk/disk_attach.c \
 	     src/disk/disk_plan.c src/disk/disk_prepare.c src/disk/disk_add.c \
-	     src/disk/disk_detach.c src/disk/disk_tune.c
+	     src/disk/disk_detach.c src/disk/disk_tune.c src/disk/disk_observe.c
 # apply: the plan (unit tested with DESC_OBJS), the comparison and its
 # actions
 XEN_SRCS  += src/cmd/apply/apply_plan.c
@@ -173,6 +173,9 @@ DESC_OBJS := $(addprefix $(BUILD)/src/,disk/disk_desc.o xen/tstack.o xen/xs.o \
 DESC_TESTS := $(BUILD)/tests/unit/test_disk_desc $(BUILD)/tests/unit/test_apply_plan
 $(DESC_TESTS): $(DESC_OBJS)
 $(DESC_TESTS): UNIT_LIBS = $(PKG_LIBS)
+# apply reading a guest of many disks, the disk layer faked in the test
+$(BUILD)/tests/unit/test_apply_many: $(DESC_OBJS) $(BUILD)/src/cmd/apply/apply_run.o
+$(BUILD)/tests/unit/test_apply_many: UNIT_LIBS = $(PKG_LIBS)
 
 # test_lock_hold makes flock fail (ENOLCK, EINTR) through a wrapper.
 $(BUILD)/tests/unit/test_lock_hold: XLDFLAGS += -Wl,--wrap=flock

@@ -86,7 +86,7 @@ void disk_loop_from(const struct xvbd_loop *lo, struct xvbd_disk_loop *out)
 		.nr = lo->nr, .major = lo->major, .minor = lo->minor,
 		.file_major = lo->file_major, .file_minor = lo->file_minor,
 		.file_ino = lo->file_ino, .diskseq = lo->diskseq,
-		.direct_io = lo->direct_io,
+		.direct_io = lo->direct_io, .size_bytes = lo->size_bytes,
 	};
 }
 
@@ -108,20 +108,13 @@ static void kind_of(struct xvbd_disk_handle *h, bool have_physical)
 		XVBD_DISK_PHY : XVBD_DISK_SPEC;
 }
 
-int xvbd_disk_find(const struct xvbd_disk_env *env,
-		   const struct xvbd_disk_dom *dom, uint32_t devid,
-		   struct xvbd_disk_handle *h)
+void disk_handle_of(const struct xvbd_disk_env *env,
+		    const struct xvbd_disk_dom *dom,
+		    const struct xvbd_disk *disk, struct xvbd_disk_handle *h)
 {
-	struct xvbd_disk *disks = NULL, *disk = NULL;
-	size_t n = 0;
 	char *phys;
-	int err;
 
 	memset(h, 0, sizeof(*h));
-	err = xvbd_tstack_disk_find(env->ts, dom->domid, devid, &disks, &n,
-				    &disk);
-	if (err)
-		return err;
 	h->domid = dom->domid;
 	memcpy(h->dom_uuid, dom->uuid, sizeof(h->dom_uuid));
 	snprintf(h->domain, sizeof(h->domain), "%s", dom->name);
@@ -141,6 +134,26 @@ int xvbd_disk_find(const struct xvbd_disk_env *env,
 	free(phys);
 	h->cache = !h->have_loop ? XVBD_CACHE_NA : h->loop.direct_io ?
 		XVBD_CACHE_NONE : XVBD_CACHE_HOST;
+	if (h->have_loop) {
+		h->size_known = true;
+		h->size_bytes = h->loop.size_bytes;
+	}
+}
+
+int xvbd_disk_find(const struct xvbd_disk_env *env,
+		   const struct xvbd_disk_dom *dom, uint32_t devid,
+		   struct xvbd_disk_handle *h)
+{
+	struct xvbd_disk *disks = NULL, *disk = NULL;
+	size_t n = 0;
+	int err;
+
+	memset(h, 0, sizeof(*h));
+	err = xvbd_tstack_disk_find(env->ts, dom->domid, devid, &disks, &n,
+				    &disk);
+	if (err)
+		return err;
+	disk_handle_of(env, dom, disk, h);
 	xvbd_tstack_disks_free(disks, n);
 	return 0;
 }

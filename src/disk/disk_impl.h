@@ -10,6 +10,8 @@
  *   disk_add.c      attach steps 3-5: the add (the guest paused around
  *                   it for offers), the offers, the wait for Connected
  *   disk_detach.c   detach by handle
+ *   disk_tune.c     per-device keys of an attached disk
+ *   disk_observe.c  what is at a vdev, as a description
  * Internal to src/disk: nothing else includes it.
  */
 #ifndef XVBD_DISK_IMPL_H
@@ -101,6 +103,10 @@ void disk_waiting(void *arg, const char *whom, const char *path);
 bool disk_loop_of(const char *physical_device, struct xvbd_disk_loop *loop);
 struct xvbd_loop;
 void disk_loop_from(const struct xvbd_loop *lo, struct xvbd_disk_loop *out);
+/* disk_dom.c: the handle of the disk libxl's record describes */
+void disk_handle_of(const struct xvbd_disk_env *env,
+		    const struct xvbd_disk_dom *dom,
+		    const struct xvbd_disk *disk, struct xvbd_disk_handle *h);
 
 /* disk_plan.c */
 int plan_items(struct attach *at);

@@ -115,6 +115,8 @@ static int describe(int fd, unsigned nr, struct xvbd_loop *lo)
 	}
 	if (tries == 3)
 		return -EBUSY;
+	if (ioctl(fd, BLKGETSIZE64, &lo->size_bytes))
+		lo->size_bytes = 0;
 	lo->nr = nr;
 	lo->major = major(st.st_rdev);
 	lo->minor = minor(st.st_rdev);

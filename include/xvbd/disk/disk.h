@@ -229,6 +229,7 @@ struct xvbd_disk_loop {
 	uint64_t file_ino;
 	uint64_t diskseq;		/* 0: not known (Linux < 5.15) */
 	bool direct_io;			/* its mode: cache none */
+	uint64_t size_bytes;		/* what the guest sees */
 };
 
 /* One disk of a guest: what attach added, or what is at a vdev now. */
@@ -373,5 +374,29 @@ int xvbd_disk_tune(const struct xvbd_disk_env *env, struct xvbd_disk_dom *dom,
 		   const struct xvbd_disk_tune_opts *opts,
 		   struct xvbd_disk_tune_result *res);
 void xvbd_disk_tune_free(struct xvbd_disk_tune_result *res);
+
+/* ---- observe ---- */
+
+/* A disk as it is, in the description's form. */
+struct xvbd_disk_seen {
+	struct xvbd_disk_handle handle;	/* which one (detach, tune by it) */
+	/* kind, target, vdev, access; cache and size from its loop device
+	 * (sysfs, the device's size: never a stat of the target); offers:
+	 * the keys' values in xenstore now, as an offer set */
+	struct xvbd_disk_desc desc;
+	uint64_t bstate, fstate;	/* XVBD_STATE_* (0: not known) */
+};
+
+/*
+ * The disk at devid of dom.  -ENOENT: none there; another -errno: it
+ * cannot be read (not reported: the caller words it).
+ */
+int xvbd_disk_observe(const struct xvbd_disk_env *env,
+		      const struct xvbd_disk_dom *dom, uint32_t devid,
+		      struct xvbd_disk_seen *seen);
+/* Every disk of dom, one listing: *seen malloc'd (free()), *n. */
+int xvbd_disk_observe_all(const struct xvbd_disk_env *env,
+			  const struct xvbd_disk_dom *dom,
+			  struct xvbd_disk_seen **seen, size_t *n);
 
 #endif /* XVBD_DISK_H */

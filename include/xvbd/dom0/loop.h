@@ -30,6 +30,7 @@ struct xvbd_loop {
 	 * and file bound again by someone else is told apart.
 	 */
 	uint64_t diskseq;
+	uint64_t size_bytes;			/* what it gives its users */
 	/* sysfs loop/backing_file: the path, " (deleted)" when unlinked */
 	char backing[XVBD_LOOP_BACKING_MAX];
 };
