@@ -38,6 +38,8 @@ plant "disk from vbd (the layer above it)" 'src/vbd/vbd.c (vbd) includes xvbd/di
 	'sed -i "0,/^#include \"/s//#include \"xvbd\/disk\/disk.h\"\n&/" src/vbd/vbd.c'
 plant "cmd from disk" 'src/disk/disk_desc.c (disk) includes xvbd/cmd/cmd.h: disk may not use cmd' \
 	'sed -i "0,/^#include \"/s//#include \"xvbd\/cmd\/cmd.h\"\n&/" src/disk/disk_desc.c'
+plant "a command calling another's entry point" 'src/cmd/cmd_tune.c calls cmd_detach: another command' \
+	'sed -i "s/^int cmd_tune(struct xvbd_ctx \*ctx, int argc, char \*\*argv)\$/static int detach_it(struct xvbd_ctx *c, int n, char **v) { return cmd_detach(c, n, v); }\n&/" src/cmd/cmd_tune.c'
 plant "a source directly in src/" 'sources directly in src/' 'echo "int x;" > src/stray.c'
 
 echo "layers-test: $passed passed, $failed failed"

@@ -498,8 +498,7 @@ static int one_run(struct xvbd_ctx *ctx, struct run_opts *o, struct side *sd,
 		return XVBD_EXIT_FAIL;
 	if (o->hot.domain) {
 		ro.label = sd->label;
-		rc = ab_hot_run(ctx, &o->hot, (int)(sd - o->side),
-				sd->nsets ? &sd->sets[0] : NULL, &ro, &rec,
+		rc = ab_hot_run(ctx, &o->hot, (int)(sd - o->side), &ro, &rec,
 				stopped_by);
 		goto keep;
 	}
