@@ -313,16 +313,19 @@ out:
 static int left_loop(const struct dead *d, const char *args)
 {
 	unsigned nr, fmaj, fmin;
-	unsigned long long ino;
+	unsigned long long ino, seq = 0;
 	char backend[256], mine[32], who[256];
 	struct xvbd_loop lo;
-	int rc;
+	int rc, n;
 
-	if (sscanf(args, "%u %x:%x:%llu %255s", &nr, &fmaj, &fmin, &ino,
-		   backend) != 5)
+	n = sscanf(args, "%u %x:%x:%llu %255s %llu", &nr, &fmaj, &fmin, &ino,
+		   backend, &seq);
+	if (n < 5)
 		return 0;
+	/* Bound again since to the same file (losetup): another's loop. */
 	if (xvbd_loop_status(nr, &lo) || lo.file_major != fmaj ||
-	    lo.file_minor != fmin || lo.file_ino != ino)
+	    lo.file_minor != fmin || lo.file_ino != ino ||
+	    (n == 6 && seq && lo.diskseq && lo.diskseq != seq))
 		return 0;
 	if (!d->ctx->xs)
 		return -1;
