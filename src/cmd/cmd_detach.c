@@ -60,10 +60,9 @@ int cmd_detach(struct xvbd_ctx *ctx, int argc, char **argv)
 	struct xvbd_disk_handle *h = NULL;
 	struct xvbd_disk_dom dom;
 	struct xvbd_report rep;
-	struct xvbd_disk_env env = { .rep = &rep };
+	struct xvbd_disk_env env;
 	const char *dom_spec, *vdev;
-	uint32_t domid, devid;
-	char *domain = NULL;
+	uint32_t devid;
 	int c, first, rc, err;
 
 	xvbd_getopt_begin();
@@ -84,29 +83,23 @@ int cmd_detach(struct xvbd_ctx *ctx, int argc, char **argv)
 			 vdev);
 		return XVBD_EXIT_USAGE;
 	}
-	rc = xvbd_cmd_connect(ctx);
+	rc = xvbd_cmd_disk_domain(ctx, dom_spec, &rep, &env, &dom);
 	if (rc)
 		return rc;
-	rc = xvbd_cmd_domain_lookup(ctx, dom_spec, &domid, &domain);
-	if (rc)
-		return rc;
-	xvbd_cmd_report_init(ctx, &rep);
-	env.ts = ctx->ts;
-	env.xs = ctx->xs;
 	h = calloc(1, sizeof(*h));
-	rc = h ? xvbd_disk_dom_init(&env, domid, domain, &dom) :
-		XVBD_EXIT_FAIL;
-	if (rc)
-		goto out;
+	if (!h) {
+		xvbd_err(CMD, NULL, "%s", strerror(ENOMEM));
+		return XVBD_EXIT_FAIL;
+	}
 	err = xvbd_disk_find(&env, &dom, devid, h);
 	if (err) {
-		rc = xvbd_cmd_disk_error(ctx, err, vdev, domain);
+		rc = xvbd_cmd_disk_error(ctx, err, vdev, dom.name);
 		goto out;
 	}
 	rc = xvbd_disk_detach(&env, h, &opts, &res);
 	if (!rc && res.was_gone) {
 		xvbd_err(CMD, h->vdev, "libxl could not remove it from domain "
-			 "%s: no such disk", domain);
+			 "%s: no such disk", dom.name);
 		rc = XVBD_EXIT_FAIL;
 	}
 	if (!res.found || (!res.removed && !opts.dry_run))
@@ -122,9 +115,6 @@ int cmd_detach(struct xvbd_ctx *ctx, int argc, char **argv)
 	if (rc)
 		xvbd_out_finish(ctx->out);
 out:
-	if (!h)
-		xvbd_err(CMD, NULL, "%s", strerror(ENOMEM));
 	free(h);
-	free(domain);
 	return rc;
 }

@@ -58,9 +58,8 @@ int cmd_tune(struct xvbd_ctx *ctx, int argc, char **argv)
 	struct xvbd_ovr_set set;
 	struct xvbd_disk_dom dom;
 	struct xvbd_report rep;
-	struct xvbd_disk_env env = { .rep = &rep };
-	char *domain = NULL, why[320];
-	uint32_t domid;
+	struct xvbd_disk_env env;
+	char why[320];
 	size_t i;
 	int rc;
 
@@ -76,31 +75,22 @@ int cmd_tune(struct xvbd_ctx *ctx, int argc, char **argv)
 		}
 	}
 	rc = xvbd_cmd_domain_check(ctx, dom_spec);
+	/* CMD_LATE_CONNECT: the connection after the input */
 	if (!rc)
-		rc = xvbd_cmd_connect(ctx);	/* CMD_LATE_CONNECT: after the input */
-	if (!rc)
-		rc = xvbd_cmd_domain_lookup(ctx, dom_spec, &domid, &domain);
+		rc = xvbd_cmd_disk_domain(ctx, dom_spec, &rep, &env, &dom);
 	if (rc)
 		return rc;
-	xvbd_cmd_report_init(ctx, &rep);
-	env.ts = ctx->ts;
-	env.xs = ctx->xs;
 	res = calloc(1, sizeof(*res));
 	if (!res) {
 		xvbd_err("tune", NULL, "%s", strerror(ENOMEM));
-		rc = XVBD_EXIT_FAIL;
-		goto out;
+		return XVBD_EXIT_FAIL;
 	}
-	rc = xvbd_disk_dom_init(&env, domid, domain, &dom);
-	if (!rc)
-		rc = xvbd_disk_tune(&env, &dom, NULL, &set, &opts, res);
+	rc = xvbd_disk_tune(&env, &dom, NULL, &set, &opts, res);
 	if (!rc && ctx->opts->dry_run)
-		render_plan(ctx->out, domain, domid, &res->plan);
+		render_plan(ctx->out, dom.name, dom.domid, &res->plan);
 	else if (!rc)
-		render(ctx->out, domain, domid, &res->set, res->res);
+		render(ctx->out, dom.name, dom.domid, &res->set, res->res);
 	xvbd_disk_tune_free(res);
-out:
 	free(res);
-	free(domain);
 	return rc;
 }

@@ -89,16 +89,11 @@ int xvbd_disk_detach(const struct xvbd_disk_env *env,
 
 /* ---- cmd_apply.c's helpers (its command needs a connection) ---- */
 
+/* Counted only (cmd_apply.c keeps at most 16). */
 void apply_warn(struct apply *ap, const char *fmt, ...)
 {
-	va_list ap_list;
-
-	if (ap->nwarnings == sizeof(ap->warnings) / sizeof(ap->warnings[0]))
-		return;
-	va_start(ap_list, fmt);
-	vsnprintf(ap->warnings[ap->nwarnings++], sizeof(ap->warnings[0]), fmt,
-		  ap_list);
-	va_end(ap_list);
+	(void)fmt;
+	ap->nwarnings++;
 }
 
 const char *apply_key_name(enum apply_key k)
@@ -154,9 +149,8 @@ static void test_many_present(void **state)
 			assert_int_equal(ap->items[i].devid,
 					 51728 + 16 * (uint32_t)i);
 		}
-		/* "not in the plan: kept", bounded */
-		assert_int_equal(ap->nwarnings, counts[c] < 16 ? counts[c] :
-				 16);
+		/* "not in the plan: kept", one each */
+		assert_int_equal(ap->nwarnings, counts[c]);
 		done(ap);
 	}
 	ap = read_guest("{\"guest\": \"g\", \"disks\": []}", 300, true);

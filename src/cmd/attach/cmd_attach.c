@@ -351,11 +351,9 @@ static int refuse_dom0(void)
 
 /* The guest, checked and looked up: its domain for the disk layer. */
 static int find_domain(struct xvbd_ctx *ctx, const struct attach_args *a,
-		       const struct xvbd_disk_env *env,
+		       struct xvbd_report *rep, struct xvbd_disk_env *env,
 		       struct xvbd_disk_dom *dom)
 {
-	uint32_t domid;
-	char *name = NULL;
 	int rc;
 
 	/*
@@ -369,16 +367,9 @@ static int find_domain(struct xvbd_ctx *ctx, const struct attach_args *a,
 		    !strcmp(a->domain, "Domain-0")))
 		rc = refuse_dom0();
 	if (!rc)
-		rc = xvbd_cmd_connect(ctx);
-	if (!rc)
-		rc = xvbd_cmd_domain_lookup(ctx, a->domain, &domid, &name);
-	if (rc)
-		return rc;
-	if (domid == 0)
+		rc = xvbd_cmd_disk_domain(ctx, a->domain, rep, env, dom);
+	if (!rc && dom->domid == 0)
 		rc = refuse_dom0();
-	else
-		rc = xvbd_disk_dom_init(env, domid, name, dom);
-	free(name);
 	return rc;
 }
 
@@ -391,7 +382,7 @@ int cmd_attach(struct xvbd_ctx *ctx, int argc, char **argv)
 	struct xvbd_disk_attach_opts opts;
 	struct xvbd_disk_dom dom;
 	struct xvbd_report rep;
-	struct xvbd_disk_env env = { .rep = &rep };
+	struct xvbd_disk_env env;
 	size_t n = 0, i;
 	int rc;
 
@@ -399,12 +390,11 @@ int cmd_attach(struct xvbd_ctx *ctx, int argc, char **argv)
 		xvbd_err(CMD, NULL, "%s", strerror(ENOMEM));
 		return XVBD_EXIT_FAIL;
 	}
-	xvbd_cmd_report_init(ctx, &rep);
 	rc = parse_args(ctx, argc, argv, a);
 	if (!rc)
 		rc = describe_disks(ctx, a, &descs, &n);
 	if (!rc)
-		rc = find_domain(ctx, a, &env, &dom);
+		rc = find_domain(ctx, a, &rep, &env, &dom);
 	if (rc)
 		goto out;
 	handles = calloc(n, sizeof(*handles));
