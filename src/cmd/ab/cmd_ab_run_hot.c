@@ -271,6 +271,16 @@ int ab_hot_run(struct xvbd_ctx *ctx, struct ab_hot *h, int i,
 	if (rc)
 		xvbd_hint("the variable under test did not take effect: the "
 			  "experiment stops");
+	else if (mine->have_loop)
+		xvbd_report_say(&h->rep, XVBD_SAY_VERBOSE, h->vdev, "%s "
+				"attached (backend %s, /dev/loop%u, diskseq "
+				"%llu)", mine->target, mine->backend_path,
+				mine->loop.nr,
+				(unsigned long long)mine->loop.diskseq);
+	else
+		xvbd_report_say(&h->rep, XVBD_SAY_VERBOSE, h->vdev, "%s "
+				"attached (backend %s)", mine->target,
+				mine->backend_path);
 	if (!rc && xvbd_sig_held_pending())
 		rc = XVBD_EXIT_FAIL;
 	if (!rc) {

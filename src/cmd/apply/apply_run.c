@@ -282,6 +282,22 @@ static int do_detach(struct apply *ap, struct apply_item *it)
 	return rc;
 }
 
+/* -v: what an action did, from its handle (what was attached where). */
+static void say_done(struct apply *ap, const struct apply_item *it)
+{
+	const struct xvbd_disk_handle *h = &it->handle;
+	char loop[48] = "";
+
+	if (it->act == ACT_TUNE)
+		return;
+	if (h->have_loop)
+		snprintf(loop, sizeof(loop), ", /dev/loop%u", h->loop.nr);
+	xvbd_report_say(&ap->rep, XVBD_SAY_VERBOSE, it->vdev, "%s: %s "
+			"(backend %s%s)", it->act == ACT_ATTACH ? "attached" :
+			"detached", h->target[0] ? h->target : "no target",
+			h->backend_path[0] ? h->backend_path : "unknown", loop);
+}
+
 static int run_one(struct apply *ap, struct apply_item *it)
 {
 	int rc;
@@ -301,6 +317,8 @@ static int run_one(struct apply *ap, struct apply_item *it)
 		return 0;
 	}
 	it->status = rc ? ST_FAILED : ST_DONE;
+	if (!rc)
+		say_done(ap, it);
 	if (rc)
 		failed_why(ap, it);
 	if (rc && !it->why[0])

@@ -25,19 +25,18 @@
 . /lab/lib/testlib.sh
 set -m
 need_test_hooks
-G=t89
-top=/tmp/t89
-gold=/scratch/t89-gold.img
-foreign=/scratch/t89-foreign.img
-other=/scratch/t89-other.img
-img=/scratch/t89-b.img
-dir=/srv/nfs/export/t89
+G=t91
+top=/tmp/t91
+gold=/scratch/t91-gold.img
+foreign=/scratch/t91-foreign.img
+img=/scratch/t91-b.img
+dir=/srv/nfs/export/t91
 STOP_ERR=$top/stop.err
 xl destroy $G 2>/dev/null
-rm -rf $top /scratch/t89-*.img
+rm -rf $top /scratch/t91-*.img
 mkdir -p $top
 dd if=/dev/urandom of=$gold bs=1M count=8 status=none
-truncate -s 8M $foreign $other $img
+truncate -s 8M $foreign $img
 BE=/local/domain/0/backend/vbd
 B=51728 C=51744 E=51776	# xvdb xvdc xvde
 
@@ -112,9 +111,9 @@ J=$(xvbd advise $G xvdd -d 2 --json)
 cmd=$(jq -r '.[0].findings[] | select(.finding == "dom0-page-cache") | .command' <<<"$J")
 echo "# advise: $cmd"
 check "advise names dom0's page cache for xvdd" test -n "$cmd"
-check "its command copies the image first" grep -q "^cp --sparse=always $gold /scratch/t89-gold-ab.img && xvbd ab run " <<<"$cmd"
+check "its command copies the image first" grep -q "^cp --sparse=always $gold /scratch/t91-gold-ab.img && xvbd ab run " <<<"$cmd"
 attaches_copy() {
-	grep -q "target=/scratch/t89-gold-ab.img " <<<"$cmd" &&
+	grep -q "target=/scratch/t91-gold-ab.img " <<<"$cmd" &&
 		! grep -q "target=$gold " <<<"$cmd"
 }
 check "and attaches the copy" attaches_copy
@@ -125,7 +124,7 @@ rc=$?
 sed 's/^/# stderr: /' $top/adv.err
 expect_eq "advise's command (shortened) exits 0" 0 $rc
 expect_eq "the guest's own loop device is the one left" "$own_loop" "$(gold_loop)"
-rm -f /scratch/t89-gold-ab.img
+rm -f /scratch/t91-gold-ab.img
 
 phase "a hot run on an NFS share whose server dies in the last run"
 mkdir -p $dir
@@ -186,5 +185,5 @@ fi
 
 phase "clean up"
 lab-guest stop $G >/dev/null 2>&1
-rm -rf $top /scratch/t89-*.img $dir
+rm -rf $top /scratch/t91-*.img $dir
 finish
