@@ -256,7 +256,7 @@ int xvbd_disk_attach(const struct xvbd_disk_env *env,
 	at->opts = opts;
 	at->n = n;
 	at->lock_fd = -1;
-	at->xvbd_block = -1;
+	at->installed[0] = at->installed[1] = -1;
 	rc = make_items(at, descs);
 	if (!rc)
 		rc = attach_run(at, res);

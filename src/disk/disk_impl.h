@@ -80,7 +80,9 @@ struct attach {
 	 * of them is never this call's to remove */
 	uint32_t *devids_before;
 	size_t ndevids_before;
-	int xvbd_block;			/* installed: 1, not: 0, not known: -1 */
+	/* xvbd-block, xvbd-block-direct installed: 1, not: 0, not known:
+	 * -1 (INSTALLED(at, cache) is the one for a cache mode) */
+	int installed[2];
 	/* the guest paused around the attach (offers only) */
 	bool paused_by_us, was_paused, interrupted;
 	bool ovr_written, ovr_verified;
@@ -92,6 +94,8 @@ struct attach {
 	/* -v timing (CLOCK_MONOTONIC ms): planned, added, Connected */
 	int64_t t_start, t_planned, t_added, t_connected;
 };
+
+#define INSTALLED(at, cache)	(&(at)->installed[(cache) == XVBD_CACHE_NONE])
 
 /* "<what the user wrote>: <why>" */
 void item_err(struct attach *at, const struct item *it, const char *fmt, ...)

@@ -211,7 +211,7 @@ static int check_share(struct attach *at, struct item *it, char *opts,
 	int err;
 
 	/* Refused before anything is mounted (attach_script.h says why). */
-	if (!xvbd_script_installed(d->cache, &at->xvbd_block)) {
+	if (!xvbd_script_installed(d->cache, INSTALLED(at, d->cache))) {
 		item_err(at, it, "a share's image needs %s, which is not "
 			 "installed (Xen's block script follows links and "
 			 "device nodes on the share)",
@@ -326,7 +326,8 @@ static int choose_script(struct attach *at, struct item *it,
 	 * regular file, or the attach stops before the add. */
 	file = assume_file || (info.target && !stat(info.target, &st) &&
 			       S_ISREG(st.st_mode));
-	if (xvbd_script_choose(&info, file, it->desc->cache, &at->xvbd_block,
+	if (xvbd_script_choose(&info, file, it->desc->cache,
+			       INSTALLED(at, it->desc->cache),
 			       &ch, why, sizeof(why), &hint)) {
 		item_err(at, it, "%s", why);
 		if (hint)
