@@ -164,6 +164,14 @@ static int parse_args(struct xvbd_ctx *ctx, int argc, char **argv,
 		if (rc)
 			return rc;
 		switch (c) {
+		case OPT_VDEV:
+		case OPT_ACCESS:
+			/* auto and rw: what a disk gets without them (a
+			 * spec beside them says its own) */
+			if (!strcmp(optarg, c == OPT_VDEV ? "auto" : "rw") ||
+			    (c == OPT_ACCESS && !strcmp(optarg, "w")))
+				break;
+			/* fall through */
 		case OPT_FILE:
 		case OPT_PHY:
 		case OPT_SHARE:
@@ -171,8 +179,6 @@ static int parse_args(struct xvbd_ctx *ctx, int argc, char **argv,
 		case OPT_SHARE_OPTS:
 		case OPT_SIZE:
 		case OPT_CACHE:
-		case OPT_VDEV:
-		case OPT_ACCESS:
 		case OPT_RING_ORDER:
 		case OPT_QUEUES:
 		case OPT_INDIRECT:
