@@ -115,7 +115,8 @@ static void fill_handles(struct attach *at, struct xvbd_disk_handle *hs)
 		h->size_known = it->size_known;
 		h->size_bytes = it->size_bytes;
 		h->created = it->created;
-		h->script = it->hotplug;
+		snprintf(h->script, sizeof(h->script), "%s",
+			 it->hotplug ? it->hotplug : "");
 		h->cache = it->cache;
 		h->action = it->action;
 		offers_text(it->desc, h->offers, sizeof(h->offers));

@@ -255,7 +255,7 @@ struct xvbd_disk_handle {
 	bool size_known;
 	uint64_t size_bytes;
 	bool created;			/* the image made by this attach */
-	const char *script;		/* the hotplug script it got */
+	char script[XVBD_PATH_MAX];	/* the hotplug script it got */
 	enum xvbd_cache cache;		/* the loop's mode (n/a: none) */
 	const char *action;		/* -N: what would be done */
 	/* the offers set ("ring-order=1,discard=0"), and their verdict:

@@ -308,7 +308,8 @@ static void render_dry(struct xvbd_out *o, const struct xvbd_disk_handle *hs,
 	for (i = 0; i < n; i++) {
 		xvbd_out_obj_begin(o, NULL);
 		render_disk(o, &hs[i]);
-		xvbd_out_str(o, "script", hs[i].script);
+		xvbd_out_str(o, "script", hs[i].script[0] ? hs[i].script :
+			     NULL);
 		xvbd_out_str(o, "cache", xvbd_cache_name(hs[i].cache));
 		xvbd_out_str(o, "overrides", hs[i].offers[0] ? hs[i].offers :
 			     NULL);
