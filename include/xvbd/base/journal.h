@@ -50,8 +50,8 @@
 					 * xvbd-block */
 #define XVBD_J_REBOOT	"reboot"	/* DOMID NAME: pv --reboot's */
 #define XVBD_J_REBOOT_CFG "reboot-config" /* FILE: what recreates it */
-#define XVBD_J_ABDISK	"abdisk"	/* DOMID DEVID VDEV NAME: ab run's
-					 * disk under test, attached */
+#define XVBD_J_ABDISK	"abdisk"	/* DOMID DEVID VDEV TARGET NAME: ab
+					 * run's disk under test, attached */
 
 /*
  * The writing side.  begin names the command (its journal is made at its

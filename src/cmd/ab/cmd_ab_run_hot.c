@@ -215,7 +215,8 @@ static void open_sigchld(void)
  * same read-only image has its own), and the target is never stat'ed (on
  * a share whose server died that would hang with the disk attached).
  */
-static int detach_check(struct ab_hot *h, const struct xvbd_disk_handle *mine)
+static int detach_check(struct ab_hot *h, const struct xvbd_disk_handle *mine,
+			const char *entry)
 {
 	struct xvbd_disk_detach_opts opts = {
 		.gone_timeout_ms = GONE_TIMEOUT_MS,
@@ -233,8 +234,7 @@ static int detach_check(struct ab_hot *h, const struct xvbd_disk_handle *mine)
 		return XVBD_EXIT_FAIL;
 	}
 	if (!rc)
-		xvbd_journal_done(XVBD_J_ABDISK, "%u %u %s %s", h->domid,
-				  h->devid, h->vdev, h->name);
+		xvbd_journal_done(XVBD_J_ABDISK, "%s", entry);
 	return rc;
 }
 
@@ -248,7 +248,7 @@ int ab_hot_run(struct xvbd_ctx *ctx, struct ab_hot *h, int i,
 	struct xvbd_disk_attach_result res;
 	struct xvbd_disk_handle *mine = calloc(1, sizeof(*mine));
 	const char *vdevs[1] = { h->vdev };
-	char domspec[16];
+	char domspec[16], entry[XVBD_PATH_MAX + 400];
 	int rc, err;
 
 	memset(rec, 0, sizeof(*rec));
@@ -257,8 +257,12 @@ int ab_hot_run(struct xvbd_ctx *ctx, struct ab_hot *h, int i,
 		xvbd_err(CMD, NULL, "%s", strerror(ENOMEM));
 		return XVBD_EXIT_FAIL;
 	}
-	err = xvbd_journal_note(XVBD_J_ABDISK, "%u %u %s %s", h->domid,
-				h->devid, h->vdev, h->name);
+	/* Its target too: what a later report finds at the vdev is this
+	 * run's disk only if it has that target. */
+	snprintf(entry, sizeof(entry), "%u %u %s %s %s", h->domid, h->devid,
+		 h->vdev, h->desc[i].target[0] ? h->desc[i].target : "-",
+		 h->name);
+	err = xvbd_journal_note(XVBD_J_ABDISK, "%s", entry);
 	if (err) {
 		xvbd_err(CMD, XVBD_JOURNAL_DIR, "%s", strerror(-err));
 		free(mine);
@@ -294,10 +298,9 @@ int ab_hot_run(struct xvbd_ctx *ctx, struct ab_hot *h, int i,
 	}
 	/* Only what this run added; an attach that added nothing (the vdev
 	 * taken by another tool meanwhile) leaves that disk alone. */
-	err = mine->added ? detach_check(h, mine) : 0;
+	err = mine->added ? detach_check(h, mine, entry) : 0;
 	if (!mine->added)
-		xvbd_journal_done(XVBD_J_ABDISK, "%u %u %s %s", h->domid,
-				  h->devid, h->vdev, h->name);
+		xvbd_journal_done(XVBD_J_ABDISK, "%s", entry);
 	free(mine);
 	return rc ? rc : err;
 }
