@@ -40,10 +40,11 @@ truncate -s 8M $foreign $img
 BE=/local/domain/0/backend/vbd
 B=51728 C=51744 E=51776	# xvdb xvdc xvde
 
-# The guest reads its own disk (xvdd) and, when it is there, xvdb: I/O for
-# advise and for the runs' records.
+# The guest reads its own disk (xvdd): I/O for advise.  (Never a disk
+# under test: one open in the guest when it is detached stays half
+# removed there.)
 guest_with_share $G nfs \
-	"while :; do for d in /dev/xvdd /dev/xvdb; do [ -b \$d ] && dd if=\$d of=/dev/null bs=64k count=16 iflag=direct 2>/dev/null; done; sleep 0.2; done" \
+	"while :; do dd if=/dev/xvdd of=/dev/null bs=64k count=16 iflag=direct 2>/dev/null; sleep 0.2; done" \
 	--disk "format=raw,vdev=xvdd,access=ro,script=xvbd-block,target=$gold"
 [ -n "$domid" ] || { finish; exit 1; }
 gold_loop() { loop_devices | awk -v f=$gold '$2 == f { print $1 }' | sort | tr '\n' ' '; }
@@ -51,6 +52,27 @@ own_loop=$(gold_loop)
 check "the guest's own disk has its loop ($own_loop)" test -n "$own_loop"
 has_vbd() { xs_list $BE/$domid | grep -x "$1"; }	# has_vbd DEVID
 loop_of() { loop_devices | grep -q " $1\$"; }		# loop_of FILE
+# continued PID: SIGCONT to a stopped xvbd, then its exit status (at most
+# 300 s: then what it waits on is shown, and it is killed).
+continued() {
+	local i t
+	kill -CONT $1
+	for ((i = 0; i < 3000; i++)); do
+		[ -d /proc/$1 ] || break
+		sleep 0.1
+	done
+	if [ -d /proc/$1 ]; then
+		echo "# $1 still running after 300 s: its stderr, threads, the vdevs"
+		sed 's/^/#   stderr: /' $STOP_ERR
+		for t in /proc/$1/task/*; do
+			echo "#   ${t##*/}: $(cat $t/wchan 2>/dev/null) $(tr '\n' ' ' <$t/stack 2>/dev/null | cut -c1-300)"
+		done
+		xenstore-ls -f $BE/$domid 2>/dev/null | grep -E '/(state|params|hotplug-status) ' | sed 's/^/#   /'
+		lab-guest console $G 2>&1 | tail -15 | sed 's/^/#   guest: /'
+		kill -KILL $1
+	fi
+	reap $1
+}
 spec_b="format=raw,vdev=xvdb,access=ro,target=$img"
 
 phase "between runs: the domain lock keeps xvbd attach off the vdev"
@@ -63,8 +85,7 @@ if stop_at ab-run-ended ab run l1 l2 --domain $G --disk-a "$spec_b" \
 	expect_eq "xvbd attach meanwhile: refused (exit 1)" 1 $rc
 	check "... by the experiment's lock" grep -q "held its lock" <<<"$out"
 	check "nothing attached at xvdb" test -z "$(has_vbd $B)"
-	kill -CONT $pid
-	reap $pid
+	continued $pid
 	expect_eq "the experiment ends well (exit 0)" 0 $?
 fi
 
@@ -77,8 +98,7 @@ foreign() {
 		--disk-b "$spec_b" --duration 1 --runs 1 --dir $top/store || return
 	xl block-attach $G "format=raw,vdev=xvdb,access=rw,target=$foreign"
 	check "the foreign disk connects" wait_for 120 4 bstate $domid $B
-	kill -CONT $pid
-	reap $pid
+	continued $pid
 	rc=$?
 	sed 's/^/# stderr: /' $STOP_ERR
 	expect_eq "the run's attach fails: exit 1" 1 $rc
