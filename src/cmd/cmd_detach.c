@@ -18,9 +18,12 @@
 
 #define CMD	"detach"
 
-static const struct option detach_options[] = {
-	{ "force", no_argument, NULL, 'f' },
-	{ NULL, 0, NULL, 0 },
+enum { O_FORCE };
+
+const struct xvbd_cmdopt cmd_detach_opts[] = {
+	[O_FORCE] = XVBD_OPT_F("force", 0, "remove the disk without the "
+		"guest's cooperation (it may lose what it has not written)"),
+	XVBD_OPT_END,
 };
 
 static const struct xvbd_out_label labels[] = {
@@ -63,15 +66,9 @@ int cmd_detach(struct xvbd_ctx *ctx, int argc, char **argv)
 	struct xvbd_disk_env env;
 	const char *dom_spec, *vdev;
 	uint32_t devid;
-	int c, first, rc, err;
+	int first = 0, rc, err;
 
-	xvbd_getopt_begin();
-	while ((c = xvbd_getopt(argc, argv, "", detach_options)) != -1) {
-		if (c != 'f')
-			return xvbd_getopt_error(ctx->cmd, argv, c);
-		opts.force = true;
-	}
-	first = xvbd_getopt_index();
+	opts.force = xvbd_opt(ctx, O_FORCE) != NULL;
 	if (argc - first != 2)
 		return xvbd_usage_error(ctx->cmd, argc - first < 2 ?
 					"missing arguments" :
@@ -109,11 +106,10 @@ int cmd_detach(struct xvbd_ctx *ctx, int argc, char **argv)
 		xvbd_err(CMD, "interrupted", "by %s: %s was removed all the "
 			 "same%s", xvbd_sig_name(xvbd_interrupted()), h->vdev,
 			 res.share_unmounted ? " (its share unmounted)" : "");
+		/* What was done is still told: cmd.c ends the document
+		 * (under --json with the failure). */
 		rc = XVBD_EXIT_FAIL;
 	}
-	/* What was done is still told (cmd.c ends only a 0's). */
-	if (rc)
-		xvbd_out_finish(ctx->out);
 out:
 	free(h);
 	return rc;

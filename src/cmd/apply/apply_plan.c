@@ -13,7 +13,9 @@
 
 #include <yajl/yajl_tree.h>
 
+#include "xvbd/base/optval.h"
 #include "xvbd/base/util.h"
+#include "xvbd/dom0/image.h"
 #include "xvbd/cmd/apply_plan.h"
 #include "xvbd/disk/disk.h"
 #include "xvbd/xen/blkif.h"
@@ -132,20 +134,22 @@ static int get_word(struct perr *e, const char *where, const char *key,
 	return get_str(e, where, key, v, buf, len);
 }
 
-/* true/false, or attach's on/off. */
+/* JSON's true/false, or a string in the one boolean grammar ("on"). */
 static int get_onoff(struct perr *e, const char *where, const char *key,
 		     yajl_val v, bool *out)
 {
+	char why[XVBD_OPTVAL_WHY_MAX];
+
 	if (YAJL_IS_TRUE(v) || YAJL_IS_FALSE(v)) {
 		*out = YAJL_IS_TRUE(v);
 		return 0;
 	}
-	if (YAJL_IS_STRING(v) && (!strcmp(v->u.string, "on") ||
-				  !strcmp(v->u.string, "off"))) {
-		*out = !strcmp(v->u.string, "on");
+	if (!YAJL_IS_STRING(v))
+		return fail(e, where, key, "true or false (or a string such "
+			    "as \"on\")");
+	if (!xvbd_optval_bool(v->u.string, out, why, sizeof(why)))
 		return 0;
-	}
-	return fail(e, where, key, "true or false (or \"on\", \"off\")");
+	return fail(e, where, key, "\"%.24s\": %s", v->u.string, why);
 }
 
 static yajl_val member(yajl_val obj, const char *key)
@@ -190,13 +194,7 @@ static int json_word(struct perr *e, const char *where, const char *key,
 	bool on = false;
 	int err;
 
-	if (!strcmp(key, "prealloc")) {
-		if (!YAJL_IS_TRUE(v) && !YAJL_IS_FALSE(v))
-			return fail(e, where, key, "true or false");
-		snprintf(buf, len, "%s", YAJL_IS_TRUE(v) ? "on" : "off");
-		return 0;
-	}
-	if (offer_kind(key) == 1) {
+	if (!strcmp(key, "prealloc") || offer_kind(key) == 1) {
 		err = get_onoff(e, where, key, v, &on);
 		snprintf(buf, len, "%s", on ? "on" : "off");
 		return err;
