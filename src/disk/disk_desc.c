@@ -264,16 +264,12 @@ static int set_source(struct xvbd_disk_desc *d, enum disk_key k,
 
 /* ---- the other keys ---- */
 
-/* on/off (1/0), as attach's options and plans write booleans. */
+/* A boolean in the one grammar (on/off, yes/no, true/false, 1/0). */
 static int parse_onoff(const char *value, bool *on)
 {
-	if (!strcmp(value, "on") || !strcmp(value, "1"))
-		*on = true;
-	else if (!strcmp(value, "off") || !strcmp(value, "0"))
-		*on = false;
-	else
-		return -EINVAL;
-	return 0;
+	char why[XVBD_OPTVAL_WHY_MAX];
+
+	return xvbd_optval_bool(value, on, why, sizeof(why)) ? -EINVAL : 0;
 }
 
 static int set_size(struct xvbd_disk_desc *d, const char *value,
@@ -281,17 +277,13 @@ static int set_size(struct xvbd_disk_desc *d, const char *value,
 {
 	char why[XVBD_OPTVAL_WHY_MAX];
 
-	/* What a file can be: off_t's range, whole sectors from one. */
-	if (!xvbd_optval_size(value, XVBD_SECTOR_BYTES, INT64_MAX,
+	/* An image's bounds, as attach's --size (the one grammar's words) */
+	if (!xvbd_optval_size(value, XVBD_IMAGE_SIZE_MIN, XVBD_IMAGE_SIZE_MAX,
 			      &d->size_bytes, why, sizeof(why))) {
 		d->have_size = true;
 		return 0;
 	}
-	if (options(d))
-		xvbd_report_err(rep, what, "\"%s\": %s", value, why);
-	else
-		xvbd_report_err(rep, what, "\"%s\": not a size (%s)", value,
-				why);
+	xvbd_report_err(rep, what, "\"%s\": %s", value, why);
 	return XVBD_EXIT_USAGE;
 }
 
