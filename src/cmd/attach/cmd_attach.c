@@ -412,11 +412,10 @@ int cmd_attach(struct xvbd_ctx *ctx, int argc, char **argv)
 	}
 	for (i = 0; i < n && !handles[i].added; i++)
 		;
-	if (i < n && !res.interrupted) {
+	/* What was added is told also on failure: cmd.c ends the document
+	 * (under --json with the failure). */
+	if (i < n && !res.interrupted)
 		render(ctx->out, handles, n, &res);
-		if (rc && xvbd_out_finish(ctx->out) < 0)
-			rc = XVBD_EXIT_FAIL;
-	}
 out:
 	free(handles);
 	free(descs);
