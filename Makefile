@@ -90,6 +90,8 @@ CMD_SRCS  += src/cmd/cmd_start.c src/cmd/cmd_tune.c src/cmd/cmd_defaults.c
 # stats: the sampler (sysfs, stats: pure enough for unit tests) and its source
 LIB_SRCS += src/dom0/sysfs.c src/dom0/sysfs_parse.c src/stats/stats.c src/stats/stats_ring.c \
 	src/stats/stats_render.c
+# JSON strings read whole (a \u0000 inside is refused, with its place)
+LIB_SRCS += src/base/jsonpath.c
 # ab: the A/B records (model, JSON, store)
 LIB_SRCS += src/ab/ab_record.c src/ab/ab_json.c src/ab/ab_json_read.c \
 	     src/ab/ab_store.c
