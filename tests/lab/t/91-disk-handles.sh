@@ -53,13 +53,17 @@ check "the guest's own disk has its loop ($own_loop)" test -n "$own_loop"
 has_vbd() { xs_list $BE/$domid | grep -x "$1"; }	# has_vbd DEVID
 loop_of() { loop_devices | grep -q " $1\$"; }		# loop_of FILE
 # continued PID: SIGCONT to a stopped xvbd, then its exit status (at most
-# 300 s: then what it waits on is shown, and it is killed).
+# 300 s: then what it waits on is shown, and it is killed).  It stops at
+# its step again after a later run (ab-run-ended comes after every run,
+# the last too): each such stop is continued as well.
 continued() {
-	local i t
+	local i t st
 	kill -CONT $1
-	for ((i = 0; i < 3000; i++)); do
+	for ((i = 0; i < 600; i++)); do
 		[ -d /proc/$1 ] || break
-		sleep 0.1
+		read -r _ _ st _ </proc/$1/stat 2>/dev/null
+		[ "$st" = T ] && kill -CONT $1
+		sleep 0.5
 	done
 	if [ -d /proc/$1 ]; then
 		echo "# $1 still running after 300 s: its stderr, threads, the vdevs"
