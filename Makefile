@@ -90,6 +90,9 @@ CMD_SRCS  += src/cmd/cmd_start.c src/cmd/cmd_tune.c src/cmd/cmd_defaults.c
 # stats: the sampler (sysfs, stats: pure enough for unit tests) and its source
 LIB_SRCS += src/dom0/sysfs.c src/dom0/sysfs_parse.c src/stats/stats.c src/stats/stats_ring.c \
 	src/stats/stats_render.c
+# workload: what the guest's benchmark printed (fio JSON/JSON+, benchfmt)
+LIB_SRCS += src/workload/fio_json.c src/workload/fio_frame.c \
+	     src/workload/fio_model.c src/workload/benchfmt.c
 # ab: the A/B records (model, JSON, store)
 LIB_SRCS += src/ab/ab_record.c src/ab/ab_json.c src/ab/ab_json_read.c \
 	     src/ab/ab_store.c

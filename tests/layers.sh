@@ -9,7 +9,8 @@
 #   dom0     base (sysfs, /proc, loop, mount, modprobe)
 #   vbd      base, xen, dom0
 #   stats    base, xen, dom0
-#   ab       base, xen, dom0, vbd, stats
+#   workload base (what a benchmark printed: fio JSON, benchfmt)
+#   ab       base, xen, dom0, vbd, stats, workload
 #   cmd      everything (cmd/attach, cmd/ab: the two command families)
 #   hotplug  base, xen, dom0 (xvbd-block, its own program)
 #
@@ -28,8 +29,9 @@ declare -A may=(
 	[dom0]="base dom0"
 	[vbd]="base xen dom0 vbd"
 	[stats]="base xen dom0 stats"
-	[ab]="base xen dom0 vbd stats ab"
-	[cmd]="base xen dom0 vbd stats ab cmd"
+	[workload]="base workload"
+	[ab]="base xen dom0 vbd stats workload ab"
+	[cmd]="base xen dom0 vbd stats workload ab cmd"
 	[hotplug]="base xen dom0 hotplug"
 )
 passed=0 failed=0
