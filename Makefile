@@ -92,13 +92,15 @@ LIB_SRCS += src/dom0/sysfs.c src/dom0/sysfs_parse.c src/stats/stats.c src/stats/
 	src/stats/stats_render.c
 # workload: what the guest's benchmark printed (fio JSON/JSON+, benchfmt)
 LIB_SRCS += src/workload/fio_json.c src/workload/fio_frame.c \
-	     src/workload/fio_model.c src/workload/benchfmt.c
+	     src/workload/fio_model.c src/workload/benchfmt.c \
+	     src/workload/capture.c
 # ab: the A/B records (model, JSON, store)
 LIB_SRCS += src/ab/ab_record.c src/ab/ab_json.c src/ab/ab_json_read.c \
-	     src/ab/ab_store.c
+	     src/ab/ab_store.c src/ab/ab_results_json.c src/ab/ab_results_read.c
 # dom0 page cache modes of file-backed disks (attach --cache, list, show)
 LIB_SRCS += src/dom0/cache.c src/vbd/attach_script.c
 XEN_SRCS  += src/ab/ab_sys.c src/cmd/ab/ab_recorder.c src/cmd/ab/ab_recorder_loop.c src/cmd/ab/ab_recorder_ready.c \
+	     src/cmd/ab/ab_recorder_cmd.c \
 	     src/xen/tstack_facts.c
 CMD_SRCS  += src/cmd/ab/cmd_ab_record.c src/cmd/ab/cmd_ab_run.c src/cmd/ab/cmd_ab_run_hot.c \
 	     src/cmd/ab/cmd_ab_run_seq.c

@@ -24,6 +24,7 @@
 #include "xvbd/ab/ab.h"
 #include "xvbd/ab/ab_record_impl.h"
 #include "ab_json_impl.h"
+#include "ab_results_impl.h"
 #include "xvbd/base/util.h"
 
 #define err_set xvbd_ab_err_set
@@ -250,6 +251,11 @@ static yajl_gen_status gen_record(yajl_gen g, const struct xvbd_ab_record *r)
 		st = gen_str(g, r->notes[i]);
 	if (!st)
 		st = yajl_gen_array_close(g);
+	/* --run's only, and only from records that have it. */
+	if (!st && r->results)
+		st = gen_str(g, "results");
+	if (!st && r->results)
+		st = xvbd_ab_results_gen(g, r->results);
 	if (!st)
 		st = gen_str(g, "samples");
 	if (!st)
@@ -368,6 +374,16 @@ static int obj_check_opt(yajl_val v, const struct where *w,
 		}
 	}
 	return 0;
+}
+
+int xvbd_ab_json_obj_check(yajl_val v, const char *where,
+			   const char *const *keys, size_t nkeys,
+			   size_t nrequired, struct xvbd_ab_err *e)
+{
+	struct where w;
+
+	snprintf(w.s, sizeof(w.s), "%.120s", where);
+	return obj_check_opt(v, &w, keys, nkeys, nrequired, e);
 }
 
 static int obj_check(yajl_val v, const struct where *w,
@@ -687,11 +703,12 @@ static const char *const record_keys[] = {
 	"format", "version", "id", "label", "started", "started_unix_ns",
 	"domain", "vdevs", "mode", "workload", "workload_status",
 	"interval_ns", "warmup_ns", "complete", "fingerprint", "notes",
-	"samples", "experiment", "pair",
+	"samples", "experiment", "pair", "results",
 };
 #define NRECORD_KEYS (sizeof(record_keys) / sizeof(record_keys[0]))
-/* The last two (experiment, pair) only in ab run's records. */
-#define NRECORD_KEYS_REQUIRED (NRECORD_KEYS - 2)
+/* The last three: experiment and pair only in ab run's records, results
+ * only in --run's records written since it was kept. */
+#define NRECORD_KEYS_REQUIRED (NRECORD_KEYS - 3)
 
 bool xvbd_ab_json_record_key(const char *key, size_t len)
 {
@@ -785,6 +802,9 @@ int xvbd_ab_json_read_head(yajl_val root, struct xvbd_ab_record *rec,
 		rc = read_strings(arr, &w, XVBD_AB_NOTES_MAX, &rec->notes,
 				  &rec->nnotes, e);
 	}
+	if (!rc && obj_get(root, "results"))
+		rc = xvbd_ab_results_read(obj_get(root, "results"),
+					  &rec->results, e);
 	if (!rc)
 		rc = get_arr(root, &top, "samples", &arr, e);
 	if (rc)

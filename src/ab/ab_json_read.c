@@ -28,6 +28,7 @@
 #include "xvbd/ab/ab_record_impl.h"
 #include "ab_json_impl.h"
 #include "xvbd/base/util.h"
+#include "xvbd/workload/workload.h"
 
 #define err_set xvbd_ab_err_set
 /* Our documents nest 6 deep (record, samples, sample, vbds, vbd, blk);
@@ -39,7 +40,18 @@
  * bounds the tree they run on.
  */
 #define HEAD_VALUES_MAX	(64 + XVBD_AB_VDEVS_MAX + XVBD_AB_NOTES_MAX + \
-			 XVBD_AB_FACTS_MAX)
+			 XVBD_AB_FACTS_MAX + RESULTS_VALUES_MAX)
+/*
+ * The most a "results" can hold (ab_results_json.c) within the workload
+ * layer's limits: per job its fields, options and three directions of
+ * three latencies with their percentiles; the bins of nine histograms.
+ */
+#define RESULTS_JOB_VALUES	(16 + 3 * XVBD_WL_OPTS_MAX + \
+				 3 * (16 + 3 * (16 + 3 * XVBD_WL_PCTS_MAX)))
+#define RESULTS_VALUES_MAX	(XVBD_WL_JOBS_MAX * RESULTS_JOB_VALUES + \
+				 9 * 3 * XVBD_WL_BINS_MAX + \
+				 3 * XVBD_WL_BENCH_MAX * \
+				 (8 + 3 * XVBD_WL_UNITS_MAX) + 4096)
 /*
  * A sample holds 7 values and 14 per VBD; more than about twice that is
  * refused before a tree is made (less gets the exact check's message).

@@ -537,14 +537,14 @@ static void test_hostile(void **state)
 	memset(big + strlen(big), 'x', n);
 	strcpy(big + 17 + n, "\"}");
 	refused(big, "a string longer than 64 KiB");
-	/* 257 jobs, 4097 bins */
+	/* one job and one bin too many */
 	big = realloc(big, 400000);
 	assert_non_null(big);
 	strcpy(big, "{\"fio version\": \"x\", \"jobs\": [{}");
-	for (i = 0; i < 256; i++)
+	for (i = 0; i < XVBD_WL_JOBS_MAX; i++)
 		strcat(big, ",{}");
 	strcat(big, "]}");
-	refused(big, "more than 256 jobs");
+	refused(big, "more than 128 jobs");
 	strcpy(big, HEAD "\"read\": {\"clat_ns\": {\"bins\": {");
 	for (i = 0; i < 4097; i++)
 		sprintf(big + strlen(big), "%s\"%zu\": 1", i ? "," : "", i + 1);

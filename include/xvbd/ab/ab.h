@@ -36,6 +36,8 @@
 
 #include "xvbd/dom0/sysfs.h"
 
+struct xvbd_wl_results;
+
 #define XVBD_AB_FORMAT		"xvbd-ab-record"
 #define XVBD_AB_VERSION		1
 #define XVBD_AB_DIR_DEFAULT	"/var/lib/xvbd/ab"
@@ -253,6 +255,13 @@ struct xvbd_ab_record {
 	char *experiment;
 	uint32_t pair;			/* 1..XVBD_AB_PAIR_MAX */
 	char *path;			/* where it was read from / written */
+	/*
+	 * --run: what the command printed on stdout, read: fio's report,
+	 * benchmark lines, or why there are none (xvbd/workload/
+	 * workload.h).  NULL for the other modes and for records written
+	 * before it was kept.
+	 */
+	struct xvbd_wl_results *results;
 	/*
 	 * Read from a path named on purpose that is not root's alone (a
 	 * directory, link or the file someone else could change): why,

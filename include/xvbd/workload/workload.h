@@ -31,9 +31,11 @@
 #define XVBD_WL_WHY_MAX		256
 
 /* ---- limits: a document beyond one of them is refused ---- */
-#define XVBD_WL_JOBS_MAX	256	/* jobs (or groups) in one document */
-#define XVBD_WL_OPTS_MAX	128	/* options of a job, global options */
-#define XVBD_WL_PCTS_MAX	64	/* percentiles of one latency */
+/* A record keeps them all: the limits bound its size (a few MiB). */
+#define XVBD_WL_JOBS_MAX	128	/* jobs (or groups) in one document */
+#define XVBD_WL_OPTS_MAX	64	/* options of a job, global options */
+#define XVBD_WL_PCTS_MAX	32	/* percentiles of one latency (fio
+					   prints at most 20) */
 #define XVBD_WL_BINS_MAX	4096	/* distinct bins of one histogram
 					   (fio 3.x has 1856) */
 #define XVBD_WL_DISKS_MAX	64	/* disk_util entries */
@@ -296,5 +298,65 @@ int xvbd_wl_bench_parse(const char *buf, size_t len,
  */
 enum xvbd_wl_better xvbd_wl_bench_better(const struct xvbd_wl_bench *b,
 					 const char *unit);
+
+/* ---- a command's output, captured (src/workload/capture.c) ---- */
+
+/* --results: which reader takes the command's stdout. */
+enum xvbd_wl_results_mode {
+	XVBD_WL_RESULTS_AUTO,		/* fio if it holds fio's JSON, else
+					   benchfmt if it has result lines */
+	XVBD_WL_RESULTS_FIO,
+	XVBD_WL_RESULTS_BENCHFMT,
+	XVBD_WL_RESULTS_NONE,		/* not read */
+};
+/* "auto", "fio", "benchfmt", "none": 0 or -EINVAL. */
+int xvbd_wl_results_mode_parse(const char *s, enum xvbd_wl_results_mode *m);
+const char *xvbd_wl_results_mode_name(enum xvbd_wl_results_mode m);
+
+/* What is read of a command's stdout; the rest is counted, not read. */
+#define XVBD_WL_OUTPUT_MAX	(UINT64_C(64) << 20)
+
+enum xvbd_wl_format {
+	XVBD_WL_ABSENT,			/* nothing usable: why says so */
+	XVBD_WL_FIO,
+	XVBD_WL_BENCHFMT,
+};
+/* "absent", "fio", "benchfmt" */
+const char *xvbd_wl_format_name(enum xvbd_wl_format f);
+
+struct xvbd_wl_results {
+	enum xvbd_wl_results_mode mode;	/* what was asked */
+	enum xvbd_wl_format format;
+	/* XVBD_WL_ABSENT: why, one line.  quiet: nothing worth a warning
+	 * (not asked, or auto and the command printed nothing). */
+	char why[XVBD_WL_WHY_MAX];
+	bool quiet;
+	uint64_t output_bytes;		/* its stdout, all of it */
+	struct xvbd_wl_fio fio;		/* XVBD_WL_FIO */
+	struct xvbd_wl_bench bench;	/* XVBD_WL_BENCHFMT */
+};
+void xvbd_wl_results_free(struct xvbd_wl_results *r);
+
+struct xvbd_wl_capture;
+
+/* NULL on ENOMEM. */
+struct xvbd_wl_capture *xvbd_wl_capture_new(enum xvbd_wl_results_mode mode,
+					    uint64_t max_bytes);
+/*
+ * The next piece of the command's stdout: read up to max_bytes, counted
+ * beyond.  0 or -ENOMEM (then the results say so).
+ */
+int xvbd_wl_capture_feed(struct xvbd_wl_capture *c, const char *buf,
+			 size_t len);
+/*
+ * The command has ended with exit_status (as xvbd_spawn gives it: 128 +
+ * signal for a signal): the results into *out (owned by the caller).
+ * Results are absent, with why, when the command failed, its output
+ * passed the bound, the reader found nothing usable or a fio job
+ * reported an error.
+ */
+void xvbd_wl_capture_finish(struct xvbd_wl_capture *c, int exit_status,
+			    struct xvbd_wl_results *out);
+void xvbd_wl_capture_free(struct xvbd_wl_capture *c);
 
 #endif /* XVBD_WORKLOAD_H */

@@ -1,6 +1,7 @@
 /*
  * cmd_ab_record.c - xvbd ab record Label --domain D [--vdev V]...
  *		     (--duration S | --run CMD | --until-shutdown)
+ *		     [--results auto|fio|benchfmt|none]
  *		     [--interval S] [--warmup S] [--dir DIR] [--json]
  *
  * One run = one record.  The stats layer samples (no second sampler):
@@ -46,6 +47,7 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 		  XVBD_AB_OPT_UNTIL_SHUTDOWN },
 		{ "interval", required_argument, NULL, XVBD_AB_OPT_INTERVAL },
 		{ "warmup", required_argument, NULL, XVBD_AB_OPT_WARMUP },
+		{ "results", required_argument, NULL, XVBD_AB_OPT_RESULTS },
 		{ "dir", required_argument, NULL, O_DIR },
 		{ "json", no_argument, NULL, O_JSON },
 		{ NULL, 0, NULL, 0 },
@@ -106,6 +108,9 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 	if (!have_mode)
 		return xvbd_usage_error(cmd, "how long? --duration S, --run "
 					"CMD or --until-shutdown");
+	rc = xvbd_ab_rec_opts_check(cmd, o);
+	if (rc)
+		return rc;
 	if (o->nvdev_args > XVBD_AB_VDEVS_MAX)
 		return xvbd_usage_error(cmd, "more than %d --vdev",
 					XVBD_AB_VDEVS_MAX);

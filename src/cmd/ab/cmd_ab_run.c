@@ -211,6 +211,7 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 		  XVBD_AB_OPT_UNTIL_SHUTDOWN },
 		{ "interval", required_argument, NULL, XVBD_AB_OPT_INTERVAL },
 		{ "warmup", required_argument, NULL, XVBD_AB_OPT_WARMUP },
+		{ "results", required_argument, NULL, XVBD_AB_OPT_RESULTS },
 		{ "runs", required_argument, NULL, 'n' },
 		{ "until-confident", no_argument, NULL, 'c' },
 		{ "min-effect", required_argument, NULL, 'e' },
@@ -363,6 +364,9 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 	if (!o->mode_given)
 		return xvbd_usage_error(ctx->cmd, "how long? --duration S, "
 					"--run CMD or --until-shutdown");
+	rc = xvbd_ab_rec_opts_check(ctx->cmd, &o->rec);
+	if (rc)
+		return rc;
 	if (o->until_confident && have_runs) {
 		xvbd_err(CMD, "--runs", "--runs and --until-confident exclude "
 			 "each other (--max-runs bounds the latter)");

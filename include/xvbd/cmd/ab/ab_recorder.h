@@ -31,6 +31,7 @@
 
 #include "xvbd/ab/ab.h"
 #include "xvbd/cmd/cmd.h"
+#include "xvbd/workload/workload.h"
 
 struct xvbd_ab_rec_opts {
 	const char *label;
@@ -56,6 +57,13 @@ struct xvbd_ab_rec_opts {
 	/* ab run: the experiment's id and this run's pair (from 1) */
 	const char *experiment;
 	uint32_t pair;
+	/*
+	 * --run: which reader takes the command's stdout (--results;
+	 * default auto).  Kept as the record's results; echoed to stderr
+	 * unless the global -q.
+	 */
+	enum xvbd_wl_results_mode results_mode;
+	bool results_given;
 };
 
 /*
@@ -69,6 +77,7 @@ enum {
 	XVBD_AB_OPT_UNTIL_SHUTDOWN,
 	XVBD_AB_OPT_INTERVAL,
 	XVBD_AB_OPT_WARMUP,
+	XVBD_AB_OPT_RESULTS,
 };
 #define XVBD_AB_SECONDS_MAX		UINT64_C(86400)
 /* Below 10 ms the sampler's own reads dominate an interval. */
@@ -88,6 +97,13 @@ enum {
  */
 int xvbd_ab_rec_opt(const struct xvbd_cmd *cmd, int c, const char *arg,
 		    struct xvbd_ab_rec_opts *o, bool *have_mode);
+
+/*
+ * The recording options together, once all are parsed: --results only
+ * with --run.  The exit code (usage error printed).
+ */
+int xvbd_ab_rec_opts_check(const struct xvbd_cmd *cmd,
+			   const struct xvbd_ab_rec_opts *o);
 
 /*
  * Record one run.  Prints its own errors (under ctx->cmd's name) and, if
