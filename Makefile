@@ -112,7 +112,12 @@ LIB_SRCS += src/ab/ab_stat.c src/ab/ab_stat_pair.c src/ab/ab_seq.c
 # commands that read records
 LIB_SRCS += src/ab/ab_fp.c src/ab/ab_fp_offer.c src/ab/ab_summary.c src/ab/ab_compare.c \
 	     src/ab/ab_compare_pair.c src/ab/ab_compare_render.c src/ab/ab_plot.c \
-	     src/ab/ab_interf.c
+	     src/ab/ab_interf.c src/ab/ab_svg.c
+# ab: experiments over k levels (order, comparison with a baseline, the
+# gate, the sequential stop over k - 1 comparisons, the levels' picture)
+LIB_SRCS += src/ab/ab_order.c src/ab/ab_sweep.c src/ab/ab_sweep_fam.c \
+	     src/ab/ab_sweep_render.c src/ab/ab_sweep_seq.c src/ab/ab_gate.c \
+	     src/ab/ab_plot_levels.c
 CMD_SRCS  += src/cmd/ab/cmd_ab_common.c src/cmd/ab/cmd_ab_compare.c src/cmd/ab/cmd_ab_list.c \
 	     src/cmd/ab/cmd_ab_show.c src/cmd/ab/cmd_ab_rm.c src/cmd/ab/cmd_ab_export.c \
 	     src/cmd/ab/cmd_ab_plot.c
@@ -198,7 +203,7 @@ check-unit:
 # The unit tests again, the normal build under valgrind (memory errors and
 # definite/indirect leaks fail; ASan cannot see uninitialised reads).
 # The statistics' simulations run a tenth of their experiments here
-# (test_ab_stat.c, sim_count): valgrind is after memory errors, not
+# (tests/unit/unit_sim.h, sim_count): valgrind is after memory errors, not
 # their error rates, which the sanitizer run checks at full size.
 VALGRIND := valgrind -q --error-exitcode=99 --leak-check=full \
 	    --errors-for-leak-kinds=definite,indirect

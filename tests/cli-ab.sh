@@ -219,10 +219,21 @@ fi
 case_ 2 "ab compare: --metric: \"iops\": unknown metric" \
 	ab compare ring1 ring8 --metric iops --dir "$s"
 case_ 2 'ab compare: "ring 1": not a label' ab compare "ring 1" ring8
-case_ 2 'ab compare: A and B are the same' ab compare ring1 ring1
+case_ 2 'ab compare: "ring1" given twice: each label once' \
+	ab compare ring1 ring1
 case_ 2 "ab compare: --confidence" ab compare ring1 ring8 --confidence 0.95
 case_ 2 "ab compare: missing arguments" ab compare ring1
-case_ 2 "ab compare: too many arguments" ab compare ring1 ring8 ring9
+case_ 2 "ab compare: 17 labels: at most 16" ab compare l1 l2 l3 l4 l5 l6 \
+	l7 l8 l9 l10 l11 l12 l13 l14 l15 l16 l17
+case_ 2 "ab compare: --baseline ring9: not one of the labels compared" \
+	ab compare ring1 ring8 --baseline ring9
+case_ 2 "ab compare: --fail-if-worse" ab compare ring1 ring8 --fail-if-worse 0
+case_ 2 "ab compare: --fail-if-worse" ab compare ring1 ring8 \
+	--fail-if-worse fast
+case_ 2 'ab plot: "ring1" given twice: each label once' \
+	ab plot ring1 ring8 ring1 -o /tmp/x.svg
+case_ 2 "ab plot: --baseline ring9: not one of the labels plotted" \
+	ab plot ring1 ring8 -o /tmp/x.svg --baseline ring9
 case_ 2 "ab compare: --test" ab compare ring1 ring8 --test t
 case_ 2 "ab plot: -o FILE.svg is needed" ab plot ring1 ring8
 case_ 2 "ab plot: -o: expected a file name ending in .svg" \
@@ -304,3 +315,118 @@ ab_ok '"interference":[{"side":"B","run":"noisy-20240501T120000-0000","figures":
 ab_ok '"interference_cpu_pct":50.0,"interference":[{"side":"B","run":"noisy-20240501T120002-0002","figures":{"cpu_flagged":false,' \
 	ab compare quiet noisy --dir "$si" --json --interference-cpu 50 \
 	--metric read-iops
+
+# A sweep: one experiment of 4 levels in 5 blocks; the host drifts by
+# block; "none" 2 % faster, "slow" at 30 %, "same" within 0.1 %.
+sw=$abdir/sweep
+mkdir -p "$sw"
+i=0
+for iops in 1000 1200 1400 1600 1800; do
+	e="exp=ab-run-20240501T120000-0041 pair=$((i + 1))"
+	# shellcheck disable=SC2086
+	ab_rec "$sw" host $i $iops vbd.xvdb.dom0_cache=host $e
+	# shellcheck disable=SC2086
+	ab_rec "$sw" none $i $((iops * 102 / 100 + i % 2)) \
+		vbd.xvdb.dom0_cache=none $e
+	# shellcheck disable=SC2086
+	ab_rec "$sw" slow $i $((iops * 30 / 100 + i % 3)) \
+		vbd.xvdb.dom0_cache=host vbd.xvdb.size_bytes=1073741824 $e
+	# shellcheck disable=SC2086
+	ab_rec "$sw" same $i $((iops + (i % 2) * 2 - 1)) \
+		vbd.xvdb.dom0_cache=host $e
+	i=$((i + 1))
+done
+ab_ok "paired t on the 5 blocks of experiment ab-run-20240501T120000-0041" \
+	ab compare host none slow same --dir "$sw"
+ab_ok "Holm-Bonferroni over 21 tests (3 levels x metrics)" \
+	ab compare host none slow same --dir "$sw"
+ab_ok "vbd.xvdb.dom0_cache: host -> none" \
+	ab compare host none slow same --dir "$sw"
+# The table: benchstat's columns, every line within 100 columns.
+out=$("$xvbd" -q ab compare host none slow same --dir "$sw")
+if [[ $out == *"METRIC"*"HOST"*"NONE"*"VS HOST"* ]] &&
+	[[ $out == *"read-iops IO/s "*"-69.9% +-0.1 worse"* ]] &&
+	[[ $out == *"same read-iops: "*" blocks would detect 5 %"* ]] &&
+	[ "$(printf '%s\n' "$out" | grep -c '^  METRIC ')" = 3 ] &&
+	! printf '%s\n' "$out" | awk '/^  [A-Za-z]/ && length($0) > 100 {
+		bad = 1 } END { exit !bad }'; then
+	echo "ok - ab compare of 4 levels: benchstat's table within 100 columns"
+	passed=$((passed + 1))
+else
+	echo "not ok - ab compare of 4 levels: the table:"
+	printf '%s\n' "$out" | sed 's/^/#   /'
+	failed=$((failed + 1))
+fi
+ab_ok '"baseline":"host","levels":[{"label":"host","runs":5,"baseline":true},' \
+	ab compare host none slow same --dir "$sw" --json
+ab_ok '{"label":"slow","n":5,"centre":420.800000,' \
+	ab compare host none slow same --dir "$sw" --json
+ab_ok '"verdict":"worse"' \
+	ab compare host none slow same --dir "$sw" --json --metric read-iops
+ab_ok '"comparisons":[{"a":"host","runs_a":5,"b":"none",' \
+	ab compare host none slow same --dir "$sw" --json
+ab_ok "baseline:       slow (5 runs)" \
+	ab compare host none slow --dir "$sw" --baseline slow
+# Two labels: ab compare as ever (--baseline names the A side).
+a=$("$xvbd" -q ab compare host none --dir "$sw")
+b=$("$xvbd" -q ab compare none host --dir "$sw" --baseline host)
+if [ "$a" = "$b" ] && [[ $a == "A:                   host (5 runs)"* ]]; then
+	echo "ok - ab compare of two labels: A is the baseline"
+	passed=$((passed + 1))
+else
+	echo "not ok - ab compare host none != none host --baseline host"
+	failed=$((failed + 1))
+fi
+# The gate: exit 3 when proven worse by the threshold, 0 otherwise.
+gate() {
+	local want=$1 text=$2 err rc
+	shift 2
+	err=$("$xvbd" -q "$@" 2>&1 >/dev/null)
+	rc=$?
+	if [ "$rc" = "$want" ] && [[ $err == *"$text"* ]]; then
+		echo "ok - xvbd $* -> $rc: $text"
+		passed=$((passed + 1))
+	else
+		echo "not ok - xvbd $* -> $rc (want $want and '$text'):"
+		printf '%s\n' "$err" | sed 's/^/#   /'
+		failed=$((failed + 1))
+	fi
+}
+gate 3 "gate: slow read-iops: -69.9 % (95 % interval -70.0 to -69.9 %) against host: worse by at least 20 % and proven at 95 %: fails the gate" \
+	ab compare host none slow same --dir "$sw" --fail-if-worse 20
+gate 3 "gate: failed: 2 metrics worse than the baseline by at least 20 %" \
+	ab compare host slow --dir "$sw" --fail-if-worse 20
+gate 0 "gate: passed: no metric proven worse than the baseline by 20 %" \
+	ab compare host same --dir "$sw" --fail-if-worse 20
+gate 0 "gate: passed" ab compare host none slow same --dir "$sw" \
+	--fail-if-worse 75
+# the output is there when the gate fails
+out=$("$xvbd" -q ab compare host slow --dir "$sw" --fail-if-worse 20 \
+	--json 2>/dev/null)
+if [[ $out == '{"a":"host"'*'"verdict":"worse"'* ]]; then
+	echo "ok - a failed gate still writes the comparison"
+	passed=$((passed + 1))
+else
+	echo "not ok - a failed gate wrote: $out"
+	failed=$((failed + 1))
+fi
+# Weak (2 runs a side) and 30 % worse: not proven, passes, said.
+ab_rec "$sw" two 0 1700
+ab_rec "$sw" two 1 1710
+ab_rec "$sw" twoslow 0 1190
+ab_rec "$sw" twoslow 1 1200
+gate 0 "but weak: too few runs to prove anything at 95 %: not proven, the gate passes it" \
+	ab compare two twoslow --dir "$sw" --fail-if-worse 20
+# The levels' picture.
+ab_ok "baseline: host" ab plot host none slow same -o "$abdir/levels.svg" \
+	--dir "$sw" --metric read-iops
+if [ -s "$abdir/levels.svg" ] &&
+	[ "$(grep -o '<circle' "$abdir/levels.svg" | wc -l)" = 20 ] &&
+	{ ! command -v xmllint >/dev/null ||
+		xmllint --noout "$abdir/levels.svg"; }; then
+	echo "ok - ab plot of 4 levels: a well-formed SVG with 20 runs"
+	passed=$((passed + 1))
+else
+	echo "not ok - ab plot of 4 levels: $abdir/levels.svg"
+	failed=$((failed + 1))
+fi

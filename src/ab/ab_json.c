@@ -227,6 +227,8 @@ static yajl_gen_status gen_record(yajl_gen g, const struct xvbd_ab_record *r)
 		st = gen_key_str(g, "experiment", r->experiment);
 	if (!st && r->experiment)
 		st = gen_key_u64(g, "pair", r->pair);
+	if (!st && r->experiment && r->position)
+		st = gen_key_u64(g, "position", r->position);
 	if (!st)
 		st = gen_key_u64(g, "interval_ns", r->interval_ns);
 	if (!st)
@@ -703,12 +705,13 @@ static const char *const record_keys[] = {
 	"format", "version", "id", "label", "started", "started_unix_ns",
 	"domain", "vdevs", "mode", "workload", "workload_status",
 	"interval_ns", "warmup_ns", "complete", "fingerprint", "notes",
-	"samples", "experiment", "pair", "results",
+	"samples", "experiment", "pair", "position", "results",
 };
 #define NRECORD_KEYS (sizeof(record_keys) / sizeof(record_keys[0]))
-/* The last three: experiment and pair only in ab run's records, results
- * only in --run's records written since it was kept. */
-#define NRECORD_KEYS_REQUIRED (NRECORD_KEYS - 3)
+/* The last four: experiment, pair and position only in ab run's records
+ * (position only in those written since sweeps), results only in --run's
+ * records written since it was kept. */
+#define NRECORD_KEYS_REQUIRED (NRECORD_KEYS - 4)
 
 bool xvbd_ab_json_record_key(const char *key, size_t len)
 {
@@ -786,6 +789,9 @@ int xvbd_ab_json_read_head(yajl_val root, struct xvbd_ab_record *rec,
 	if (!rc && obj_get(root, "pair") &&
 	    !(rc = get_u64(root, &top, "pair", XVBD_AB_PAIR_MAX, &v, e)))
 		rec->pair = (uint32_t)v;
+	if (!rc && obj_get(root, "position") &&
+	    !(rc = get_u64(root, &top, "position", XVBD_AB_LEVELS_MAX, &v, e)))
+		rec->position = (uint32_t)v;
 	if (!rc)
 		rc = get_u64(root, &top, "interval_ns", XVBD_AB_INTERVAL_MAX_NS,
 			     &rec->interval_ns, e);

@@ -15,6 +15,7 @@
 #include "xvbd/ab/ab.h"
 #include "xvbd/ab/ab_plot.h"
 #include "xvbd/ab/ab_stat.h"
+#include "ab_svg_impl.h"
 
 #define WIDTH		960
 #define TOP		70	/* title and legend */
@@ -27,81 +28,6 @@
 #define COLOUR_A	"#1f77b4"
 #define COLOUR_B	"#d95f02"
 #define NS_PER_S	1e9
-
-/* Text content and attribute values: the five XML specials escaped,
- * control bytes dropped (they are not allowed in XML 1.0 at all). */
-static void esc(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '&':
-			fputs("&amp;", f);
-			break;
-		case '<':
-			fputs("&lt;", f);
-			break;
-		case '>':
-			fputs("&gt;", f);
-			break;
-		case '"':
-			fputs("&quot;", f);
-			break;
-		case '\'':
-			fputs("&apos;", f);
-			break;
-		default:
-			if ((unsigned char)*s >= 0x20 && *s != 0x7f)
-				fputc(*s, f);
-			break;
-		}
-	}
-}
-
-static void text(FILE *f, double x, double y, const char *anchor,
-		 const char *extra, const char *s)
-{
-	fprintf(f, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\"%s%s>", x,
-		y, anchor, extra ? " " : "", extra ? extra : "");
-	esc(f, s);
-	fputs("</text>\n", f);
-}
-
-/* 1, 2 or 5 times a power of ten, at least v (axis tops). */
-static double nice_ceil(double v)
-{
-	double p, m;
-
-	if (!(v > 0) || !isfinite(v))
-		return 1;
-	p = pow(10, floor(log10(v)));
-	m = v / p;
-	if (m <= 1.0000001)
-		return p;
-	if (m <= 2)
-		return 2 * p;
-	if (m <= 5)
-		return 5 * p;
-	return 10 * p;
-}
-
-/* Y axis with 0, top/2, top, and the unit. */
-static void axis(FILE *f, double x, double y0, double top, const char *unit)
-{
-	char buf[48];
-	int i;
-
-	fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" "
-		"stroke=\"#444\"/>\n", x, y0, x, y0 - PLOT_H);
-	for (i = 0; i <= 2; i++) {
-		double y = y0 - PLOT_H * i / 2.0;
-
-		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
-			"y2=\"%.1f\" stroke=\"#444\"/>\n", x - 4, y, x, y);
-		snprintf(buf, sizeof(buf), "%g", top * i / 2.0);
-		text(f, x - 6, y + 4, "end", "font-size=\"11\"", buf);
-	}
-	text(f, x - 6, y0 - PLOT_H - 8, "end", "font-size=\"11\"", unit);
-}
 
 struct side {
 	const struct xvbd_ab_record *r;
@@ -138,7 +64,7 @@ static int dots(FILE *f, const struct side *s, int m, double x, double y0,
 		dx = ((double)(i % 7) - 3) * 5;
 		fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"4\" fill=\"%s\" "
 			"fill-opacity=\"0.7\"><title>", x + dx, y, s->colour);
-		esc(f, s->r[i].id);
+		ab_svg_esc(f, s->r[i].id);
 		fprintf(f, ": %.*f %s</title></circle>\n",
 			xvbd_ab_metrics[m].decimals, s->sum[i].value[m],
 			xvbd_ab_metrics[m].unit);
@@ -150,8 +76,8 @@ static int dots(FILE *f, const struct side *s, int m, double x, double y0,
 			"y2=\"%.1f\" stroke=\"%s\" stroke-width=\"3\"/>\n",
 			x - 28, y, x + 28, y, s->colour);
 	} else {
-		text(f, x, y0 - PLOT_H / 2.0, "middle", "font-size=\"11\"",
-		     "no data");
+		ab_svg_text(f, x, y0 - PLOT_H / 2.0, "middle",
+			    "font-size=\"11\"", "no data");
 	}
 	free(v);
 	return 0;
@@ -244,19 +170,19 @@ static int row(FILE *f, struct side *sd, int m, double y,
 			if (sd[k].sum[i].known[m] &&
 			    sd[k].sum[i].value[m] > top)
 				top = sd[k].sum[i].value[m];
-	top = nice_ceil(top);
+	top = ab_svg_nice_ceil(top);
 	for (k = 0; k < 2; k++) {
 		double v = series_max(&sd[k], m, &t_max_s);
 
 		stop = v > stop ? v : stop;
 	}
-	stop = nice_ceil(stop);
+	stop = ab_svg_nice_ceil(stop);
 	if (!(t_max_s > 0))
 		t_max_s = 1;
 
 	snprintf(buf, sizeof(buf), "%s: runs", info->label);
-	text(f, DOTS_X, y + 16, "start", "font-weight=\"bold\"", buf);
-	axis(f, DOTS_X, y0, top, info->unit);
+	ab_svg_text(f, DOTS_X, y + 16, "start", "font-weight=\"bold\"", buf);
+	ab_svg_axis(f, DOTS_X, y0, PLOT_H, top, info->unit);
 	for (k = 0; k < 2; k++) {
 		double x = DOTS_X + DOTS_W * (k ? 0.72 : 0.32);
 
@@ -264,18 +190,19 @@ static int row(FILE *f, struct side *sd, int m, double y,
 		if (rc)
 			return rc;
 		snprintf(buf, sizeof(buf), "%s (%zu)", sd[k].name, sd[k].n);
-		text(f, x, y0 + 16, "middle", NULL, buf);
+		ab_svg_text(f, x, y0 + 16, "middle", NULL, buf);
 	}
 
 	snprintf(buf, sizeof(buf), "over time: A run %s, B run %s",
 		 sd[0].r[sd[0].series].id, sd[1].r[sd[1].series].id);
-	text(f, SERIES_X, y + 16, "start", "font-weight=\"bold\"", buf);
-	axis(f, SERIES_X, y0, stop, info->unit);
+	ab_svg_text(f, SERIES_X, y + 16, "start", "font-weight=\"bold\"", buf);
+	ab_svg_axis(f, SERIES_X, y0, PLOT_H, stop, info->unit);
 	fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
 		"stroke=\"#444\"/>\n", SERIES_X, y0, SERIES_X + SERIES_W, y0);
 	snprintf(buf, sizeof(buf), "%.0f s", t_max_s);
-	text(f, SERIES_X + SERIES_W, y0 + 16, "end", "font-size=\"11\"", buf);
-	text(f, SERIES_X, y0 + 16, "start", "font-size=\"11\"", "0 s");
+	ab_svg_text(f, SERIES_X + SERIES_W, y0 + 16, "end", "font-size=\"11\"",
+		    buf);
+	ab_svg_text(f, SERIES_X, y0 + 16, "start", "font-size=\"11\"", "0 s");
 	for (k = 0; k < 2; k++) {
 		rc = series(f, &sd[k], m, t_max_s, stop, y0);
 		if (rc)
@@ -327,48 +254,31 @@ int xvbd_ab_plot_svg(const struct xvbd_ab_record *a, size_t na,
 		rc = -ENOMEM;
 		goto out;
 	}
-	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
-		"width=\"%d\" height=\"%zu\" viewBox=\"0 0 %d %zu\" "
-		"font-family=\"sans-serif\" font-size=\"13\">\n",
-		WIDTH, TOP + nrows * ROW_H + 10, WIDTH,
-		TOP + nrows * ROW_H + 10);
-	fprintf(f, "<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n");
 	snprintf(line, sizeof(line), "xvbd ab plot: A = %s (%zu runs), "
 		 "B = %s (%zu runs)", a[0].label, na, b[0].label, nb);
-	fputs("<title>", f);
-	esc(f, line);
-	fputs("</title>\n", f);
-	text(f, 20, 26, "start", "font-size=\"16\" font-weight=\"bold\"", line);
+	ab_svg_begin(f, WIDTH, TOP + nrows * ROW_H + 10, line);
 	snprintf(line, sizeof(line), "dots: one run summary each "
 		 "(Delta counter / Delta time over the run); bar: %s; lines: "
 		 "per-interval rates of one run, gaps where left out",
 		 opts->test == XVBD_AB_TEST_MWU ? "median" : "mean");
-	text(f, 20, 46, "start", "font-size=\"11\"", line);
+	ab_svg_text(f, 20, 46, "start", "font-size=\"11\"", line);
 	for (k = 0; k < 2; k++) {
 		fprintf(f, "<rect x=\"%d\" y=\"54\" width=\"12\" height=\"12\" "
 			"fill=\"%s\"/>\n", 20 + (int)k * 300, sd[k].colour);
 		snprintf(line, sizeof(line), "%s: %s", sd[k].name,
 			 sd[k].r[0].label);
-		text(f, 38 + (int)k * 300, 65, "start", NULL, line);
+		ab_svg_text(f, 38 + (int)k * 300, 65, "start", NULL, line);
 	}
 	if (!nrows)
-		text(f, 20, TOP + 20, "start", NULL,
-		     "no metric is above 0 in any run");
+		ab_svg_text(f, 20, TOP + 20, "start", NULL,
+			    "no metric is above 0 in any run");
 	for (m = 0, k = 0; m < XVBD_AB_NMETRICS && !rc; m++) {
 		if (!shown[m])
 			continue;
 		rc = row(f, sd, m, TOP + (double)(k++ * ROW_H), opts->test);
 	}
-	fputs("</svg>\n", f);
-	if (fclose(f) && !rc)
-		rc = -ENOMEM;
+	rc = ab_svg_end(f, rc, &buf, &size, svg, len);
 	f = NULL;
-	if (!rc) {
-		*svg = buf;
-		*len = size;
-		buf = NULL;
-	}
 out:
 	if (f)
 		fclose(f);

@@ -416,7 +416,7 @@ static bool vdev_valid(const char *v)
 static int check_experiment(const struct xvbd_ab_record *rec,
 			    struct xvbd_ab_err *e)
 {
-	if (!rec->experiment && !rec->pair)
+	if (!rec->experiment && !rec->pair && !rec->position)
 		return 0;
 	if (!rec->experiment || !xvbd_ab_label_valid(rec->experiment)) {
 		err_set(e, "experiment: not an experiment id");
@@ -424,6 +424,10 @@ static int check_experiment(const struct xvbd_ab_record *rec,
 	}
 	if (!rec->pair || rec->pair > XVBD_AB_PAIR_MAX) {
 		err_set(e, "pair: not 1 to %d", XVBD_AB_PAIR_MAX);
+		return -EINVAL;
+	}
+	if (rec->position > XVBD_AB_LEVELS_MAX) {
+		err_set(e, "position: not 1 to %d", XVBD_AB_LEVELS_MAX);
 		return -EINVAL;
 	}
 	return 0;

@@ -886,7 +886,7 @@ out:
 
 size_t xvbd_stat_holm(const double *p, size_t n, double *adj)
 {
-	size_t idx[64], m = 0, i, j;
+	size_t idx[XVBD_STAT_HOLM_MAX], m = 0, i, j;
 	double run = 0;
 
 	for (i = 0; i < n; i++)

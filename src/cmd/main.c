@@ -103,8 +103,10 @@ static const struct xvbd_cmd commands[] = {
 	  "--run CMD | --until-shutdown) [--interval S] [--warmup S] "
 	  "[--dir DIR] [--json]" },
 	{ "ab compare", cmd_ab_compare, CMD_OWN_OPTIONS, 2, CMD_ARGS_ANY,
-	  "compare two labels' runs: verdicts, confounders, warnings",
-	  "<A> <B> [--confidence P] [--metric M]... [--test welch|mwu] "
+	  "compare two labels' runs, or levels against a baseline: "
+	  "verdicts, confounders, warnings, a gate",
+	  "<A> <B> [<C>...] [--baseline L] [--fail-if-worse P] "
+	  "[--confidence P] [--metric M]... [--test welch|mwu] "
 	  "[--unpaired] [--equivalence P] [--min-effect P] "
 	  "[--interference-cpu P] [--no-adjust] [--dir DIR] [--json]" },
 	{ "ab list", cmd_ab_list, CMD_OWN_OPTIONS, 0, CMD_ARGS_ANY,
@@ -122,9 +124,10 @@ static const struct xvbd_cmd commands[] = {
 	  "one row per run: summary metrics and facts, CSV or JSON",
 	  "[--csv|--json] [--dir DIR] [<Label|Id|File>...]" },
 	{ "ab plot", cmd_ab_plot, CMD_OWN_OPTIONS, 2, CMD_ARGS_ANY,
-	  "draw two labels' runs and time series into an SVG file",
-	  "<A> <B> -o FILE.svg [--metric M]... [--test welch|mwu] "
-	  "[--dir DIR]" },
+	  "draw two labels' runs and time series, or a metric against "
+	  "levels, into an SVG file",
+	  "<A> <B> [<C>...] -o FILE.svg [--metric M]... [--test welch|mwu] "
+	  "[--baseline L] [--dir DIR]" },
 	{ "pv", cmd_pv,
 	  CMD_CATCHES_SIGNALS |
 	  CMD_NEEDS_ROOT | CMD_NEEDS_XS | CMD_NEEDS_LIBXL | CMD_CAN_DRY_RUN |

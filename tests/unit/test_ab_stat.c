@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "xvbd/ab/ab_stat.h"
+#include "unit_sim.h"
 
 #define N_ELEMS(a)	(sizeof(a) / sizeof((a)[0]))
 
@@ -42,24 +43,6 @@ static void assert_abs(double got, double want, double tol)
 			    tol);
 		fail();
 	}
-}
-
-/*
- * How many experiments a simulation runs.  Valgrind runs this binary
- * some 50 times slower and looks for memory errors, which the first
- * few hundred experiments of a simulation reach as surely as the
- * thousands its statistical limit wants; so `make check-valgrind` sets
- * XVBD_UNIT_SIM_DIVISOR (10) and the native and sanitizer runs keep the
- * full counts.  Every limit below is derived from the count run.
- */
-static size_t sim_count(size_t full)
-{
-	const char *e = getenv("XVBD_UNIT_SIM_DIVISOR");
-	unsigned long div = e ? strtoul(e, NULL, 10) : 1;
-
-	if (div < 1 || div > 100)
-		div = 1;
-	return full / div;
 }
 
 /* ---- basics ---- */

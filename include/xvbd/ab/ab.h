@@ -44,6 +44,8 @@ struct xvbd_wl_results;
 #define XVBD_AB_LABEL_MAX	64
 #define XVBD_AB_ID_MAX		128
 #define XVBD_AB_PAIR_MAX	100000
+/* Levels of one experiment (ab_sweep.h); a run's position in its block. */
+#define XVBD_AB_LEVELS_MAX	16
 
 struct xvbd_ab_err {
 	char msg[512];
@@ -247,13 +249,17 @@ struct xvbd_ab_record {
 	size_t nnotes;
 	/*
 	 * ab run: the experiment this run belongs to (an id made at its
-	 * start, shared by A's and B's runs) and its ABBA pair, from 1:
-	 * A's and B's run of one pair ran next to each other, so their
-	 * ratio is free of the drift between pairs (ab compare's paired
+	 * start, shared by all its levels' runs) and its block, from 1
+	 * (JSON "pair": with two levels a block is an ABBA pair): the
+	 * runs of one block ran next to each other, so their ratio is
+	 * free of the drift between blocks (ab compare's paired
 	 * analysis).  NULL and 0 for a run recorded alone (ab record).
+	 * position: where in its block it ran, from 1 (the balanced
+	 * order, ab_sweep.h); 0 in records written before it.
 	 */
 	char *experiment;
 	uint32_t pair;			/* 1..XVBD_AB_PAIR_MAX */
+	uint32_t position;		/* 0, or 1..XVBD_AB_LEVELS_MAX */
 	char *path;			/* where it was read from / written */
 	/*
 	 * --run: what the command printed on stdout, read: fio's report,

@@ -106,8 +106,10 @@ int xvbd_stat_mwu(const double *a, size_t na, const double *b, size_t nb,
  * "any adjusted p < alpha" happens with probability <= alpha when no
  * hypothesis is false, whatever their dependence.  NAN entries of p are
  * not part of the family and stay NAN in adj.  Returns the family size
- * (n <= 64; larger n: 0, every adj NAN).
+ * (n <= XVBD_STAT_HOLM_MAX; larger n: 0, every adj NAN).  256: a sweep's
+ * 15 levels x 14 metrics.
  */
+#define XVBD_STAT_HOLM_MAX	256
 size_t xvbd_stat_holm(const double *p, size_t n, double *adj);
 
 /* ---- paired, equivalence, sizing (src/ab_stat_pair.c) ---- */

@@ -167,6 +167,7 @@ static int prepare_record(struct recorder *r)
 		if (!rec->experiment)
 			goto nomem;
 		rec->pair = r->o->pair;
+		rec->position = r->o->position;
 	}
 	rec->mode = r->o->mode;
 	rec->interval_ns = rec_interval(r->o);

@@ -115,6 +115,18 @@ int xvbd_ab_cli_min_effect(const struct xvbd_cmd *cmd, const char *arg,
 				XVBD_AB_MIN_EFFECT_MAX_PCT, fraction);
 }
 
+int xvbd_ab_cli_fail_if_worse(const struct xvbd_cmd *cmd, const char *arg,
+			      double *pct)
+{
+	double fraction;
+	int rc = xvbd_opt_percent(cmd, "--fail-if-worse", arg,
+				  XVBD_AB_GATE_MIN_PCT, XVBD_AB_GATE_MAX_PCT,
+				  &fraction);
+
+	*pct = fraction * 100;
+	return rc;
+}
+
 /* Beyond +-50 % "the same" says nothing a storage engineer can use. */
 int xvbd_ab_cli_equivalence(const struct xvbd_cmd *cmd, const char *arg,
 			    double *fraction)
@@ -264,4 +276,81 @@ void xvbd_ab_cli_key_facts(const struct xvbd_ab_record *rec, char *buf,
 	}
 	if (!*buf)
 		snprintf(buf, len, "-");
+}
+
+int xvbd_ab_cli_levels(const struct xvbd_cmd *cmd, char **ops, size_t nops,
+		       const char *baseline, const char *what, size_t *base)
+{
+	size_t i, j;
+	int rc;
+
+	if (nops < 2)
+		return xvbd_usage_error(cmd, "missing A or B: give two labels "
+					"or more");
+	if (nops > XVBD_AB_LEVELS_MAX)
+		return xvbd_usage_error(cmd, "%zu labels: at most %d (split "
+					"the sweep)", nops,
+					XVBD_AB_LEVELS_MAX);
+	for (i = 0; i < nops; i++) {
+		rc = xvbd_ab_cli_operand(cmd, ops[i]);
+		if (rc)
+			return rc;
+		for (j = 0; j < i; j++)
+			if (!strcmp(ops[i], ops[j]))
+				return xvbd_usage_error(cmd, "\"%s\" given "
+							"twice: each label "
+							"once", ops[i]);
+	}
+	*base = 0;
+	if (!baseline)
+		return XVBD_EXIT_OK;
+	rc = xvbd_ab_cli_operand(cmd, baseline);
+	if (rc)
+		return rc;
+	for (i = 0; i < nops; i++)
+		if (!strcmp(ops[i], baseline)) {
+			*base = i;
+			return XVBD_EXIT_OK;
+		}
+	return xvbd_usage_error(cmd, "--baseline %s: not one of the labels "
+				"%s (give it among them)", baseline, what);
+}
+
+/* A run selected by two operands, said; XVBD_EXIT_FAIL, else OK. */
+static int levels_overlap(const struct xvbd_cmd *cmd, char **ops, size_t n,
+			  const struct xvbd_ab_level *lv)
+{
+	size_t i, j, a, b;
+
+	for (i = 0; i < n; i++)
+		for (j = i + 1; j < n; j++)
+			for (a = 0; a < lv[i].n; a++)
+				for (b = 0; b < lv[j].n; b++) {
+					if (strcmp(lv[i].recs[a].id,
+						   lv[j].recs[b].id))
+						continue;
+					xvbd_err(cmd->name, NULL, "run %s is "
+						 "selected by both %s and %s",
+						 lv[i].recs[a].id, ops[i],
+						 ops[j]);
+					return XVBD_EXIT_FAIL;
+				}
+	return XVBD_EXIT_OK;
+}
+
+int xvbd_ab_cli_select_levels(const struct xvbd_cmd *cmd, const char *dir,
+			      char **ops, size_t nops,
+			      struct xvbd_ab_level *lv,
+			      struct xvbd_ab_record **recs)
+{
+	size_t i;
+	int rc = XVBD_EXIT_OK;
+
+	for (i = 0; i < nops && !rc; i++) {
+		rc = xvbd_ab_cli_select(cmd, dir, &ops[i], 1, &recs[i],
+					&lv[i].n);
+		lv[i].recs = recs[i];
+		lv[i].label = recs[i] ? recs[i][0].label : ops[i];
+	}
+	return rc ? rc : levels_overlap(cmd, ops, nops, lv);
 }

@@ -1,26 +1,35 @@
 /*
- * cmd_ab_compare.c - xvbd ab compare A B [--confidence P] [--metric M]...
+ * cmd_ab_compare.c - xvbd ab compare L1 L2 [L3...] [--baseline L]
+ *		      [--fail-if-worse P] [--confidence P] [--metric M]...
  *		      [--test welch|mwu] [--unpaired] [--equivalence P]
  *		      [--min-effect P] [--interference-cpu P] [--no-adjust]
  *		      [--dir DIR] [--json]
  *
- * A and B each select records (a label: all its runs; an id; a record
- * file).  Per metric: the centres of A and B with their intervals, the
- * difference absolute and in %, and a verdict naming the test (the
+ * Each operand selects records (a label: all its runs; an id; a record
+ * file).  Two: per metric the centres of A and B with their intervals,
+ * the difference absolute and in %, and a verdict naming the test (the
  * paired t when the runs are the pairs of one ab run experiment, unless
  * --unpaired); with --equivalence P whether A and B are the same within
  * +-P %; for an unsettled verdict the runs that would detect
  * --min-effect; then the fingerprint differences and every warning (a
  * run other domains or another user of its backing device interfered
- * with among them).  Exit 0 whatever the
- * verdict, 1 when a record cannot be read, 2 on usage errors.  The
- * statistics and the texts are the ab layer's (ab_compare.c).
+ * with among them).  --baseline L2 makes L2 the A side.  More than two:
+ * the sweep (ab_sweep.c): each level against the baseline (the first,
+ * or --baseline), benchstat's table, Holm over levels x metrics.
+ *
+ * Exit 0 whatever the verdicts, 1 when a record cannot be read, 2 on
+ * usage errors; with --fail-if-worse P, 3 when a metric of a level is
+ * worse than the baseline by at least P % and proven so (the gate,
+ * ab_gate.c), its lines and the "not proven" ones on stderr.  The
+ * statistics and the texts are the ab layer's.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "xvbd/ab/ab.h"
+#include "xvbd/ab/ab_sweep.h"
 #include "xvbd/cmd/cmd.h"
 #include "xvbd/cmd/ab/cmd_ab.h"
 #include "xvbd/base/util.h"
@@ -34,10 +43,71 @@ struct compare_opts {
 	bool no_adjust;
 	const char *dir;
 	bool json;
+	const char *baseline;		/* --baseline; NULL: the first */
+	double gate_pct;		/* --fail-if-worse; 0: no gate */
+	char **ops;			/* the operands */
+	size_t nops;
+	size_t base;			/* index of the baseline operand */
 };
 
+static int parse_one(struct xvbd_ctx *ctx, int c, struct compare_opts *co)
+{
+	int rc = 0;
+
+	switch (c) {
+	case 'c':
+		if (xvbd_opt_confidence(ctx->cmd, "--confidence", optarg,
+					&co->cmp.confidence))
+			rc = XVBD_EXIT_USAGE;
+		break;
+	case 'm':
+		rc = xvbd_ab_cli_metrics(ctx->cmd, optarg, co->shown);
+		co->some_metric = true;
+		break;
+	case 't':
+		rc = xvbd_ab_cli_test(ctx->cmd, optarg, &co->cmp.test);
+		break;
+	case 'u':
+		co->cmp.unpaired = true;
+		break;
+	case 'e':
+		if (xvbd_ab_cli_equivalence(ctx->cmd, optarg,
+					    &co->cmp.equivalence))
+			rc = XVBD_EXIT_USAGE;
+		break;
+	case 'E':
+		if (xvbd_ab_cli_min_effect(ctx->cmd, optarg,
+					   &co->cmp.min_effect))
+			rc = XVBD_EXIT_USAGE;
+		break;
+	case 'I':
+		if (xvbd_ab_cli_interference_cpu(ctx->cmd, optarg,
+						 &co->cmp.interference_cpu))
+			rc = XVBD_EXIT_USAGE;
+		break;
+	case 'd':
+		rc = xvbd_ab_cli_dir(ctx->cmd, optarg);
+		co->dir = optarg;
+		break;
+	case 'j':
+		co->json = true;
+		break;
+	case 'n':
+		co->no_adjust = true;
+		break;
+	case 'b':
+		co->baseline = optarg;
+		break;
+	case 'F':
+		if (xvbd_ab_cli_fail_if_worse(ctx->cmd, optarg, &co->gate_pct))
+			rc = XVBD_EXIT_USAGE;
+		break;
+	}
+	return rc;
+}
+
 static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
-		      struct compare_opts *co, int *first)
+		      struct compare_opts *co)
 {
 	static const struct option longopts[] = {
 		{ "confidence", required_argument, NULL, 'c' },
@@ -50,99 +120,142 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 		{ "equivalence", required_argument, NULL, 'e' },
 		{ "min-effect", required_argument, NULL, 'E' },
 		{ "interference-cpu", required_argument, NULL, 'I' },
+		{ "baseline", required_argument, NULL, 'b' },
+		{ "fail-if-worse", required_argument, NULL, 'F' },
 		{ NULL, 0, NULL, 0 },
 	};
-	int c, rc;
+	int c, rc = 0, first;
 
 	co->cmp.confidence = CONFIDENCE_DEFAULT;
 	co->cmp.test = XVBD_AB_TEST_WELCH;
 	co->dir = XVBD_AB_DIR_DEFAULT;
 	co->json = ctx->opts->json;
-	XVBD_FOREACH_OPT(c, ctx->cmd, argc, argv, ":", longopts) {
-	case 'c':
-		if (xvbd_opt_confidence(ctx->cmd, "--confidence",
-					optarg, &co->cmp.confidence))
-			return XVBD_EXIT_USAGE;
-		break;
-	case 'm':
-		rc = xvbd_ab_cli_metrics(ctx->cmd, optarg, co->shown);
-		if (rc)
-			return rc;
-		co->some_metric = true;
-		break;
-	case 't':
-		rc = xvbd_ab_cli_test(ctx->cmd, optarg, &co->cmp.test);
-		if (rc)
-			return rc;
-		break;
-	case 'u':
-		co->cmp.unpaired = true;
-		break;
-	case 'e':
-		if (xvbd_ab_cli_equivalence(ctx->cmd, optarg,
-					    &co->cmp.equivalence))
-			return XVBD_EXIT_USAGE;
-		break;
-	case 'E':
-		if (xvbd_ab_cli_min_effect(ctx->cmd, optarg,
-					   &co->cmp.min_effect))
-			return XVBD_EXIT_USAGE;
-		break;
-	case 'I':
-		if (xvbd_ab_cli_interference_cpu(ctx->cmd, optarg,
-						 &co->cmp.interference_cpu))
-			return XVBD_EXIT_USAGE;
-		break;
-	case 'd':
-		rc = xvbd_ab_cli_dir(ctx->cmd, optarg);
-		if (rc)
-			return rc;
-		co->dir = optarg;
-		break;
-	case 'j':
-		co->json = true;
-		break;
-	case 'n':
-		co->no_adjust = true;
-		break;
+	XVBD_FOREACH_OPT_WHILE(!rc, c, ctx->cmd, argc, argv, ":", longopts) {
+	default:
+		rc = parse_one(ctx, c, co);
 	}
-	*first = xvbd_getopt_index();
-	if (argc - *first != 2)
-		return xvbd_usage_error(ctx->cmd, argc - *first < 2 ?
-					"missing A or B" :
-					"too many arguments (A and B only)");
-	rc = xvbd_ab_cli_operand(ctx->cmd, argv[*first]);
-	if (!rc)
-		rc = xvbd_ab_cli_operand(ctx->cmd, argv[*first + 1]);
-	if (!rc && !strcmp(argv[*first], argv[*first + 1]))
-		rc = xvbd_usage_error(ctx->cmd, "A and B are the same: \"%s\"",
-				      argv[*first]);
+	if (rc)
+		return rc;
+	first = xvbd_getopt_index();
+	co->ops = &argv[first];
+	co->nops = (size_t)(argc - first);
+	return xvbd_ab_cli_levels(ctx->cmd, co->ops, co->nops, co->baseline,
+				  "compared", &co->base);
+}
+
+/*
+ * The gate on stderr: each metric worse by the threshold, failing or
+ * not proven, then what it comes to.  Exit 3 on a failure; the output
+ * is finished here, since an exit code other than 0 leaves it unwritten.
+ */
+static int gate(struct xvbd_ctx *ctx, const struct compare_opts *co,
+		const struct xvbd_ab_comparison *const *cmp, size_t n)
+{
+	struct xvbd_ab_gate g;
+	char line[1024];
+	size_t i;
+	int err;
+
+	err = xvbd_ab_gate_judge(cmp, n, co->some_metric ? co->shown : NULL,
+				 co->gate_pct, &g);
+	if (err) {
+		xvbd_err(ctx->cmd->name, "--fail-if-worse", "%s",
+			 strerror(-err));
+		return XVBD_EXIT_FAIL;
+	}
+	for (i = 0; i < g.nhits; i++) {
+		xvbd_ab_gate_text(&g, &g.hits[i], co->cmp.confidence, line,
+				  sizeof(line));
+		fprintf(stderr, "xvbd: %s: gate: %s\n", ctx->cmd->name, line);
+	}
+	if (g.nfailed)
+		fprintf(stderr, "xvbd: %s: gate: failed: %zu metric%s worse "
+			"than the baseline by at least %g %% and proven (exit "
+			"%d)\n", ctx->cmd->name, g.nfailed,
+			g.nfailed == 1 ? "" : "s", co->gate_pct,
+			XVBD_AB_GATE_EXIT);
+	else
+		fprintf(stderr, "xvbd: %s: gate: passed: no metric proven "
+			"worse than the baseline by %g %% or more%s\n",
+			ctx->cmd->name, co->gate_pct, g.nunproven ?
+			" (some worse by that much, not proven: see above)" :
+			"");
+	err = g.nfailed ? XVBD_AB_GATE_EXIT : XVBD_EXIT_OK;
+	xvbd_ab_gate_free(&g);
+	if (err && xvbd_out_finish(ctx->out)) {
+		xvbd_err(ctx->cmd->name, "stdout", "write failed");
+		return XVBD_EXIT_FAIL;
+	}
+	return err;
+}
+
+/* Two labels: ab compare as it has always been, A the baseline. */
+static int compare_two(struct xvbd_ctx *ctx, const struct compare_opts *co,
+		       const struct xvbd_ab_level *lv)
+{
+	const struct xvbd_ab_level *a = &lv[co->base], *b = &lv[1 - co->base];
+	struct xvbd_ab_comparison cmp = { .variable = -1 };
+	const struct xvbd_ab_comparison *one = &cmp;
+	int rc = XVBD_EXIT_OK, err;
+
+	err = xvbd_ab_compare_with(a->recs, a->n, b->recs, b->n, &co->cmp,
+				   &cmp);
+	if (!err)
+		err = xvbd_ab_compare_adjust(&cmp, co->some_metric ?
+					     co->shown : NULL, !co->no_adjust);
+	if (err) {
+		xvbd_err(ctx->cmd->name, "compare", "%s", strerror(-err));
+		return XVBD_EXIT_FAIL;
+	}
+	xvbd_ab_comparison_render(ctx->out, NULL, &cmp,
+				  co->some_metric ? co->shown : NULL);
+	if (co->gate_pct > 0)
+		rc = gate(ctx, co, &one, 1);
+	xvbd_ab_comparison_free(&cmp);
 	return rc;
 }
 
-/* A run on both sides would compare a run with itself. */
-static const char *overlap(const struct xvbd_ab_record *a, size_t na,
-			   const struct xvbd_ab_record *b, size_t nb)
+static int compare_sweep(struct xvbd_ctx *ctx, const struct compare_opts *co,
+			 const struct xvbd_ab_level *lv)
 {
-	size_t i, j;
+	struct xvbd_ab_sweep_opts so = {
+		.cmp = co->cmp, .no_adjust = co->no_adjust,
+		.shown = co->some_metric ? co->shown : NULL,
+	};
+	const struct xvbd_ab_comparison *cmp[XVBD_AB_LEVELS_MAX];
+	struct xvbd_ab_sweep *s = calloc(1, sizeof(*s));
+	size_t i;
+	int rc = XVBD_EXIT_OK, err;
 
-	for (i = 0; i < na; i++)
-		for (j = 0; j < nb; j++)
-			if (!strcmp(a[i].id, b[j].id))
-				return a[i].id;
-	return NULL;
+	if (!s) {
+		xvbd_err(ctx->cmd->name, "compare", "%s", strerror(ENOMEM));
+		return XVBD_EXIT_FAIL;
+	}
+	err = xvbd_ab_sweep_compare(lv, co->nops, co->base, &so, s);
+	if (err) {
+		xvbd_err(ctx->cmd->name, "compare", "%s", strerror(-err));
+		free(s);
+		return XVBD_EXIT_FAIL;
+	}
+	xvbd_ab_sweep_render(ctx->out, NULL, s, so.shown);
+	for (i = 0; i < co->nops; i++)
+		cmp[i] = i == co->base ? NULL : &s->cmp[i];
+	if (co->gate_pct > 0)
+		rc = gate(ctx, co, cmp, co->nops);
+	xvbd_ab_sweep_free(s);
+	free(s);
+	return rc;
 }
 
 int cmd_ab_compare(struct xvbd_ctx *ctx, int argc, char **argv)
 {
 	struct compare_opts co = { 0 };
-	struct xvbd_ab_record *a = NULL, *b = NULL;
-	struct xvbd_ab_comparison cmp = { .variable = -1 };
-	size_t na = 0, nb = 0;
-	const char *both;
-	int first = 0, rc, err;
+	struct xvbd_ab_level lv[XVBD_AB_LEVELS_MAX] = { { 0 } };
+	struct xvbd_ab_record *recs[XVBD_AB_LEVELS_MAX] = { NULL };
+	size_t i;
+	int rc;
 
-	rc = parse_opts(ctx, argc, argv, &co, &first);
+	rc = parse_opts(ctx, argc, argv, &co);
 	if (rc)
 		return rc;
 	rc = xvbd_cmd_connect(ctx);	/* nothing to open; root if asked */
@@ -158,34 +271,12 @@ int cmd_ab_compare(struct xvbd_ctx *ctx, int argc, char **argv)
 			return XVBD_EXIT_FAIL;
 		}
 	}
-	rc = xvbd_ab_cli_select(ctx->cmd, co.dir, &argv[first], 1, &a, &na);
+	rc = xvbd_ab_cli_select_levels(ctx->cmd, co.dir, co.ops, co.nops, lv,
+				       recs);
 	if (!rc)
-		rc = xvbd_ab_cli_select(ctx->cmd, co.dir, &argv[first + 1], 1,
-					&b, &nb);
-	if (rc)
-		goto out;
-	both = overlap(a, na, b, nb);
-	if (both) {
-		xvbd_err(ctx->cmd->name, NULL, "run %s is selected by both A "
-			 "and B", both);
-		rc = XVBD_EXIT_FAIL;
-		goto out;
-	}
-	err = xvbd_ab_compare_with(a, na, b, nb, &co.cmp, &cmp);
-	if (!err)
-		err = xvbd_ab_compare_adjust(&cmp, co.some_metric ? co.shown :
-					     NULL, !co.no_adjust);
-	if (err) {
-		xvbd_err(ctx->cmd->name, "compare", "%s", strerror(-err));
-		rc = XVBD_EXIT_FAIL;
-		goto out;
-	}
-	xvbd_ab_comparison_render(ctx->out, NULL, &cmp,
-				  co.some_metric ? co.shown : NULL);
-	rc = XVBD_EXIT_OK;
-out:
-	xvbd_ab_comparison_free(&cmp);
-	xvbd_ab_records_free(a, na);
-	xvbd_ab_records_free(b, nb);
+		rc = co.nops == 2 ? compare_two(ctx, &co, lv) :
+		     compare_sweep(ctx, &co, lv);
+	for (i = 0; i < co.nops; i++)
+		xvbd_ab_records_free(recs[i], lv[i].n);
 	return rc;
 }

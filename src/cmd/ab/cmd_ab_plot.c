@@ -1,8 +1,11 @@
 /*
- * cmd_ab_plot.c - xvbd ab plot A B -o FILE.svg [--metric M]...
- *		   [--test welch|mwu] [--dir DIR]
+ * cmd_ab_plot.c - xvbd ab plot A B [C...] -o FILE.svg [--metric M]...
+ *		   [--test welch|mwu] [--baseline L] [--dir DIR]
  *
- * The picture is the ab layer's (ab_plot.c); this writes it atomically:
+ * Two labels: their runs and one run's time series each (ab_plot.c).
+ * Three or more, a sweep's levels: each metric against the levels, the
+ * baseline (the first, or --baseline) marked (ab_plot_levels.c).  The
+ * picture is the ab layer's; this writes it atomically:
  * a temporary file beside FILE (O_EXCL), fsync, rename over FILE, fsync
  * of the directory.  A reader sees the old picture or the new one.
  */
@@ -17,9 +20,13 @@
 
 #include "xvbd/ab/ab.h"
 #include "xvbd/ab/ab_plot.h"
+#include "xvbd/ab/ab_sweep.h"
 #include "xvbd/cmd/cmd.h"
 #include "xvbd/cmd/ab/cmd_ab.h"
 #include "xvbd/base/util.h"
+
+/* The whiskers of the levels' picture: each mean's t interval. */
+#define PLOT_CONFIDENCE	0.95
 
 struct plot_opts {
 	const char *out;
@@ -27,6 +34,9 @@ struct plot_opts {
 	bool shown[XVBD_AB_NMETRICS];
 	bool some_metric;
 	enum xvbd_ab_test test;
+	const char *baseline;
+	char **ops;
+	size_t nops, base;
 };
 
 /* FILE: a name ending in ".svg", not a directory or a device. */
@@ -55,6 +65,7 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 		{ "metric", required_argument, NULL, 'm' },
 		{ "test", required_argument, NULL, 't' },
 		{ "dir", required_argument, NULL, 'd' },
+		{ "baseline", required_argument, NULL, 'b' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, rc;
@@ -85,21 +96,17 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 			return rc;
 		po->dir = optarg;
 		break;
+	case 'b':
+		po->baseline = optarg;
+		break;
 	}
 	*first = xvbd_getopt_index();
 	if (!po->out)
 		return xvbd_usage_error(ctx->cmd, "-o FILE.svg is needed");
-	if (argc - *first != 2)
-		return xvbd_usage_error(ctx->cmd, argc - *first < 2 ?
-					"missing A or B" :
-					"too many arguments (A and B only)");
-	rc = xvbd_ab_cli_operand(ctx->cmd, argv[*first]);
-	if (!rc)
-		rc = xvbd_ab_cli_operand(ctx->cmd, argv[*first + 1]);
-	if (!rc && !strcmp(argv[*first], argv[*first + 1]))
-		rc = xvbd_usage_error(ctx->cmd, "A and B are the same: \"%s\"",
-				      argv[*first]);
-	return rc;
+	po->ops = &argv[*first];
+	po->nops = (size_t)(argc - *first);
+	return xvbd_ab_cli_levels(ctx->cmd, po->ops, po->nops, po->baseline,
+				  "plotted", &po->base);
 }
 
 /* Temporary beside path, fsync, rename over it, fsync the directory. */
@@ -144,12 +151,30 @@ static int write_atomic(const char *path, const char *buf, size_t len)
 	return rc;
 }
 
+/* The picture: two labels' (A, B; the baseline is A) or the levels'. */
+static int draw(const struct plot_opts *po, const struct xvbd_ab_level *lv,
+		char **svg, size_t *len)
+{
+	struct xvbd_ab_plot_opts opts = {
+		.metrics = po->some_metric ? po->shown : NULL,
+		.test = po->test,
+	};
+	const struct xvbd_ab_level *a = &lv[po->base];
+
+	if (po->nops > 2)
+		return xvbd_ab_plot_levels_svg(lv, po->nops, po->base,
+					       opts.metrics, PLOT_CONFIDENCE,
+					       svg, len);
+	return xvbd_ab_plot_svg(a->recs, a->n, lv[1 - po->base].recs,
+				lv[1 - po->base].n, &opts, svg, len);
+}
+
 int cmd_ab_plot(struct xvbd_ctx *ctx, int argc, char **argv)
 {
 	struct plot_opts po = { 0 };
-	struct xvbd_ab_plot_opts opts = { 0 };
-	struct xvbd_ab_record *a = NULL, *b = NULL;
-	size_t na = 0, nb = 0, len = 0, i, j;
+	struct xvbd_ab_level lv[XVBD_AB_LEVELS_MAX] = { { 0 } };
+	struct xvbd_ab_record *recs[XVBD_AB_LEVELS_MAX] = { NULL };
+	size_t len = 0, i;
 	char *svg = NULL;
 	int first = 0, rc, err;
 
@@ -158,24 +183,11 @@ int cmd_ab_plot(struct xvbd_ctx *ctx, int argc, char **argv)
 		return rc;
 	rc = xvbd_cmd_connect(ctx);
 	if (!rc)
-		rc = xvbd_ab_cli_select(ctx->cmd, po.dir, &argv[first], 1, &a,
-					&na);
-	if (!rc)
-		rc = xvbd_ab_cli_select(ctx->cmd, po.dir, &argv[first + 1], 1,
-					&b, &nb);
+		rc = xvbd_ab_cli_select_levels(ctx->cmd, po.dir, po.ops,
+					       po.nops, lv, recs);
 	if (rc)
 		goto out;
-	for (i = 0; i < na; i++)
-		for (j = 0; j < nb; j++)
-			if (!strcmp(a[i].id, b[j].id)) {
-				xvbd_err(ctx->cmd->name, NULL, "run %s is "
-					 "selected by both A and B", a[i].id);
-				rc = XVBD_EXIT_FAIL;
-				goto out;
-			}
-	opts.metrics = po.some_metric ? po.shown : NULL;
-	opts.test = po.test;
-	err = xvbd_ab_plot_svg(a, na, b, nb, &opts, &svg, &len);
+	err = draw(&po, lv, &svg, &len);
 	if (!err)
 		err = write_atomic(po.out, svg, len);
 	if (err) {
@@ -185,14 +197,26 @@ int cmd_ab_plot(struct xvbd_ctx *ctx, int argc, char **argv)
 	}
 	xvbd_out_obj_begin(ctx->out, NULL);
 	xvbd_out_str(ctx->out, "file", po.out);
-	xvbd_out_str(ctx->out, "a", a[0].label);
-	xvbd_out_uint(ctx->out, "runs_a", na);
-	xvbd_out_str(ctx->out, "b", b[0].label);
-	xvbd_out_uint(ctx->out, "runs_b", nb);
+	if (po.nops == 2) {
+		xvbd_out_str(ctx->out, "a", lv[po.base].label);
+		xvbd_out_uint(ctx->out, "runs_a", lv[po.base].n);
+		xvbd_out_str(ctx->out, "b", lv[1 - po.base].label);
+		xvbd_out_uint(ctx->out, "runs_b", lv[1 - po.base].n);
+	} else {
+		xvbd_out_str(ctx->out, "baseline", lv[po.base].label);
+		xvbd_out_arr_begin(ctx->out, "levels");
+		for (i = 0; i < po.nops; i++) {
+			xvbd_out_obj_begin(ctx->out, NULL);
+			xvbd_out_str(ctx->out, "label", lv[i].label);
+			xvbd_out_uint(ctx->out, "runs", lv[i].n);
+			xvbd_out_obj_end(ctx->out);
+		}
+		xvbd_out_arr_end(ctx->out);
+	}
 	xvbd_out_obj_end(ctx->out);
 out:
 	free(svg);
-	xvbd_ab_records_free(a, na);
-	xvbd_ab_records_free(b, nb);
+	for (i = 0; i < po.nops; i++)
+		xvbd_ab_records_free(recs[i], lv[i].n);
 	return rc;
 }

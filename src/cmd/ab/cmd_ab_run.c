@@ -50,6 +50,7 @@
 #include "ab_recorder_impl.h"
 #include "cmd_ab_run_impl.h"
 #include "xvbd/ab/ab_stat.h"
+#include "xvbd/ab/ab_sweep.h"
 #include "xvbd/xen/blkif.h"
 #include "xvbd/cmd/cmd.h"
 #include "xvbd/cmd/ab/cmd_ab.h"
@@ -631,11 +632,15 @@ static int experiment(struct xvbd_ctx *ctx, struct run_opts *o)
 	if (o->until_confident && !ctx->opts->quiet)
 		ab_run_seq_say_cap(&sp);
 	for (k = 0; k < pairs && !rc; k++) {
-		o->rec.pair = (uint32_t)(k + 1);
-		/* ABBA: even pairs A first, odd pairs B first. */
-		for (i = 0; i < 2 && !rc; i++) {
-			struct side *sd = &o->side[(k % 2) ^ (size_t)i];
+		size_t order[2];
 
+		o->rec.pair = (uint32_t)(k + 1);
+		/* ABBA, the two levels' Williams design: A B, B A, ... */
+		xvbd_ab_order(2, k, order);
+		for (i = 0; i < 2 && !rc; i++) {
+			struct side *sd = &o->side[order[i]];
+
+			o->rec.position = (uint32_t)i + 1;
 			rc = one_run(ctx, o, sd, &stopped_by);
 			if (rc)
 				break;

@@ -54,9 +54,11 @@ struct xvbd_ab_rec_opts {
 	bool json;
 	/* ab run: the hash of the config its guest was created from */
 	const char *config_sha256;
-	/* ab run: the experiment's id and this run's pair (from 1) */
+	/* ab run: the experiment's id, this run's block (from 1) and its
+	 * position in the block (from 1; 0: not recorded) */
 	const char *experiment;
 	uint32_t pair;
+	uint32_t position;
 	/*
 	 * --run: which reader takes the command's stdout (--results;
 	 * default auto).  Kept as the record's results; echoed to stderr

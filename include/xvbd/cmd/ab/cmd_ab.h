@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "xvbd/ab/ab.h"
+#include "xvbd/ab/ab_sweep.h"
 #include "xvbd/cmd/cmd.h"
 
 /*
@@ -43,6 +44,15 @@ int xvbd_ab_cli_equivalence(const struct xvbd_cmd *cmd, const char *arg,
  */
 int xvbd_ab_cli_interference_cpu(const struct xvbd_cmd *cmd, const char *arg,
 				 double *fraction);
+/*
+ * --fail-if-worse P (ab compare, ab run): the gate's threshold, in %
+ * (not a fraction: the gate compares it with the % column).  Above 100
+ * only latency, CPU and time can be that much worse.
+ */
+#define XVBD_AB_GATE_MIN_PCT	0.1
+#define XVBD_AB_GATE_MAX_PCT	1000
+int xvbd_ab_cli_fail_if_worse(const struct xvbd_cmd *cmd, const char *arg,
+			      double *pct);
 /* --test welch|mwu */
 int xvbd_ab_cli_test(const struct xvbd_cmd *cmd, const char *arg,
 		     enum xvbd_ab_test *test);
@@ -57,6 +67,26 @@ int xvbd_ab_cli_test(const struct xvbd_cmd *cmd, const char *arg,
 int xvbd_ab_cli_select(const struct xvbd_cmd *cmd, const char *dir,
 		       char **ops, int nops, struct xvbd_ab_record **recs,
 		       size_t *n);
+
+/*
+ * The operands of a command over levels (ab compare, ab plot): 2 to
+ * XVBD_AB_LEVELS_MAX, each a valid operand and given once, and the
+ * baseline (NULL: the first) among them, its index into *base.  what
+ * ends the --baseline error ("compared").  Usage error (exit 2, printed)
+ * otherwise; XVBD_EXIT_OK when fine.
+ */
+int xvbd_ab_cli_levels(const struct xvbd_cmd *cmd, char **ops, size_t nops,
+		       const char *baseline, const char *what, size_t *base);
+/*
+ * The records of each operand into lv[i] (label: the first record's),
+ * recs[i] owning them (xvbd_ab_records_free(recs[i], lv[i].n), also on
+ * failure); a run selected by two operands is an error (it would be
+ * compared with itself).  Returns the exit code.
+ */
+int xvbd_ab_cli_select_levels(const struct xvbd_cmd *cmd, const char *dir,
+			      char **ops, size_t nops,
+			      struct xvbd_ab_level *lv,
+			      struct xvbd_ab_record **recs);
 
 /* "2024-05-01T12:00:00Z" (UTC, whole seconds); "-" if out of range. */
 void xvbd_ab_cli_time(int64_t unix_ns, char *buf, size_t len);

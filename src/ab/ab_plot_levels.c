@@ -1,0 +1,243 @@
+/*
+ * ab_plot_levels.c - `ab plot L1 L2 L3...`: a metric against a sweep's
+ * levels as an SVG picture (see ab_sweep.h).
+ *
+ * One row per metric: the levels along x in the order given, each with
+ * every run summary as a dot, its mean as a bar and the mean's t
+ * interval as a whisker, so the spread of the runs and the uncertainty
+ * of the centre are both in view; the baseline's slot shaded and its
+ * mean drawn across the row, dashed, so each level reads against it.
+ * Rates start at 0 on every axis.  Pure (unit-tested).
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ab_svg_impl.h"
+#include "xvbd/ab/ab_stat.h"
+#include "xvbd/ab/ab_sweep.h"
+
+#define WIDTH		960
+#define TOP		70	/* title and legend */
+#define ROW_H		230
+#define PLOT_H		140	/* inside a row, above the axis */
+#define PLOT_X		90
+#define PLOT_W		840
+#define COLOUR_RUN	"#1f77b4"
+#define COLOUR_BASE	"#d95f02"
+
+struct lvl {
+	const struct xvbd_ab_level *l;
+	struct xvbd_ab_summary *sum;
+	double *v;		/* scratch: known values of a metric */
+};
+
+/* Level l's known values of m into l->v; their count. */
+static size_t values(struct lvl *l, int m)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < l->l->n; i++)
+		if (l->sum[i].known[m])
+			l->v[n++] = l->sum[i].value[m];
+	return n;
+}
+
+/* Mean and the half-width of its t interval (NAN below 2 runs). */
+static void mean_ci(const double *v, size_t n, double confidence,
+		    double *mean, double *half)
+{
+	*mean = n ? xvbd_stat_mean(v, n) : NAN;
+	*half = n >= 2 ? xvbd_stat_t_quantile(0.5 + confidence / 2,
+					      (double)(n - 1)) *
+			 sqrt(xvbd_stat_var(v, n) / (double)n) : NAN;
+}
+
+static bool metric_seen(struct lvl *lv, size_t k, int m)
+{
+	size_t i, j;
+
+	for (i = 0; i < k; i++)
+		for (j = 0; j < lv[i].l->n; j++)
+			if (lv[i].sum[j].known[m] && lv[i].sum[j].value[m] > 0)
+				return true;
+	return false;
+}
+
+/* The top of the row's axis: every run and every interval under it. */
+static double row_top(struct lvl *lv, size_t k, int m, double confidence)
+{
+	double top = 0, mean, half;
+	size_t i, j, n;
+
+	for (i = 0; i < k; i++) {
+		n = values(&lv[i], m);
+		for (j = 0; j < n; j++)
+			top = lv[i].v[j] > top ? lv[i].v[j] : top;
+		mean_ci(lv[i].v, n, confidence, &mean, &half);
+		if (isfinite(mean + half) && mean + half > top)
+			top = mean + half;
+	}
+	return ab_svg_nice_ceil(top);
+}
+
+static double y_of(double y0, double v, double top)
+{
+	return y0 - PLOT_H * (v > top ? top : v < 0 ? 0 : v) / top;
+}
+
+/* One level's slot: dots, mean bar, interval whisker, label. */
+static void slot(FILE *f, struct lvl *l, int m, double x, double w,
+		 double y0, double top, bool base, double confidence,
+		 size_t k)
+{
+	const struct xvbd_ab_metric_info *info = &xvbd_ab_metrics[m];
+	const char *colour = base ? COLOUR_BASE : COLOUR_RUN;
+	double mean, half;
+	size_t i, n = values(l, m);
+	char buf[160];
+
+	if (base)
+		fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" "
+			"height=\"%d\" fill=\"#f3e6dc\"/>\n", x - w / 2,
+			y0 - PLOT_H, w, PLOT_H);
+	for (i = 0; i < n; i++) {
+		double dx = ((double)(i % 5) - 2) * fmin(4, w / 20);
+
+		fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" "
+			"fill=\"%s\" fill-opacity=\"0.6\"><title>%.*f %s"
+			"</title></circle>\n", x + dx, y_of(y0, l->v[i], top),
+			colour, info->decimals, l->v[i], info->unit);
+	}
+	mean_ci(l->v, n, confidence, &mean, &half);
+	if (n)
+		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+			"y2=\"%.1f\" stroke=\"%s\" stroke-width=\"3\"/>\n",
+			x - w / 4, y_of(y0, mean, top), x + w / 4,
+			y_of(y0, mean, top), colour);
+	if (isfinite(half)) {
+		double hi = y_of(y0, mean + half, top);
+		double lo = y_of(y0, mean - half, top);
+
+		fprintf(f, "<path d=\"M%.1f %.1fH%.1fM%.1f %.1fV%.1fM%.1f "
+			"%.1fH%.1f\" stroke=\"#222\" fill=\"none\"/>\n",
+			x - 5, hi, x + 5, x, hi, lo, x - 5, lo, x + 5);
+	}
+	snprintf(buf, sizeof(buf), "%s (%zu)", l->l->label, n);
+	if (k > 6) {
+		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s",
+			 base ? " base" : "");
+		fprintf(f, "<g transform=\"translate(%.1f %.1f) "
+			"rotate(-30)\">", x, y0 + 14);
+		ab_svg_text(f, 0, 0, "end", "font-size=\"11\"", buf);
+		fputs("</g>\n", f);
+		return;
+	}
+	ab_svg_text(f, x, y0 + 16, "middle", "font-size=\"12\"", buf);
+	if (base)
+		ab_svg_text(f, x, y0 + 30, "middle", "font-size=\"11\"",
+			    "baseline");
+}
+
+static void row(FILE *f, struct lvl *lv, size_t k, size_t baseline, int m,
+		double y, double confidence)
+{
+	const struct xvbd_ab_metric_info *info = &xvbd_ab_metrics[m];
+	double y0 = y + ROW_H - 60, top = row_top(lv, k, m, confidence);
+	double w = PLOT_W / (double)k, mean, half;
+	size_t i, n;
+
+	ab_svg_text(f, PLOT_X, y + 16, "start", "font-weight=\"bold\"",
+		    info->label);
+	ab_svg_axis(f, PLOT_X, y0, PLOT_H, top, info->unit);
+	fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
+		"stroke=\"#444\"/>\n", PLOT_X, y0, PLOT_X + PLOT_W, y0);
+	for (i = 0; i < k; i++)
+		slot(f, &lv[i], m, PLOT_X + w * ((double)i + 0.5), w, y0, top,
+		     i == baseline, confidence, k);
+	n = values(&lv[baseline], m);
+	mean_ci(lv[baseline].v, n, confidence, &mean, &half);
+	if (n)
+		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
+			"stroke=\"%s\" stroke-dasharray=\"6 4\"/>\n", PLOT_X,
+			y_of(y0, mean, top), PLOT_X + PLOT_W,
+			y_of(y0, mean, top), COLOUR_BASE);
+}
+
+static void legend(FILE *f, const struct xvbd_ab_level *lv, size_t k,
+		   size_t baseline, double confidence)
+{
+	char line[256];
+
+	snprintf(line, sizeof(line), "dots: one run summary each; bar: mean; "
+		 "whisker: its %g %% t interval; dashed: the baseline's "
+		 "mean (%s); %zu levels in the order given", confidence * 100,
+		 lv[baseline].label, k);
+	ab_svg_text(f, 20, 46, "start", "font-size=\"11\"", line);
+}
+
+int xvbd_ab_plot_levels_svg(const struct xvbd_ab_level *lv, size_t k,
+			    size_t baseline, const bool *metrics,
+			    double confidence, char **svg, size_t *len)
+{
+	struct lvl l[XVBD_AB_LEVELS_MAX] = { { 0 } };
+	bool shown[XVBD_AB_NMETRICS];
+	size_t size = 0, i, j, nrows = 0, r = 0;
+	char *buf = NULL, title[256];
+	FILE *f = NULL;
+	int rc = 0, m;
+
+	*svg = NULL;
+	*len = 0;
+	if (!lv || k < 2 || k > XVBD_AB_LEVELS_MAX || baseline >= k ||
+	    !(confidence > 0 && confidence < 1))
+		return -EINVAL;
+	for (i = 0; i < k && !rc; i++) {
+		if (!lv[i].n || !lv[i].recs) {
+			rc = -EINVAL;
+			break;
+		}
+		l[i].l = &lv[i];
+		l[i].sum = calloc(lv[i].n, sizeof(*l[i].sum));
+		l[i].v = calloc(lv[i].n, sizeof(*l[i].v));
+		if (!l[i].sum || !l[i].v)
+			rc = -ENOMEM;
+		for (j = 0; j < lv[i].n && !rc; j++)
+			rc = xvbd_ab_summarize(&lv[i].recs[j], &l[i].sum[j]);
+	}
+	if (rc)
+		goto out;
+	for (m = 0; m < XVBD_AB_NMETRICS; m++) {
+		shown[m] = (!metrics || metrics[m]) && metric_seen(l, k, m);
+		nrows += shown[m];
+	}
+	f = open_memstream(&buf, &size);
+	if (!f) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	snprintf(title, sizeof(title), "xvbd ab plot: %zu levels against %s",
+		 k, lv[baseline].label);
+	ab_svg_begin(f, WIDTH, TOP + (nrows ? nrows : 1) * ROW_H, title);
+	legend(f, lv, k, baseline, confidence);
+	if (!nrows)
+		ab_svg_text(f, 20, TOP + 20, "start", NULL,
+			    "no metric is above 0 in any run");
+	for (m = 0; m < XVBD_AB_NMETRICS; m++)
+		if (shown[m])
+			row(f, l, k, baseline, m, TOP + (double)(r++ * ROW_H),
+			    confidence);
+	rc = ab_svg_end(f, rc, &buf, &size, svg, len);
+	f = NULL;
+out:
+	if (f)
+		fclose(f);
+	free(buf);
+	for (i = 0; i < k; i++) {
+		free(l[i].sum);
+		free(l[i].v);
+	}
+	return rc;
+}
