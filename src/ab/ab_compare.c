@@ -165,6 +165,28 @@ const char *xvbd_ab_direction(enum xvbd_ab_metric m, bool b_higher)
 	case XVBD_AB_SECONDS:
 	case XVBD_AB_BUSY_SECONDS:
 		return b_higher ? "B takes longer" : "B takes less time";
+	case XVBD_AB_G_RD_CLAT:
+	case XVBD_AB_G_RD_P50:
+	case XVBD_AB_G_RD_P99:
+	case XVBD_AB_G_RD_P999:
+	case XVBD_AB_G_RD_CLAT_MAX:
+	case XVBD_AB_G_WR_CLAT:
+	case XVBD_AB_G_WR_P50:
+	case XVBD_AB_G_WR_P99:
+	case XVBD_AB_G_WR_P999:
+	case XVBD_AB_G_WR_CLAT_MAX:
+		return b_higher ? "B slower (higher latency in the guest)" :
+				  "B faster (lower latency in the guest)";
+	case XVBD_AB_BENCH_LOWER1:
+	case XVBD_AB_BENCH_LOWER2:
+	case XVBD_AB_BENCH_LOWER3:
+	case XVBD_AB_BENCH_LOWER4:
+		return b_higher ? "B worse (higher)" : "B better (lower)";
+	case XVBD_AB_BENCH_HIGHER1:
+	case XVBD_AB_BENCH_HIGHER2:
+	case XVBD_AB_BENCH_HIGHER3:
+	case XVBD_AB_BENCH_HIGHER4:
+		return b_higher ? "B better (higher)" : "B worse (lower)";
 	default:
 		return b_higher ? "B faster" : "B slower";
 	}
@@ -476,7 +498,9 @@ static int warn_runs(struct xvbd_ab_comparison *c, const char *side,
  */
 static bool never_variable(const char *key)
 {
-	return !strcmp(key, "workload") || !strcmp(key, "xvbd.version");
+	return !strcmp(key, "workload") || !strcmp(key, "xvbd.version") ||
+	       !strncmp(key, XVBD_AB_FP_WORKLOAD_PREFIX,
+			strlen(XVBD_AB_FP_WORKLOAD_PREFIX));
 }
 
 /*
@@ -543,7 +567,12 @@ static int warn_fingerprints(struct xvbd_ab_comparison *c,
 	for (i = 0; i < c->ndiffs && !rc; i++) {
 		if (c->diffs[i].follows)
 			continue;
-		xvbd_ab_fp_diff_text(&c->diffs[i], line, sizeof(line));
+		/* The workload's own facts in one line, both sides' jobs. */
+		if (strncmp(c->diffs[i].key, XVBD_AB_FP_WORKLOAD_PREFIX,
+			    strlen(XVBD_AB_FP_WORKLOAD_PREFIX)) ||
+		    xvbd_ab_workload_diff_text(a, b, line, sizeof(line)) ==
+		    -ENOENT)
+			xvbd_ab_fp_diff_text(&c->diffs[i], line, sizeof(line));
 		rc = ab_warn(c, "%s", line);
 	}
 	if (!rc && alone > 1)

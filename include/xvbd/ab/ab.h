@@ -35,8 +35,7 @@
 #include <stdint.h>
 
 #include "xvbd/dom0/sysfs.h"
-
-struct xvbd_wl_results;
+#include "xvbd/workload/workload.h"
 
 #define XVBD_AB_FORMAT		"xvbd-ab-record"
 #define XVBD_AB_VERSION		1
@@ -365,8 +364,45 @@ enum xvbd_ab_metric {
 	 */
 	XVBD_AB_SECONDS,
 	XVBD_AB_BUSY_SECONDS,
+	/*
+	 * The guest's own figures, from the workload's results (--run's
+	 * stdout: xvbd/workload/workload.h; src/ab/ab_guest.c), unknown
+	 * in runs without them.  fio: IO/s and MB/s over its jobs (fio's
+	 * own with one job), completion latency in ms: the mean, p50, p99,
+	 * p99.9 (each run's own summary) and the largest.
+	 */
+	XVBD_AB_G_RD_IOPS,
+	XVBD_AB_G_WR_IOPS,
+	XVBD_AB_G_RD_MBS,
+	XVBD_AB_G_WR_MBS,
+	XVBD_AB_G_RD_CLAT,
+	XVBD_AB_G_RD_P50,
+	XVBD_AB_G_RD_P99,
+	XVBD_AB_G_RD_P999,
+	XVBD_AB_G_RD_CLAT_MAX,
+	XVBD_AB_G_WR_CLAT,
+	XVBD_AB_G_WR_P50,
+	XVBD_AB_G_WR_P99,
+	XVBD_AB_G_WR_P999,
+	XVBD_AB_G_WR_CLAT_MAX,
+	/*
+	 * benchfmt: each benchmark's unit is a metric, in a slot of its
+	 * direction (xvbd_wl_bench_better), the first ones the output names
+	 * first; xvbd_ab_bench_slot() says which benchmark and unit.
+	 */
+	XVBD_AB_BENCH_LOWER1,
+	XVBD_AB_BENCH_LOWER2,
+	XVBD_AB_BENCH_LOWER3,
+	XVBD_AB_BENCH_LOWER4,
+	XVBD_AB_BENCH_HIGHER1,
+	XVBD_AB_BENCH_HIGHER2,
+	XVBD_AB_BENCH_HIGHER3,
+	XVBD_AB_BENCH_HIGHER4,
 	XVBD_AB_NMETRICS,
 };
+#define XVBD_AB_BENCH_SLOTS	4	/* per direction */
+/* The guest's own metrics (results), fio's and benchfmt's. */
+bool xvbd_ab_metric_is_guest(enum xvbd_ab_metric m);
 /* IO/s and MB/s: the metrics that have a busy-span and a window form. */
 bool xvbd_ab_metric_is_rate(enum xvbd_ab_metric m);
 
@@ -440,6 +476,50 @@ struct xvbd_ab_interval {
 
 int xvbd_ab_interval_get(const struct xvbd_ab_record *rec, size_t i,
 			 struct xvbd_ab_interval *out);
+
+/* ---- the guest's own figures (src/ab/ab_guest.c) ---- */
+
+/*
+ * The guest metrics of a run from its results (XVBD_AB_G_*, the bench
+ * slots): known only where the results hold them; the same over the
+ * busy span and the window (the guest measured its own time).
+ */
+void xvbd_ab_guest_summarize(const struct xvbd_ab_record *rec,
+			     struct xvbd_ab_summary *out);
+/*
+ * The benchmark a bench slot m holds in rec: its name and unit, and the
+ * mean of its values over the lines that give it (go test -count=N
+ * prints N).  false when the slot is empty.
+ */
+bool xvbd_ab_bench_slot(const struct xvbd_ab_record *rec,
+			enum xvbd_ab_metric m, const char **name,
+			const char **unit, double *mean);
+/*
+ * The workload's own facts into fp (XVBD_AB_FP_WORKLOAD_PREFIX...):
+ * fio's version and each job's options that shape its I/O (rw,
+ * bs/bssplit, iodepth, numjobs, ioengine, direct, size, filename,
+ * rwmixread, runtime, time_based; a job's own over the global ones),
+ * the benchmarks in their slots and benchfmt's configuration.
+ */
+#define XVBD_AB_FP_WORKLOAD_PREFIX	"workload."
+int xvbd_ab_fp_add_results(struct xvbd_ab_fp *fp,
+			   const struct xvbd_wl_results *r);
+/*
+ * One line for the workload facts that differ between a and b: "fio's
+ * jobs differ: A ran rw=randread bs=1k, B rw=randread bs=4k: ...".
+ * -ENOENT when none differs, -ENOSPC when cut.
+ */
+int xvbd_ab_workload_diff_text(const struct xvbd_ab_fp *a,
+			       const struct xvbd_ab_fp *b, char *buf,
+			       size_t len);
+/*
+ * JSON+'s completion latency bins of direction dir, summed over the
+ * runs recs[n] (a label's merged distribution): *out (free it with
+ * xvbd_wl_hist_free), *nruns the runs that had bins.
+ */
+int xvbd_ab_merged_clat(const struct xvbd_ab_record *recs, size_t n,
+			enum xvbd_wl_dir dir, struct xvbd_wl_hist *out,
+			size_t *nruns);
 
 /* ---- interference: what else used the host during a run ---- */
 

@@ -358,6 +358,11 @@ static int keep_results(struct recorder *r)
 			 "not read (--results none)");
 	}
 	r->rec.results = res;
+	/* What the workload itself says it ran: its fingerprint. */
+	if (xvbd_ab_fp_add_results(&r->rec.fp, res)) {
+		xvbd_err(CMD_OF(r), "fingerprint", "%s", strerror(ENOMEM));
+		return XVBD_EXIT_FAIL;
+	}
 	if (res->format == XVBD_WL_ABSENT && !res->quiet)
 		xvbd_err(CMD_OF(r), "warning", "%s: no workload results in "
 			 "the record: %s", r->o->label, res->why);

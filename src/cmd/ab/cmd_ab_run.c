@@ -286,7 +286,9 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 		    o->metric == XVBD_AB_DOM0_CPU) {
 			xvbd_err(CMD, "--metric", "\"%s\": expected one "
 				 "of read-iops, write-iops, read-mbs, "
-				 "write-mbs, read-lat, write-lat",
+				 "write-mbs, read-lat, write-lat, or a "
+				 "guest metric (guest-read-iops, "
+				 "guest-read-p99, bench-lower-1, ...)",
 				 optarg);
 			rc = XVBD_EXIT_USAGE;
 		}

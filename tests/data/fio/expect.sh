@@ -5,8 +5,9 @@
 # Writes NAME.expect beside each NAME.json (fio's stdout, saved in the
 # lab by tests/lab/fio-samples.sh) that holds a report:
 #   PATH VALUE	one field per line, PATH as the test's lookup spells it
-# The JSON is the last document of the output (fio's text and notes
-# before it dropped: the lines before the first one starting with "{").
+# The JSON is the last document of the output: fio's text and notes
+# around it dropped (a document runs from a line "{" to a line "}": fio
+# indents everything inside).
 set -euo pipefail
 cd "$(dirname "$0")"
 prog='
@@ -40,5 +41,6 @@ def lat($p): to_entries[] | select(.key == "slat_ns" or .key == "clat_ns" or .ke
 '
 for f in *.json; do
 	n=${f%.json}
-	sed -n '/^{/,$p' "$f" | jq -s -r "last | $prog" >"$n.expect"
+	awk '/^\{/ { on = 1 } on { print } /^\}/ { on = 0 }' "$f" |
+		jq -s -r "last | $prog" >"$n.expect"
 done
