@@ -761,6 +761,10 @@ int xvbd_ab_compare_with(const struct xvbd_ab_record *a, size_t na,
 		rc = ab_interf_compare(out, "B", b, nb,
 				       opts->interference_cpu);
 	if (!rc)
+		rc = ab_account_compare(out, "A", a, na);
+	if (!rc)
+		rc = ab_account_compare(out, "B", b, nb);
+	if (!rc)
 		rc = warn_data(out, na, nb);
 out:
 	free(sa);

@@ -521,6 +521,51 @@ int xvbd_ab_merged_clat(const struct xvbd_ab_record *recs, size_t n,
 			enum xvbd_wl_dir dir, struct xvbd_wl_hist *out,
 			size_t *nruns);
 
+/* ---- where each I/O went (src/ab/ab_account.c) ---- */
+
+/*
+ * A run's I/O counted three times, over its intervals that were not
+ * reset and summed over its VBDs: by the guest's workload (fio's bytes
+ * and I/Os, from the results), by blkback (requests and 512-byte
+ * sectors), by the backing device (its sectors, where recorded); and
+ * the two clocks: fio's runtime (the guest's) and the command's life in
+ * dom0's time.  Bytes decide, not request counts, which merges and splits
+ * change.  Flags (each a line of xvbd_ab_account_text):
+ *	elsewhere	a fio job's /dev/xvdX is no recorded VBD
+ *	cached		the device read less than blkback served, by more
+ *			than 10 % and 1 MiB: dom0's page cache served it
+ *	guest_more	fio counted more bytes than blkback saw (another
+ *			disk, the guest's page cache)
+ *	blkback_more	blkback saw more bytes than fio (other I/O)
+ *	clock_fast	fio's runtime longer than the command's life in
+ *			dom0 by more than 5 % and 0.5 s
+ */
+struct xvbd_ab_account {
+	bool guest_known;		/* fio's results */
+	uint64_t guest_rd_bytes, guest_wr_bytes, guest_rd_ios, guest_wr_ios;
+	uint64_t bb_rd_bytes, bb_wr_bytes, bb_rd_req, bb_wr_req;
+	bool dev_known;			/* device sectors in every interval */
+	uint64_t dev_rd_bytes, dev_wr_bytes;
+	double guest_runtime_s;		/* fio's, its groups in turn */
+	bool clock_known;
+	double window_s;		/* the command's life, dom0's clock */
+	char elsewhere[64];		/* a job's /dev/ file, or "" */
+	bool cached, guest_more, blkback_more, clock_fast;
+	double cached_pct;		/* of blkback's reads */
+	double ratio;			/* guest/blkback or blkback/guest */
+	double clock_ratio;		/* fio's runtime / the command's life */
+};
+
+int xvbd_ab_account(const struct xvbd_ab_record *rec,
+		    struct xvbd_ab_account *a);
+/* The k-th flag's line (from 0); -ENOENT past the last. */
+int xvbd_ab_account_text(const struct xvbd_ab_account *a, size_t k,
+			 char *buf, size_t len);
+struct xvbd_out;
+/* The figures and flags as an object under key. */
+void xvbd_ab_account_render(struct xvbd_out *o, const char *key,
+			    const struct xvbd_ab_account *a);
+
 /* ---- interference: what else used the host during a run ---- */
 
 /*

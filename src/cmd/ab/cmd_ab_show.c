@@ -50,6 +50,9 @@ static const struct xvbd_out_label show_labels[] = {
 	{ "interference_flags", "interference flags" },
 	{ "merged_clat", "merged guest clat (JSON+ bins)" },
 	{ "max_bin_ms", "largest bin (ms)" },
+	{ "accounting", "where the I/O went" },
+	{ "run_s", "the command's run (s, dom0's clock)" },
+	{ "guest_runtime_s", "fio's runtime (s, the guest's clock)" },
 	{ NULL, NULL },
 };
 
@@ -223,6 +226,7 @@ static bool have_bins(const struct xvbd_ab_record *recs, size_t n)
 static void render(struct xvbd_out *o, const struct xvbd_ab_record *r,
 		   double threshold)
 {
+	struct xvbd_ab_account acc;
 	char buf[64];
 	size_t i;
 
@@ -256,6 +260,8 @@ static void render(struct xvbd_out *o, const struct xvbd_ab_record *r,
 			xvbd_out_str(o, "results_why", r->results->why);
 	}
 	render_merged(o, r, 1);
+	if (!xvbd_ab_account(r, &acc))
+		xvbd_ab_account_render(o, "accounting", &acc);
 	render_interf(o, r, threshold);
 	xvbd_out_obj_begin(o, "fingerprint");
 	for (i = 0; i < r->fp.n; i++)
