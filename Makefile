@@ -100,7 +100,7 @@ LIB_SRCS += src/ab/ab_record.c src/ab/ab_json.c src/ab/ab_json_read.c \
 # dom0 page cache modes of file-backed disks (attach --cache, list, show)
 LIB_SRCS += src/dom0/cache.c src/vbd/attach_script.c
 XEN_SRCS  += src/ab/ab_sys.c src/cmd/ab/ab_recorder.c src/cmd/ab/ab_recorder_loop.c src/cmd/ab/ab_recorder_ready.c \
-	     src/cmd/ab/ab_recorder_cmd.c \
+	     src/cmd/ab/ab_recorder_cmd.c src/cmd/ab/ab_recorder_filedev.c \
 	     src/xen/tstack_facts.c
 CMD_SRCS  += src/cmd/ab/cmd_ab_record.c src/cmd/ab/cmd_ab_run.c src/cmd/ab/cmd_ab_run_hot.c \
 	     src/cmd/ab/cmd_ab_run_seq.c

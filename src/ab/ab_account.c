@@ -8,9 +8,10 @@
  * and splits large ones, the block layer under blkback does the same,
  * so counts differ without anything being wrong; bytes only differ when
  * I/O went elsewhere.  Flags:
- *  - reads blkback served that the backing device did not read: dom0's
- *    page cache served them (seed 001: a file in dom0's cache against a
- *    partition);
+ *  - reads blkback served that the backing device did not read (for a
+ *    file via loop, the disk holding the file: the loop device counts
+ *    every request): dom0's page cache served them (seed 001: a file in
+ *    dom0's cache against a partition);
  *  - fio counted more bytes than blkback saw: the job ran (partly) on
  *    another disk, or the guest's own page cache served it;
  *  - blkback saw more than fio counted: other I/O in the guest;
@@ -62,6 +63,20 @@ static void dom0_counts(const struct xvbd_ab_record *rec,
 					  SECTOR_BYTES;
 			a->bb_wr_bytes += (v->c.wr_sect - p->c.wr_sect) *
 					  SECTOR_BYTES;
+			/* A loop's own counts are blkback's: the disk that
+			 * holds its file is where a cache miss goes. */
+			if (v->has_file_dev && p->has_file_dev &&
+			    v->file_dev_rd_sect >= p->file_dev_rd_sect &&
+			    v->file_dev_wr_sect >= p->file_dev_wr_sect) {
+				a->dev_is_file_dev = true;
+				a->dev_rd_bytes += (v->file_dev_rd_sect -
+						    p->file_dev_rd_sect) *
+						   SECTOR_BYTES;
+				a->dev_wr_bytes += (v->file_dev_wr_sect -
+						    p->file_dev_wr_sect) *
+						   SECTOR_BYTES;
+				continue;
+			}
 			if (!v->has_blk_sect || !p->has_blk_sect ||
 			    v->blk_rd_sect < p->blk_rd_sect ||
 			    v->blk_wr_sect < p->blk_wr_sect) {
@@ -195,9 +210,10 @@ int xvbd_ab_account_text(const struct xvbd_ab_account *a, size_t k,
 		size_text(a->guest_rd_bytes, g, sizeof(g));
 		size_text(a->bb_rd_bytes, b, sizeof(b));
 		size_text(a->dev_rd_bytes, d, sizeof(d));
-		snprintf(buf, len, "guest read %s, blkback %s, backing device "
-			 "%s: %.0f %% served from dom0's page cache",
-			 g, b, d, a->cached_pct);
+		snprintf(buf, len, "guest read %s, blkback %s, %s %s: %.0f %% "
+			 "served from dom0's page cache", g, b,
+			 a->dev_is_file_dev ? "the disk holding the image" :
+			 "backing device", d, a->cached_pct);
 		return 0;
 	}
 	if (a->guest_more && i++ == k) {

@@ -62,7 +62,7 @@ static yajl_gen_status gen_key_u64(yajl_gen g, const char *k, uint64_t v)
 /* Each field of the counters, in sysfs order (xvbd_blkback_fields). */
 static const char *const vbd_keys[] = {
 	"rd_req", "wr_req", "rd_sect", "wr_sect", "f_req", "ds_req", "oo_req",
-	"reset", "blk", "backend_cpu_ns", "backend_reset",
+	"reset", "blk", "backend_cpu_ns", "backend_reset", "file_dev",
 };
 #define NVBD_KEYS (sizeof(vbd_keys) / sizeof(vbd_keys[0]))
 /*
@@ -134,6 +134,17 @@ static yajl_gen_status gen_vbd(yajl_gen g, const struct xvbd_ab_vbd_sample *cv)
 		st = gen_str(g, "backend_reset");
 	if (!st)
 		st = yajl_gen_bool(g, v.be_reset);
+	/* A file via loop only, and only from records that have it. */
+	if (!st && v.has_file_dev)
+		st = gen_str(g, "file_dev");
+	if (!st && v.has_file_dev)
+		st = yajl_gen_map_open(g);
+	if (!st && v.has_file_dev)
+		st = gen_key_u64(g, "rd_sectors", v.file_dev_rd_sect);
+	if (!st && v.has_file_dev)
+		st = gen_key_u64(g, "wr_sectors", v.file_dev_wr_sect);
+	if (!st && v.has_file_dev)
+		st = yajl_gen_map_close(g);
 	return st ? st : yajl_gen_map_close(g);
 }
 
@@ -492,6 +503,29 @@ static int read_backend(yajl_val v, const struct where *w,
 	return rc;
 }
 
+/* The device holding a loop's file: {"rd_sectors", "wr_sectors"}. */
+static int read_file_dev(yajl_val v, const struct where *w,
+			 struct xvbd_ab_vbd_sample *out, struct xvbd_ab_err *e)
+{
+	static const char *const keys[] = { "rd_sectors", "wr_sectors" };
+	yajl_val f = obj_get(v, "file_dev");
+	struct where wf;
+	int rc;
+
+	if (!f)
+		return 0;
+	where_key(&wf, w, "file_dev");
+	rc = obj_check(f, &wf, keys, 2, e);
+	if (!rc)
+		rc = get_u64(f, &wf, "rd_sectors", UINT64_MAX,
+			     &out->file_dev_rd_sect, e);
+	if (!rc)
+		rc = get_u64(f, &wf, "wr_sectors", UINT64_MAX,
+			     &out->file_dev_wr_sect, e);
+	out->has_file_dev = !rc;
+	return rc;
+}
+
 static int read_vbd(yajl_val v, const struct where *w,
 		    struct xvbd_ab_vbd_sample *out, struct xvbd_ab_err *e)
 {
@@ -500,8 +534,9 @@ static int read_vbd(yajl_val v, const struct where *w,
 	size_t i;
 	int rc;
 
-	/* The backend's two are absent in records of earlier versions. */
-	rc = obj_check_opt(v, w, vbd_keys, NVBD_KEYS, NVBD_KEYS - 2, e);
+	/* The backend's two and file_dev are absent in records of earlier
+	 * versions (file_dev also for other backends). */
+	rc = obj_check_opt(v, w, vbd_keys, NVBD_KEYS, NVBD_KEYS - 3, e);
 	for (i = 0; !rc && i < XVBD_BLKBACK_NFIELDS; i++)
 		rc = get_u64(v, w, vbd_keys[i], UINT64_MAX,
 			     vbd_counter(out, i), e);
@@ -509,6 +544,8 @@ static int read_vbd(yajl_val v, const struct where *w,
 		rc = get_bool(v, w, "reset", &out->reset, e);
 	if (!rc)
 		rc = read_backend(v, w, out, e);
+	if (!rc)
+		rc = read_file_dev(v, w, out, e);
 	if (rc)
 		return rc;
 	blk = obj_get(v, "blk");

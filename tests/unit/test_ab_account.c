@@ -172,6 +172,44 @@ static void test_clock(void **state)
 	assert_true(a.window_s == 5.0);
 }
 
+/*
+ * A file via loop: the loop device counts what blkback counts; the disk
+ * holding the file read 2 %.  The figures survive the record's JSON.
+ */
+static void test_file_dev(void **state)
+{
+	struct xvbd_ab_record back;
+	struct xvbd_ab_err e = { "" };
+	struct xvbd_ab_account a;
+	struct trec t;
+	char *json;
+	size_t len, i;
+
+	(void)state;
+	make(&t, 2000, 4 * MIB_SECT, 1024, 4 * MIB_SECT);
+	for (i = 0; i <= 2; i++) {
+		t.v[i][0].has_file_dev = true;
+		t.v[i][0].file_dev_rd_sect = 1000 + i * 4 * MIB_SECT / 100;
+		t.v[i][0].file_dev_wr_sect = 7;
+	}
+	account(&t, &a);
+	assert_true(a.cached && a.dev_is_file_dev);
+	assert_string_equal(text(&a, 0), "guest read 4.0 MiB, blkback 4.0 MiB, "
+			    "the disk holding the image 82 KiB: 98 % served "
+			    "from dom0's page cache");
+	t.r.results = NULL;
+	assert_int_equal(xvbd_ab_record_to_json(&t.r, &json, &len), 0);
+	assert_non_null(strstr(json, "\"file_dev\":{\"rd_sectors\":1000,"));
+	if (xvbd_ab_record_from_json(json, len, &back, &e))
+		fail_msg("%s", e.msg);
+	assert_true(back.samples[2].vbds[0].has_file_dev);
+	assert_int_equal(back.samples[2].vbds[0].file_dev_rd_sect,
+			 1000 + 2 * 4 * MIB_SECT / 100);
+	assert_false(back.samples[2].vbds[0].has_io_ticks);
+	xvbd_ab_record_free(&back);
+	free(json);
+}
+
 /* A reset interval's counts are not the run's. */
 static void test_reset(void **state)
 {
@@ -225,6 +263,7 @@ int main(void)
 		cmocka_unit_test(test_bytes_elsewhere),
 		cmocka_unit_test(test_clock),
 		cmocka_unit_test(test_reset),
+		cmocka_unit_test(test_file_dev),
 		cmocka_unit_test(test_compare_names_cached),
 	};
 

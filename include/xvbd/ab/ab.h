@@ -194,6 +194,15 @@ struct xvbd_ab_vbd_sample {
 	bool has_blk_sect;
 	uint64_t blk_rd_sect, blk_wr_sect;
 	/*
+	 * A file via loop: the sectors the device holding the file read
+	 * and wrote (its stat; shared with whatever else that filesystem
+	 * serves).  The loop device counts every request; this one only
+	 * what dom0's page cache did not serve.  Absent for other backends
+	 * and from older records.
+	 */
+	bool has_file_dev;
+	uint64_t file_dev_rd_sect, file_dev_wr_sect;
+	/*
 	 * blkback's ring threads: their CPU time summed (ns, schedstat);
 	 * has_be false when none was found (unknown, not 0).  be_reset:
 	 * the set of threads changed since the previous sample (a ring
@@ -546,6 +555,7 @@ struct xvbd_ab_account {
 	uint64_t bb_rd_bytes, bb_wr_bytes, bb_rd_req, bb_wr_req;
 	bool dev_known;			/* device sectors in every interval */
 	uint64_t dev_rd_bytes, dev_wr_bytes;
+	bool dev_is_file_dev;		/* the disk holding a loop's file */
 	double guest_runtime_s;		/* fio's, its groups in turn */
 	bool clock_known;
 	double window_s;		/* the command's life, dom0's clock */

@@ -17,6 +17,9 @@
 struct xvbd_tstack;
 struct xvbd_xs;
 struct xvbd_wl_capture;
+struct xvbd_sysfs;
+struct xvbd_sysfs_blk;
+struct xvbd_stats_vbd;
 
 struct xvbd_ab_run {
 	/* in */
@@ -115,6 +118,21 @@ void xvbd_ab_output_finish(struct xvbd_ab_output *o,
 			   struct xvbd_ab_record *rec);
 /* How long a command's stdout may stay open after it ended. */
 #define XVBD_AB_OUTPUT_DRAIN_MS	2000
+
+/*
+ * The device holding a loop-backed VBD's file (ab_recorder_filedev.c):
+ * found at the first sample that has the backing device, then its
+ * sectors into each sample (has_file_dev).
+ */
+struct xvbd_ab_filedev {
+	bool tried;
+	struct xvbd_sysfs_blk *blk;	/* NULL: none (not a loop, gone) */
+};
+void xvbd_ab_filedev_sample(struct xvbd_ab_filedev *f,
+			    struct xvbd_sysfs *sys,
+			    const struct xvbd_stats_vbd *v,
+			    struct xvbd_ab_vbd_sample *o);
+void xvbd_ab_filedev_close(struct xvbd_ab_filedev *f);
 
 /* A --run command that ignores SIGTERM this long gets SIGKILL. */
 #define XVBD_AB_KILL_GRACE_MS	3000

@@ -47,6 +47,8 @@ struct recorder {
 	pid_t child;			/* --run, while it runs; else 0 */
 	sigset_t sigs;			/* blocked, taken by wait_until() */
 	int sigfd;			/* ... from this signalfd */
+	/* the devices holding loop-backed VBDs' files */
+	struct xvbd_ab_filedev filedev[XVBD_AB_VDEVS_MAX];
 	struct xvbd_ab_output out;	/* --run's stdout, when read */
 	bool child_exited;		/* SIGCHLD arrived */
 	/*
@@ -153,6 +155,7 @@ static bool convert(struct recorder *r, const struct xvbd_stats_sample *s,
 			o->blk_rd_sect = v->blk_raw.rd_sectors;
 			o->blk_wr_sect = v->blk_raw.wr_sectors;
 		}
+		xvbd_ab_filedev_sample(&r->filedev[j], r->sys, v, o);
 	}
 	return true;
 }
@@ -762,7 +765,7 @@ int xvbd_ab_recorder_loop(struct xvbd_tstack *ts, struct xvbd_xs *xs,
 {
 	struct recorder r = { .ts = ts, .xs = xs, .run = run, .rec = rec,
 			      .interval_ns = run->interval_ns };
-	size_t per_sample;
+	size_t per_sample, i;
 	bool fp_first;
 	int err;
 
@@ -847,6 +850,8 @@ out:
 	xvbd_ab_output_finish(&r.out, rec);
 	if (r.sigfd >= 0)
 		close(r.sigfd);
+	for (i = 0; i < XVBD_AB_VDEVS_MAX; i++)
+		xvbd_ab_filedev_close(&r.filedev[i]);
 	xvbd_stats_sample_free(&r.s);
 	xvbd_stats_close(r.st);
 	xvbd_sysfs_close(r.sys);
