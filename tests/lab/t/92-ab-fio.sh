@@ -12,6 +12,11 @@
 #  - two runs whose jobs differ only in bs (4k, 1k): ab compare names
 #    the workload difference in one line and takes no variable under
 #    test;
+#  - dom0's page cache: the image --cache host (ABBA: A's second run
+#    reads what its first left in dom0's cache) against --cache none:
+#    the accounting names A's second run "served from dom0's page
+#    cache" with a fraction within 5 points of the one from the stat of
+#    the disk holding the image, read here around each run; none of B's;
 #  - a benchfmt workload (the guest times an md5sum of the disk under
 #    test and prints a Benchmark line): the fast disk (/scratch) against
 #    the slow one (/slow, reads throttled), 3+3 runs: B worse, lower
@@ -28,7 +33,7 @@ slow=/slow/t92.img
 trig=/scratch/t92-trig.img
 xl destroy $name 2>/dev/null
 rm -rf $top
-mkdir -p $top/fio $top/bs $top/bench
+mkdir -p $top/fio $top/bs $top/bench $top/cache
 check "the slow disk is mounted on /slow" abg_mount_slow
 rm -f $img $slow $trig
 dd if=/dev/urandom of=$img bs=1M count=16 status=none
@@ -104,6 +109,49 @@ for l in fioa fiob; do
 	check "$l: merged p99 ($got ms) is the p99 of the summed bins ($want ms)" \
 		awk -v a="$got" -v b="$want" 'BEGIN { d = a - b; exit !(d < 0.0005 && d > -0.0005) }'
 done
+
+phase "dom0's page cache: --cache host (read twice) against --cache none"
+echo "GO $job --runtime=2" >$top/cache/args
+dev=$(stat -c '%Hd:%Ld' $img)
+# The --run command, between two reads of that disk's stat: the sectors
+# it read during each run, per label.
+cat >$top/cache/go.sh <<EOS
+#!/bin/sh
+read -r x y s0 rest </sys/dev/block/$dev/stat
+$(abg_hot_fio_go_cmd $trig $top/cache)
+rc=\$?
+read -r x y s1 rest </sys/dev/block/$dev/stat
+echo "\$XVBD_AB_LABEL \$((s1 - s0))" >>$top/cache/sectors
+exit \$rc
+EOS
+chmod +x $top/cache/go.sh
+sync
+echo 3 >/proc/sys/vm/drop_caches
+xvbd ab run host none --domain $name --disk-a "$spec" --cache-a host \
+	--disk-b "$spec" --cache-b none --ready "$ready" \
+	--run "$top/cache/go.sh" --runs 2 --dir $store --json \
+	>$top/cache.json 2>$top/cache.err
+expect_eq "cache: ab run exits 0" 0 $?
+sed 's/^/# disk sectors read: /' $top/cache/sectors
+second=$(ls $store/host-*.json | sort | tail -1)
+id2=$(jq -r .id $second)
+flag=$(xvbd ab show $id2 --dir $store --json | jq -r '.accounting.flags[]')
+echo "# $id2: $flag"
+pct=$(sed -n 's/.*: \([0-9]*\) % served from dom0.s page cache$/\1/p' <<<"$flag")
+check "A's second run: served from dom0's page cache, the disk holding the image named" \
+	grep -q "the disk holding the image .*% served from dom0's page cache" <<<"$flag"
+# The fraction from the disk's own stat and fio's bytes of that run.
+bytes=$(jq -r '.jobs[0].read.io_bytes' $top/cache/host-2.json)
+sect=$(awk '$1 == "host" { n++; if (n == 2) print $2 }' $top/cache/sectors)
+want=$(awk -v s="$sect" -v b="$bytes" 'BEGIN { printf "%.0f", 100 * (1 - s * 512 / b) }')
+check "its fraction ($pct %) within 5 points of the disk's own ($want %)" \
+	awk -v a="${pct:-999}" -v b="$want" 'BEGIN { d = a - b; exit !(d <= 5 && d >= -5) }'
+for f in $store/none-*.json; do
+	expect_eq "B's run $(jq -r .id $f): no page cache flag" "" \
+		"$(xvbd ab show $(jq -r .id $f) --dir $store --json | jq -r '.accounting.flags[]' | grep 'page cache')"
+done
+check "ab compare names it" sh -c "xvbd ab compare host none --dir $store --json |
+	jq -r '.warnings[]' | grep -q '^A run $id2: guest read .* served from dom0.s page cache'"
 
 phase "fio jobs that differ in bs"
 echo "GO ${job/--bs=4k/--bs=4k} --runtime=1" >$top/bs/args-bs4k
