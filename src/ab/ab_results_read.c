@@ -353,7 +353,7 @@ static int fio_read(yajl_val v, const struct at *a, struct xvbd_wl_fio *f,
 		"disks",
 	};
 	yajl_val arr;
-	uint64_t ts;
+	uint64_t ts = 0;
 	struct at w;
 	size_t i;
 	int rc;
@@ -475,7 +475,7 @@ static int bench_read(yajl_val v, const struct at *a,
 	};
 	yajl_val arr;
 	char *first = NULL;
-	uint64_t nbad;
+	uint64_t nbad = 0;
 	struct at w;
 	size_t i;
 	int rc;
