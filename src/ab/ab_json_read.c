@@ -391,19 +391,12 @@ static const yajl_callbacks callbacks = {
 };
 
 /* yajl's message for a syntax error, on one line. */
-static void syntax_error(struct reader *r, size_t len)
+static void syntax_error(struct reader *r)
 {
-	unsigned char *msg = yajl_get_error(r->h, 0,
-					    (const unsigned char *)r->json,
-					    len);
-	char *nl = msg ? strchr((char *)msg, '\n') : NULL;
+	char msg[160];
 
-	if (nl)
-		*nl = '\0';
-	err_set(r->e, "not valid JSON (%s)", msg && *msg ? (char *)msg :
-		"parse error");
-	if (msg)
-		yajl_free_error(r->h, msg);
+	xvbd_json_syntax_error(r->h, msg, sizeof(msg));
+	err_set(r->e, "not valid JSON (%s)", msg);
 }
 
 int xvbd_ab_record_from_json(const char *json, size_t len,
@@ -438,7 +431,7 @@ int xvbd_ab_record_from_json(const char *json, size_t len,
 		st = yajl_complete_parse(r.h);
 	}
 	if (st == yajl_status_error)
-		syntax_error(&r, len);
+		syntax_error(&r);
 	rc = st == yajl_status_ok ? 0 : r.rc ? r.rc : -EINVAL;
 	if (!rc && !r.head_done) {
 		err_set(e, "not a JSON object");

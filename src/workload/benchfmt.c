@@ -42,22 +42,11 @@ struct xvbd_wl_bench_reader *xvbd_wl_bench_reader_new(void)
 	return calloc(1, sizeof(struct xvbd_wl_bench_reader));
 }
 
-static void opts_free(struct xvbd_wl_opt *o, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++) {
-		free(o[i].key);
-		free(o[i].value);
-	}
-	free(o);
-}
-
 void xvbd_wl_bench_free(struct xvbd_wl_bench *b)
 {
 	size_t i, k;
 
-	opts_free(b->config, b->nconfig);
+	xvbd_wl_opts_free(b->config, b->nconfig);
 	for (i = 0; i < b->nlines; i++) {
 		free(b->lines[i].name);
 		for (k = 0; k < b->lines[i].nvalues; k++)

@@ -627,15 +627,10 @@ int fio_doc_begin(struct fio_doc *d)
 /* yajl's message for a syntax error, on one line. */
 static void syntax_error(struct fio_doc *d)
 {
-	unsigned char *msg = yajl_get_error(d->h, 0, NULL, 0);
-	char *nl = msg ? strchr((char *)msg, '\n') : NULL;
+	char msg[160];
 
-	if (nl)
-		*nl = '\0';
-	snprintf(d->why, sizeof(d->why), "not valid JSON (%s)",
-		 msg && *msg ? (char *)msg : "parse error");
-	if (msg)
-		yajl_free_error(d->h, msg);
+	xvbd_json_syntax_error(d->h, msg, sizeof(msg));
+	snprintf(d->why, sizeof(d->why), "not valid JSON (%s)", msg);
 	d->rc = -EINVAL;
 }
 

@@ -27,7 +27,7 @@ const char *xvbd_wl_lat_name(enum xvbd_wl_lat_kind k)
 	return k < XVBD_WL_NLATS ? lat_names[k] : "?";
 }
 
-static void opts_free(struct xvbd_wl_opt *o, size_t n)
+void xvbd_wl_opts_free(struct xvbd_wl_opt *o, size_t n)
 {
 	size_t i;
 
@@ -53,13 +53,13 @@ void xvbd_wl_fio_free(struct xvbd_wl_fio *f)
 		struct xvbd_wl_job *j = &f->jobs[i];
 
 		free(j->name);
-		opts_free(j->opts, j->nopts);
+		xvbd_wl_opts_free(j->opts, j->nopts);
 		for (d = 0; d < XVBD_WL_NDIRS; d++)
 			for (k = 0; k < XVBD_WL_NLATS; k++)
 				free(j->dir[d].lat[k].pcts);
 	}
 	free(f->jobs);
-	opts_free(f->global_opts, f->nglobal_opts);
+	xvbd_wl_opts_free(f->global_opts, f->nglobal_opts);
 	for (d = 0; d < XVBD_WL_NDIRS; d++)
 		for (k = 0; k < XVBD_WL_NLATS; k++)
 			xvbd_wl_hist_free(&f->hist[d][k]);

@@ -19,27 +19,10 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "unit_data.h"
+
 #include "ab_testrec.h"
 #include "xvbd/workload/workload.h"
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *fp = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	assert_non_null(fp);
-	assert_int_equal(fseek(fp, 0, SEEK_END), 0);
-	n = ftell(fp);
-	rewind(fp);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, fp), (size_t)n);
-	buf[n] = '\0';
-	fclose(fp);
-	*len = (size_t)n;
-	return buf;
-}
 
 /* results of a saved output, whole; caller frees with results_free */
 static void results_of(const char *path, struct xvbd_wl_results *r)
@@ -47,7 +30,7 @@ static void results_of(const char *path, struct xvbd_wl_results *r)
 	struct xvbd_wl_capture *c =
 		xvbd_wl_capture_new(XVBD_WL_RESULTS_AUTO, XVBD_WL_OUTPUT_MAX);
 	size_t len;
-	char *buf = slurp(path, &len);
+	char *buf = unit_slurp(path, &len);
 
 	assert_non_null(c);
 	assert_int_equal(xvbd_wl_capture_feed(c, buf, len), 0);

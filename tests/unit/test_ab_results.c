@@ -16,27 +16,10 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "unit_data.h"
+
 #include "ab_testrec.h"
 #include "xvbd/workload/workload.h"
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *fp = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	assert_non_null(fp);
-	assert_int_equal(fseek(fp, 0, SEEK_END), 0);
-	n = ftell(fp);
-	rewind(fp);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, fp), (size_t)n);
-	buf[n] = '\0';
-	fclose(fp);
-	*len = (size_t)n;
-	return buf;
-}
 
 /* The command's stdout in pieces of piece bytes, then its end. */
 static void capture(enum xvbd_wl_results_mode mode, uint64_t max,
@@ -59,8 +42,8 @@ static void test_capture(void **state)
 	static const char bench[] = "BenchmarkSum 1 2.5 s\n";
 	struct xvbd_wl_results r;
 	size_t len;
-	char *ok = slurp("tests/data/fio/randread-jsonplus.json", &len);
-	char *buf = slurp("tests/data/fio/error-rodisk.json", &len);
+	char *ok = unit_slurp("tests/data/fio/randread-jsonplus.json", &len);
+	char *buf = unit_slurp("tests/data/fio/error-rodisk.json", &len);
 
 	(void)state;
 	/* fio's failed job with its exit status 1: absent, fio's word */
@@ -160,7 +143,7 @@ static void test_round_trip(void **state)
 	(void)state;
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		snprintf(path, sizeof(path), "tests/data/fio/%s.json", names[i]);
-		buf = slurp(path, &len);
+		buf = unit_slurp(path, &len);
 		capture(XVBD_WL_RESULTS_AUTO, XVBD_WL_OUTPUT_MAX, buf, len,
 			len, 0, &r);
 		assert_int_equal(r.format, XVBD_WL_FIO);
@@ -168,7 +151,7 @@ static void test_round_trip(void **state)
 		xvbd_wl_results_free(&r);
 		free(buf);
 	}
-	buf = slurp("tests/data/benchfmt/go-test.txt", &len);
+	buf = unit_slurp("tests/data/benchfmt/go-test.txt", &len);
 	capture(XVBD_WL_RESULTS_AUTO, XVBD_WL_OUTPUT_MAX, buf, len, len, 0, &r);
 	assert_int_equal(r.format, XVBD_WL_BENCHFMT);
 	round_trip(&r);

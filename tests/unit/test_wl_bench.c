@@ -16,25 +16,9 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "unit_data.h"
+
 #include "xvbd/workload/workload.h"
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *fp = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	assert_non_null(fp);
-	assert_int_equal(fseek(fp, 0, SEEK_END), 0);
-	n = ftell(fp);
-	rewind(fp);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, fp), (size_t)n);
-	fclose(fp);
-	*len = (size_t)n;
-	return buf;
-}
 
 static const char *config(const struct xvbd_wl_bench *b, const char *key)
 {
@@ -71,7 +55,7 @@ static void test_go_test_output(void **state)
 	char why[XVBD_WL_WHY_MAX];
 	struct xvbd_wl_bench b;
 	size_t len, i;
-	char *buf = slurp("tests/data/benchfmt/go-test.txt", &len);
+	char *buf = unit_slurp("tests/data/benchfmt/go-test.txt", &len);
 
 	(void)state;
 	assert_int_equal(xvbd_wl_bench_parse(buf, len, &b, why, sizeof(why)), 0);

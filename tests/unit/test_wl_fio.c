@@ -20,29 +20,11 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "unit_data.h"
+
 #include "xvbd/workload/workload.h"
 
 #define DATA	"tests/data/fio"
-
-static char *slurp(const char *path, size_t *len)
-{
-	FILE *fp = fopen(path, "rb");
-	char *buf;
-	long n;
-
-	assert_non_null(fp);
-	assert_int_equal(fseek(fp, 0, SEEK_END), 0);
-	n = ftell(fp);
-	assert_true(n >= 0);
-	rewind(fp);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, fp), (size_t)n);
-	buf[n] = '\0';
-	fclose(fp);
-	*len = (size_t)n;
-	return buf;
-}
 
 static int dir_index(const char *s)
 {
@@ -327,7 +309,7 @@ static void test_saved_outputs(void **state)
 			continue;
 		snprintf(name, sizeof(name), "%.*s", (int)(n - 5), de->d_name);
 		snprintf(path, sizeof(path), DATA "/%s", de->d_name);
-		buf = slurp(path, &len);
+		buf = unit_slurp(path, &len);
 		for (i = 0; i < sizeof(pieces) / sizeof(pieces[0]); i++) {
 			if (!pieces[i]) {
 				if (xvbd_wl_fio_parse(buf, len, &f, why,
@@ -354,7 +336,7 @@ static void parse_file(const char *name, struct xvbd_wl_fio *f)
 	char *buf;
 
 	snprintf(path, sizeof(path), DATA "/%s.json", name);
-	buf = slurp(path, &len);
+	buf = unit_slurp(path, &len);
 	if (xvbd_wl_fio_parse(buf, len, f, why, sizeof(why)))
 		fail_msg("%s: %s", name, why);
 	free(buf);
@@ -473,7 +455,7 @@ static void test_cut_short(void **state)
 	char *buf;
 
 	(void)state;
-	buf = slurp(DATA "/error-rodisk.json", &len);
+	buf = unit_slurp(DATA "/error-rodisk.json", &len);
 	assert_non_null(strstr(buf, "\n{"));
 	start = (size_t)(strstr(buf, "\n{") - buf) + 1;
 	for (cut = 0; cut < len - 2; cut += cut < start + 64 ? 1 : 37) {

@@ -94,6 +94,8 @@ struct xvbd_wl_opt {
 	char *key;
 	char *value;
 };
+/* n options and their strings. */
+void xvbd_wl_opts_free(struct xvbd_wl_opt *o, size_t n);
 
 struct xvbd_wl_job {
 	char *name;
