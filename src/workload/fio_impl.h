@@ -16,7 +16,7 @@
 /* Where a value sits: what the map or array being read holds. */
 enum fio_ctx {
 	CTX_ROOT,
-	CTX_JOBS,		/* "jobs" or "client_stats" */
+	CTX_JOBS,		/* "jobs" */
 	CTX_JOB,
 	CTX_JOB_OPTS,		/* "job options" */
 	CTX_GLOBAL_OPTS,	/* "global options" */

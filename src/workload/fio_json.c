@@ -487,8 +487,7 @@ static int map_ctx(struct fio_doc *d, enum fio_ctx parent, enum fio_ctx *c)
 	case CTX_ROOT:
 		if (key_is(d, "global options"))
 			*c = CTX_GLOBAL_OPTS;
-		else if (key_is(d, "jobs") || key_is(d, "client_stats") ||
-			 key_is(d, "disk_util"))
+		else if (key_is(d, "jobs") || key_is(d, "disk_util"))
 			return stop(d, -EINVAL, "an object where fio writes an array");
 		return 1;
 	case CTX_JOBS:
@@ -569,7 +568,10 @@ static int on_start_array(void *ctx)
 	if (d->depth == 0)
 		return stop(d, -EINVAL, "not a JSON object");
 	if (d->stack[d->depth] == CTX_ROOT) {
-		if (key_is(d, "jobs") || key_is(d, "client_stats")) {
+		/* Not "client_stats" (fio --client): its "All clients"
+		 * entry sums the others, which a run's totals would count
+		 * twice. */
+		if (key_is(d, "jobs")) {
 			if (d->seen_jobs)
 				return stop(d, -EINVAL, "a second list of jobs");
 			d->seen_jobs = true;
