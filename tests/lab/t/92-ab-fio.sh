@@ -30,14 +30,17 @@ top=/tmp/t92
 store=$top/store
 img=/scratch/t92.img
 slow=/slow/t92.img
+fast=/scratch/t92-fast.img
 trig=/scratch/t92-trig.img
 xl destroy $name 2>/dev/null
 rm -rf $top
 mkdir -p $top/fio $top/bs $top/bench $top/cache
 check "the slow disk is mounted on /slow" abg_mount_slow
-rm -f $img $slow $trig
+rm -f $img $slow $fast $trig
 dd if=/dev/urandom of=$img bs=1M count=16 status=none
-dd if=/dev/urandom of=$slow bs=1M count=2 status=none
+# the benchmark's two disks: the same 4 MiB, fast and throttled
+dd if=/dev/urandom of=$fast bs=1M count=4 status=none
+cp $fast $slow
 truncate -s 1M $trig
 
 phase "a guest with fio"
@@ -173,7 +176,8 @@ expect_eq "the guest's IOPS compared" 1 \
 
 phase "benchfmt: an md5sum of the fast disk against the slow one, 3+3"
 echo BENCH >$top/bench/args
-xvbd ab run fast slow --domain $name --disk-a "$spec" --cache-a none \
+xvbd ab run fast slow --domain $name \
+	--disk-a "format=raw,vdev=xvdb,access=ro,target=$fast" --cache-a none \
 	--disk-b "format=raw,vdev=xvdb,access=ro,target=$slow" --cache-b none \
 	--ready "$ready" --run "$(abg_hot_fio_go_cmd $trig $top/bench)" \
 	--runs 3 --dir $store --json >$top/bench.json 2>$top/bench.err
@@ -186,5 +190,5 @@ check "in the metric's words" sh -c "jq -r '$m | .text' $top/bench.json | grep -
 expect_eq "the slot holds the guest's benchmark" "BenchmarkMd5Sum s" \
 	"$(jq -r '.fingerprint["workload.bench.lower-1"]' $(ls $store/fast-*.json | head -1))"
 lab-guest stop $name >/dev/null
-rm -rf $top $img $slow $trig
+rm -rf $top $img $slow $fast $trig
 finish
