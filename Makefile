@@ -77,7 +77,8 @@ endif
 # still touch the host: share.c mounts, modparam.c runs modprobe);
 # XEN_SRCS need the Xen libraries; CMD_SRCS are the commands.
 LIB_SRCS := src/base/util.c src/base/optval.c src/base/out_rows.c src/xen/blkif.c src/xen/blkif_table.c src/base/out.c src/base/lock.c \
-	     src/dom0/share.c src/dom0/image.c src/xen/xs_path.c src/cmd/cmd_table.c src/base/sig.c
+	     src/dom0/share.c src/dom0/image.c src/xen/xs_path.c src/cmd/cmd_table.c src/cmd/cmd_opt.c \
+	     src/base/sig.c
 XEN_SRCS  := src/xen/xs.c src/xen/tstack.c src/vbd/vbd.c src/dom0/loop.c
 CMD_SRCS  := src/cmd/cmd.c src/cmd/cmd_help.c src/cmd/cmd_list.c src/cmd/cmd_show.c \
 	     src/cmd/attach/cmd_attach.c src/cmd/attach/attach_plan.c src/cmd/attach/attach_prepare.c \
@@ -107,11 +108,13 @@ CMD_SRCS  += src/cmd/ab/cmd_ab_record.c src/cmd/ab/cmd_ab_run.c src/cmd/ab/cmd_a
 XEN_SRCS  += src/stats/stats_sys.c src/xen/tstack_stats.c
 CMD_SRCS  += src/cmd/cmd_stats.c src/cmd/cmd_advise.c
 # ab: the statistics of A/B experiments (pure math, needs libm)
-LIB_SRCS += src/ab/ab_stat.c src/ab/ab_stat_pair.c src/ab/ab_seq.c
+LIB_SRCS += src/ab/ab_stat.c src/ab/ab_stat_dist.c src/ab/ab_stat_fieller.c \
+	     src/ab/ab_stat_pair.c src/ab/ab_seq.c
 # ab: A/B summaries, fingerprint diffs, comparison, plots, and the
 # commands that read records
 LIB_SRCS += src/ab/ab_fp.c src/ab/ab_fp_offer.c src/ab/ab_summary.c src/ab/ab_compare.c \
 	     src/ab/ab_compare_pair.c src/ab/ab_compare_render.c src/ab/ab_plot.c \
+	     src/ab/ab_verdict.c src/ab/ab_compare_words.c \
 	     src/ab/ab_interf.c src/ab/ab_guest.c src/ab/ab_account.c src/ab/ab_svg.c
 # ab: experiments over k levels (order, comparison with a baseline, the
 # gate, the sequential stop over k - 1 comparisons, the levels' picture)
@@ -140,7 +143,7 @@ SRCS      := $(LIB_SRCS) $(XEN_SRCS) $(CMD_SRCS) src/cmd/main.c
 # the cache mode's read-back (sysfs) for xvbd-block-direct, its other name.
 LOOP_SRCS    := src/dom0/loop.c
 HOTPLUG_SRCS := src/hotplug/xvbd_block.c $(LOOP_SRCS) src/xen/xs.c src/xen/xs_path.c \
-		src/base/util.c src/dom0/cache.c src/dom0/sysfs.c src/dom0/sysfs_parse.c src/dom0/image.c src/base/sig.c \
+		src/base/util.c src/base/optval.c src/dom0/cache.c src/dom0/sysfs.c src/dom0/sysfs_parse.c src/dom0/image.c src/base/sig.c \
 		src/base/lock.c src/base/journal.c
 
 OBJS      := $(SRCS:%.c=$(BUILD)/%.o)
@@ -223,6 +226,7 @@ check-valgrind: unit-bins
 # Host-side benchmark of the sequential A/B procedure (bench/README.md).
 AB_BENCH := $(BUILD)/bench/ab-sequential
 AB_BENCH_OBJS := $(BUILD)/bench/ab-sequential.o $(BUILD)/src/ab/ab_stat.o \
+		 $(BUILD)/src/ab/ab_stat_dist.o \
 		 $(BUILD)/src/ab/ab_seq.o
 bench-ab-sequential: $(AB_BENCH)
 

@@ -3,7 +3,8 @@
 # here, on a host without Xen.  A usage error must be found before xvbd
 # looks for xenstore or libxl: one that got further would stop at the
 # missing xenstore here (exit 1, another line) and fail.  Per case, as
-# the lab's runner checks it: the exit code, nothing on stdout, exactly
+# the lab's runner checks it: the exit code, nothing on stdout (with
+# --json: the one JSON failure object, its rc the exit code), exactly
 # one line on stderr, "xvbd: ..." holding the catalogue's text.
 # The lab (tests/lab/t/65-bad-input.sh) runs every case that gets past
 # the command line (exit 1) and the first two usage errors of each
@@ -75,7 +76,14 @@ while IFS=$'\t' read -r want text argstr; do
 	err=$(<"$bidir/err")
 	problems=()
 	[ "$rc" = "$want" ] || problems+=("exit $rc, not $want")
-	[ -z "$out" ] || problems+=("stdout: ${out:0:80}")
+	# Nothing on stdout, but under --json the one failure object.
+	if [[ " ${args[*]} " == *" --json "* || " ${args[*]} " == *" -j "* ]]; then
+		jq -e --argjson rc "$rc" '.failed == true and .rc == $rc and
+			(.msg | type) == "string"' <<<"$out" >/dev/null ||
+			problems+=("stdout not one JSON failure object: ${out:0:80}")
+	else
+		[ -z "$out" ] || problems+=("stdout: ${out:0:80}")
+	fi
 	[[ $err == "xvbd: "* ]] || problems+=("stderr not \"xvbd: ...\"")
 	[[ $err == *$'\n'* ]] && problems+=("$(wc -l <<<"$err") lines on stderr")
 	text=${text//\/scratch\/bi/$DIR}

@@ -120,7 +120,9 @@ EOF
 	same "bash: no output on stderr" "" "$(cat "$work/bash.err")"
 	for c in "${cmds[@]}"; do
 		want=$(opts_of "$c")
-		same "bash: xvbd $c -<TAB>: the options of its parser" "${want//=/}" "$(got "opts $c")"
+		g=$(opts_of xvbd)
+		same "bash: xvbd $c -<TAB>: the options of its table and the global ones" \
+			"${want//=/} ${g//=/}" "$(got "opts $c")"
 		want_v=$(tr ' ' '\n' <<<"$want" | grep '=$' | tr '\n' ' ')
 		(
 			. "$top/completions/xvbd"
@@ -132,8 +134,8 @@ EOF
 	g=$(opts_of xvbd)
 	same "bash: xvbd -<TAB>: the global options" "${g//=/}" "$(got global)"
 	same "bash: xvbd ab <TAB>: its subcommands" "$ab_words" "$(got ab)"
-	same "bash: xvbd ab rec --d<TAB> (prefixes)" "--dir --domain --duration" "$(got ab-prefix)"
-	same "bash: xvbd det -<TAB> (prefix)" "--force" "$(got cmd-prefix)"
+	same "bash: xvbd ab rec --d<TAB> (prefixes)" "--dir --domain --duration --dry-run" "$(got ab-prefix)"
+	same "bash: xvbd det -<TAB> (prefix)" "--force $(opts_of xvbd | sed 's/=//g')" "$(got cmd-prefix)"
 	same "bash: tune keys" "$(keys_of tune | sed 's/ /= /g')" "$(got tune-keys)"
 	same "bash: --vbd keys after a comma" \
 		"$(keys_of tune | sed 's/\([^ ]*\) /xvdb:ring-order=1,\1= /g')" "$(got vbd-keys)"
@@ -179,7 +181,9 @@ else
 	same "zsh: xvbd -<TAB>: the global options" "$(g=$(opts_of xvbd); echo "${g//=/}")" "$(zgot global)"
 	for c in "${cmds[@]}"; do
 		want=$(opts_of "$c")
-		same "zsh: xvbd $c -<TAB>: the options of its parser" "${want//=/}" "$(zgot "opts $c")"
+		g=$(opts_of xvbd | sed 's/--version//')
+		same "zsh: xvbd $c -<TAB>: the options of its table and the global ones" \
+			"${want//=/} ${g//=/}" "$(zgot "opts $c")"
 	done
 	same "zsh: tune keys" "$(keys_of tune)" "$(zgot tune-keys)"
 	same "zsh: defaults parameters" "$(keys_of defaults)" "$(zgot params)"

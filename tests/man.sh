@@ -2,8 +2,9 @@
 # tests/man.sh: the manual pages are lint-clean (`mandoc -T lint` and
 # `groff -ww -z` print nothing), and they and the command table
 # (tests/cmdtable.sh) agree: every command and each of its options appears
-# in its page (man/xvbd-<group>.1 when there is one, else man/xvbd.1), and
-# every long option and every "xvbd <command>" the pages name exists.
+# in its page (man/xvbd-<group>.1 when there is one, else man/xvbd.1), its
+# SYNOPSIS has the usage line of `xvbd help COMMAND` (XVBD, default ./xvbd),
+# and every long option and every "xvbd <command>" the pages name exists.
 # Ends with "man: N passed, N failed".
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -65,6 +66,29 @@ for c in xvbd "${cmds[@]}"; do
 	[ ${#missing[@]} = 0 ] && ok "${p#"$top"/}: every option of \"$c\"" ||
 		not_ok "${p#"$top"/}: options of \"$c\" not in the page: ${missing[*]}"
 done
+
+# The SYNOPSIS says what `xvbd help COMMAND` says (the help is generated
+# from the command table): its usage line, <Operand> being the page's
+# italics, whitespace as it falls.
+xvbd=${XVBD:-$top/xvbd}
+norm() { tr -s ' \n\t' '   ' | sed 's/^ //; s/ $//'; }
+if [ ! -x "$xvbd" ]; then
+	not_ok "SYNOPSIS against the help: $xvbd missing (run make)"
+else
+	for c in "${cmds[@]}"; do
+		p=$(page_of "$c")
+		syn=$(mandoc -T ascii -O width=250 "$p" | col -b |
+			awk '/^SYNOPSIS/ { on = 1; next } /^[A-Z]/ { on = 0 } on' | norm)
+		u=$("$xvbd" help $c | awk 'NR == 1 { sub(/^usage: /, "") }
+			/^$/ { exit } { print }' | norm | tr -d '<>')
+		if [[ -n $u && " $syn " == *" $u "* ]]; then
+			ok "${p#"$top"/}: SYNOPSIS has the help's usage: $u"
+		else
+			not_ok "${p#"$top"/}: SYNOPSIS lacks the help's usage \"$u\""
+			echo "#   SYNOPSIS: $syn"
+		fi
+	done
+fi
 
 # The reverse: long options and commands the pages name.
 known=$(sed -n 's/^opt [a-z ]* \(--[a-z0-9-]*\)=\{0,1\}$/\1/p' <<<"$table" | sort -u)

@@ -3,26 +3,30 @@
  *
  * The unit of evidence is the run: every run contributes its summary
  * (ab_summary.c, Delta counter / Delta time over the run), and the
- * labels' run summaries are compared with the test asked for:
+ * labels' run summaries are compared metric by metric with the test
+ * asked for (xvbd_ab_metric_decide, ab_verdict.c):
  *  - Welch's t (centre: mean).  The difference B - A and its interval
  *    are Welch's; the relative difference is the ratio of the means with
- *    Fieller's interval (ab_stat.c), so the uncertainty of A's mean is
- *    part of the % interval (it is unbounded when A's own interval
- *    includes 0; then no % interval is given);
+ *    Fieller's set (ab_stat_fieller.c), so the uncertainty of A's mean
+ *    is part of the % interval (unbounded when A's own interval
+ *    includes 0; in pieces when B's few degrees of freedom let ratios
+ *    near 0 pass);
+ *  - the paired t of an ab run experiment's pairs (ab_compare_pair.c);
  *  - Mann-Whitney U (centre: median).  The difference is the
  *    Hodges-Lehmann shift with its distribution-free interval; the
  *    relative one is the Hodges-Lehmann shift of the logarithms,
  *    exponentiated (the typical ratio B/A), with its interval, which
  *    needs every run above 0.
- * With fewer than 3 runs on a side the verdict is "weak" whatever the
- * numbers say.  Samples inside a run never enter a test.
+ * With fewer than 3 runs on a side, or 3 pairs, the verdict is "weak"
+ * whatever the numbers say.  Samples inside a run never enter a test.
  *
  * Then the fingerprints: one fact differing between the labels is the
  * variable under test; when more differ, each is a warning naming what
  * it may distort, and the effect cannot be attributed.  Differences among
  * the runs of one label, intervals left out, incomplete runs and the
  * recorder's own notes are warnings too.  A verdict is never given
- * without them.  Rendering: ab_compare_render.c.  Pure (unit-tested).
+ * without them.  Words: ab_compare_words.c; rendering:
+ * ab_compare_render.c.  Pure (unit-tested).
  */
 #include <errno.h>
 #include <math.h>
@@ -33,7 +37,7 @@
 
 #include "ab_compare_impl.h"
 
-#define MIN_RUNS	3
+#define MIN_RUNS	XVBD_AB_MIN_RUNS
 
 int ab_warn(struct xvbd_ab_comparison *c, const char *fmt, ...)
 {
@@ -86,235 +90,11 @@ const char *xvbd_ab_test_name(enum xvbd_ab_test t)
 	}
 }
 
-/* Relative difference of MWU: HL shift of ln(x), back to a ratio. */
-void ab_mwu_ratio(const double *xa, size_t na, const double *xb, size_t nb,
-		  double confidence, double *r, double *lo, double *hi)
-{
-	double *la = calloc(na, sizeof(*la)), *lb = calloc(nb, sizeof(*lb));
-	struct xvbd_stat_cmp s;
-	size_t i;
-
-	*r = *lo = *hi = NAN;
-	if (!la || !lb)
-		goto out;
-	for (i = 0; i < na; i++) {
-		if (!(xa[i] > 0))
-			goto out;
-		la[i] = log(xa[i]);
-	}
-	for (i = 0; i < nb; i++) {
-		if (!(xb[i] > 0))
-			goto out;
-		lb[i] = log(xb[i]);
-	}
-	if (xvbd_stat_mwu(la, na, lb, nb, confidence, &s))
-		goto out;
-	*r = exp(s.diff);
-	*lo = exp(s.diff_lo);	/* exp(NAN) stays NAN */
-	*hi = exp(s.diff_hi);
-out:
-	free(la);
-	free(lb);
-}
-
-/* "12.3 % +- 3.4 %", or the bounds when the interval is lopsided. */
-static void fmt_mag(char *buf, size_t len, double v, double lo, double hi,
-		    const char *unit, int decimals)
-{
-	double h;
-
-	if (v < 0) {
-		double t = -lo;
-
-		v = -v;
-		lo = -hi;
-		hi = t;
-	}
-	if (isnan(lo) || isnan(hi)) {
-		snprintf(buf, len, "%.*f%s%s", decimals, v, *unit ? " " : "",
-			 unit);
-		return;
-	}
-	h = (hi - lo) / 2;
-	if (fabs((hi - v) - (v - lo)) <= 0.1 * h + 1e-12)
-		snprintf(buf, len, "%.*f %s +- %.*f %s", decimals, v, unit,
-			 decimals, h, unit);
-	else
-		snprintf(buf, len, "%.*f %s (%.*f to %.*f %s)", decimals, v,
-			 unit, decimals, lo, decimals, hi, unit);
-}
-
-const char *xvbd_ab_direction(enum xvbd_ab_metric m, bool b_higher)
-{
-	switch (m) {
-	case XVBD_AB_RD_LAT_MS:
-	case XVBD_AB_WR_LAT_MS:
-		return b_higher ? "B slower (higher latency)" :
-				  "B faster (lower latency)";
-	case XVBD_AB_GUEST_CPU:
-	case XVBD_AB_DOM0_CPU:
-	case XVBD_AB_BE_CPU:
-		return b_higher ? "B uses more CPU" : "B uses less CPU";
-	case XVBD_AB_BE_US_PER_REQ:
-		return b_higher ? "B costs more CPU per request" :
-				  "B costs less CPU per request";
-	case XVBD_AB_RD_KIB_PER_REQ:
-	case XVBD_AB_WR_KIB_PER_REQ:
-		return b_higher ? "B has larger requests" :
-				  "B has smaller requests";
-	case XVBD_AB_SECONDS:
-	case XVBD_AB_BUSY_SECONDS:
-		return b_higher ? "B takes longer" : "B takes less time";
-	case XVBD_AB_G_RD_CLAT:
-	case XVBD_AB_G_RD_P50:
-	case XVBD_AB_G_RD_P99:
-	case XVBD_AB_G_RD_P999:
-	case XVBD_AB_G_RD_CLAT_MAX:
-	case XVBD_AB_G_WR_CLAT:
-	case XVBD_AB_G_WR_P50:
-	case XVBD_AB_G_WR_P99:
-	case XVBD_AB_G_WR_P999:
-	case XVBD_AB_G_WR_CLAT_MAX:
-		return b_higher ? "B slower (higher latency in the guest)" :
-				  "B faster (lower latency in the guest)";
-	case XVBD_AB_BENCH_LOWER1:
-	case XVBD_AB_BENCH_LOWER2:
-	case XVBD_AB_BENCH_LOWER3:
-	case XVBD_AB_BENCH_LOWER4:
-		return b_higher ? "B worse (higher)" : "B better (lower)";
-	case XVBD_AB_BENCH_HIGHER1:
-	case XVBD_AB_BENCH_HIGHER2:
-	case XVBD_AB_BENCH_HIGHER3:
-	case XVBD_AB_BENCH_HIGHER4:
-		return b_higher ? "B better (higher)" : "B worse (lower)";
-	default:
-		return b_higher ? "B faster" : "B slower";
-	}
-}
-
-static bool all_zero(const double *x, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (x[i] != 0)
-			return false;
-	return true;
-}
-
 /*
- * Which way B went: the sign of the tested estimate (paired: the mean
- * log-ratio, which the % carries; it may differ in sign from the mean
- * difference when the pairs' sizes differ a lot).
+ * One metric of two labels' runs: each run's summary (NAN where the run
+ * does not know the metric), the pairs when paired, decided by
+ * xvbd_ab_metric_decide (ab_verdict.c).
  */
-static bool b_higher(const struct xvbd_ab_metric_cmp *mc)
-{
-	if (mc->test == XVBD_AB_TEST_PAIRED && !isnan(mc->s.pct))
-		return mc->s.pct > 0;
-	return mc->s.diff > 0;
-}
-
-static void verdict_text(struct xvbd_ab_metric_cmp *mc, double confidence)
-{
-	const struct xvbd_ab_metric_info *info = &xvbd_ab_metrics[mc->metric];
-	const struct xvbd_stat_cmp_view *s = &mc->s;
-	char mag[80];
-
-	/* A % without its interval (A's mean not told from 0) would say
-	 * more than is known: the absolute difference then. */
-	if (!isnan(s->pct) && (!isnan(s->pct_lo) || isnan(s->diff_lo)))
-		fmt_mag(mag, sizeof(mag), s->pct, s->pct_lo, s->pct_hi, "%", 1);
-	else
-		fmt_mag(mag, sizeof(mag), s->diff, s->diff_lo, s->diff_hi,
-			info->unit, info->decimals);
-	switch (mc->verdict) {
-	case XVBD_AB_V_BETTER:
-	case XVBD_AB_V_WORSE:
-		snprintf(mc->text, sizeof(mc->text), "%s by %s",
-			 xvbd_ab_direction(mc->metric, b_higher(mc)), mag);
-		break;
-	case XVBD_AB_V_NO_DIFF:
-		snprintf(mc->text, sizeof(mc->text),
-			 "no difference proven at %g %%", confidence * 100);
-		break;
-	case XVBD_AB_V_WEAK:
-		snprintf(mc->text, sizeof(mc->text),
-			 "weak: %zu and %zu runs (%d per label needed); "
-			 "B %s by %s, not proven", mc->na, mc->nb, MIN_RUNS,
-			 s->diff > 0 ? "higher" : s->diff < 0 ? "lower" :
-			 "equal", mag);
-		break;
-	case XVBD_AB_V_UNKNOWN:
-		break;		/* set where decided */
-	}
-}
-
-static void metric_unknown(struct xvbd_ab_metric_cmp *mc, const char *why)
-{
-	struct xvbd_stat_cmp_view *s = &mc->s;
-
-	s->centre_a = s->half_a = s->centre_b = s->half_b = NAN;
-	s->diff = s->diff_lo = s->diff_hi = NAN;
-	s->pct = s->pct_lo = s->pct_hi = s->p = NAN;
-	s->stat = s->df = s->p_adj = NAN;
-	mc->verdict = XVBD_AB_V_UNKNOWN;
-	/* asked or not, there is nothing to judge the same */
-	mc->equiv = XVBD_AB_EQ_NOT_ASKED;
-	mc->eq_p = mc->eq_lo = mc->eq_hi = NAN;
-	mc->runs_needed = 0;
-	snprintf(mc->text, sizeof(mc->text), "%s", why);
-}
-
-/*
- * The test of one metric into st and the ratio B/A with its interval
- * into ratio[0..2]; mc->test the test used (paired falls back to Welch
- * where fewer than 2 pairs know the metric).
- */
-static int run_test(const struct xvbd_ab_comparison *c,
-		    struct xvbd_ab_metric_cmp *mc, const double *xa,
-		    const double *xb, const struct xvbd_ab_summary *sa,
-		    const struct xvbd_ab_summary *sb,
-		    const struct ab_pairing *pg, struct xvbd_stat_cmp *st,
-		    double *ratio)
-{
-	double confidence = c->confidence, ma;
-	int rc = 0;
-
-	mc->test = c->test;
-	if (c->test == XVBD_AB_TEST_MWU) {
-		rc = xvbd_stat_mwu(xa, mc->na, xb, mc->nb, confidence, st);
-		if (!rc)
-			ab_mwu_ratio(xa, mc->na, xb, mc->nb, confidence,
-				     &ratio[0], &ratio[1], &ratio[2]);
-		return rc;
-	}
-	if (mc->na >= 2 && mc->nb >= 2) {
-		/* Welch for the centres; paired for the rest when it can */
-		rc = xvbd_stat_welch(xa, mc->na, xb, mc->nb, confidence, st);
-		if (!rc && c->test == XVBD_AB_TEST_PAIRED)
-			rc = ab_metric_paired(mc, sa, sb, pg, confidence, st,
-					      &ratio[0], &ratio[1], &ratio[2]);
-		if (rc)
-			return rc == 1 ? 0 : rc;
-		mc->test = XVBD_AB_TEST_WELCH;
-		ma = xvbd_stat_mean(xa, mc->na);
-		ratio[0] = ma > 0 ? xvbd_stat_mean(xb, mc->nb) / ma : NAN;
-		xvbd_stat_fieller(xa, mc->na, xb, mc->nb, confidence,
-				  &ratio[1], &ratio[2]);
-		return 0;
-	}
-	mc->test = XVBD_AB_TEST_WELCH;
-	/* One run on a side: centres and the difference, no test. */
-	st->centre_a = xvbd_stat_mean(xa, mc->na);
-	st->centre_b = xvbd_stat_mean(xb, mc->nb);
-	st->half_a = st->half_b = st->diff_lo = st->diff_hi = st->p = NAN;
-	st->stat = st->df = NAN;
-	st->diff = st->centre_b - st->centre_a;
-	st->significant = false;
-	ratio[0] = st->centre_a > 0 ? st->centre_b / st->centre_a : NAN;
-	return 0;
-}
-
 static int compare_metric(const struct xvbd_ab_comparison *c,
 			  struct xvbd_ab_metric_cmp *mc,
 			  const struct xvbd_ab_summary *sa, size_t na,
@@ -322,70 +102,21 @@ static int compare_metric(const struct xvbd_ab_comparison *c,
 			  const struct ab_pairing *pg)
 {
 	enum xvbd_ab_metric m = mc->metric;
-	const struct xvbd_ab_metric_info *info = &xvbd_ab_metrics[m];
 	double *xa = calloc(na, sizeof(*xa)), *xb = calloc(nb, sizeof(*xb));
-	struct xvbd_stat_cmp st = { 0 };
-	struct xvbd_stat_cmp_view *s = &mc->s;
-	double ratio[3] = { NAN, NAN, NAN }, confidence = c->confidence;
+	struct xvbd_ab_values v = {
+		.a = xa, .b = xb, .na = na, .nb = nb,
+		.ia = pg->ia, .ib = pg->ib, .npairs = pg->n,
+	};
 	size_t i;
-	int rc = 0;
+	int rc = -ENOMEM;
 
-	if (!xa || !xb) {
-		rc = -ENOMEM;
+	if (!xa || !xb)
 		goto out;
-	}
-	mc->na = mc->nb = mc->npairs = 0;
-	mc->test = c->test;
 	for (i = 0; i < na; i++)
-		if (sa[i].known[m])
-			xa[mc->na++] = sa[i].value[m];
+		xa[i] = sa[i].known[m] ? sa[i].value[m] : NAN;
 	for (i = 0; i < nb; i++)
-		if (sb[i].known[m])
-			xb[mc->nb++] = sb[i].value[m];
-	if (!mc->na || !mc->nb) {
-		metric_unknown(mc, !mc->na && !mc->nb ?
-			       "unknown on both sides" : !mc->na ?
-			       "unknown in A's runs" : "unknown in B's runs");
-		goto out;
-	}
-	if (all_zero(xa, mc->na) && all_zero(xb, mc->nb)) {
-		/* e.g. writes of a read-only workload: nothing to test */
-		metric_unknown(mc, "none in any run");
-		s->centre_a = s->centre_b = s->diff = 0;
-		goto out;
-	}
-	rc = run_test(c, mc, xa, xb, sa, sb, pg, &st, ratio);
-	if (rc < 0 && rc != -EINVAL)
-		goto out;
-	if (rc) {
-		/* e.g. no variation at all on either side */
-		metric_unknown(mc, "no test possible on these runs");
-		rc = 0;
-		goto out;
-	}
-	s->centre_a = st.centre_a;
-	s->half_a = st.half_a;
-	s->centre_b = st.centre_b;
-	s->half_b = st.half_b;
-	s->diff = st.diff;
-	s->diff_lo = st.diff_lo;
-	s->diff_hi = st.diff_hi;
-	s->p = st.p;
-	s->p_adj = NAN;
-	s->stat = st.stat;
-	s->df = st.df;
-	s->pct = (ratio[0] - 1) * 100;
-	s->pct_lo = (ratio[1] - 1) * 100;
-	s->pct_hi = (ratio[2] - 1) * 100;
-	if (mc->na < MIN_RUNS || mc->nb < MIN_RUNS)
-		mc->verdict = XVBD_AB_V_WEAK;
-	else if (!st.significant)
-		mc->verdict = XVBD_AB_V_NO_DIFF;
-	else
-		mc->verdict = b_higher(mc) == info->higher_is_better ?
-			      XVBD_AB_V_BETTER : XVBD_AB_V_WORSE;
-	verdict_text(mc, confidence);
-	rc = ab_metric_extras(c, mc, xa, xb, sa, sb, pg);
+		xb[i] = sb[i].known[m] ? sb[i].value[m] : NAN;
+	rc = xvbd_ab_metric_decide(c, &v, mc);
 out:
 	free(xa);
 	free(xb);
@@ -818,10 +549,8 @@ int xvbd_ab_compare_adjust(struct xvbd_ab_comparison *c,
 		    adj[m] < 1 - c->confidence)
 			continue;
 		mc->verdict = XVBD_AB_V_NO_DIFF;
-		snprintf(mc->text, sizeof(mc->text), "no difference proven at "
-			 "%g %% after Holm's adjustment over %zu metrics (p "
-			 "%.2g, adjusted %.2g)", c->confidence * 100,
-			 c->family, mc->s.p, adj[m]);
+		mc->holm = true;
+		mc->runs_status = ab_runs_status(c, mc);
 	}
 	return 0;
 }

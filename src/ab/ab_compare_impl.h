@@ -1,6 +1,7 @@
 /*
- * ab_compare_impl.h - what ab_compare.c and ab_compare_pair.c share:
- * the pairing of one ab run experiment's records, the paired test of a
+ * ab_compare_impl.h - what the comparison's files share (ab_compare.c,
+ * ab_verdict.c, ab_compare_pair.c, ab_compare_words.c): the pairing of
+ * one ab run experiment's records, confidence sets, the paired test of a
  * metric, its equivalence and runs needed.  Private to src/ab/.
  */
 #ifndef XVBD_AB_COMPARE_IMPL_H
@@ -25,28 +26,66 @@ int ab_pairing_make(const struct xvbd_ab_record *a, size_t na,
 		    struct ab_pairing *p);
 void ab_pairing_free(struct ab_pairing *p);
 
+/* Confidence sets (ab_verdict.c): none, from two ends, mapped. */
+void ab_ci_none(struct xvbd_ab_ci *ci, enum xvbd_ab_ci_why why);
+void ab_ci_ends(struct xvbd_ab_ci *ci, double lo, double hi,
+		enum xvbd_ab_ci_why why);
+void ab_ci_map(struct xvbd_ab_ci *ci, double (*f)(double), double scale);
+int ab_sign(double x);
+/* Every value above 0: the ratios exist. */
+bool ab_all_positive(const double *x, size_t n);
+
 /*
- * The paired test of mc->metric into st (whose centres and half-widths,
- * each side's own, are kept) and the ratio B/A with its interval into
- * r, lo, hi.  1 when done; 0 when fewer than 2 pairs know the metric
- * (the caller's unpaired test then stands); negative errno.
+ * The paired t of one metric on its np pairs (pa[k], pb[k]) into mc: on
+ * the log-ratios where every value is above 0 (scale RATIO: geometric
+ * means, B - A at A's, the raw differences beside), else on the
+ * differences.  1 when done; 0 when fewer than 2 pairs (the caller's
+ * Welch then stands); negative errno.
  */
-int ab_metric_paired(struct xvbd_ab_metric_cmp *mc,
-		     const struct xvbd_ab_summary *sa,
-		     const struct xvbd_ab_summary *sb,
-		     const struct ab_pairing *pg, double confidence,
-		     struct xvbd_stat_cmp *st, double *r, double *lo,
-		     double *hi);
+int ab_metric_paired(const struct xvbd_ab_comparison *c,
+		     struct xvbd_ab_metric_cmp *mc, const double *pa,
+		     const double *pb, size_t np, bool *significant);
 
 /*
  * The equivalence (when c->equivalence) and the runs needed of a metric
- * whose test is done: xa, xb are its known values of A and B.
+ * whose test is judged: xa, xb its known values of A and B, pa, pb its
+ * np pairs.
  */
 int ab_metric_extras(const struct xvbd_ab_comparison *c,
 		     struct xvbd_ab_metric_cmp *mc, const double *xa,
-		     const double *xb, const struct xvbd_ab_summary *sa,
-		     const struct xvbd_ab_summary *sb,
-		     const struct ab_pairing *pg);
+		     const double *xb, const double *pa, const double *pb,
+		     size_t np);
+/* What the runs needed say, from the verdict and the numbers. */
+enum xvbd_ab_runs ab_runs_status(const struct xvbd_ab_comparison *c,
+				 const struct xvbd_ab_metric_cmp *mc);
+
+/*
+ * The text table's cells (ab_compare_words.c), numbers of bounded width,
+ * intervals whole: B - A with its set ("+187.0 +- 52.0 IO/s"), a centre
+ * ("1523.0 +- 40.0 (n=5)").  -ENOSPC, buf empty, when it does not fit.
+ */
+int ab_fmt_signed(char *buf, size_t len, double v,
+		  const struct xvbd_ab_ci *ci, const char *unit, int decimals);
+int ab_fmt_centre(char *buf, size_t len, double centre, double half,
+		  size_t n, int decimals);
+/* One number of bounded width: fixed decimals below 1e9, 3 digits
+ * above, "+inf"; sign: with its sign always. */
+int ab_fmt_num(char *buf, size_t len, double x, int decimals, bool sign);
+/* A set alone: "-0.8 to +1.1 %", its pieces joined by "or",
+ * "unbounded: <why>"; -ENOENT (buf empty) for none. */
+int ab_fmt_ci(char *buf, size_t len, const struct xvbd_ab_ci *ci,
+	      const char *unit, int decimals);
+
+struct xvbd_out;
+/*
+ * JSON of a set (ab_compare_render.c): KEY_lo and KEY_hi, both numbers or
+ * both null; with shape, KEY_interval its shape's name.
+ */
+void ab_ci_json(struct xvbd_out *o, const char *key,
+		const struct xvbd_ab_ci *ci, int d, bool shape);
+const char *ab_ci_shape_name(const struct xvbd_ab_ci *ci);
+/* "settled", "ruled-out", "needed", "beyond-cap", "unknown" */
+const char *ab_runs_status_name(enum xvbd_ab_runs r);
 
 /* MWU's ratio B/A: the Hodges-Lehmann shift of ln(x), exponentiated. */
 void ab_mwu_ratio(const double *xa, size_t na, const double *xb, size_t nb,

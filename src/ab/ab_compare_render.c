@@ -10,8 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "xvbd/ab/ab.h"
-#include "xvbd/ab/ab_stat.h"
+#include "ab_compare_impl.h"
 #include "xvbd/base/out.h"
 
 static const struct xvbd_out_label cmp_labels[] = {
@@ -51,14 +50,6 @@ static const char *equiv_name(enum xvbd_ab_equiv e)
 	}
 }
 
-/* The runs needed are told only where the runs did not settle it. */
-static bool wants_runs(const struct xvbd_ab_metric_cmp *mc)
-{
-	return (mc->verdict == XVBD_AB_V_NO_DIFF ||
-		mc->verdict == XVBD_AB_V_WEAK) && mc->runs_needed &&
-	       mc->runs_needed <= XVBD_STAT_RUNS_NEEDED_MAX;
-}
-
 static const char *verdict_name(enum xvbd_ab_verdict v)
 {
 	switch (v) {
@@ -74,39 +65,6 @@ static const char *verdict_name(enum xvbd_ab_verdict v)
 		break;
 	}
 	return "unknown";
-}
-
-/* "1523.0 +- 40.0 (n=5)" */
-static void fmt_centre(char *buf, size_t len, double centre, double half,
-		       size_t n, int decimals)
-{
-	if (isnan(centre))
-		snprintf(buf, len, "- (n=%zu)", n);
-	else if (isnan(half))
-		snprintf(buf, len, "%.*f (n=%zu)", decimals, centre, n);
-	else
-		snprintf(buf, len, "%.*f +- %.*f (n=%zu)", decimals, centre,
-			 decimals, half, n);
-}
-
-/* "+187.0 +- 52.0 IO/s", "+12.3 % (+8.9 to +15.8) %", "+187.0 IO/s" */
-static void fmt_signed(char *buf, size_t len, double v, double lo, double hi,
-		       const char *unit, int decimals)
-{
-	/* "+12.3 % +- 3.4 %" reads as relative; "+187.0 +- 52.0 IO/s" */
-	const char *pct = strcmp(unit, "%") ? "" : " %";
-	double h = (hi - lo) / 2;
-
-	if (isnan(v))
-		snprintf(buf, len, "-");
-	else if (isnan(lo) || isnan(hi))
-		snprintf(buf, len, "%+.*f %s", decimals, v, unit);
-	else if (fabs((hi - v) - (v - lo)) <= 0.1 * h + 1e-12)
-		snprintf(buf, len, "%+.*f%s +- %.*f %s", decimals, v, pct,
-			 decimals, h, unit);
-	else
-		snprintf(buf, len, "%+.*f%s (%+.*f to %+.*f) %s", decimals, v,
-			 pct, decimals, lo, decimals, hi, unit);
 }
 
 static void fmt_p(char *buf, size_t len, double p)
@@ -133,10 +91,7 @@ static void fmt_verdict(char *buf, size_t len,
 	case XVBD_AB_V_BETTER:
 	case XVBD_AB_V_WORSE:
 		snprintf(buf, len, "%s (%s, %s)",
-			 xvbd_ab_direction(mc->metric, mc->test ==
-					   XVBD_AB_TEST_PAIRED &&
-					   !isnan(mc->s.pct) ? mc->s.pct > 0 :
-					   mc->s.diff > 0),
+			 xvbd_ab_direction(mc->metric, mc->direction > 0),
 			 xvbd_ab_test_name(mc->test), p);
 		break;
 	case XVBD_AB_V_NO_DIFF:
@@ -144,13 +99,24 @@ static void fmt_verdict(char *buf, size_t len,
 			 c->confidence * 100, xvbd_ab_test_name(mc->test), p);
 		break;
 	case XVBD_AB_V_WEAK:
-		snprintf(buf, len, "weak: %zu and %zu runs, not proven",
-			 mc->na, mc->nb);
+		if (mc->weak == XVBD_AB_WEAK_PAIRS)
+			snprintf(buf, len, "weak: %zu pair%s, not proven",
+				 mc->npairs, mc->npairs == 1 ? "" : "s");
+		else
+			snprintf(buf, len, "weak: %zu and %zu runs, not proven",
+				 mc->na, mc->nb);
 		break;
 	case XVBD_AB_V_UNKNOWN:
-		snprintf(buf, len, "%s", mc->text);
+		snprintf(buf, len, "%s", mc->unknown_why ? mc->unknown_why :
+			 "unknown");
 		break;
 	}
+}
+
+/* Paired: the centres are over the pairs the test used. */
+static size_t centre_n(const struct xvbd_ab_metric_cmp *mc, size_t n)
+{
+	return mc->test == XVBD_AB_TEST_PAIRED ? mc->npairs : n;
 }
 
 static void render_metric_text(struct xvbd_out *o,
@@ -158,21 +124,20 @@ static void render_metric_text(struct xvbd_out *o,
 			       const struct xvbd_ab_metric_cmp *mc)
 {
 	const struct xvbd_ab_metric_info *info = &xvbd_ab_metrics[mc->metric];
-	char buf[192];
+	char buf[XVBD_AB_VERDICT_TEXT_MAX];
 
 	xvbd_out_obj_begin(o, NULL);
 	xvbd_out_str(o, "metric", info->name);
-	fmt_centre(buf, sizeof(buf), mc->s.centre_a, mc->s.half_a, mc->na,
-		   info->decimals);
+	ab_fmt_centre(buf, sizeof(buf), mc->s.centre_a, mc->s.half_a,
+		      centre_n(mc, mc->na), info->decimals);
 	xvbd_out_str(o, "a", buf);
-	fmt_centre(buf, sizeof(buf), mc->s.centre_b, mc->s.half_b, mc->nb,
-		   info->decimals);
+	ab_fmt_centre(buf, sizeof(buf), mc->s.centre_b, mc->s.half_b,
+		      centre_n(mc, mc->nb), info->decimals);
 	xvbd_out_str(o, "b", buf);
-	fmt_signed(buf, sizeof(buf), mc->s.diff, mc->s.diff_lo, mc->s.diff_hi,
-		   info->unit, info->decimals);
+	ab_fmt_signed(buf, sizeof(buf), mc->s.diff, &mc->s.diff_ci,
+		      info->unit, info->decimals);
 	xvbd_out_str(o, "diff", buf);
-	fmt_signed(buf, sizeof(buf), mc->s.pct, mc->s.pct_lo, mc->s.pct_hi,
-		   "%", 1);
+	ab_fmt_signed(buf, sizeof(buf), mc->s.pct, &mc->s.pct_ci, "%", 1);
 	xvbd_out_str(o, "pct", buf);
 	fmt_verdict(buf, sizeof(buf), c, mc);
 	xvbd_out_str(o, "verdict", buf);
@@ -186,7 +151,120 @@ static void num(struct xvbd_out *o, const char *key, double v, int decimals)
 	xvbd_out_fixed_opt(o, key, !isnan(v), v, decimals);
 }
 
+const char *ab_ci_shape_name(const struct xvbd_ab_ci *ci)
+{
+	switch (ci->shape) {
+	case XVBD_AB_CI_BOUNDED:
+		return "bounded";
+	case XVBD_AB_CI_OPEN:
+		return "open";
+	case XVBD_AB_CI_UNBOUNDED:
+		return "unbounded";
+	default:
+		return "none";
+	}
+}
+
+/* Beyond this the fixed writer gives up: the ends go at full precision. */
+#define JSON_FIXED_MAX	1e15
+
+/* One end as a number, as precise as the others. */
+static void end_json(struct xvbd_out *o, const char *key, double v,
+		     bool fixed, int d)
+{
+	if (fixed)
+		num(o, key, v, d);
+	else
+		xvbd_out_double_opt(o, key, true, v);
+}
+
+/*
+ * An interval's two ends, KEY_lo and KEY_hi: both numbers (the outer ends
+ * when in pieces) or both null, never one alone; KEY_interval its shape.
+ */
+void ab_ci_json(struct xvbd_out *o, const char *key,
+		const struct xvbd_ab_ci *ci, int d, bool shape)
+{
+	bool both = xvbd_ab_ci_bounded(ci);
+	bool fixed = both && fabs(ci->lo) < JSON_FIXED_MAX &&
+		     fabs(ci->hi) < JSON_FIXED_MAX;
+	char k[64];
+
+	snprintf(k, sizeof(k), "%s_lo", key);
+	if (both)
+		end_json(o, k, ci->lo, fixed, d);
+	else
+		xvbd_out_null(o, k);
+	snprintf(k, sizeof(k), "%s_hi", key);
+	if (both)
+		end_json(o, k, ci->hi, fixed, d);
+	else
+		xvbd_out_null(o, k);
+	if (!shape)
+		return;
+	snprintf(k, sizeof(k), "%s_interval", key);
+	xvbd_out_str(o, k, ab_ci_shape_name(ci));
+}
+
+/* A set in pieces, each [lo, hi] (bounded: every end a number). */
+static void pieces_json(struct xvbd_out *o, const char *key,
+			const struct xvbd_ab_ci *ci, int d)
+{
+	bool fixed = fabs(ci->lo) < JSON_FIXED_MAX &&
+		     fabs(ci->hi) < JSON_FIXED_MAX;
+	size_t i;
+
+	if (!xvbd_ab_ci_bounded(ci) || ci->npieces < 2) {
+		xvbd_out_null(o, key);
+		return;
+	}
+	xvbd_out_arr_begin(o, key);
+	for (i = 0; i < ci->npieces; i++) {
+		xvbd_out_arr_begin(o, NULL);
+		end_json(o, NULL, ci->piece_lo[i], fixed, d);
+		end_json(o, NULL, ci->piece_hi[i], fixed, d);
+		xvbd_out_arr_end(o);
+	}
+	xvbd_out_arr_end(o);
+}
+
+const char *ab_runs_status_name(enum xvbd_ab_runs r)
+{
+	switch (r) {
+	case XVBD_AB_RUNS_SETTLED:
+		return "settled";
+	case XVBD_AB_RUNS_RULED_OUT:
+		return "ruled-out";
+	case XVBD_AB_RUNS_NEEDED:
+		return "needed";
+	case XVBD_AB_RUNS_BEYOND:
+		return "beyond-cap";
+	default:
+		return "unknown";
+	}
+}
+
+static void render_verdict_json(struct xvbd_out *o,
+				const struct xvbd_ab_comparison *c,
+				const struct xvbd_ab_metric_cmp *mc)
+{
+	char text[XVBD_AB_VERDICT_TEXT_MAX];
+
+	xvbd_out_str(o, "verdict", verdict_name(mc->verdict));
+	xvbd_out_str(o, "direction", mc->verdict == XVBD_AB_V_UNKNOWN ?
+		     NULL : mc->direction > 0 ? "higher" : mc->direction < 0 ?
+		     "lower" : "none");
+	xvbd_out_str(o, "scale", mc->scale == XVBD_AB_SCALE_RATIO ? "ratio" :
+		     "difference");
+	xvbd_out_str(o, "weak", mc->weak == XVBD_AB_WEAK_PAIRS ? "pairs" :
+		     mc->weak == XVBD_AB_WEAK_RUNS ? "runs" : NULL);
+	xvbd_ab_verdict_text(c, mc, text, sizeof(text));
+	xvbd_out_str(o, "text", text);
+	xvbd_out_str(o, "test", test_key(mc->test));
+}
+
 static void render_metric_json(struct xvbd_out *o,
+			       const struct xvbd_ab_comparison *c,
 			       const struct xvbd_ab_metric_cmp *mc)
 {
 	const struct xvbd_ab_metric_info *info = &xvbd_ab_metrics[mc->metric];
@@ -206,31 +284,32 @@ static void render_metric_json(struct xvbd_out *o,
 	num(o, "b", mc->s.centre_b, d);
 	num(o, "b_half", mc->s.half_b, d);
 	num(o, "diff", mc->s.diff, d);
-	num(o, "diff_lo", mc->s.diff_lo, d);
-	num(o, "diff_hi", mc->s.diff_hi, d);
+	ab_ci_json(o, "diff", &mc->s.diff_ci, d, true);
 	num(o, "pct", mc->s.pct, d);
-	num(o, "pct_lo", mc->s.pct_lo, d);
-	num(o, "pct_hi", mc->s.pct_hi, d);
+	ab_ci_json(o, "pct", &mc->s.pct_ci, d, true);
+	pieces_json(o, "pct_pieces", &mc->s.pct_ci, d);
 	xvbd_out_double_opt(o, "p", !isnan(mc->s.p), mc->s.p);
 	xvbd_out_double_opt(o, "stat", !isnan(mc->s.stat), mc->s.stat);
 	xvbd_out_double_opt(o, "df", !isnan(mc->s.df), mc->s.df);
 	xvbd_out_double_opt(o, "p_adj", !isnan(mc->s.p_adj), mc->s.p_adj);
-	xvbd_out_str(o, "verdict", verdict_name(mc->verdict));
-	xvbd_out_str(o, "text", mc->text);
-	xvbd_out_str(o, "test", test_key(mc->test));
+	render_verdict_json(o, c, mc);
 	if (mc->test == XVBD_AB_TEST_PAIRED)
 		xvbd_out_uint(o, "n_pairs", mc->npairs);
+	if (mc->scale == XVBD_AB_SCALE_RATIO) {
+		num(o, "raw_diff", mc->raw_diff, d);
+		ab_ci_json(o, "raw_diff", &mc->raw_ci, d, false);
+		xvbd_out_bool(o, "raw_disagrees", mc->raw_disagrees);
+	}
 	if (mc->equiv != XVBD_AB_EQ_NOT_ASKED) {
 		xvbd_out_str(o, "equivalence", equiv_name(mc->equiv));
 		xvbd_out_double_opt(o, "equivalence_p", !isnan(mc->eq_p),
 				    mc->eq_p);
-		num(o, "equivalence_lo", mc->eq_lo, d);
-		num(o, "equivalence_hi", mc->eq_hi, d);
+		ab_ci_json(o, "equivalence", &mc->eq_ci, d, false);
 	}
-	if (wants_runs(mc))
-		xvbd_out_uint(o, "runs_needed", mc->runs_needed);
-	else
-		xvbd_out_null(o, "runs_needed");
+	xvbd_out_uint_opt(o, "runs_needed", mc->runs_status ==
+			  XVBD_AB_RUNS_NEEDED, mc->runs_needed);
+	xvbd_out_str(o, "runs_needed_status",
+		     ab_runs_status_name(mc->runs_status));
 	xvbd_out_obj_end(o);
 }
 
@@ -290,9 +369,10 @@ static void render_test_text(struct xvbd_out *o,
 {
 	if (c->test == XVBD_AB_TEST_PAIRED)
 		snprintf(buf, len, "paired t on the %zu ABBA pairs of "
-			 "experiment %s (per pair ln(B/A); centre: mean; B-A: "
-			 "mean of the pairs' differences; B-A %%: geometric "
-			 "mean of B/A)", c->pairs, c->experiment);
+			 "experiment %s (per pair ln(B/A); centre: geometric "
+			 "mean over the pairs; B-A: at A's; B-A %%: geometric "
+			 "mean of B/A; a metric with a value of 0: on B-A, "
+			 "centre: mean)", c->pairs, c->experiment);
 	else
 		snprintf(buf, len, "%s", c->test == XVBD_AB_TEST_MWU ?
 			 "Mann-Whitney U on run summaries (centre: "
@@ -313,7 +393,7 @@ static void render_test_text(struct xvbd_out *o,
 static void render_head_text(struct xvbd_out *o,
 			     const struct xvbd_ab_comparison *c)
 {
-	char buf[256];
+	char buf[320];
 
 	snprintf(buf, sizeof(buf), "%s (%zu run%s)", c->label_a,
 		 c->runs_a, c->runs_a == 1 ? "" : "s");
@@ -344,41 +424,79 @@ static void equiv_line(char *buf, size_t len,
 		       const struct xvbd_ab_comparison *c,
 		       const struct xvbd_ab_metric_cmp *mc)
 {
+	char iv[XVBD_AB_VERDICT_TEXT_MAX], p[32] = "";
 	int n;
 
+	if (!isnan(mc->eq_p))
+		snprintf(p, sizeof(p), ", p=%.2g", mc->eq_p);
 	n = snprintf(buf, len, "%s: %s within +-%g %%",
 		     xvbd_ab_metrics[mc->metric].name,
 		     mc->equiv == XVBD_AB_EQ_SAME ? "same" :
 		     mc->equiv == XVBD_AB_EQ_NOT_SHOWN ?
 		     "not shown to be the same" : "no equivalence test",
 		     c->equivalence * 100);
-	if (n < 0 || (size_t)n >= len || isnan(mc->eq_lo) ||
-	    isnan(mc->eq_hi))
+	if (n < 0 || (size_t)n >= len ||
+	    ab_fmt_ci(iv, sizeof(iv), &mc->eq_ci, "%", 1))
 		return;
-	n += snprintf(buf + n, len - (size_t)n, " (%g %% interval %+.1f to "
-		      "%+.1f %%", (2 * c->confidence - 1) * 100, mc->eq_lo,
-		      mc->eq_hi);
-	if ((size_t)n < len && !isnan(mc->eq_p))
-		n += snprintf(buf + n, len - (size_t)n, ", p=%.2g", mc->eq_p);
-	if ((size_t)n < len)
-		snprintf(buf + n, len - (size_t)n, ")");
+	snprintf(buf + n, len - (size_t)n, " (%g %% interval %s%s)",
+		 (2 * c->confidence - 1) * 100, iv, p);
 }
 
 static bool runs_to_tell(const struct xvbd_ab_metric_cmp *mc)
 {
-	return (mc->verdict == XVBD_AB_V_NO_DIFF ||
-		mc->verdict == XVBD_AB_V_WEAK) && mc->runs_needed;
+	return mc->runs_status == XVBD_AB_RUNS_NEEDED ||
+	       mc->runs_status == XVBD_AB_RUNS_BEYOND ||
+	       mc->runs_status == XVBD_AB_RUNS_RULED_OUT;
+}
+
+/*
+ * One metric's runs-needed line: the count, or that it is beyond reach,
+ * or that the runs made already rule the effect out; a count no larger
+ * than the runs made says that their interval left the effect open.
+ */
+static void runs_line(char *buf, size_t len,
+		      const struct xvbd_ab_comparison *c,
+		      const struct xvbd_ab_metric_cmp *mc)
+{
+	const char *name = xvbd_ab_metrics[mc->metric].name;
+	const char *unit = mc->test == XVBD_AB_TEST_PAIRED ? "pairs" :
+			   "runs per side";
+	char iv[XVBD_AB_VERDICT_TEXT_MAX];
+	int n;
+
+	if (ab_fmt_ci(iv, sizeof(iv), &mc->s.pct_ci, "%", 1))
+		iv[0] = '\0';
+	if (mc->runs_status == XVBD_AB_RUNS_RULED_OUT) {
+		snprintf(buf, len, "%s: the runs made already rule out an "
+			 "effect of %g %% (their %g %% interval of B-A %%: "
+			 "%s)", name, c->min_effect * 100,
+			 c->confidence * 100, iv);
+		return;
+	}
+	if (mc->runs_status == XVBD_AB_RUNS_BEYOND) {
+		snprintf(buf, len, "%s: more than %d %s to detect %g %%", name,
+			 XVBD_STAT_RUNS_NEEDED_MAX, unit, c->min_effect * 100);
+		return;
+	}
+	n = snprintf(buf, len, "%s: %zu %s would detect %g %% at %g %% power "
+		     "with the variance seen", name, mc->runs_needed, unit,
+		     c->min_effect * 100, c->power * 100);
+	if (n > 0 && (size_t)n < len && mc->runs_needed <= mc->runs_made)
+		snprintf(buf + n, len - (size_t)n, " (no more than the %zu "
+			 "made: their interval, %s, neither shows a "
+			 "difference nor rules out %g %%)", mc->runs_made,
+			 *iv ? iv : "none", c->min_effect * 100);
 }
 
 /*
  * The equivalence and runs-needed lines of the metrics shown; no
- * runs-needed list when every verdict settled (the output as before).
+ * runs-needed list when every verdict settled.
  */
 static void render_extras_text(struct xvbd_out *o,
 			       const struct xvbd_ab_comparison *c,
 			       const bool *shown, bool equiv)
 {
-	char buf[256];
+	char buf[512];
 	bool any = equiv;
 	int m;
 
@@ -389,30 +507,49 @@ static void render_extras_text(struct xvbd_out *o,
 	xvbd_out_arr_begin(o, equiv ? "equivalence" : "runs_needed");
 	for (m = 0; m < XVBD_AB_NMETRICS; m++) {
 		const struct xvbd_ab_metric_cmp *mc = &c->m[m];
-		const char *unit = mc->test == XVBD_AB_TEST_PAIRED ? "pairs" :
-				   "runs per side";
 
 		if ((shown && !shown[m]) || mc->verdict == XVBD_AB_V_UNKNOWN)
 			continue;
-		if (equiv && mc->equiv != XVBD_AB_EQ_NOT_ASKED) {
+		if (equiv && mc->equiv != XVBD_AB_EQ_NOT_ASKED)
 			equiv_line(buf, sizeof(buf), c, mc);
-		} else if (!equiv && wants_runs(mc)) {
-			snprintf(buf, sizeof(buf), "%s: %zu %s would detect "
-				 "%g %% at %g %% power with the variance seen",
-				 xvbd_ab_metrics[m].name, mc->runs_needed,
-				 unit, c->min_effect * 100,
-				 c->power * 100);
-		} else if (!equiv && runs_to_tell(mc)) {
-			snprintf(buf, sizeof(buf), "%s: more than %d %s to "
-				 "detect %g %%", xvbd_ab_metrics[m].name,
-				 XVBD_STAT_RUNS_NEEDED_MAX, unit,
-				 c->min_effect * 100);
-		} else {
+		else if (!equiv && runs_to_tell(mc))
+			runs_line(buf, sizeof(buf), c, mc);
+		else
 			continue;
-		}
 		xvbd_out_str(o, NULL, buf);
 	}
 	xvbd_out_arr_end(o);
+}
+
+/*
+ * A paired metric whose raw mean difference points the other way from
+ * its verdict on ln(B/A): said with the metric, before the warnings.
+ */
+static void render_raw_notes(struct xvbd_out *o,
+			     const struct xvbd_ab_comparison *c,
+			     const bool *shown)
+{
+	char raw[XVBD_AB_VERDICT_TEXT_MAX], pct[XVBD_AB_VERDICT_TEXT_MAX], buf[768];
+	int m;
+
+	for (m = 0; m < XVBD_AB_NMETRICS; m++) {
+		const struct xvbd_ab_metric_cmp *mc = &c->m[m];
+		const struct xvbd_ab_metric_info *info = &xvbd_ab_metrics[m];
+
+		if ((shown && !shown[m]) || !mc->raw_disagrees)
+			continue;
+		ab_fmt_signed(raw, sizeof(raw), mc->raw_diff, &mc->raw_ci,
+			      info->unit, info->decimals);
+		ab_fmt_signed(pct, sizeof(pct), mc->s.pct, &mc->s.pct_ci, "%",
+			      1);
+		snprintf(buf, sizeof(buf), "%s: the pairs' raw differences "
+			 "B-A average %s, the other way from the paired "
+			 "test's ln(B/A), %s: the pairs differ in size and "
+			 "the largest decide the raw mean; the verdict, its "
+			 "centres and B-A are on the ratio scale", info->name,
+			 raw, pct);
+		xvbd_out_str(o, NULL, buf);
+	}
 }
 
 /* The runs flagged for interference, with their figures. */
@@ -458,7 +595,7 @@ void xvbd_ab_comparison_render(struct xvbd_out *o, const char *key,
 		    !c->m[m].na && !c->m[m].nb)
 			continue;
 		if (json)
-			render_metric_json(o, &c->m[m]);
+			render_metric_json(o, c, &c->m[m]);
 		else
 			render_metric_text(o, c, &c->m[m]);
 	}
@@ -477,6 +614,7 @@ void xvbd_ab_comparison_render(struct xvbd_out *o, const char *key,
 		xvbd_out_str(o, "variable", buf);
 	}
 	xvbd_out_arr_begin(o, "warnings");
+	render_raw_notes(o, c, shown_metrics);
 	for (i = 0; i < c->nwarnings; i++)
 		xvbd_out_str(o, NULL, c->warnings[i]);
 	xvbd_out_arr_end(o);

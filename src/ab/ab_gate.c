@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ab_compare_impl.h"
 #include "xvbd/ab/ab_sweep.h"
 
 void xvbd_ab_gate_free(struct xvbd_ab_gate *g)
@@ -48,8 +49,9 @@ static int add_hit(struct xvbd_ab_gate *g, const struct xvbd_ab_comparison *c,
 	h->baseline = c->label_a;
 	h->metric = mc->metric;
 	h->pct = mc->s.pct;
-	h->pct_lo = mc->s.pct_lo;
-	h->pct_hi = mc->s.pct_hi;
+	/* the interval's outer ends, when it has two finite ones */
+	h->pct_lo = xvbd_ab_ci_bounded(&mc->s.pct_ci) ? mc->s.pct_ci.lo : NAN;
+	h->pct_hi = xvbd_ab_ci_bounded(&mc->s.pct_ci) ? mc->s.pct_ci.hi : NAN;
 	h->verdict = mc->verdict;
 	h->proven = mc->verdict == XVBD_AB_V_WORSE;
 	return 0;
@@ -123,12 +125,15 @@ int xvbd_ab_gate_text(const struct xvbd_ab_gate *g,
 		      char *buf, size_t len)
 {
 	const struct xvbd_ab_metric_info *info = &xvbd_ab_metrics[h->metric];
-	char iv[64] = "";
+	char iv[96] = "", lo[32], hi[32];
 	int n;
 
-	if (!isnan(h->pct_lo) && !isnan(h->pct_hi))
-		snprintf(iv, sizeof(iv), " (%g %% interval %+.1f to %+.1f %%)",
-			 confidence * 100, h->pct_lo, h->pct_hi);
+	if (!isnan(h->pct_lo) && !isnan(h->pct_hi)) {
+		ab_fmt_num(lo, sizeof(lo), h->pct_lo, 1, true);
+		ab_fmt_num(hi, sizeof(hi), h->pct_hi, 1, true);
+		snprintf(iv, sizeof(iv), " (%g %% interval %s to %s %%)",
+			 confidence * 100, lo, hi);
+	}
 	if (h->proven)
 		n = snprintf(buf, len, "%s %s: %+.1f %%%s against %s: worse by "
 			     "at least %g %% and proven at %g %%: fails the "

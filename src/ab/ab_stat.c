@@ -1,12 +1,10 @@
 /*
  * ab_stat.c - fixed-N statistics for `xvbd ab compare` (see ab_stat.h):
- * basics, Student's t and normal distributions, Welch's t, Mann-Whitney
- * U with the Hodges-Lehmann shift, and the simulation generator.
+ * basics, Welch's t, Mann-Whitney U with the Hodges-Lehmann shift,
+ * Holm's adjustment and the simulation generator.  The distributions are
+ * ab_stat_dist.c's, Fieller's set for a ratio ab_stat_fieller.c's.
  *
- * Pure math, no I/O.  Distribution functions are computed to near double
- * precision because the sequential procedure and the benchmark invert
- * them many thousands of times: an error here would show up as a biased
- * error rate, not as a crash.
+ * Pure math, no I/O.
  */
 #include <errno.h>
 #include <float.h>
@@ -14,13 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xvbd/ab/ab_stat.h"
+#include "ab_stat_impl.h"
 
-/* Above this many degrees of freedom t and normal agree to ~1e-8. */
-#define T_DF_NORMAL	1e8
-#define BETA_CF_ITER_MAX	10000
-#define BETA_CF_EPS	1e-16
-#define T_QUANT_ITER_MAX	300
 /* Two constant samples this many ulps apart count as the same value. */
 #define CONST_SAME_ULPS	4
 /* Sizes up to which the Mann-Whitney null distribution is enumerated. */
@@ -113,287 +106,7 @@ double xvbd_stat_median(const double *x, size_t n)
 	return m;
 }
 
-static bool all_finite(const double *x, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!isfinite(x[i]))
-			return false;
-	return true;
-}
-
-/* ---- normal distribution ---- */
-
-double xvbd_stat_norm_cdf(double z)
-{
-	if (isnan(z))
-		return NAN;
-	return 0.5 * erfc(-z / M_SQRT2);
-}
-
-/*
- * Acklam's rational approximation (relative error 1.15e-9), then one
- * Halley step against erfc, which brings it to full double precision.
- */
-double xvbd_stat_norm_quantile(double p)
-{
-	static const double a[] = {
-		-3.969683028665376e+01, 2.209460984245205e+02,
-		-2.759285104469687e+02, 1.383577518672690e+02,
-		-3.066479806614716e+01, 2.506628277459239e+00,
-	};
-	static const double b[] = {
-		-5.447609879822406e+01, 1.615858368580409e+02,
-		-1.556989798598866e+02, 6.680131188771972e+01,
-		-1.328068155288572e+01,
-	};
-	static const double c[] = {
-		-7.784894002430293e-03, -3.223964580411365e-01,
-		-2.400758277161838e+00, -2.549732539343734e+00,
-		4.374664141464968e+00, 2.938163982698783e+00,
-	};
-	static const double d[] = {
-		7.784695709041462e-03, 3.224671290700398e-01,
-		2.445134137142996e+00, 3.754408661907416e+00,
-	};
-	const double p_low = 0.02425;
-	double q, r, x, e, u;
-
-	if (isnan(p) || p < 0 || p > 1)
-		return NAN;
-	if (p == 0)
-		return -INFINITY;
-	if (p == 1)
-		return INFINITY;
-	if (p < p_low) {
-		q = sqrt(-2 * log(p));
-		x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) *
-		     q + c[5]) /
-		    ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
-	} else if (p <= 1 - p_low) {
-		q = p - 0.5;
-		r = q * q;
-		x = (((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) *
-		     r + a[5]) * q /
-		    (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) *
-		     r + 1);
-	} else {
-		q = sqrt(-2 * log1p(-p));
-		x = -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) *
-		      q + c[5]) /
-		    ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
-	}
-	/* Halley refinement; compare in the tail that is far from 1, so
-	 * that the residual is not lost to cancellation. */
-	if (x < 0)
-		e = 0.5 * erfc(-x / M_SQRT2) - p;
-	else
-		e = (1 - p) - 0.5 * erfc(x / M_SQRT2);
-	u = e * sqrt(2 * M_PI) * exp(x * x / 2);
-	x = x - u / (1 + x * u / 2);
-	return x;
-}
-
-/* ---- incomplete beta and Student's t ---- */
-
-/*
- * Continued fraction of the incomplete beta function (modified Lentz),
- * converging fast for x < (a + 1) / (a + b + 2).
- */
-static double beta_cf(double a, double b, double x)
-{
-	const double tiny = 1e-300;
-	double c = 1, d, h, num;
-	int m;
-
-	d = 1 - (a + b) * x / (a + 1);
-	if (fabs(d) < tiny)
-		d = tiny;
-	d = 1 / d;
-	h = d;
-	for (m = 1; m <= BETA_CF_ITER_MAX; m++) {
-		double del;
-		int m2 = 2 * m;
-
-		num = m * (b - m) * x / ((a + m2 - 1) * (a + m2));
-		d = 1 + num * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + num / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		h *= d * c;
-		num = -(a + m) * (a + b + m) * x / ((a + m2) * (a + m2 + 1));
-		d = 1 + num * d;
-		if (fabs(d) < tiny)
-			d = tiny;
-		c = 1 + num / c;
-		if (fabs(c) < tiny)
-			c = tiny;
-		d = 1 / d;
-		del = d * c;
-		h *= del;
-		if (fabs(del - 1) < BETA_CF_EPS)
-			break;
-	}
-	return h;
-}
-
-/*
- * Stirling's error term lgamma(a) - ((a - 1/2) ln a - a + ln(2 pi) / 2),
- * for a >= 15, where five terms of the series reach double precision.
- */
-static double stirling_err(double a)
-{
-	double a2 = a * a;
-
-	return (1.0 / 12 - (1.0 / 360 - (1.0 / 1260 - (1.0 / 1680 -
-		1.0 / (1188 * a2)) / a2) / a2) / a2) / a;
-}
-
-/*
- * lgamma(a + b) - lgamma(a).  For large a the two lgamma values are
- * huge and nearly equal (at df = 10^6 the difference loses 1e-10 to
- * cancellation); through Stirling's form only small terms remain.
- */
-static double lgamma_ratio(double a, double b)
-{
-	if (a < 15)
-		return lgamma(a + b) - lgamma(a);
-	return (a - 0.5) * log1p(b / a) + b * log(a + b) - b +
-	       stirling_err(a + b) - stirling_err(a);
-}
-
-/*
- * Regularised incomplete beta I_x(a, b); y = 1 - x is passed by the
- * caller, who can often compute it without cancellation.  Either a or
- * b may be large, not both (the t distribution has b = 1/2).
- */
-static double ibeta(double a, double b, double x, double y)
-{
-	double lfront;
-
-	if (x <= 0)
-		return 0;
-	if (y <= 0)
-		return 1;
-	/* ln x from whichever of x, y is the accurate small one */
-	lfront = a * (x > 0.5 ? log1p(-y) : log(x)) +
-		 b * (y > 0.5 ? log1p(-x) : log(y));
-	if (a >= b)
-		lfront += lgamma_ratio(a, b) - lgamma(b);
-	else
-		lfront += lgamma_ratio(b, a) - lgamma(a);
-	if (x < (a + 1) / (a + b + 2))
-		return exp(lfront) * beta_cf(a, b, x) / a;
-	return 1 - exp(lfront) * beta_cf(b, a, y) / b;
-}
-
-/* P(T > t) for t >= 0. */
-static double t_upper(double t, double df)
-{
-	double t2 = t * t;
-
-	if (df > T_DF_NORMAL)
-		return 0.5 * erfc(t / M_SQRT2);
-	/* x = df / (df + t^2), 1 - x = t^2 / (df + t^2), both direct. */
-	return 0.5 * ibeta(df / 2, 0.5, df / (df + t2), t2 / (df + t2));
-}
-
-double xvbd_stat_t_cdf(double t, double df)
-{
-	if (isnan(t) || isnan(df) || df <= 0)
-		return NAN;
-	if (t == INFINITY)
-		return 1;
-	if (t == -INFINITY)
-		return 0;
-	if (t < 0)
-		return t_upper(-t, df);
-	return 1 - t_upper(t, df);
-}
-
-static double t_pdf(double t, double df)
-{
-	if (df > T_DF_NORMAL)
-		return exp(-t * t / 2) / sqrt(2 * M_PI);
-	return exp(lgamma((df + 1) / 2) - lgamma(df / 2) -
-		   0.5 * log(df * M_PI) - (df + 1) / 2 * log1p(t * t / df));
-}
-
-/*
- * Solve P(T > t) = q for t > 0: a bracket grown from the normal
- * quantile, then Newton steps that fall back to bisection whenever they
- * leave the bracket.  Robust for tiny fractional df (Cauchy-like tails)
- * and for huge df alike.
- */
-static double t_upper_inverse(double q, double df)
-{
-	double lo = 0, hi, t;
-	int i;
-
-	hi = -xvbd_stat_norm_quantile(q);
-	if (hi < 1)
-		hi = 1;
-	while (t_upper(hi, df) > q) {
-		lo = hi;
-		hi *= 2;
-		if (!isfinite(hi))
-			return INFINITY;
-	}
-	t = 0.5 * (lo + hi);
-	for (i = 0; i < T_QUANT_ITER_MAX; i++) {
-		double f = t_upper(t, df) - q, step, next;
-
-		if (f == 0)
-			break;
-		if (f > 0)
-			lo = t;
-		else
-			hi = t;
-		/* d/dt P(T > t) = -pdf(t) */
-		step = f / t_pdf(t, df);
-		next = t + step;
-		if (!(next > lo && next < hi))
-			next = 0.5 * (lo + hi);
-		if (fabs(next - t) <= 4 * DBL_EPSILON * fabs(next) ||
-		    hi - lo <= 4 * DBL_EPSILON * hi) {
-			t = next;
-			break;
-		}
-		t = next;
-	}
-	return t;
-}
-
-double xvbd_stat_t_quantile(double p, double df)
-{
-	if (isnan(p) || isnan(df) || df <= 0 || p < 0 || p > 1)
-		return NAN;
-	if (p == 0)
-		return -INFINITY;
-	if (p == 1)
-		return INFINITY;
-	if (p == 0.5)
-		return 0;
-	if (df == 1)	/* Cauchy: tan(pi (p - 1/2)), without p - 1/2 */
-		return p < 0.5 ? -1 / tan(M_PI * p) : 1 / tan(M_PI * (1 - p));
-	if (df == 2)
-		return (2 * p - 1) / sqrt(2 * p * (1 - p));
-	if (p > 0.5)
-		return t_upper_inverse(1 - p, df);
-	return -t_upper_inverse(p, df);
-}
-
 /* ---- Welch's t ---- */
-
-static int check_conf(double confidence)
-{
-	return isfinite(confidence) && confidence > 0 && confidence < 1 ?
-	       0 : -EINVAL;
-}
 
 static double t_half_width(double confidence, double df, double se)
 {
@@ -405,8 +118,8 @@ int xvbd_stat_welch(const double *a, size_t na, const double *b, size_t nb,
 {
 	double ma, mb, sa2, sb2, se2, half;
 
-	if (!a || !b || !out || na < 2 || nb < 2 || check_conf(confidence) ||
-	    !all_finite(a, na) || !all_finite(b, nb))
+	if (!a || !b || !out || na < 2 || nb < 2 || ab_stat_check_conf(confidence) ||
+	    !ab_stat_finite_all(a, na) || !ab_stat_finite_all(b, nb))
 		return -EINVAL;
 	ma = xvbd_stat_mean(a, na);
 	mb = xvbd_stat_mean(b, nb);
@@ -439,7 +152,7 @@ int xvbd_stat_welch(const double *a, size_t na, const double *b, size_t nb,
 		/* Welch-Satterthwaite */
 		out->df = se2 * se2 / (sa2 * sa2 / (double)(na - 1) +
 				       sb2 * sb2 / (double)(nb - 1));
-		out->p = 2 * t_upper(fabs(out->diff) / sqrt(se2), out->df);
+		out->p = 2 * ab_stat_t_upper(fabs(out->diff) / sqrt(se2), out->df);
 		if (out->p > 1)
 			out->p = 1;
 		half = t_half_width(confidence, out->df, sqrt(se2));
@@ -447,94 +160,6 @@ int xvbd_stat_welch(const double *a, size_t na, const double *b, size_t nb,
 		out->diff_hi = out->diff + half;
 	}
 	out->significant = out->diff_lo > 0 || out->diff_hi < 0;
-	return 0;
-}
-
-/* ---- Fieller's interval for a ratio of means ---- */
-
-#define FIELLER_EXPAND_MAX	1100
-#define FIELLER_BISECT_MAX	200
-
-struct fieller {
-	double ma, mb, va, vb;	/* means, squared standard errors */
-	double dfa, dfb;	/* na - 1, nb - 1 */
-	double q;		/* (1 + confidence) / 2 */
-};
-
-/* > 0 where r is outside the interval: (mb - r ma)^2 - t^2 var(r). */
-static double fieller_excess(const struct fieller *f, double r)
-{
-	double va = r * r * f->va, v = f->vb + va, df, t;
-
-	if (v == 0)
-		return (f->mb - r * f->ma) != 0 ? 1 : -1;
-	/* Welch-Satterthwaite for the combination mb - r ma */
-	df = v * v / (f->vb * f->vb / f->dfb + va * va / f->dfa);
-	t = xvbd_stat_t_quantile(f->q, df);
-	return (f->mb - r * f->ma) * (f->mb - r * f->ma) - t * t * v;
-}
-
-/* The end of the interval on the side dir (-1, +1) of r0 = mb / ma. */
-static double fieller_end(const struct fieller *f, double r0, double dir)
-{
-	double scale = sqrt(f->vb + r0 * r0 * f->va) / fabs(f->ma);
-	double in = r0, out = r0, step = scale > 0 ? scale : 1;
-	int i;
-
-	for (i = 0; i < FIELLER_EXPAND_MAX; i++, step *= 2) {
-		out = r0 + dir * step;
-		if (!isfinite(out))
-			return NAN;
-		if (fieller_excess(f, out) > 0)
-			break;
-		in = out;
-	}
-	if (i == FIELLER_EXPAND_MAX)
-		return NAN;
-	for (i = 0; i < FIELLER_BISECT_MAX; i++) {
-		double mid = 0.5 * (in + out);
-
-		if (mid == in || mid == out)
-			break;
-		if (fieller_excess(f, mid) > 0)
-			out = mid;
-		else
-			in = mid;
-	}
-	return in;
-}
-
-int xvbd_stat_fieller(const double *a, size_t na, const double *b,
-		      size_t nb, double confidence, double *lo, double *hi)
-{
-	struct fieller f;
-	double ta, r0;
-
-	if (!a || !b || !lo || !hi || na < 2 || nb < 2 ||
-	    check_conf(confidence) || !all_finite(a, na) ||
-	    !all_finite(b, nb))
-		return -EINVAL;
-	*lo = *hi = NAN;
-	f.ma = xvbd_stat_mean(a, na);
-	f.mb = xvbd_stat_mean(b, nb);
-	f.va = xvbd_stat_var(a, na) / (double)na;
-	f.vb = xvbd_stat_var(b, nb) / (double)nb;
-	f.dfa = (double)(na - 1);
-	f.dfb = (double)(nb - 1);
-	f.q = (1 + confidence) / 2;
-	/* Bounded iff A's own interval excludes 0 (the limit |r| -> inf). */
-	ta = xvbd_stat_t_quantile(f.q, f.dfa);
-	if (!(f.ma * f.ma > ta * ta * f.va))
-		return 0;
-	r0 = f.mb / f.ma;
-	if (f.va == 0 && f.vb == 0) {
-		*lo = *hi = r0;
-		return 0;
-	}
-	*lo = fieller_end(&f, r0, -1);
-	*hi = fieller_end(&f, r0, 1);
-	if (isnan(*lo) || isnan(*hi))
-		*lo = *hi = NAN;
 	return 0;
 }
 
@@ -834,8 +459,8 @@ int xvbd_stat_mwu(const double *a, size_t na, const double *b, size_t nb,
 	struct mwu_ranks r;
 	int ret = -ENOMEM;
 
-	if (!a || !b || !out || na < 1 || nb < 1 || check_conf(confidence) ||
-	    !all_finite(a, na) || !all_finite(b, nb))
+	if (!a || !b || !out || na < 1 || nb < 1 || ab_stat_check_conf(confidence) ||
+	    !ab_stat_finite_all(a, na) || !ab_stat_finite_all(b, nb))
 		return -EINVAL;
 	mn = na * nb;
 	sa = sorted_copy(a, na);

@@ -20,7 +20,7 @@
 #include <math.h>
 #include <stdint.h>
 
-#include "xvbd/ab/ab_stat.h"
+#include "ab_stat_impl.h"
 
 /*
  * Constant d within a few ulps of 0 (of 1: the log-ratio of one value
@@ -28,16 +28,6 @@
  * rounding, not an effect, as ab_stat.c's Welch for two constant sides.
  */
 #define CONST_SAME_ULPS	4
-
-static bool finite_all(const double *x, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		if (!isfinite(x[i]))
-			return false;
-	return true;
-}
 
 /* P(T > t), T Student's t on df: the CDF's tail by symmetry (no 1 - x
  * for the small p of a large t). */
@@ -52,7 +42,7 @@ int xvbd_stat_paired_t(const double *d, size_t n, double confidence,
 	double m, se, half, scale = 1;
 	size_t i;
 
-	if (!d || !out || n < 2 || !finite_all(d, n) ||
+	if (!d || !out || n < 2 || !ab_stat_finite_all(d, n) ||
 	    !(confidence > 0 && confidence < 1))
 		return -EINVAL;
 	m = xvbd_stat_mean(d, n);
@@ -130,8 +120,8 @@ int xvbd_stat_tost_ratio(const double *a, size_t na, const double *b,
 {
 	double ma, mb, va, vb;
 
-	if (!a || !b || !out || na < 2 || nb < 2 || !finite_all(a, na) ||
-	    !finite_all(b, nb) || !(r_low > 0 && r_low < r_high) ||
+	if (!a || !b || !out || na < 2 || nb < 2 || !ab_stat_finite_all(a, na) ||
+	    !ab_stat_finite_all(b, nb) || !(r_low > 0 && r_low < r_high) ||
 	    !isfinite(r_high) || !(alpha > 0 && alpha < 0.5))
 		return -EINVAL;
 	ma = xvbd_stat_mean(a, na);
@@ -156,29 +146,74 @@ int xvbd_stat_tost_ratio(const double *a, size_t na, const double *b,
 }
 
 /*
- * Smallest n with n >= (t_{1-alpha/2,df} + t_{power,df})^2 k, k the
- * variance of the estimate at n = 1 over the effect squared: the usual
- * sizing with t quantiles at the design's own df (df_of(n)), searched
- * upwards from the normal approximation, which undersizes.
+ * The power of a two-sided level-alpha t-test whose statistic is
+ * noncentral t on df with noncentrality ncp: either tail beyond the
+ * critical value (the far one counts too: it is a rejection, if the
+ * wrong way round).
  */
+double xvbd_stat_t_power(double alpha, double df, double ncp)
+{
+	double tc;
+
+	if (!(alpha > 0 && alpha < 1) || !(df > 0) || isnan(ncp))
+		return NAN;
+	if (isinf(ncp))
+		return 1;
+	tc = xvbd_stat_t_quantile(1 - alpha / 2, df);
+	return fmin(1, 1 - xvbd_stat_nct_cdf(tc, df, ncp) +
+		       xvbd_stat_nct_cdf(-tc, df, ncp));
+}
+
+/*
+ * The smallest n >= XVBD_STAT_RUNS_NEEDED_MIN whose exact power reaches
+ * power: df_of(n) degrees of freedom, noncentrality sqrt(n / k), k the
+ * variance of the estimate at n = 1 over the effect squared.  The power
+ * grows with n (both the noncentrality and the df do), so the search
+ * walks from the normal approximation's n, which is at most a step or
+ * two off, down or up to the first n that reaches it.
+ */
+static bool powered(double alpha, double power, double k,
+		    double (*df_of)(size_t), size_t n)
+{
+	return xvbd_stat_t_power(alpha, df_of(n), sqrt((double)n / k)) >=
+	       power;
+}
+
 static size_t size_t_test(double alpha, double power, double k,
 			  double (*df_of)(size_t))
 {
 	double z = xvbd_stat_norm_quantile(1 - alpha / 2) +
-		   xvbd_stat_norm_quantile(power), n0, need;
+		   xvbd_stat_norm_quantile(power), n0;
 	size_t n;
 
-	n0 = ceil(z * z * k);
-	if (!(n0 < (double)XVBD_STAT_RUNS_NEEDED_MAX))
+	if (k == 0)
+		return XVBD_STAT_RUNS_NEEDED_MIN;
+	n0 = floor(z * z * k);
+	if (!(n0 <= (double)XVBD_STAT_RUNS_NEEDED_MAX))
 		return SIZE_MAX;
-	for (n = n0 < 2 ? 2 : (size_t)n0; n <= XVBD_STAT_RUNS_NEEDED_MAX;
-	     n++) {
-		need = xvbd_stat_t_quantile(1 - alpha / 2, df_of(n)) +
-		       xvbd_stat_t_quantile(power, df_of(n));
-		if ((double)n >= need * need * k)
-			return n;
+	n = n0 < XVBD_STAT_RUNS_NEEDED_MIN ? XVBD_STAT_RUNS_NEEDED_MIN :
+	    (size_t)n0;
+	if (powered(alpha, power, k, df_of, n)) {
+		while (n > XVBD_STAT_RUNS_NEEDED_MIN &&
+		       powered(alpha, power, k, df_of, n - 1))
+			n--;
+		return n;
 	}
+	for (n++; n <= XVBD_STAT_RUNS_NEEDED_MAX; n++)
+		if (powered(alpha, power, k, df_of, n))
+			return n;
 	return SIZE_MAX;
+}
+
+static bool sizing_ok(double alpha, double power, double effect)
+{
+	return alpha > 0 && alpha < 1 && power > 0.5 && power < 1 &&
+	       effect > 0 && isfinite(effect);
+}
+
+static double df_paired(size_t n)
+{
+	return (double)n - 1;
 }
 
 static double df_two_sample(size_t n)
@@ -186,12 +221,20 @@ static double df_two_sample(size_t n)
 	return 2 * (double)n - 2;
 }
 
+size_t xvbd_stat_pairs_needed(double alpha, double power, double sd,
+			      double effect)
+{
+	if (!sizing_ok(alpha, power, effect) || !isfinite(sd) || sd < 0)
+		return 0;
+	return size_t_test(alpha, power, sd * sd / (effect * effect),
+			   df_paired);
+}
+
 size_t xvbd_stat_runs_needed(double alpha, double power, double sd_a,
 			     double sd_b, double effect)
 {
-	if (!(alpha > 0 && alpha < 1) || !(power > 0.5 && power < 1) ||
-	    !isfinite(sd_a) || !isfinite(sd_b) || sd_a < 0 || sd_b < 0 ||
-	    !(sd_a + sd_b > 0) || !(effect > 0) || !isfinite(effect))
+	if (!sizing_ok(alpha, power, effect) || !isfinite(sd_a) ||
+	    !isfinite(sd_b) || sd_a < 0 || sd_b < 0)
 		return 0;
 	return size_t_test(alpha, power,
 			   (sd_a * sd_a + sd_b * sd_b) / (effect * effect),

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ab_compare_impl.h"
 #include "ab_sweep_impl.h"
 
 #define FAMILY_MAX	((XVBD_AB_LEVELS_MAX - 1) * XVBD_AB_NMETRICS)
@@ -58,6 +59,7 @@ static void holm(struct xvbd_ab_sweep *s, const bool *shown, bool adjust)
 			continue;
 		c->family = s->family;
 		c->adjusted = s->adjusted;
+		c->family_levels = s->nlevels - 1;
 		for (m = 0; m < XVBD_AB_NMETRICS; m++, n++) {
 			struct xvbd_ab_metric_cmp *mc = &c->m[m];
 
@@ -68,11 +70,8 @@ static void holm(struct xvbd_ab_sweep *s, const bool *shown, bool adjust)
 			    adj[n] < alpha)
 				continue;
 			mc->verdict = XVBD_AB_V_NO_DIFF;
-			snprintf(mc->text, sizeof(mc->text), "no difference "
-				 "proven at %g %% after Holm's adjustment over "
-				 "%zu tests (%zu levels x metrics; p %.2g, "
-				 "adjusted %.2g)", s->confidence * 100,
-				 s->family, s->nlevels - 1, mc->s.p, adj[n]);
+			mc->holm = true;
+			mc->runs_status = ab_runs_status(c, mc);
 		}
 	}
 }
@@ -133,9 +132,9 @@ static size_t runs_needed(const struct xvbd_ab_comparison *c,
 							  &buf_a[na]))
 				na++;
 		}
-		return na >= 2 ? xvbd_seq_fixed_pairs(alpha, 1 - c->power,
+		return na >= 2 ? xvbd_stat_pairs_needed(alpha, c->power,
 				sqrt(xvbd_stat_var(buf_a, na)),
-				c->min_effect) : 0;
+				log1p(c->min_effect)) : 0;
 	}
 	for (j = 0; j < base->l->n; j++)
 		if (base->sum[j].known[m])
@@ -206,6 +205,7 @@ int ab_sweep_family(struct xvbd_ab_sweep *s, const struct xvbd_ab_level *used,
 						      &ls[s->baseline], &ls[i],
 						      s->alpha_runs, buf_a,
 						      buf_b);
+			mc->runs_status = ab_runs_status(&s->cmp[i], mc);
 		}
 	}
 out:

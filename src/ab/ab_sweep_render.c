@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ab_compare_impl.h"
 #include "ab_sweep_impl.h"
 #include "xvbd/base/out.h"
 
@@ -97,15 +98,36 @@ static void cell_centre(char *buf, size_t len, double centre, double half,
 }
 
 /* "-12.3% +-1.1", "-81.2% [-84.0,-78.1]", "+3.0%" */
-static int fmt_pct(char *buf, size_t len, double v, double lo, double hi)
+/*
+ * "+12.3% +-1.2", "+12.3% [+8.0,+20.1]", pieces "[lo,hi]u[lo,hi]", an
+ * end beyond any double "+inf", a set with none "(unbounded)": numbers
+ * of bounded width (ab_fmt_num), the set whole.
+ */
+static int fmt_pct(char *buf, size_t len, double v, const struct xvbd_ab_ci *ci)
 {
-	double h = (hi - lo) / 2;
+	char x[32], lo[32], hi[32];
+	double h = (ci->hi - ci->lo) / 2;
+	size_t i;
+	int n;
 
-	if (isnan(lo) || isnan(hi))
-		return snprintf(buf, len, "%+.1f%%", v);
-	if (fabs((hi - v) - (v - lo)) <= 0.1 * h + 1e-12)
-		return snprintf(buf, len, "%+.1f%% +-%.1f", v, h);
-	return snprintf(buf, len, "%+.1f%% [%+.1f,%+.1f]", v, lo, hi);
+	ab_fmt_num(x, sizeof(x), v, 1, true);
+	if (ci->shape == XVBD_AB_CI_NONE)
+		return snprintf(buf, len, "%s%%", x);
+	if (ci->shape == XVBD_AB_CI_UNBOUNDED)
+		return snprintf(buf, len, "%s%% (unbounded)", x);
+	if (xvbd_ab_ci_bounded(ci) && ci->npieces == 1 &&
+	    fabs((ci->hi - v) - (v - ci->lo)) <= 0.1 * h + 1e-12) {
+		ab_fmt_num(hi, sizeof(hi), h, 1, false);
+		return snprintf(buf, len, "%s%% +-%s", x, hi);
+	}
+	n = snprintf(buf, len, "%s%% ", x);
+	for (i = 0; i < ci->npieces && n > 0 && (size_t)n < len; i++) {
+		ab_fmt_num(lo, sizeof(lo), ci->piece_lo[i], 1, true);
+		ab_fmt_num(hi, sizeof(hi), ci->piece_hi[i], 1, true);
+		n += snprintf(buf + n, len - (size_t)n, "%s[%s,%s]",
+			      i ? "u" : "", lo, hi);
+	}
+	return n;
 }
 
 static void cell_vs(char *buf, size_t len, const struct xvbd_ab_metric_cmp *mc)
@@ -118,7 +140,7 @@ static void cell_vs(char *buf, size_t len, const struct xvbd_ab_metric_cmp *mc)
 		return;
 	}
 	if (!isnan(mc->s.pct))
-		k = fmt_pct(buf, len, mc->s.pct, mc->s.pct_lo, mc->s.pct_hi);
+		k = fmt_pct(buf, len, mc->s.pct, &mc->s.pct_ci);
 	else
 		k = snprintf(buf, len, "%+.*f %s", info->decimals, mc->s.diff,
 			     info->unit);
@@ -155,18 +177,27 @@ static void metric_row(const struct xvbd_ab_sweep *s, int m, struct row *r)
 	}
 }
 
+/* The geometric mean row's interval of level i as a set. */
+static void geomean_ci(const struct xvbd_ab_geomean *g, size_t i,
+		       struct xvbd_ab_ci *ci)
+{
+	ab_ci_ends(ci, g->pct_lo[i], g->pct_hi[i], XVBD_AB_CI_FEW_RUNS);
+}
+
 static void geomean_row(const struct xvbd_ab_sweep *s, struct row *r)
 {
 	const struct xvbd_ab_geomean *g = &s->geomean;
+	struct xvbd_ab_ci ci;
 	size_t i;
 
 	snprintf(r->cell[0], CELL_MAX, "geomean of rates");
 	for (i = 0; i < s->nlevels; i++) {
 		snprintf(r->cell[1 + 2 * i], CELL_MAX, "%.4g", g->centre[i]);
 		r->cell[2 + 2 * i][0] = '\0';
-		if (i != s->baseline)
-			fmt_pct(r->cell[2 + 2 * i], CELL_MAX, g->pct[i],
-				g->pct_lo[i], g->pct_hi[i]);
+		if (i == s->baseline)
+			continue;
+		geomean_ci(g, i, &ci);
+		fmt_pct(r->cell[2 + 2 * i], CELL_MAX, g->pct[i], &ci);
 	}
 }
 
@@ -303,8 +334,9 @@ static void render_head_text(struct xvbd_out *o, const struct xvbd_ab_sweep *s)
 
 static bool runs_to_tell(const struct xvbd_ab_metric_cmp *mc)
 {
-	return (mc->verdict == XVBD_AB_V_NO_DIFF ||
-		mc->verdict == XVBD_AB_V_WEAK) && mc->runs_needed;
+	return mc->runs_status == XVBD_AB_RUNS_NEEDED ||
+	       mc->runs_status == XVBD_AB_RUNS_BEYOND ||
+	       mc->runs_status == XVBD_AB_RUNS_RULED_OUT;
 }
 
 /* The unsettled comparisons and the runs that would settle them. */
@@ -332,7 +364,13 @@ static void render_runs_text(struct xvbd_out *o, const struct xvbd_ab_sweep *s,
 
 			if ((shown && !shown[m]) || !runs_to_tell(mc))
 				continue;
-			if (mc->runs_needed > XVBD_STAT_RUNS_NEEDED_MAX)
+			if (mc->runs_status == XVBD_AB_RUNS_RULED_OUT)
+				snprintf(buf, sizeof(buf), "%s %s: the runs "
+					 "made already rule out an effect of "
+					 "%g %%", s->label[i],
+					 xvbd_ab_metrics[m].name,
+					 c->min_effect * 100);
+			else if (mc->runs_status == XVBD_AB_RUNS_BEYOND)
 				snprintf(buf, sizeof(buf), "%s %s: more than "
 					 "%d %s to detect %g %%", s->label[i],
 					 xvbd_ab_metrics[m].name,
@@ -467,6 +505,7 @@ static void json_cell(struct xvbd_out *o, const struct xvbd_ab_sweep *s,
 	const struct xvbd_ab_metric_cmp *b = &any_cmp(s)->m[m];
 	const struct xvbd_ab_metric_cmp *mc = &s->cmp[i].m[m];
 	bool base = i == s->baseline;
+	char text[XVBD_AB_VERDICT_TEXT_MAX];
 
 	xvbd_out_obj_begin(o, NULL);
 	xvbd_out_str(o, "label", s->label[i]);
@@ -475,19 +514,19 @@ static void json_cell(struct xvbd_out *o, const struct xvbd_ab_sweep *s,
 	num(o, "half", base ? b->s.half_a : mc->s.half_b);
 	if (!base) {
 		num(o, "diff", mc->s.diff);
-		num(o, "diff_lo", mc->s.diff_lo);
-		num(o, "diff_hi", mc->s.diff_hi);
+		ab_ci_json(o, "diff", &mc->s.diff_ci, JSON_DECIMALS, false);
 		num(o, "pct", mc->s.pct);
-		num(o, "pct_lo", mc->s.pct_lo);
-		num(o, "pct_hi", mc->s.pct_hi);
+		ab_ci_json(o, "pct", &mc->s.pct_ci, JSON_DECIMALS, true);
 		xvbd_out_double_opt(o, "p", !isnan(mc->s.p), mc->s.p);
 		xvbd_out_double_opt(o, "p_adj", !isnan(mc->s.p_adj),
 				    mc->s.p_adj);
 		xvbd_out_str(o, "verdict", ab_sweep_verdict_key(mc->verdict));
-		xvbd_out_str(o, "text", mc->text);
-		xvbd_out_uint_opt(o, "runs_needed", runs_to_tell(mc) &&
-				  mc->runs_needed <= XVBD_STAT_RUNS_NEEDED_MAX,
-				  mc->runs_needed);
+		xvbd_ab_verdict_text(&s->cmp[i], mc, text, sizeof(text));
+		xvbd_out_str(o, "text", text);
+		xvbd_out_uint_opt(o, "runs_needed", mc->runs_status ==
+				  XVBD_AB_RUNS_NEEDED, mc->runs_needed);
+		xvbd_out_str(o, "runs_needed_status",
+			     ab_runs_status_name(mc->runs_status));
 	}
 	xvbd_out_obj_end(o);
 }
@@ -496,6 +535,7 @@ static void render_geomean_json(struct xvbd_out *o,
 				const struct xvbd_ab_sweep *s)
 {
 	const struct xvbd_ab_geomean *g = &s->geomean;
+	struct xvbd_ab_ci ci;
 	size_t i;
 	int m;
 
@@ -516,8 +556,8 @@ static void render_geomean_json(struct xvbd_out *o,
 		num(o, "centre", g->centre[i]);
 		if (i != s->baseline) {
 			num(o, "pct", g->pct[i]);
-			num(o, "pct_lo", g->pct_lo[i]);
-			num(o, "pct_hi", g->pct_hi[i]);
+			geomean_ci(g, i, &ci);
+			ab_ci_json(o, "pct", &ci, JSON_DECIMALS, false);
 		}
 		xvbd_out_obj_end(o);
 	}

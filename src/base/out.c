@@ -21,8 +21,22 @@ static void json_print(void *ctx, const char *str, size_t len)
 {
 	struct xvbd_out *o = ctx;
 
-	if (fwrite(str, 1, len, o->stream) != len)
-		o->failed = true;
+	if (o->jlen + len + 1 > o->jcap) {
+		size_t cap = o->jcap ? o->jcap : 4096;
+		char *b;
+
+		while (o->jlen + len + 1 > cap)
+			cap *= 2;
+		b = realloc(o->jbuf, cap);
+		if (!b) {
+			o->failed = true;
+			return;
+		}
+		o->jbuf = b;
+		o->jcap = cap;
+	}
+	memcpy(o->jbuf + o->jlen, str, len);
+	o->jlen += len;
 }
 
 struct xvbd_out *xvbd_out_new(FILE *stream, bool json)
@@ -83,6 +97,8 @@ void xvbd_out_free(struct xvbd_out *o)
 		return;
 	if (o->gen)
 		yajl_gen_free(o->gen);
+	free(o->jbuf);
+	free(o->status_msg);
 	node_free(o->root);
 	out_rows_free(o);
 	free(o);
@@ -155,6 +171,8 @@ static void begin(struct xvbd_out *o, const char *key, enum node_kind kind)
 		return;
 	}
 	if (o->json) {
+		if (o->depth == 1)
+			o->top_is_arr = kind == N_ARR;
 		json_key(o, key);
 		json_check(o, kind == N_OBJ ? yajl_gen_map_open(o->gen) :
 				yajl_gen_array_open(o->gen));
@@ -178,6 +196,11 @@ static void end(struct xvbd_out *o, enum node_kind kind)
 	if (out_rows_mode(o))
 		return;
 	if (o->json) {
+		/* The top-level object stays open: finish may add a status. */
+		if (o->done && kind == N_OBJ) {
+			o->top_obj_open = true;
+			return;
+		}
 		json_check(o, kind == N_OBJ ? yajl_gen_map_close(o->gen) :
 				yajl_gen_array_close(o->gen));
 		return;
@@ -543,20 +566,120 @@ static void render(struct xvbd_out *o, const struct node *n, int indent)
 	}
 }
 
-int xvbd_out_finish(struct xvbd_out *o)
+void xvbd_out_status_always(struct xvbd_out *o, const char *msg)
 {
-	/* Nothing emitted (e.g. help) is fine; a half document is not. */
-	if (o->started && (o->depth != 0 || !o->done))
+	o->status_always = true;
+	free(o->status_msg);
+	o->status_msg = msg ? xvbd_escape(msg) : NULL;
+	if (msg && !o->status_msg)
 		o->failed = true;
-	if (!o->failed && o->started) {
-		if (out_rows_mode(o))
-			out_rows_finish(o);
-		else if (o->json)
-			json_print(o, "\n", 1);
-		else
-			render(o, o->root, 0);
+}
+
+/* "failed", "msg", "rc": the failure's status, in the open object. */
+static void json_status(struct xvbd_out *o, yajl_gen g, int rc)
+{
+	const char *msg = rc ? xvbd_err_first() : o->status_msg;
+	char *clean = msg ? xvbd_escape(msg) : NULL;
+
+	yajl_gen_string(g, (const unsigned char *)"failed", 6);
+	yajl_gen_bool(g, rc != 0);
+	yajl_gen_string(g, (const unsigned char *)"msg", 3);
+	if (clean)
+		yajl_gen_string(g, (const unsigned char *)clean,
+				strlen(clean));
+	else if (rc)
+		yajl_gen_string(g, (const unsigned char *)"failed", 6);
+	else
+		yajl_gen_string(g, (const unsigned char *)"", 0);
+	yajl_gen_string(g, (const unsigned char *)"rc", 2);
+	yajl_gen_integer(g, rc);
+	free(clean);
+}
+
+/*
+ * A failure without a document of its own to carry it: the status alone,
+ * with the finished top-level array (what was done before it) as
+ * "result".
+ */
+static void json_status_object(struct xvbd_out *o, int rc, bool with_doc)
+{
+	char *doc = o->jbuf;
+	size_t dlen = with_doc ? o->jlen : 0;
+	const unsigned char *buf;
+	size_t len;
+	yajl_gen g = yajl_gen_alloc(NULL);
+
+	o->jbuf = NULL;
+	o->jlen = o->jcap = 0;
+	if (!g) {
+		free(doc);
+		o->failed = true;
+		return;
 	}
+	yajl_gen_map_open(g);
+	/* nothing of the command's own: it changed nothing (what a result
+	 * for Ansible carries, which its changed_when may read) */
+	if (!with_doc) {
+		yajl_gen_string(g, (const unsigned char *)"changed", 7);
+		yajl_gen_bool(g, false);
+	}
+	json_status(o, g, rc);
+	yajl_gen_get_buf(g, &buf, &len);
+	/* the open map's text, then the array and the closing brace */
+	json_print(o, (const char *)buf, len);
+	if (dlen) {
+		json_print(o, ",\"result\":", 10);
+		json_print(o, doc, dlen);
+	}
+	json_print(o, "}", 1);
+	yajl_gen_free(g);
+	free(doc);
+}
+
+/* The JSON document, with the status a failure (or the command) asks. */
+static void json_finish(struct xvbd_out *o, int rc, bool complete)
+{
+	bool status = rc || o->status_always;
+
+	if (complete && o->top_obj_open) {
+		if (status)
+			json_status(o, o->gen, rc);
+		json_check(o, yajl_gen_map_close(o->gen));
+	} else if (status) {
+		json_status_object(o, rc, complete);
+	} else if (!complete) {
+		return;		/* nothing, or half a document: no JSON */
+	}
+	json_print(o, "\n", 1);
+	if (fwrite(o->jbuf, 1, o->jlen, o->stream) != o->jlen)
+		o->failed = true;
+	o->jlen = 0;
+}
+
+int xvbd_out_finish_rc(struct xvbd_out *o, int rc)
+{
+	bool complete;
+
+	if (o->finished)
+		return o->failed ? -1 : 0;
+	o->finished = true;
+	complete = o->started && o->depth == 0 && o->done && !o->failed;
+	/* Nothing emitted (e.g. help) is fine; a half document is not,
+	 * unless a failure object stands in for it. */
+	if (o->started && !complete && !(o->json && rc))
+		o->failed = true;
+	if (o->json)
+		json_finish(o, rc, complete);
+	else if (complete && out_rows_mode(o))
+		out_rows_finish(o);
+	else if (complete)
+		render(o, o->root, 0);
 	if (fflush(o->stream) || ferror(o->stream))
 		o->failed = true;
 	return o->failed ? -1 : 0;
+}
+
+int xvbd_out_finish(struct xvbd_out *o)
+{
+	return xvbd_out_finish_rc(o, 0);
 }

@@ -70,8 +70,16 @@ struct xvbd_out {
 	bool failed;
 	bool started;
 	bool done;
+	bool finished;		/* xvbd_out_finish*() ran: once only */
 	int depth;
 	yajl_gen gen;
+	/* JSON is kept until finish: a failure adds to the document */
+	char *jbuf;
+	size_t jlen, jcap;
+	bool top_obj_open;	/* the top-level object's close, deferred */
+	bool top_is_arr;
+	bool status_always;	/* failed/msg/rc also on success */
+	char *status_msg;	/* msg on success */
 	struct node *root;	/* text */
 	struct node *cur;	/* text: open container */
 	struct node *last;	/* text: last emitted field, for notes */

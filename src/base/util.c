@@ -12,44 +12,68 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "xvbd/base/optval.h"
 #include "xvbd/base/util.h"
 
 /*
- * s on stderr with control bytes escaped ("\n", "\x1b"): an error
+ * s written to f with control bytes escaped ("\n", "\x1b"): an error
  * message quotes what the user or a guest wrote, and it stays one line
  * (a newline in an argument must not forge a second message).
  */
-static void put_escaped(const char *s)
+static void put_escaped(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 
 		if (c == '\n')
-			fputs("\\n", stderr);
+			fputs("\\n", f);
 		else if (c == '\t')
-			fputs("\\t", stderr);
+			fputs("\\t", f);
 		else if (c < 0x20 || c == 0x7f)
-			fprintf(stderr, "\\x%02x", c);
+			fprintf(f, "\\x%02x", c);
 		else
-			fputc(c, stderr);
+			fputc(c, f);
 	}
+}
+
+/*
+ * The first error of this run, without "xvbd: ": the cause, where later
+ * lines tend to be its consequences (what was cleaned up, what did not
+ * run).  Warnings do not count.  The JSON failure object's "msg".
+ */
+static char first_err[1024];
+
+const char *xvbd_err_first(void)
+{
+	return first_err[0] ? first_err : NULL;
 }
 
 void xvbd_verr(const char *cmd, const char *what, const char *why_fmt,
 	       va_list ap)
 {
-	char why[2048];
+	bool first = !first_err[0] && !(what && !strcmp(what, "warning"));
+	char why[2048], *line = NULL;
+	size_t len = 0;
+	FILE *f;
 
 	vsnprintf(why, sizeof(why), why_fmt, ap);
-	fputs("xvbd: ", stderr);
-	if (cmd)
-		fprintf(stderr, "%s: ", cmd);
-	if (what) {
-		put_escaped(what);
-		fputs(": ", stderr);
+	/* The whole line, however long a path in it (ENOMEM: as it can). */
+	f = open_memstream(&line, &len);
+	if (f) {
+		if (cmd)
+			fprintf(f, "%s: ", cmd);
+		if (what) {
+			put_escaped(f, what);
+			fputs(": ", f);
+		}
+		put_escaped(f, why);
+		if (fclose(f))
+			line = NULL;
 	}
-	put_escaped(why);
-	fputc('\n', stderr);
+	fprintf(stderr, "xvbd: %s\n", line ? line : why);
+	if (first && line)
+		snprintf(first_err, sizeof(first_err), "%s", line);
+	free(line);
 }
 
 void xvbd_err(const char *cmd, const char *what, const char *why_fmt, ...)
@@ -122,37 +146,10 @@ int xvbd_parse_bool(const char *s, bool *out)
 	return 0;
 }
 
+/* The one size grammar lives with the other values' (optval.c). */
 int xvbd_parse_size(const char *s, uint64_t *out_bytes)
 {
-	static const struct {
-		const char *suffix;
-		unsigned shift;
-	} suffixes[] = {
-		{ "", 0 }, { "B", 0 },
-		{ "K", 10 }, { "KiB", 10 }, { "k", 10 },
-		{ "M", 20 }, { "MiB", 20 },
-		{ "G", 30 }, { "GiB", 30 },
-		{ "T", 40 }, { "TiB", 40 },
-	};
-	const char *end;
-	uint64_t v;
-	size_t i;
-	int rc;
-
-	if (!s)
-		return -EINVAL;
-	rc = parse_digits(s, &end, &v);
-	if (rc)
-		return rc;
-	for (i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
-		if (strcmp(end, suffixes[i].suffix))
-			continue;
-		if (suffixes[i].shift && v > (UINT64_MAX >> suffixes[i].shift))
-			return -ERANGE;
-		*out_bytes = v << suffixes[i].shift;
-		return 0;
-	}
-	return -EINVAL;
+	return xvbd_optval_parse_size(s, out_bytes);
 }
 
 #define NS_PER_S	UINT64_C(1000000000)

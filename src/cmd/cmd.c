@@ -11,8 +11,17 @@
 #include "xvbd/cmd/cmd.h"
 #include "xvbd/cmd/journal_report.h"
 #include "xvbd/base/journal.h"
-#include "xvbd/base/optval.h"
 #include "xvbd/base/util.h"
+
+void xvbd_usage_hint(const struct xvbd_cmd *cmd)
+{
+	if (xvbd_usage_is_quiet())
+		return;
+	if (cmd)
+		xvbd_hint("see \"xvbd %s -h\"", cmd->name);
+	else
+		xvbd_hint("see \"xvbd -h\"");
+}
 
 int xvbd_usage_error(const struct xvbd_cmd *cmd, const char *fmt, ...)
 {
@@ -21,106 +30,13 @@ int xvbd_usage_error(const struct xvbd_cmd *cmd, const char *fmt, ...)
 	va_start(ap, fmt);
 	xvbd_verr(cmd->name, NULL, fmt, ap);
 	va_end(ap);
-	xvbd_cmd_usage(cmd, stderr);
+	xvbd_usage_hint(cmd);
 	return XVBD_EXIT_USAGE;
 }
 
-void xvbd_getopt_begin(void)
+const struct xvbd_optval *xvbd_opt(const struct xvbd_ctx *ctx, int id)
 {
-	optind = 0;	/* GNU: reinitialise (main() parsed with "+") */
-	opterr = 0;
-}
-
-int xvbd_getopt(int argc, char **argv, const char *shortopts,
-		const struct option *longopts)
-{
-	return getopt_long(argc + 1, argv - 1, shortopts, longopts, NULL);
-}
-
-int xvbd_getopt_error(const struct xvbd_cmd *cmd, char **argv, int c)
-{
-	/* getopt's optind counts argv[-1]: the option is argv[optind - 2]. */
-	if (c == ':')
-		return xvbd_usage_error(cmd, "%s needs a value",
-					argv[optind - 2]);
-	return xvbd_usage_error(cmd, "unknown option \"%s\"",
-				argv[optind - 2]);
-}
-
-int xvbd_getopt_index(void)
-{
-	return optind - 1;
-}
-
-static int opt_refused(const struct xvbd_cmd *cmd, const char *opt,
-		       const char *arg, const char *why)
-{
-	return xvbd_usage_error(cmd, "%s: \"%s\": %s", opt, arg, why);
-}
-
-int xvbd_opt_seconds(const struct xvbd_cmd *cmd, const char *opt,
-		     const char *arg, uint64_t min_ns, uint64_t max_s,
-		     uint64_t *ns)
-{
-	char why[XVBD_OPTVAL_WHY_MAX];
-
-	if (xvbd_optval_seconds(arg, min_ns, max_s, ns, why, sizeof(why)))
-		return opt_refused(cmd, opt, arg, why);
-	return XVBD_EXIT_OK;
-}
-
-int xvbd_opt_whole_seconds(const struct xvbd_cmd *cmd, const char *opt,
-			   const char *arg, uint64_t min_s, uint64_t max_s,
-			   uint64_t *s)
-{
-	uint64_t ns;
-	int rc;
-
-	rc = xvbd_opt_seconds(cmd, opt, arg, min_s * XVBD_NS_PER_S, max_s,
-			      &ns);
-	if (!rc)
-		*s = (ns + XVBD_NS_PER_S - 1) / XVBD_NS_PER_S;
-	return rc;
-}
-
-int xvbd_opt_percent(const struct xvbd_cmd *cmd, const char *opt,
-		     const char *arg, double lo, double hi, double *fraction)
-{
-	char why[XVBD_OPTVAL_WHY_MAX];
-
-	if (xvbd_optval_percent(arg, lo, hi, fraction, why, sizeof(why)))
-		return opt_refused(cmd, opt, arg, why);
-	return XVBD_EXIT_OK;
-}
-
-int xvbd_opt_confidence(const struct xvbd_cmd *cmd, const char *opt,
-			const char *arg, double *level)
-{
-	char why[XVBD_OPTVAL_WHY_MAX];
-
-	if (xvbd_optval_confidence(arg, level, why, sizeof(why)))
-		return opt_refused(cmd, opt, arg, why);
-	return XVBD_EXIT_OK;
-}
-
-int xvbd_opt_count(const struct xvbd_cmd *cmd, const char *opt,
-		   const char *arg, uint64_t min, uint64_t max, uint64_t *out)
-{
-	char why[XVBD_OPTVAL_WHY_MAX];
-
-	if (xvbd_optval_count(arg, min, max, out, why, sizeof(why)))
-		return opt_refused(cmd, opt, arg, why);
-	return XVBD_EXIT_OK;
-}
-
-int xvbd_opt_size(const struct xvbd_cmd *cmd, const char *opt,
-		  const char *arg, uint64_t min, uint64_t max, uint64_t *bytes)
-{
-	char why[XVBD_OPTVAL_WHY_MAX];
-
-	if (xvbd_optval_size(arg, min, max, bytes, why, sizeof(why)))
-		return opt_refused(cmd, opt, arg, why);
-	return XVBD_EXIT_OK;
+	return ctx->cl ? xvbd_cmdline_get(ctx->cl, id) : NULL;
 }
 
 int xvbd_cmd_domain_lookup(const struct xvbd_ctx *ctx, const char *spec,
@@ -164,39 +80,15 @@ int xvbd_cmd_disk_error(const struct xvbd_ctx *ctx, int err, const char *vdev,
 	return XVBD_EXIT_FAIL;
 }
 
-static bool wants_help(int argc, char **argv)
-{
-	int i;
-
-	for (i = 0; i < argc && strcmp(argv[i], "--"); i++)
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help"))
-			return true;
-	return false;
-}
-
 /*
- * Unless the command parses options itself (getopt knows "--"), a
- * dash-led word is a mistake, and a first "--" ends that check and is
- * taken out, so "xvbd show -- -odd-name xvda" names a domain "-odd-name".
+ * The operand counts of the table; a dash-led word reaches a command
+ * only after "--" (the parser took every option).
  */
-static int check_args(const struct xvbd_cmd *cmd, int *argc, char **argv)
+static int check_args(const struct xvbd_cmd *cmd, int argc)
 {
-	int i;
-
-	for (i = 0; i < *argc && !(cmd->flags & CMD_OWN_OPTIONS); i++) {
-		if (!strcmp(argv[i], "--")) {
-			memmove(&argv[i], &argv[i + 1],
-				(size_t)(*argc - i) * sizeof(*argv));
-			(*argc)--;
-			break;
-		}
-		if (argv[i][0] == '-' && argv[i][1])
-			return xvbd_usage_error(cmd, "unknown option \"%s\"",
-						argv[i]);
-	}
-	if (*argc < cmd->min_args)
+	if (argc < cmd->min_args)
 		return xvbd_usage_error(cmd, "missing arguments");
-	if (cmd->max_args != CMD_ARGS_ANY && *argc > cmd->max_args)
+	if (cmd->max_args != CMD_ARGS_ANY && argc > cmd->max_args)
 		return xvbd_usage_error(cmd, "too many arguments");
 	return XVBD_EXIT_OK;
 }
@@ -254,24 +146,20 @@ int xvbd_cmd_run(struct xvbd_ctx *ctx, int argc, char **argv)
 	const struct xvbd_cmd *cmd = ctx->cmd;
 	int rc;
 
-	if (wants_help(argc, argv)) {
-		xvbd_cmd_usage(cmd, stdout);
-		return XVBD_EXIT_OK;
-	}
-	rc = check_args(cmd, &argc, argv);
-	if (rc)
-		return rc;
-	if (ctx->opts->dry_run && !(cmd->flags & CMD_CAN_DRY_RUN))
-		return xvbd_usage_error(cmd, "-N (dry run) is not supported "
-					"by this command");
 	ctx->out = xvbd_out_new(stdout, ctx->opts->json);
 	if (!ctx->out) {
 		xvbd_err(cmd->name, "output", "%s", strerror(ENOMEM));
 		return XVBD_EXIT_FAIL;
 	}
+	rc = check_args(cmd, argc);
+	if (!rc && ctx->opts->dry_run && !(cmd->flags & CMD_CAN_DRY_RUN))
+		rc = xvbd_usage_error(cmd, "-N (dry run) is not supported "
+				      "by this command");
+	if (rc)
+		goto out;
 	/* Commands with their own options or operand checks connect
 	 * after them. */
-	if (!(cmd->flags & (CMD_OWN_OPTIONS | CMD_LATE_CONNECT))) {
+	if (!(cmd->flags & CMD_LATE_CONNECT)) {
 		rc = xvbd_cmd_connect(ctx);
 		if (rc)
 			goto out;
@@ -280,12 +168,13 @@ int xvbd_cmd_run(struct xvbd_ctx *ctx, int argc, char **argv)
 	rc = cmd->fn(ctx, argc, argv);
 	/* Whatever its exit code, it has said itself what it left. */
 	xvbd_journal_end();
-	/* A command that rendered nothing (help) has no document to end. */
-	if (rc == XVBD_EXIT_OK && xvbd_out_finish(ctx->out)) {
+out:
+	/* A command that rendered nothing (help) has no document to end;
+	 * under --json a failure is one object (out.h). */
+	if (xvbd_out_finish_rc(ctx->out, rc) && rc == XVBD_EXIT_OK) {
 		xvbd_err(cmd->name, "stdout", "write failed");
 		rc = XVBD_EXIT_FAIL;
 	}
-out:
 	xvbd_tstack_close(ctx->ts);
 	xvbd_xs_close(ctx->xs);
 	xvbd_out_free(ctx->out);

@@ -390,48 +390,25 @@ static void render_vbd(struct xvbd_out *o, const struct vbd_facts *x)
 struct advise_opts {
 	uint64_t interval_ns;
 	const char *domain, *vdev;
-	bool json;
 };
 
-static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
-		      struct advise_opts *ao)
-{
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 },
-	};
-	bool seen_d = false;
-	int c, first;
+enum { O_DURATION };
 
-	ao->interval_ns = DEFAULT_NS;
-	xvbd_getopt_begin();
-	while ((c = xvbd_getopt(argc, argv, ":d:", longopts)) != -1) {
-		switch (c) {
-		case 'd':
-			if (seen_d)
-				return xvbd_usage_error(ctx->cmd,
-							"-d given twice");
-			seen_d = true;
-			if (xvbd_parse_seconds(optarg, MAX_S,
-					       &ao->interval_ns) ||
-			    ao->interval_ns < NS_PER_S / 10)
-				return xvbd_usage_error(ctx->cmd, "-d: \"%s\": "
-					"expected seconds from 0.1 to %d",
-					optarg, MAX_S);
-			break;
-		case 'j':
-			ao->json = true;
-			break;
-		default:
-			return xvbd_getopt_error(ctx->cmd, argv, c);
-		}
-	}
-	first = xvbd_getopt_index();
-	if (argc - first > 2)
-		return xvbd_usage_error(ctx->cmd, "at most <Domain> <VDev>");
-	ao->domain = first < argc ? argv[first] : NULL;
-	ao->vdev = first + 1 < argc ? argv[first + 1] : NULL;
-	return XVBD_EXIT_OK;
+const struct xvbd_cmdopt cmd_advise_opts[] = {
+	/* stats' -d is its interval; here it is the one sample's length */
+	[O_DURATION] = XVBD_OPT_S("duration", 'd', 0.1, MAX_S,
+		"how long to sample (default 10s)"),
+	XVBD_OPT_END,
+};
+
+static void parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
+		       struct advise_opts *ao)
+{
+	const struct xvbd_optval *d = xvbd_opt(ctx, O_DURATION);
+
+	ao->interval_ns = d ? d->u : DEFAULT_NS;
+	ao->domain = argc > 0 ? argv[0] : NULL;
+	ao->vdev = argc > 1 ? argv[1] : NULL;
 }
 
 /* The first xvd name the guest does not use: the hot A/B's disk. */
@@ -544,9 +521,10 @@ int cmd_advise(struct xvbd_ctx *ctx, int argc, char **argv)
 	char *name = NULL;
 	bool have_mp;
 	size_t i;
-	int rc = parse_opts(ctx, argc, argv, &ao), err;
+	int rc = XVBD_EXIT_OK, err;
 
-	if (!rc && ao.vdev && xvbd_vdev_parse(ao.vdev, &devid))
+	parse_opts(ctx, argc, argv, &ao);
+	if (ao.vdev && xvbd_vdev_parse(ao.vdev, &devid))
 		rc = xvbd_usage_error(ctx->cmd, "\"%s\": not a virtual device "
 				      "name", ao.vdev);
 	if (!rc)
@@ -556,14 +534,6 @@ int cmd_advise(struct xvbd_ctx *ctx, int argc, char **argv)
 	if (rc)
 		return rc;
 	ao.domain = name;
-	if (ao.json && !ctx->opts->json) {
-		xvbd_out_free(ctx->out);
-		ctx->out = xvbd_out_new(stdout, true);
-		if (!ctx->out) {
-			free(name);
-			return XVBD_EXIT_FAIL;
-		}
-	}
 	xvbd_out_labels(ctx->out, advise_labels);
 	sys = xvbd_sysfs_open(NULL);
 	err = sys ? sample_twice(ctx, &ao, sys, &s) : -errno;

@@ -88,25 +88,24 @@ static int add_item(struct defaults_opts *d, const char *arg)
 	return XVBD_EXIT_OK;
 }
 
+enum { O_RELOAD, O_PERSIST };
+
+const struct xvbd_cmdopt cmd_defaults_opts[] = {
+	[O_RELOAD] = XVBD_OPT_F("reload", 0, "unload and load xen_blkback "
+		"for parameters that are read at load (no VBD may exist)"),
+	[O_PERSIST] = XVBD_OPT_F("persist", 0, "also write them to "
+		"/etc/modprobe.d for the next boot"),
+	XVBD_OPT_END,
+};
+
 static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 		      struct defaults_opts *d)
 {
-	static const struct option longopts[] = {
-		{ "reload", no_argument, NULL, 'r' },
-		{ "persist", no_argument, NULL, 'p' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c, i, rc;
+	int i, rc;
 
-	XVBD_FOREACH_OPT(c, ctx->cmd, argc, argv, "", longopts) {
-	case 'r':
-		d->reload = true;
-		break;
-	case 'p':
-		d->persist = true;
-		break;
-	}
-	for (i = xvbd_getopt_index(); i < argc; i++) {
+	d->reload = xvbd_opt(ctx, O_RELOAD) != NULL;
+	d->persist = xvbd_opt(ctx, O_PERSIST) != NULL;
+	for (i = 0; i < argc; i++) {
 		rc = add_item(d, argv[i]);
 		if (rc)
 			return rc;
@@ -458,8 +457,7 @@ int cmd_defaults(struct xvbd_ctx *ctx, int argc, char **argv)
 		xvbd_err("defaults", "interrupted", "by %s: the changes were "
 			 "finished first (above)",
 			 xvbd_sig_name(xvbd_interrupted()));
-		xvbd_out_finish(ctx->out);
-		rc = XVBD_EXIT_FAIL;
+		rc = XVBD_EXIT_FAIL;	/* the changes told: cmd.c ends it */
 	}
 out:
 	free_argv(modprobe_args);

@@ -18,9 +18,12 @@
 
 #define CMD	"detach"
 
-static const struct option detach_options[] = {
-	{ "force", no_argument, NULL, 'f' },
-	{ NULL, 0, NULL, 0 },
+enum { O_FORCE };
+
+const struct xvbd_cmdopt cmd_detach_opts[] = {
+	[O_FORCE] = XVBD_OPT_F("force", 0, "remove the disk without the "
+		"guest's cooperation (it may lose what it has not written)"),
+	XVBD_OPT_END,
 };
 
 static const struct xvbd_out_label labels[] = {
@@ -78,18 +81,12 @@ int cmd_detach(struct xvbd_ctx *ctx, int argc, char **argv)
 	size_t ndisks = 0;
 	const char *dom_spec, *vdev;
 	char share[128];
-	bool force = false, on_share, dry_run = ctx->opts->dry_run;
+	bool force = xvbd_opt(ctx, O_FORCE) != NULL, on_share;
+	bool dry_run = ctx->opts->dry_run;
 	uint32_t domid, devid;
 	char *domain = NULL;
-	int c, first, rc = XVBD_EXIT_OK, err, lock_fd = -1, released = 0;
+	int first = 0, rc = XVBD_EXIT_OK, err, lock_fd = -1, released = 0;
 
-	xvbd_getopt_begin();
-	while ((c = xvbd_getopt(argc, argv, "", detach_options)) != -1) {
-		if (c != 'f')
-			return xvbd_getopt_error(ctx->cmd, argv, c);
-		force = true;
-	}
-	first = xvbd_getopt_index();
 	if (argc - first != 2)
 		return xvbd_usage_error(ctx->cmd, argc - first < 2 ?
 					"missing arguments" :
@@ -189,8 +186,8 @@ int cmd_detach(struct xvbd_ctx *ctx, int argc, char **argv)
 			 "same%s", xvbd_sig_name(xvbd_interrupted()),
 			 disk->vdev, released > 0 ? " (its share unmounted)" :
 			 "");
-		/* What was done is still told (cmd.c ends only a 0's). */
-		xvbd_out_finish(ctx->out);
+		/* What was done is still told: cmd.c ends the document
+		 * (under --json with the failure). */
 		rc = XVBD_EXIT_FAIL;
 	}
 out:

@@ -2,9 +2,47 @@
  * cmd_help.c - xvbd help [command [subcommand]]
  */
 #include <stdbool.h>
+#include <stdio.h>
 
 #include "xvbd/cmd/cmd.h"
 #include "xvbd/base/util.h"
+
+enum { O_TABLE };
+
+const struct xvbd_cmdopt cmd_help_opts[] = {
+	/* what tests/cmdtable.sh reads, as git's --git-completion-helper */
+	[O_TABLE] = { "table", 0, XVBD_OPT_FLAG, NULL, XVBD_OPT_HIDDEN, 0, 0,
+		      "the commands and their options, one a line" },
+	XVBD_OPT_END,
+};
+
+static void table_opts(const char *who, const struct xvbd_cmdopt *opts)
+{
+	const struct xvbd_cmdopt *o;
+	const char *v;
+
+	for (o = opts; o && o->name; o++) {
+		if (o->flags & XVBD_OPT_HIDDEN)
+			continue;
+		v = o->kind == XVBD_OPT_FLAG ? "" : "=";
+		if (o->letter)
+			printf("opt %s -%c%s\n", who, o->letter, v);
+		printf("opt %s --%s%s\n", who, o->name, v);
+	}
+}
+
+/* "cmd NAME" per command, "opt NAME --long[=]" per option ("=": it
+ * takes a value), NAME "xvbd" for the global options. */
+static void table(const struct xvbd_ctx *ctx)
+{
+	size_t i;
+
+	for (i = 0; i < ctx->ncmds; i++)
+		printf("cmd %s\n", ctx->cmds[i].name);
+	table_opts("xvbd", xvbd_global_opts);
+	for (i = 0; i < ctx->ncmds; i++)
+		table_opts(ctx->cmds[i].name, ctx->cmds[i].opts);
+}
 
 int cmd_help(struct xvbd_ctx *ctx, int argc, char **argv)
 {
@@ -13,6 +51,10 @@ int cmd_help(struct xvbd_ctx *ctx, int argc, char **argv)
 	bool ambiguous;
 	int nwords;
 
+	if (xvbd_opt(ctx, O_TABLE)) {
+		table(ctx);
+		return XVBD_EXIT_OK;
+	}
 	if (argc == 0) {
 		xvbd_global_usage(ctx->cmds, ctx->ncmds, stdout);
 		return XVBD_EXIT_OK;

@@ -14,7 +14,6 @@
  * changed meanwhile.  -N prints the diff instead.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,60 +45,53 @@ static bool looks_like_file(const char *arg)
 	return strchr(arg, '/') || (len > 4 && !strcmp(arg + len - 4, ".cfg"));
 }
 
+enum { O_CONFIG, O_LINUX_UNPLUG, O_REBOOT, O_TIMEOUT, O_SETTLE };
+
+const struct xvbd_cmdopt cmd_pv_opts[] = {
+	[O_CONFIG] = XVBD_OPT_STR("config", 'c', "FILE", 0,
+		"the xl config a running domain is created from"),
+	[O_LINUX_UNPLUG] = XVBD_OPT_F("linux-unplug", 0,
+		"also set the Linux guest's xen_emul_unplug= on its command "
+		"line"),
+	[O_REBOOT] = XVBD_OPT_F("reboot", 0, "reboot the domain so that "
+		"the change takes effect, and wait for it"),
+	[O_TIMEOUT] = XVBD_OPT_S("timeout", 0, 1, PV_TIMEOUT_MAX_S,
+		"how long --reboot waits (default 300s)"),
+	[O_SETTLE] = XVBD_OPT_S("settle", 0, 0, PV_SETTLE_MAX_S,
+		"status: the uptime after which an HVM disk whose frontend "
+		"never left Initialising counts as emulated (default 120s)"),
+	XVBD_OPT_END,
+};
+
+/* Whole seconds: a fraction rounds up (timeouts count whole seconds). */
+static uint64_t whole_s(uint64_t ns)
+{
+	return (ns + XVBD_NS_PER_S - 1) / XVBD_NS_PER_S;
+}
+
 static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 		      struct pv_opts *po)
 {
-	static const struct option longopts[] = {
-		{ "config", required_argument, NULL, 'c' },
-		{ "linux-unplug", no_argument, NULL, 'u' },
-		{ "reboot", no_argument, NULL, 'r' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "settle", required_argument, NULL, 's' },
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 },
-	};
+	const struct xvbd_optval *v;
 	const char *action = "status";
-	uint64_t v;
-	int c, i;
+	int i = 0;
 
 	po->timeout_s = PV_TIMEOUT_S;
 	po->settle_s = XVBD_PV_SETTLE_S_DEFAULT;
-	XVBD_FOREACH_OPT(c, ctx->cmd, argc, argv, ":c:", longopts) {
-	case 'c':
-		po->config = optarg;
-		break;
-	case 'u':
-		po->linux_unplug = true;
-		break;
-	case 'r':
-		po->reboot = true;
-		break;
-	case 'j':
-		po->json = true;
-		break;
-	case 't':
-	case 's':
-		if (xvbd_opt_whole_seconds(ctx->cmd, c == 't' ?
-					   "--timeout" : "--settle",
-					   optarg, c == 't',
-					   c == 't' ? PV_TIMEOUT_MAX_S :
-					   PV_SETTLE_MAX_S, &v))
-			return XVBD_EXIT_USAGE;
-		if (c == 't')
-			po->timeout_s = (int)v;
-		else
-			po->settle_s = v;
-		break;
-	}
-	i = xvbd_getopt_index();
-	if (i >= argc)
+	if ((v = xvbd_opt(ctx, O_CONFIG)))
+		po->config = v->arg;
+	po->linux_unplug = xvbd_opt(ctx, O_LINUX_UNPLUG) != NULL;
+	po->reboot = xvbd_opt(ctx, O_REBOOT) != NULL;
+	if ((v = xvbd_opt(ctx, O_TIMEOUT)))
+		po->timeout_s = (int)whole_s(v->u);
+	if ((v = xvbd_opt(ctx, O_SETTLE)))
+		po->settle_s = whole_s(v->u);
+	if (argc < 1)
 		return xvbd_usage_error(ctx->cmd, "missing the domain or "
 					"config file");
 	po->target = argv[i++];
 	if (i < argc)
 		action = argv[i++];
-	if (i < argc)
-		return xvbd_usage_error(ctx->cmd, "too many arguments");
 	if (!strcmp(action, "status"))
 		po->action = PV_STATUS;
 	else if (!strcmp(action, "on"))
@@ -268,7 +260,7 @@ static void render_edit(struct xvbd_ctx *ctx, const struct pv_opts *po,
 	char when[256];
 
 	/* A dry run's text is the diff itself, as diff -u prints it. */
-	if (dry && !ctx->opts->json && !po->json) {
+	if (dry && !ctx->opts->json) {
 		fputs(e->diff ? e->diff : "", stdout);
 		return;
 	}
@@ -495,14 +487,6 @@ int cmd_pv(struct xvbd_ctx *ctx, int argc, char **argv)
 
 	if (rc)
 		return rc;
-	if (po.json && !ctx->opts->json) {
-		xvbd_out_free(ctx->out);
-		ctx->out = xvbd_out_new(stdout, true);
-		if (!ctx->out) {
-			xvbd_err("pv", "output", "%s", strerror(ENOMEM));
-			return XVBD_EXIT_FAIL;
-		}
-	}
 	if (po.action == PV_STATUS)
 		return po.is_file ? pv_file_status(ctx, &po) :
 		       pv_domain_status(ctx, &po);

@@ -8,7 +8,6 @@
  * guest_start layer does it (ab run creates its guests the same way);
  * this file parses, renders the plan (-N) and the result.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,68 +27,74 @@ struct start_opts {
 	int timeout_s;
 };
 
-static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
+enum { O_VBD, O_GUEST_LIMITS, O_TIMEOUT };
+
+const struct xvbd_cmdopt cmd_start_opts[] = {
+	[O_VBD] = XVBD_OPT_STR("vbd", 0, "VDEV:key=value[,...]",
+		XVBD_OPT_REPEAT, "blkif keys for one VBD, written in the "
+		"paused window"),
+	[O_GUEST_LIMITS] = XVBD_OPT_F("guest-limits", 0,
+		"also set the guest's blkfront parameters to match"),
+	[O_TIMEOUT] = XVBD_OPT_S("timeout", 0, 1, START_TIMEOUT_MAX_S,
+		"how long to wait for the VBDs to connect (default 120s)"),
+	XVBD_OPT_END,
+};
+
+static int add_vbd(struct start_opts *so, const char *arg)
+{
+	char why[256];
+	size_t i;
+
+	/* A bad value is one line, not the whole usage. */
+	if (so->nsets == START_MAX_DEVS) {
+		xvbd_err("start", "--vbd", "more than %d devices",
+			 START_MAX_DEVS);
+		return XVBD_EXIT_USAGE;
+	}
+	if (xvbd_override_parse_vbd(&so->sets[so->nsets], arg, why,
+				    sizeof(why))) {
+		xvbd_err("start", "--vbd", "%s", why);
+		return XVBD_EXIT_USAGE;
+	}
+	for (i = 0; i < so->nsets; i++) {
+		if (so->sets[i].devid != so->sets[so->nsets].devid)
+			continue;
+		xvbd_err("start", "--vbd", "%s given twice: combine its keys "
+			 "with ','", so->sets[i].vdev);
+		return XVBD_EXIT_USAGE;
+	}
+	so->nsets++;
+	return 0;
+}
+
+static int parse_opts(struct xvbd_ctx *ctx, char **argv,
 		      struct start_opts *so)
 {
-	static const struct option longopts[] = {
-		{ "vbd", required_argument, NULL, 'b' },
-		{ "guest-limits", no_argument, NULL, 'g' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ NULL, 0, NULL, 0 },
-	};
-	char why[256];
-	uint64_t v;
+	const struct xvbd_cmdline *cl = ctx->cl;
 	size_t i;
-	int c;
-	bool seen_timeout = false;
+	int rc;
 
 	so->timeout_s = START_TIMEOUT_S;
-	XVBD_FOREACH_OPT(c, ctx->cmd, argc, argv, ":", longopts) {
-	case 'b':
-		/* A bad value is one line, not the whole usage. */
-		if (so->nsets == START_MAX_DEVS) {
-			xvbd_err("start", "--vbd", "more than %d "
-				 "devices", START_MAX_DEVS);
-			return XVBD_EXIT_USAGE;
+	for (i = 0; i < cl->ngiven; i++) {
+		const struct xvbd_optval *v = &cl->given[i];
+
+		switch (v->id) {
+		case O_VBD:
+			rc = add_vbd(so, v->arg);
+			if (rc)
+				return rc;
+			break;
+		case O_GUEST_LIMITS:
+			so->guest_limits = true;
+			break;
+		case O_TIMEOUT:
+			/* whole seconds: a fraction rounds up */
+			so->timeout_s = (int)((v->u + XVBD_NS_PER_S - 1) /
+					      XVBD_NS_PER_S);
+			break;
 		}
-		if (xvbd_override_parse_vbd(&so->sets[so->nsets],
-					    optarg, why,
-					    sizeof(why))) {
-			xvbd_err("start", "--vbd", "%s", why);
-			return XVBD_EXIT_USAGE;
-		}
-		for (i = 0; i < so->nsets; i++) {
-			if (so->sets[i].devid !=
-			    so->sets[so->nsets].devid)
-				continue;
-			xvbd_err("start", "--vbd", "%s given twice: "
-				 "combine its keys with ','",
-				 so->sets[i].vdev);
-			return XVBD_EXIT_USAGE;
-		}
-		so->nsets++;
-		break;
-	case 'g':
-		so->guest_limits = true;
-		break;
-	case 't':
-		if (seen_timeout) {
-			xvbd_err("start", "--timeout", "given twice");
-			return XVBD_EXIT_USAGE;
-		}
-		seen_timeout = true;
-		if (xvbd_opt_whole_seconds(ctx->cmd, "--timeout", optarg,
-					   1, START_TIMEOUT_MAX_S, &v))
-			return XVBD_EXIT_USAGE;
-		so->timeout_s = (int)v;
-		break;
 	}
-	i = (size_t)xvbd_getopt_index();
-	if (i + 1 != (size_t)argc)
-		return xvbd_usage_error(ctx->cmd, i >= (size_t)argc ?
-					"missing the xl config file" :
-					"too many arguments");
-	so->cfg_path = argv[i];
+	so->cfg_path = argv[0];
 	return XVBD_EXIT_OK;
 }
 
@@ -144,8 +149,9 @@ int cmd_start(struct xvbd_ctx *ctx, int argc, char **argv)
 	struct xvbd_start_result res;
 	int rc;
 
+	(void)argc;	/* one: the table says so */
 	memset(&so, 0, sizeof(so));
-	rc = parse_opts(ctx, argc, argv, &so);
+	rc = parse_opts(ctx, argv, &so);
 	if (rc)
 		return rc;
 	req = (struct xvbd_start_req){

@@ -1,5 +1,5 @@
 /*
- * cmd_stats.c - xvbd stats [Domain...] [-d SECONDS] [-n COUNT] [--vcpus]
+ * cmd_stats.c - xvbd stats [Domain...] [-d S] [-n N] [--vcpus]
  *		 [--json|--csv|--prometheus FILE]
  *
  * Renders the samples of the stats layer: per domain CPU%, vCPUs and
@@ -27,7 +27,6 @@
 
 #define NS_PER_S		UINT64_C(1000000000)
 #define INTERVAL_DEFAULT_NS	NS_PER_S
-#define INTERVAL_MIN_NS		10000000ull		/* 10 ms */
 #define INTERVAL_MAX_S		86400ull
 #define COUNT_MAX		100000000ull
 
@@ -81,79 +80,62 @@ static int check_prom_path(const char *path, char *why, size_t len)
 	return 0;
 }
 
-static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
-		      struct stats_opts *so, int *first_arg)
+enum { O_INTERVAL, O_COUNT, O_VCPUS, O_CSV, O_PROMETHEUS };
+
+const struct xvbd_cmdopt cmd_stats_opts[] = {
+	[O_INTERVAL] = XVBD_OPT_S("interval", 'd', 0.01, INTERVAL_MAX_S,
+		"sampling interval (default 1s)"),
+	[O_COUNT] = XVBD_OPT_N("count", 'n', "N", 1, COUNT_MAX,
+		"samples to show, then exit (default: until interrupted)"),
+	[O_VCPUS] = XVBD_OPT_F("vcpus", 0, "each vCPU's time too"),
+	[O_CSV] = XVBD_OPT_F("csv", 0, "CSV, a header then a row per VBD "
+			     "and sample"),
+	[O_PROMETHEUS] = XVBD_OPT_STR("prometheus", 0, "FILE", 0,
+		"node_exporter textfile, replaced atomically per sample"),
+	XVBD_OPT_END,
+};
+
+static int parse_opts(struct xvbd_ctx *ctx, struct stats_opts *so)
 {
-	static const struct option longopts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "csv", no_argument, NULL, 'c' },
-		{ "prometheus", required_argument, NULL, 'p' },
-		{ "vcpus", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c, nfmt = 0;
-	bool seen_d = false, seen_n = false;
+	const struct xvbd_cmdline *cl = ctx->cl;
 	char why[PATH_MAX + 64];
+	int nfmt = ctx->opts->json;
+	size_t i;
 
 	so->interval_ns = INTERVAL_DEFAULT_NS;
 	so->fmt = ctx->opts->json ? FMT_JSON : FMT_TEXT;
-	nfmt = ctx->opts->json;
-	xvbd_getopt_begin();
-	while ((c = xvbd_getopt(argc, argv, ":d:n:", longopts)) != -1) {
-		/* A value given twice: which one was meant? */
-		if ((c == 'd' && seen_d) || (c == 'n' && seen_n) ||
-		    (c == 'p' && so->prom_path))
-			return xvbd_usage_error(ctx->cmd, "%s given twice",
-						c == 'd' ? "-d" : c == 'n' ?
-						"-n" : "--prometheus");
-		switch (c) {
-		case 'd':
-			seen_d = true;
-			if (xvbd_opt_seconds(ctx->cmd, "-d", optarg,
-					     INTERVAL_MIN_NS, INTERVAL_MAX_S,
-					     &so->interval_ns))
-				return XVBD_EXIT_USAGE;
-			break;
-		case 'n': {
-			uint64_t v;
+	for (i = 0; i < cl->ngiven; i++) {
+		const struct xvbd_optval *v = &cl->given[i];
 
-			seen_n = true;
-			if (xvbd_opt_count(ctx->cmd, "-n", optarg, 1,
-					   COUNT_MAX, &v))
-				return XVBD_EXIT_USAGE;
-			so->count = v;
+		switch (v->id) {
+		case O_INTERVAL:
+			so->interval_ns = v->u;
 			break;
-		}
-		case 'j':
-			if (so->fmt != FMT_JSON)
-				nfmt++;
-			so->fmt = FMT_JSON;
+		case O_COUNT:
+			so->count = v->u;
 			break;
-		case 'c':
-			nfmt++;
+		case O_CSV:
+			nfmt += so->fmt != FMT_CSV;
 			so->fmt = FMT_CSV;
 			break;
-		case 'p':
+		case O_PROMETHEUS:
 			nfmt++;
 			so->fmt = FMT_PROM;
-			so->prom_path = optarg;
-			if (check_prom_path(optarg, why, sizeof(why)))
+			so->prom_path = v->arg;
+			if (check_prom_path(v->arg, why, sizeof(why)))
 				return xvbd_usage_error(ctx->cmd,
 							"--prometheus: %s",
 							why);
 			break;
-		case 'V':
+		case O_VCPUS:
 			so->vcpus = true;
 			break;
-		default:
-			return xvbd_getopt_error(ctx->cmd, argv, c);
 		}
 	}
 	if (nfmt > 1)
 		return xvbd_usage_error(ctx->cmd, "--json, --csv and "
 					"--prometheus exclude each other");
 	so->live = so->fmt == FMT_TEXT && isatty(STDOUT_FILENO);
-	*first_arg = xvbd_getopt_index();
 	return XVBD_EXIT_OK;
 }
 
@@ -298,15 +280,15 @@ int cmd_stats(struct xvbd_ctx *ctx, int argc, char **argv)
 {
 	struct stats_opts so = { 0 };
 	struct sigaction sa = { .sa_handler = on_stop_signal };
-	int rc, first;
+	int rc;
 	size_t i;
 
-	rc = parse_opts(ctx, argc, argv, &so, &first);
+	rc = parse_opts(ctx, &so);
 	if (!rc)
 		rc = xvbd_cmd_connect(ctx);
 	if (rc)
 		return rc;
-	rc = resolve_domains(ctx, argc - first, argv + first, &so);
+	rc = resolve_domains(ctx, argc, argv, &so);
 	if (!rc) {
 		/* No SA_RESTART: the sleep returns and the loop ends. */
 		sigemptyset(&sa.sa_mask);

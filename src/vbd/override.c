@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "xvbd/base/optval.h"
 #include "xvbd/vbd/override.h"
 
 #define B	XVBD_DIR_BACKEND
@@ -142,16 +143,25 @@ int xvbd_override_parse_kv(struct xvbd_ovr_set *set, const char *kv,
 		snprintf(why, len, "%s: not in the blkif table", key->xs_key);
 		return -EINVAL;
 	}
-	rc = xvbd_parse_uint(eq + 1, UINT64_MAX, &v);
+	if (row->type == XVBD_KT_BOOL) {
+		bool b;
+		char bwhy[XVBD_OPTVAL_WHY_MAX];
+
+		/* on|off|yes|no|true|false|1|0: the one grammar */
+		if (xvbd_optval_bool(eq + 1, &b, bwhy, sizeof(bwhy))) {
+			snprintf(why, len, "%s=%.24s: %s", key->name, eq + 1,
+				 bwhy);
+			return -EINVAL;
+		}
+		v = b;
+		rc = 0;
+	} else {
+		rc = xvbd_parse_uint(eq + 1, UINT64_MAX, &v);
+	}
 	if (rc || v < row->min || v > row->max) {
-		if (row->type == XVBD_KT_BOOL)
-			snprintf(why, len, "%s=%.24s: expected 0 or 1",
-				 key->name, eq + 1);
-		else
-			snprintf(why, len, "%s=%.24s: expected a number "
-				 "%" PRIu64 "..%" PRIu64 " (blkif %s)",
-				 key->name, eq + 1, row->min, row->max,
-				 key->xs_key);
+		snprintf(why, len, "%s=%.24s: expected a number %" PRIu64 "..%"
+			 PRIu64 " (blkif %s)", key->name, eq + 1, row->min,
+			 row->max, key->xs_key);
 		return -EINVAL;
 	}
 	set->items[set->n].key = key;

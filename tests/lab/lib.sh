@@ -103,7 +103,8 @@ prepare_run() {
 	img=$(lab_images)
 	rm -rf "$LAB_RUN"
 	mkdir -p "$LAB_SHARE"/{bin,lib,images,jobs}
-	for f in vmlinuz vmlinux guest.cpio.gz fio.cpio.gz nfs.cpio.gz samba.cpio.gz versions; do
+	for f in vmlinuz vmlinux guest.cpio.gz fio.cpio.gz nfs.cpio.gz samba.cpio.gz \
+		ansible.cpio.gz versions; do
 		ln "$img/$f" "$LAB_SHARE/images/$f" 2>/dev/null ||
 			cp "$img/$f" "$LAB_SHARE/images/$f"
 	done

@@ -16,8 +16,10 @@ exact.  What each reference is, at 95 %:
           quantile at that df (tppf below); each centre's half-width
           t(0.975, n - 1) s / sqrt(n).
   Fieller: the ratios r with (mb - r ma)^2 <= t_{df(r)}^2 (vb + r^2 va),
-          df(r) the Satterthwaite df of mb - r ma, solved with
-          scipy.optimize.brentq; none when A's own interval includes 0.
+          df(r) the Satterthwaite df of mb - r ma, over the whole line
+          (a grid of r = |mb/ma| tan(u), every sign change polished with
+          scipy.optimize.brentq): its outer ends; none when A's own
+          interval includes 0.
   MWU:    scipy.stats.mannwhitneyu: U of B, method "exact" without ties
           up to 20 a side, else "asymptotic" with continuity, where a tie
           between the samples is broken the way least favourable to a
@@ -31,8 +33,10 @@ of one ab run experiment (paired: A's run i and B's run i are pair i)
 and runs recorded apart (unpaired), each with an equivalence margin P:
   paired: scipy.stats.ttest_rel(ln b, ln a) for t, df and p, and its
           confidence_interval(0.95) exponentiated for the % (the
-          geometric mean of B/A); ttest_rel(b, a).confidence_interval
-          for the difference; the TOST p as the larger of
+          geometric mean of B/A); each side's geometric mean, B-A as
+          A's times exp(that interval) - 1; ttest_rel(b, a)'s
+          confidence_interval for the raw difference; the TOST p as the
+          larger of
           ttest_1samp(d, ln(1 - P), alternative="greater") and
           ttest_1samp(d, ln(1 + P), alternative="less"), d = ln(b / a),
           and its 90 % interval ttest_1samp(d).confidence_interval(0.90);
@@ -41,10 +45,16 @@ and runs recorded apart (unpaired), each with an equivalence margin P:
           and ttest_ind(b, (1 + P) a, equal_var=False, alternative="less")
           (Welch's t of mean b - r mean a), its interval Fieller's (above)
           at 90 %;
-  runs needed for 5 % at 80 % power: the smallest n >= 2 with
-          n >= (t(0.975) + t(0.8))^2 k / ln(1.05)^2, t on n - 1 df and k
-          the variance of d (paired), or on 2n - 2 df and k the sum of
-          the sides' variances of ln x (unpaired), quantiles from tppf.
+  runs needed for 5 % at 80 % power: the smallest n >= 3 whose power,
+          scipy.stats.nct.sf(t, df, ncp) + nct.cdf(-t, df, ncp) at t =
+          tppf(0.975, df), reaches 0.8: df n - 1 and ncp ln(1.05)
+          sqrt(n / k), k the variance of d (paired), or df 2n - 2 and k
+          the sum of the sides' variances of ln x (unpaired).
+Three more tables: Fieller's set in pieces (B on 2 runs; the pieces as
+above), the noncentral t's CDF (scipy.stats.nct.cdf over t, df and
+noncentrality), and designs whose runs needed span 3 to 1000 (paired and
+unpaired, at alpha 0.001 to 0.5 and power 0.8 or 0.9), each with the
+power at the answer and one below it.
 """
 import math
 import statistics
@@ -101,30 +111,47 @@ def welch(a, b):
     return out
 
 
-def fieller(a, b, q=Q):
+def fieller_set(a, b, q=Q):
+    """Fieller's whole set on the line: (pieces, unbounded).  The t moves
+    with r, so the set can have more than one piece: the line is scanned
+    through r = s tan(u), u on a grid of (-pi/2, pi/2) with s = |mb / ma|
+    (the estimate), every sign change of the excess polished by brentq
+    on tppf; the estimate itself is always inside."""
     na, nb = len(a), len(b)
     ma, mb, va, vb = moments(a, b)
-    if not ma * ma > tppf(q, na - 1) ** 2 * va:
-        return None, None
+    unbounded = not ma * ma > tppf(q, na - 1) ** 2 * va
+    if unbounded:
+        return [], True
     r0 = mb / ma
     if len(set(a)) == 1 and len(set(b)) == 1:
-        return r0, r0
+        return [(r0, r0)], False
 
-    def excess(r):
+    def excess(r, ppf=tppf):
         v = vb + r * r * va
         df = v * v / (vb * vb / (nb - 1) + (r * r * va) ** 2 / (na - 1))
-        return (mb - r * ma) ** 2 - tppf(q, df) ** 2 * v
+        return (mb - r * ma) ** 2 - ppf(q, df) ** 2 * v
 
+    scale = abs(r0) if r0 != 0 else 1.0
+    u = np.linspace(-math.pi / 2, math.pi / 2, 40001)[1:-1]
+    r = np.sort(np.append(scale * np.tan(u), r0))
+    v = vb + r * r * va
+    df = v * v / (vb * vb / (nb - 1) + (r * r * va) ** 2 / (na - 1))
+    ex = (mb - r * ma) ** 2 - stats.t.ppf(q, df) ** 2 * v
+    inside = ex <= 0
     ends = []
-    for sign in (-1, 1):
-        step = math.sqrt(vb + r0 * r0 * va) / abs(ma)
-        inside = r0
-        while excess(r0 + sign * step) <= 0:
-            inside = r0 + sign * step
-            step *= 2
-        ends.append(optimize.brentq(excess, inside, r0 + sign * step,
-                                    xtol=1e-300, rtol=1e-15, maxiter=500))
-    return ends[0], ends[1]
+    for i in np.flatnonzero(inside[1:] != inside[:-1]):
+        ends.append(optimize.brentq(excess, r[i], r[i + 1], xtol=1e-300,
+                                    rtol=1e-15, maxiter=500))
+    assert inside[0] == inside[-1] == False and len(ends) % 2 == 0
+    return [(ends[i], ends[i + 1]) for i in range(0, len(ends), 2)], False
+
+
+def fieller(a, b, q=Q):
+    """The smallest interval holding Fieller's set (None: unbounded)."""
+    pieces, unbounded = fieller_set(a, b, q)
+    if unbounded:
+        return None, None
+    return pieces[0][0], pieces[-1][1]
 
 
 def has_ties(ia, ib):
@@ -260,17 +287,30 @@ def cases():
     return out
 
 
-def sized(k, df_of, delta=math.log(1.05), power=0.8):
-    """The smallest n >= 2 of the t-based sizing (0: no variance)."""
+def t_power(alpha, df, ncp):
+    """Two-sided power from SciPy's noncentral t (Boost's)."""
+    tc = tppf(1 - alpha / 2, df)
+    return float(stats.nct.sf(tc, df, ncp) + stats.nct.cdf(-tc, df, ncp))
+
+
+def sized(k, df_of, delta=math.log(1.05), power=0.8, alpha=ALPHA):
+    """The smallest n >= 3 whose exact power (the noncentral t's, at
+    df_of(n) and noncentrality delta sqrt(n / k)) reaches power (0: no
+    variance)."""
     if not k > 0:
         return 0
-    n = 2
-    while True:
-        need = (tppf(Q, df_of(n)) + tppf(power, df_of(n))) ** 2 * k \
-            / delta ** 2
-        if n >= need:
-            return n
+
+    def ok(n):
+        return t_power(alpha, df_of(n), delta * math.sqrt(n / k)) >= power
+    # from a little below the normal approximation, which never
+    # oversizes by more than a step, down or up to the first n that is
+    z = stats.norm.ppf(1 - alpha / 2) + stats.norm.ppf(power)
+    n = max(3, int(z * z * k / delta ** 2) - 2)
+    while n > 3 and ok(n - 1):
+        n -= 1
+    while not ok(n):
         n += 1
+    return n
 
 
 class Interval:
@@ -299,12 +339,17 @@ def paired(a, b, margin):
     plo = stats.ttest_1samp(d, math.log1p(-margin), alternative="greater")
     phi = stats.ttest_1samp(d, math.log1p(margin), alternative="less")
     eci = t_interval(d, 1 - 2 * ALPHA)
+    gm_a = math.exp(float(np.mean(np.log(a))))
     return dict(t=float(r.statistic), df=float(r.df), p=float(r.pvalue),
                 pct=math.expm1(float(np.mean(d))) * 100,
                 pct_lo=math.expm1(ci.low) * 100,
                 pct_hi=math.expm1(ci.high) * 100,
-                diff=float(np.mean(b - a)), diff_lo=float(dci.low),
-                diff_hi=float(dci.high),
+                gm_a=gm_a, gm_b=math.exp(float(np.mean(np.log(b)))),
+                diff=gm_a * math.expm1(float(np.mean(d))),
+                diff_lo=gm_a * math.expm1(ci.low),
+                diff_hi=gm_a * math.expm1(ci.high),
+                raw=float(np.mean(b - a)), raw_lo=float(dci.low),
+                raw_hi=float(dci.high),
                 eq_p=max(float(plo.pvalue), float(phi.pvalue)),
                 eq_lo=math.expm1(eci.low) * 100,
                 eq_hi=math.expm1(eci.high) * 100,
@@ -322,7 +367,8 @@ def unpaired(a, b, margin):
     k = statistics.variance([math.log(x) for x in a]) + \
         statistics.variance([math.log(x) for x in b])
     return dict(t=None, df=None, p=None, pct=None, pct_lo=None,
-                pct_hi=None, diff=None, diff_lo=None, diff_hi=None,
+                pct_hi=None, gm_a=None, gm_b=None, diff=None, diff_lo=None,
+                diff_hi=None, raw=None, raw_lo=None, raw_hi=None,
                 eq_p=max(float(plo.pvalue), float(phi.pvalue)),
                 eq_lo=None if flo is None else (flo - 1) * 100,
                 eq_hi=None if fhi is None else (fhi - 1) * 100,
@@ -373,10 +419,127 @@ def write_pair_cases(w):
         w("\t  { %s },\n" % ", ".join(repr(v) for v in a))
         w("\t  { %s },\n" % ", ".join(repr(v) for v in b))
         w("\t  %s,\n" % ", ".join(c_num(r[k]) for k in (
-            "t", "df", "p", "pct", "pct_lo", "pct_hi", "diff", "diff_lo",
-            "diff_hi")))
+            "t", "df", "p", "pct", "pct_lo", "pct_hi", "gm_a", "gm_b",
+            "diff", "diff_lo", "diff_hi", "raw", "raw_lo", "raw_hi")))
         w("\t  %s, %d },\n" % (", ".join(c_num(r[k]) for k in (
             "eq_p", "eq_lo", "eq_hi")), r["runs"]))
+    w("};\n")
+
+
+def set_cases():
+    """Fieller's set at 95 % where B has 2 runs (1 df: ratios near 0 can
+    pass) and A a few: the issue's two pieces, and random ones kept until
+    there are pieces, single intervals and unbounded sets among them."""
+    rng = np.random.default_rng(20261207)
+    out = [("issue-pieces", [4.0, 3.0, 4.0, 8.0, 5.0], [5.0, 6.0])]
+    want = {1: 5, 2: 6, 0: 2}
+    i = 0
+    while any(v > 0 for v in want.values()):
+        na = int(rng.integers(3, 9))
+        nb = int(rng.integers(2, 4))
+        m = float(rng.uniform(2, 50))
+        a = [round(float(v), 1) for v in rng.normal(m, m * rng.uniform(
+            0.05, 0.6), na)]
+        b = [round(float(v), 1) for v in rng.normal(m * 1.1, m * rng.uniform(
+            0.02, 0.3), nb)]
+        i += 1
+        if min(a + b) < 0.1:
+            continue
+        pieces, unb = fieller_set(a, b)
+        key = 0 if unb else len(pieces)
+        if want.get(key, 0) > 0:
+            want[key] -= 1
+            out.append(("set-%d" % i, a, b))
+    return out
+
+
+def write_set_cases(w):
+    cs = set_cases()
+    w("\n#define REF_NSET_CASES %d\n\nstatic const struct ref_set_case "
+      "ref_set_cases[] = {\n" % len(cs))
+    for name, a, b in cs:
+        pieces, unb = fieller_set(a, b)
+        lo = [p[0] for p in pieces] + [math.nan] * (4 - len(pieces))
+        hi = [p[1] for p in pieces] + [math.nan] * (4 - len(pieces))
+        w("\t{ \"%s\", %d, %d,\n" % (name, len(a), len(b)))
+        w("\t  { %s },\n" % ", ".join(repr(v) for v in a))
+        w("\t  { %s },\n" % ", ".join(repr(v) for v in b))
+        w("\t  %d, %d, { %s }, { %s } },\n" % (
+            1 if unb else 0, len(pieces), ", ".join(c_num(v) for v in lo),
+            ", ".join(c_num(v) for v in hi)))
+    w("};\n")
+
+
+def write_nct_cases(w):
+    """The noncentral t's CDF over t, df and noncentrality, where SciPy
+    gives a finite value."""
+    rows = []
+    for t in (-6.0, -1.5, 0.0, 0.7, 2.0, 4.3, 12.0):
+        for df in (1.0, 2.0, 3.5, 9.0, 40.0, 300.0, 2000.0):
+            for ncp in (-3.0, 0.0, 0.5, 2.8, 6.0, 15.0):
+                v = float(stats.nct.cdf(t, df, ncp))
+                if math.isfinite(v) and 0 <= v <= 1:
+                    rows.append((t, df, ncp, v))
+    w("\n#define REF_NNCT_CASES %d\n\nstatic const double "
+      "ref_nct_cases[][4] = {\n" % len(rows))
+    for r in rows:
+        w("\t{ %s },\n" % ", ".join(repr(v) for v in r))
+    w("};\n")
+
+
+def runs_cases():
+    """Designs whose exact answer spans 3 to 1000 runs: for each target n
+    an sd that puts it there, at several levels and powers; the answer is
+    SciPy's own search, with the power at it and one below (a case whose
+    power sits within 1e-7 of the target at either is left out: it would
+    test the last digit, not the method)."""
+    out = []
+    targets = (3, 4, 5, 6, 7, 8, 10, 12, 15, 19, 24, 30, 40, 55, 75, 100,
+               140, 200, 280, 400, 560, 800, 1000)
+    levels = ((0.05, 0.8), (0.01, 0.9), (0.2, 0.8), (0.001, 0.8),
+              (0.5, 0.8))
+    eff = math.log(1.05)
+    for i, target in enumerate(targets):
+        alpha, power = levels[i % len(levels)]
+        z = stats.norm.ppf(1 - alpha / 2) + stats.norm.ppf(power)
+        for paired_design in (1, 0):
+            sd = eff * math.sqrt(target) / z
+            if paired_design:
+                sd_a, sd_b, k = sd, 0.0, sd * sd
+                df_of = lambda n: n - 1
+            else:
+                sd_a, sd_b = sd * 0.8, sd * 0.6
+                k = sd_a ** 2 + sd_b ** 2
+                df_of = lambda n: 2 * n - 2
+            n = sized(k, df_of, eff, power, alpha)
+            p_n = t_power(alpha, df_of(n), eff * math.sqrt(n / k))
+            p_m = t_power(alpha, df_of(n - 1), eff * math.sqrt((n - 1) / k)) \
+                if n > 3 else math.nan
+            if abs(p_n - power) < 1e-7 or abs(p_m - power) < 1e-7:
+                continue
+            out.append((paired_design, alpha, power, sd_a, sd_b, eff, n,
+                        p_n, p_m))
+    # noise far below the effect: the floor of 3, whatever the power
+    for paired_design in (1, 0):
+        sd = eff / 20
+        k = sd * sd if paired_design else 2 * sd * sd
+        df_of = (lambda n: n - 1) if paired_design else (lambda n: 2 * n - 2)
+        n = sized(k, df_of, eff, 0.8, 0.05)
+        out.append((paired_design, 0.05, 0.8, sd, 0.0 if paired_design
+                    else sd, eff, n, t_power(0.05, df_of(n),
+                                             eff * math.sqrt(n / k)),
+                    math.nan))
+    return out
+
+
+def write_runs_cases(w):
+    cs = runs_cases()
+    w("\n#define REF_NRUNS_CASES %d\n\nstatic const struct ref_runs_case "
+      "ref_runs_cases[] = {\n" % len(cs))
+    for c in cs:
+        w("\t{ %d, %r, %r, %r, %r, %r, %d, %s, %s },\n" % (
+            c[0], c[1], c[2], c[3], c[4], c[5], c[6], c_num(c[7]),
+            c_num(c[8])))
     w("};\n")
 
 
@@ -412,6 +575,9 @@ def main():
             c_num(median_half(b)), 1 if mw["exact"] else 0))
     w("};\n")
     write_pair_cases(w)
+    write_set_cases(w)
+    write_nct_cases(w)
+    write_runs_cases(w)
 
 
 if __name__ == "__main__":

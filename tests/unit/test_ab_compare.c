@@ -22,6 +22,7 @@
 #include "xvbd/ab/ab_plot.h"
 #include "xvbd/base/out.h"
 #include "ab_testrec.h"
+#include "ab_testutil.h"
 
 #define MAXRUNS	8
 
@@ -142,16 +143,16 @@ static void test_single_difference(void **state)
 	assert_int_equal(m->verdict, XVBD_AB_V_BETTER);
 	assert_true(m->s.p < 0.001);
 	assert_true(m->s.diff > 180 && m->s.diff < 200);
-	assert_true(m->s.diff_lo > 0 && m->s.diff_lo < m->s.diff);
+	assert_true(m->s.diff_ci.lo > 0 && m->s.diff_ci.lo < m->s.diff);
 	/* Fieller's % interval holds the point and excludes 0. */
 	assert_true(m->s.pct > 12 && m->s.pct < 13);
-	assert_true(m->s.pct_lo < m->s.pct && m->s.pct < m->s.pct_hi);
-	assert_true(m->s.pct_lo > 0);
-	assert_non_null(strstr(m->text, "B faster by 12."));
+	assert_true(m->s.pct_ci.lo < m->s.pct && m->s.pct < m->s.pct_ci.hi);
+	assert_true(m->s.pct_ci.lo > 0);
+	assert_non_null(strstr(ab_vtext(&c, m), "B faster by 12."));
 	/* latency: 2 ms on both sides, every run */
 	m = &c.m[XVBD_AB_RD_LAT_MS];
 	assert_int_equal(m->verdict, XVBD_AB_V_NO_DIFF);
-	assert_non_null(strstr(m->text, "no difference proven at 95 %"));
+	assert_non_null(strstr(ab_vtext(&c, m), "no difference proven at 95 %"));
 	/* no writes anywhere: unknown, not "no difference" */
 	assert_int_equal(c.m[XVBD_AB_WR_IOPS].verdict, XVBD_AB_V_UNKNOWN);
 	assert_int_equal(c.m[XVBD_AB_WR_LAT_MS].verdict, XVBD_AB_V_UNKNOWN);
@@ -172,7 +173,7 @@ static void test_no_difference(void **state)
 					 XVBD_AB_TEST_WELCH, &c), 0);
 	assert_int_equal(c.m[XVBD_AB_RD_IOPS].verdict, XVBD_AB_V_NO_DIFF);
 	assert_true(c.m[XVBD_AB_RD_IOPS].s.p > 0.05);
-	assert_string_equal(c.m[XVBD_AB_RD_IOPS].text,
+	assert_string_equal(ab_vtext(&c, &c.m[XVBD_AB_RD_IOPS]),
 			    "no difference proven at 95 %");
 	xvbd_ab_comparison_free(&c);
 }
@@ -190,7 +191,7 @@ static void test_weak(void **state)
 	assert_int_equal(xvbd_ab_compare(recs(&a), a.n, recs(&b), b.n, 0.95,
 					 XVBD_AB_TEST_WELCH, &c), 0);
 	assert_int_equal(c.m[XVBD_AB_RD_IOPS].verdict, XVBD_AB_V_WEAK);
-	assert_non_null(strstr(c.m[XVBD_AB_RD_IOPS].text, "weak"));
+	assert_non_null(strstr(ab_vtext(&c, &c.m[XVBD_AB_RD_IOPS]), "weak"));
 	assert_true(has_warning(&c, "only 2 runs of A"));
 	xvbd_ab_comparison_free(&c);
 
@@ -340,7 +341,7 @@ static void test_file_vs_phy(void **state)
 	assert_true(has_warning(&c, "backends differ"));
 	assert_true(has_warning(&c, "dom0's page cache can serve reads"));
 	assert_int_equal(c.m[XVBD_AB_RD_IOPS].verdict, XVBD_AB_V_WORSE);
-	assert_non_null(strstr(c.m[XVBD_AB_RD_IOPS].text, "B slower"));
+	assert_non_null(strstr(ab_vtext(&c, &c.m[XVBD_AB_RD_IOPS]), "B slower"));
 	xvbd_ab_comparison_free(&c);
 }
 
@@ -385,8 +386,6 @@ static void test_no_fact_differs(void **state)
 	xvbd_ab_comparison_free(&c);
 }
 
-static char *render(const struct xvbd_ab_comparison *c, bool json,
-		    const bool *shown);
 
 /*
  * "ring order 0 vs 2" on a guest whose blkfront allows order 0: the
@@ -419,7 +418,7 @@ static void test_offer_not_taken(void **state)
 				"page on both sides: its limit, the guest "
 				"kernel's xen_blkfront.max_ring_page_order, "
 				"refused it: the change never took effect"));
-	json = render(&c, true, NULL);
+	json = ab_render(&c, true, NULL);
 	doc = yajl_tree_parse(json, err, sizeof(err));
 	assert_non_null(doc);
 	arr = yajl_tree_get(doc, p_diffs, yajl_t_array);
@@ -460,7 +459,7 @@ static void test_offer_taken(void **state)
 	assert_int_equal(c.variable, 0);
 	assert_string_equal(c.diffs[0].key, "vbd.xvdb.offer.ring_order");
 	assert_int_equal(c.nwarnings, 0);
-	json = render(&c, true, NULL);
+	json = ab_render(&c, true, NULL);
 	doc = yajl_tree_parse(json, err, sizeof(err));
 	assert_non_null(doc);
 	arr = yajl_tree_get(doc, p_diffs, yajl_t_array);
@@ -547,24 +546,6 @@ static void test_bad_input(void **state)
 
 /* ---- rendering ---- */
 
-static char *render(const struct xvbd_ab_comparison *c, bool json,
-		    const bool *shown)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	struct xvbd_out *o;
-
-	assert_non_null(f);
-	o = xvbd_out_new(f, json);
-	assert_non_null(o);
-	xvbd_ab_comparison_render(o, NULL, c, shown);
-	assert_int_equal(xvbd_out_finish(o), 0);
-	xvbd_out_free(o);
-	fclose(f);
-	return buf;
-}
-
 static void test_render(void **state)
 {
 	static struct label a, b;
@@ -581,7 +562,7 @@ static void test_render(void **state)
 	set_fact(&b, "vbd.xvdb.ring_pages", "8");
 	assert_int_equal(xvbd_ab_compare(recs(&a), a.n, recs(&b), b.n, 0.95,
 					 XVBD_AB_TEST_WELCH, &c), 0);
-	text = render(&c, false, NULL);
+	text = ab_render(&c, false, NULL);
 	fprintf(stderr, "%s", text);
 	assert_non_null(strstr(text, "read-iops"));
 	assert_non_null(strstr(text, "(n=5)"));
@@ -592,7 +573,7 @@ static void test_render(void **state)
 	free(text);
 
 	shown[XVBD_AB_RD_IOPS] = true;
-	json = render(&c, true, shown);
+	json = ab_render(&c, true, shown);
 	doc = yajl_tree_parse(json, err, sizeof(err));
 	assert_non_null(doc);
 	arr = yajl_tree_get(doc, p_metric, yajl_t_array);
@@ -643,10 +624,10 @@ static void test_pct_needs_a_bounded(void **state)
 	m = &c.m[XVBD_AB_RD_IOPS];
 	assert_true(m->s.half_a > m->s.centre_a);
 	assert_false(isnan(m->s.pct));
-	assert_true(isnan(m->s.pct_lo) && isnan(m->s.pct_hi));
+	assert_true(isnan(m->s.pct_ci.lo) && isnan(m->s.pct_ci.hi));
 	assert_int_equal(m->verdict, XVBD_AB_V_NO_DIFF);
-	assert_null(strstr(m->text, "% +-"));
-	assert_null(strstr(m->text, "% ("));
+	assert_null(strstr(ab_vtext(&c, m), "% +-"));
+	assert_null(strstr(ab_vtext(&c, m), "% ("));
 	xvbd_ab_comparison_free(&c);
 }
 
@@ -667,8 +648,8 @@ static void test_mwu_ties_verdict(void **state)
 	m = &c.m[XVBD_AB_RD_IOPS];
 	assert_int_equal(m->verdict, XVBD_AB_V_NO_DIFF);
 	assert_true(m->s.p > 0.05);
-	assert_true(m->s.pct_lo <= 0 && 0 <= m->s.pct_hi);
-	assert_true(m->s.diff_lo <= 0 && 0 <= m->s.diff_hi);
+	assert_true(m->s.pct_ci.lo <= 0 && 0 <= m->s.pct_ci.hi);
+	assert_true(m->s.diff_ci.lo <= 0 && 0 <= m->s.diff_ci.hi);
 	xvbd_ab_comparison_free(&c);
 }
 
@@ -718,7 +699,7 @@ static void test_tiny_p(void **state)
 	p = c.m[XVBD_AB_RD_IOPS].s.p;
 	assert_true(p > 0 && p < 1e-9);
 	shown[XVBD_AB_RD_IOPS] = true;
-	json = render(&c, true, shown);
+	json = ab_render(&c, true, shown);
 	doc = yajl_tree_parse(json, err, sizeof(err));
 	assert_non_null(doc);
 	arr = yajl_tree_get(doc, p_metric, yajl_t_array);
@@ -727,7 +708,7 @@ static void test_tiny_p(void **state)
 	assert_true(YAJL_GET_DOUBLE(v) == p);
 	yajl_tree_free(doc);
 	free(json);
-	text = render(&c, false, shown);
+	text = ab_render(&c, false, shown);
 	snprintf(want, sizeof(want), "(Welch's t, p=%.2g)", p);
 	assert_non_null(strstr(want, "e-"));
 	assert_non_null(strstr(text, want));
@@ -771,8 +752,8 @@ static void test_holm_adjust(void **state)
 			assert_true(c.adjusted);
 			assert_true(m->s.p_adj > 0.05);
 			assert_int_equal(m->verdict, XVBD_AB_V_NO_DIFF);
-			assert_non_null(strstr(m->text, "Holm"));
-			text = render(&c, false, NULL);
+			assert_non_null(strstr(ab_vtext(&c, m), "Holm"));
+			text = ab_render(&c, false, NULL);
 			assert_non_null(strstr(text, "Holm-Bonferroni over 7 "
 						     "metrics"));
 			assert_non_null(strstr(text, "Holm p="));
@@ -791,7 +772,7 @@ static void test_holm_adjust(void **state)
 static bool json_sequential_stop(const struct xvbd_ab_comparison *c)
 {
 	const char *path[] = { "sequential_stop", NULL };
-	char err[256], *json = render(c, true, NULL);
+	char err[256], *json = ab_render(c, true, NULL);
 	yajl_val doc = yajl_tree_parse(json, err, sizeof(err)), v;
 	bool stop;
 
@@ -828,7 +809,7 @@ static void test_sequential_note(void **state)
 				    "(read-mbs, different) keeps its error "
 				    "rate"));
 	assert_true(json_sequential_stop(&c));
-	text = render(&c, false, NULL);
+	text = ab_render(&c, false, NULL);
 	assert_non_null(strstr(text, "only the sequential decision"));
 	assert_non_null(strstr(text, "read them as descriptive"));
 	free(text);

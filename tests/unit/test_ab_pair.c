@@ -20,6 +20,7 @@
 #include "xvbd/ab/ab.h"
 #include "xvbd/base/out.h"
 #include "ab_testrec.h"
+#include "ab_testutil.h"
 
 #define MAXRUNS	8
 #define EXP_ID	"ab-run-20240501T120000-beef"
@@ -112,9 +113,17 @@ static void test_paired_by_default(void **state)
 	assert_true(m->s.p < 1e-6);
 	/* the geometric mean of B/A, about 2 %, with its interval */
 	assert_true(m->s.pct > 1.9 && m->s.pct < 2.2);
-	assert_true(m->s.pct_lo > 1.5 && m->s.pct_hi < 2.5);
-	/* the centres stay each side's own */
-	assert_true(fabs(m->s.centre_a - 1500) < 1e-6);
+	assert_true(m->s.pct_ci.lo > 1.5 && m->s.pct_ci.hi < 2.5);
+	/*
+	 * Every number on the test's scale: the centres are the geometric
+	 * means over the pairs, B - A is theirs (the ratio at A's)
+	 */
+	assert_int_equal(m->scale, XVBD_AB_SCALE_RATIO);
+	assert_true(m->s.centre_a > 1400 && m->s.centre_a < 1500);
+	assert_true(fabs(m->s.diff - (m->s.centre_b - m->s.centre_a)) <
+		    1e-9 * m->s.centre_a);
+	assert_true(fabs(m->s.diff / m->s.centre_a * 100 - m->s.pct) < 1e-9);
+	assert_false(m->raw_disagrees);
 	assert_int_equal((int)m->s.df, 5);
 	xvbd_ab_comparison_free(&c);
 
@@ -227,7 +236,7 @@ static void test_equivalence(void **state)
 		m = &c.m[XVBD_AB_RD_IOPS];
 		assert_int_equal(m->verdict, XVBD_AB_V_NO_DIFF);
 		assert_int_equal(m->equiv, XVBD_AB_EQ_SAME);
-		assert_true(m->eq_lo > -2 && m->eq_hi < 2);
+		assert_true(m->eq_ci.lo > -2 && m->eq_ci.hi < 2);
 		assert_true(i == 2 ? isnan(m->eq_p) : m->eq_p < 0.05);
 		/* no I/O of that kind: nothing to call the same */
 		assert_int_equal(c.m[XVBD_AB_WR_LAT_MS].equiv,
@@ -255,8 +264,8 @@ static void test_equivalence(void **state)
 			compare(&a, &b, &o, &c);
 			m = &c.m[XVBD_AB_RD_IOPS];
 			assert_int_equal(m->equiv == XVBD_AB_EQ_SAME,
-					 m->eq_lo > -P * 100 &&
-					 m->eq_hi < P * 100);
+					 m->eq_ci.lo > -P * 100 &&
+					 m->eq_ci.hi < P * 100);
 			xvbd_ab_comparison_free(&c);
 		}
 	}
@@ -268,7 +277,7 @@ static void test_equivalence(void **state)
 	compare(&a, &b, &o, &c);
 	m = &c.m[XVBD_AB_RD_IOPS];
 	assert_int_equal(m->verdict, XVBD_AB_V_WEAK);
-	assert_true(m->eq_lo > -50 && m->eq_hi < 50);
+	assert_true(m->eq_ci.lo > -50 && m->eq_ci.hi < 50);
 	assert_int_equal(m->equiv, XVBD_AB_EQ_NOT_SHOWN);
 	xvbd_ab_comparison_free(&c);
 	/* not asked: not judged */
@@ -321,23 +330,6 @@ static void test_runs_needed(void **state)
 
 /* ---- text and JSON ---- */
 
-static char *render(const struct xvbd_ab_comparison *c, bool json)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	struct xvbd_out *o;
-
-	assert_non_null(f);
-	o = xvbd_out_new(f, json);
-	assert_non_null(o);
-	xvbd_ab_comparison_render(o, NULL, c, NULL);
-	assert_int_equal(xvbd_out_finish(o), 0);
-	xvbd_out_free(o);
-	fclose(f);
-	return buf;
-}
-
 static yajl_val metric0(yajl_val doc)
 {
 	const char *p_metrics[] = { "metrics", NULL };
@@ -376,7 +368,7 @@ static void test_render_paired(void **state)
 	make_label(&a, "a", drift_a, 6, EXP_ID);
 	make_label(&b, "b", drift_b, 6, EXP_ID);
 	compare(&a, &b, &o, &c);
-	text = render(&c, false);
+	text = ab_render(&c, false, NULL);
 	fprintf(stderr, "%s", text);
 	assert_non_null(strstr(text, "paired t on the 6 ABBA pairs of "
 				     "experiment " EXP_ID));
@@ -384,7 +376,7 @@ static void test_render_paired(void **state)
 	assert_non_null(strstr(text, "read-iops: same within +-5 % (90 % "
 				     "interval +"));
 	free(text);
-	json = render(&c, true);
+	json = ab_render(&c, true, NULL);
 	doc = yajl_tree_parse(json, err, sizeof(err));
 	assert_non_null(doc);
 	assert_string_equal(jstr(doc, "test"), "paired");
@@ -417,7 +409,7 @@ static void test_render_runs_needed(void **state)
 	make_label(&a, "a", noisy_a, 6, NULL);
 	make_label(&b, "b", noisy_b, 6, NULL);
 	compare(&a, &b, &o, &c);
-	text = render(&c, false);
+	text = ab_render(&c, false, NULL);
 	fprintf(stderr, "%s", text);
 	snprintf(want, sizeof(want), "read-iops: %zu runs per side would "
 		 "detect 5 %% at 80 %% power",
@@ -427,7 +419,7 @@ static void test_render_runs_needed(void **state)
 	assert_non_null(strstr(text, "Welch's t on run summaries"));
 	assert_null(strstr(text, "same within"));
 	free(text);
-	json = render(&c, true);
+	json = ab_render(&c, true, NULL);
 	doc = yajl_tree_parse(json, err, sizeof(err));
 	assert_non_null(doc);
 	assert_string_equal(jstr(doc, "test"), "welch");

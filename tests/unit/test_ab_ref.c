@@ -27,6 +27,7 @@
 #include <cmocka.h>
 
 #include "xvbd/ab/ab.h"
+#include "xvbd/ab/ab_stat.h"
 #include "ab_testrec.h"
 
 #define REF_MAXRUNS	40
@@ -47,10 +48,32 @@ struct ref_pair_case {
 	double margin;		/* --equivalence, relative */
 	size_t na, nb;
 	double a[REF_MAXRUNS], b[REF_MAXRUNS];
-	/* paired only (NAN otherwise) */
-	double t, df, p, pct, pct_lo, pct_hi, diff, diff_lo, diff_hi;
+	/*
+	 * paired only (NAN otherwise): on the ratio scale, the geometric
+	 * means, B-A at A's, and the raw differences' mean
+	 */
+	double t, df, p, pct, pct_lo, pct_hi, gm_a, gm_b, diff, diff_lo,
+	       diff_hi, raw, raw_lo, raw_hi;
 	double eq_p, eq_lo, eq_hi;	/* TOST p, 90 % interval in % */
 	size_t runs;			/* runs (pairs) for 5 % at 80 % */
+};
+
+/* Fieller's whole set: pieces (ratios B/A), or unbounded. */
+struct ref_set_case {
+	const char *name;
+	size_t na, nb;
+	double a[REF_MAXRUNS], b[REF_MAXRUNS];
+	int unbounded;
+	size_t n;
+	double lo[4], hi[4];
+};
+
+/* A design's runs needed (paired: pairs, sd_a the log-ratios' sd). */
+struct ref_runs_case {
+	int paired;
+	double alpha, power, sd_a, sd_b, effect;
+	size_t n;
+	double power_n, power_below;	/* at n and n - 1 (NAN: n is 3) */
 };
 
 #include "ab_ref_cases.h"
@@ -58,8 +81,9 @@ struct ref_pair_case {
 enum qty {
 	Q_T, Q_DF, Q_P, Q_DIFF, Q_DIFF_CI, Q_HALF, Q_FIELLER,
 	Q_U, Q_U_P, Q_HL, Q_HL_CI, Q_MED_HALF,
-	Q_PT, Q_PDF, Q_PP, Q_PPCT, Q_PPCT_CI, Q_PDIFF, Q_PDIFF_CI,
-	Q_EQ_P, Q_EQ_CI, Q_RUNS, Q_N,
+	Q_PT, Q_PDF, Q_PP, Q_PPCT, Q_PPCT_CI, Q_PGM, Q_PDIFF, Q_PDIFF_CI,
+	Q_PRAW, Q_PRAW_CI, Q_EQ_P, Q_EQ_CI, Q_RUNS, Q_SET, Q_NCT, Q_POWER,
+	Q_N,
 };
 
 static const char *const qty_name[Q_N] = {
@@ -67,15 +91,19 @@ static const char *const qty_name[Q_N] = {
 	"centre half-widths (t)", "Fieller ratio interval", "MWU U",
 	"MWU p", "Hodges-Lehmann shift", "Hodges-Lehmann interval",
 	"median half-widths", "paired t", "paired df", "paired p",
-	"paired % (geometric)", "paired % interval", "paired B-A",
-	"paired B-A interval", "TOST p", "TOST 90 % interval",
-	"runs needed",
+	"paired % (geometric)", "paired % interval",
+	"paired geometric means", "paired B-A (at A's)",
+	"paired B-A interval", "paired raw B-A", "paired raw B-A interval",
+	"TOST p", "TOST 90 % interval", "runs needed",
+	"Fieller's set, its pieces", "noncentral t CDF",
+	"t-test power (noncentral t)",
 };
 
 /* Tolerated relative error: double-precision work on both sides. */
 static const double qty_tol[Q_N] = {
 	1e-9, 1e-9, 1e-9, 1e-12, 1e-9, 1e-9, 1e-9, 0, 1e-9, 1e-12, 1e-12,
-	1e-12, 1e-9, 0, 1e-9, 1e-9, 1e-9, 1e-12, 1e-9, 1e-9, 1e-9, 0,
+	1e-12, 1e-9, 0, 1e-9, 1e-9, 1e-9, 1e-12, 1e-9, 1e-9, 1e-12, 1e-9,
+	1e-9, 1e-9, 0, 1e-9, 1e-9, 1e-9,
 };
 
 struct label {
@@ -148,12 +176,12 @@ static void check_welch(const struct ref_case *rc)
 		check(rc, Q_P, s->p, rc->w_p);
 	}
 	check(rc, Q_DIFF, s->diff, rc->w_diff);
-	check(rc, Q_DIFF_CI, s->diff_lo, rc->w_lo);
-	check(rc, Q_DIFF_CI, s->diff_hi, rc->w_hi);
+	check(rc, Q_DIFF_CI, s->diff_ci.lo, rc->w_lo);
+	check(rc, Q_DIFF_CI, s->diff_ci.hi, rc->w_hi);
 	check(rc, Q_HALF, s->half_a, rc->half_a);
 	check(rc, Q_HALF, s->half_b, rc->half_b);
-	check(rc, Q_FIELLER, 1 + s->pct_lo / 100, rc->f_lo);
-	check(rc, Q_FIELLER, 1 + s->pct_hi / 100, rc->f_hi);
+	check(rc, Q_FIELLER, 1 + s->pct_ci.lo / 100, rc->f_lo);
+	check(rc, Q_FIELLER, 1 + s->pct_ci.hi / 100, rc->f_hi);
 	xvbd_ab_comparison_free(&c);
 }
 
@@ -168,8 +196,8 @@ static void check_mwu(const struct ref_case *rc)
 	check(rc, Q_U, s->stat, rc->u);
 	check(rc, Q_U_P, s->p, rc->u_p);
 	check(rc, Q_HL, s->diff, rc->hl);
-	check(rc, Q_HL_CI, s->diff_lo, rc->hl_lo);
-	check(rc, Q_HL_CI, s->diff_hi, rc->hl_hi);
+	check(rc, Q_HL_CI, s->diff_ci.lo, rc->hl_lo);
+	check(rc, Q_HL_CI, s->diff_ci.hi, rc->hl_hi);
 	check(rc, Q_MED_HALF, s->half_a, rc->med_half_a);
 	check(rc, Q_MED_HALF, s->half_b, rc->med_half_b);
 	xvbd_ab_comparison_free(&c);
@@ -240,15 +268,20 @@ static void check_pair_case(const struct ref_pair_case *rc)
 		check(&named, Q_PDF, m->s.df, rc->df);
 		check(&named, Q_PP, m->s.p, rc->p);
 		check(&named, Q_PPCT, m->s.pct, rc->pct);
-		check(&named, Q_PPCT_CI, m->s.pct_lo, rc->pct_lo);
-		check(&named, Q_PPCT_CI, m->s.pct_hi, rc->pct_hi);
+		check(&named, Q_PPCT_CI, m->s.pct_ci.lo, rc->pct_lo);
+		check(&named, Q_PPCT_CI, m->s.pct_ci.hi, rc->pct_hi);
+		check(&named, Q_PGM, m->s.centre_a, rc->gm_a);
+		check(&named, Q_PGM, m->s.centre_b, rc->gm_b);
 		check(&named, Q_PDIFF, m->s.diff, rc->diff);
-		check(&named, Q_PDIFF_CI, m->s.diff_lo, rc->diff_lo);
-		check(&named, Q_PDIFF_CI, m->s.diff_hi, rc->diff_hi);
+		check(&named, Q_PDIFF_CI, m->s.diff_ci.lo, rc->diff_lo);
+		check(&named, Q_PDIFF_CI, m->s.diff_ci.hi, rc->diff_hi);
+		check(&named, Q_PRAW, m->raw_diff, rc->raw);
+		check(&named, Q_PRAW_CI, m->raw_ci.lo, rc->raw_lo);
+		check(&named, Q_PRAW_CI, m->raw_ci.hi, rc->raw_hi);
 	}
 	check(&named, Q_EQ_P, m->eq_p, rc->eq_p);
-	check(&named, Q_EQ_CI, m->eq_lo, rc->eq_lo);
-	check(&named, Q_EQ_CI, m->eq_hi, rc->eq_hi);
+	check(&named, Q_EQ_CI, m->eq_ci.lo, rc->eq_lo);
+	check(&named, Q_EQ_CI, m->eq_ci.hi, rc->eq_hi);
 	/* one rule: "same" exactly when both one-sided tests reject */
 	assert_int_equal(m->equiv == XVBD_AB_EQ_SAME,
 			 rc->eq_p < 0.05 && !isnan(rc->eq_lo) &&
@@ -270,7 +303,7 @@ static void test_pairs_against_scipy(void **state)
 		nequiv += !ref_pair_cases[i].paired;
 		same += ref_pair_cases[i].eq_p < 0.05;
 	}
-	for (q = Q_PT; q < Q_N; q++)
+	for (q = Q_PT; q < Q_SET; q++)
 		print_message("%-26s %3zu values, max relative error %.3g\n",
 			      qty_name[q], checked[q], max_rel[q]);
 	print_message("%d cases: %zu paired, %zu unpaired with equivalence, "
@@ -281,11 +314,146 @@ static void test_pairs_against_scipy(void **state)
 	assert_true(same >= 3 && same <= REF_NPAIR_CASES - 3);
 }
 
+static void print_max(enum qty q)
+{
+	print_message("%-26s %3zu values, max relative error %.3g\n",
+		      qty_name[q], checked[q], max_rel[q]);
+}
+
+/*
+ * Fieller's set in pieces (B on 2 runs: 1 df, so ratios near 0 pass
+ * while ratios between them and the estimate do not), as SciPy finds it
+ * over the whole line; through ab compare, the % set and its text.
+ */
+static void test_fieller_sets(void **state)
+{
+	const struct ref_case named = { .name = "fieller set" };
+	size_t i, k, pieces = 0, unbounded = 0;
+
+	(void)state;
+	for (i = 0; i < REF_NSET_CASES; i++) {
+		const struct ref_set_case *rc = &ref_set_cases[i];
+		struct xvbd_stat_set set;
+		struct xvbd_ab_comparison c;
+		const struct xvbd_ab_ci *ci;
+
+		assert_int_equal(xvbd_stat_fieller_set(rc->a, rc->na, rc->b,
+						       rc->nb, 0.95, &set), 0);
+		assert_int_equal(set.unbounded, rc->unbounded);
+		unbounded += rc->unbounded;
+		if (rc->unbounded)
+			continue;
+		assert_int_equal(set.n, rc->n);
+		pieces += rc->n > 1;
+		for (k = 0; k < rc->n; k++) {
+			check(&named, Q_SET, set.lo[k], rc->lo[k]);
+			check(&named, Q_SET, set.hi[k], rc->hi[k]);
+		}
+		make_label(&lab_a, "A", rc->a, rc->na);
+		make_label(&lab_b, "B", rc->b, rc->nb);
+		assert_int_equal(xvbd_ab_compare(lab_a.rec, rc->na, lab_b.rec,
+						 rc->nb, 0.95,
+						 XVBD_AB_TEST_WELCH, &c), 0);
+		ci = &c.m[XVBD_AB_RD_IOPS].s.pct_ci;
+		assert_int_equal(ci->npieces, rc->n);
+		for (k = 0; k < rc->n; k++) {
+			check(&named, Q_SET, 1 + ci->piece_lo[k] / 100,
+			      rc->lo[k]);
+			check(&named, Q_SET, 1 + ci->piece_hi[k] / 100,
+			      rc->hi[k]);
+		}
+		xvbd_ab_comparison_free(&c);
+	}
+	print_max(Q_SET);
+	print_message("%d sets: %zu in pieces, %zu unbounded\n",
+		      REF_NSET_CASES, pieces, unbounded);
+	assert_true(pieces >= 5 && unbounded >= 2 &&
+		    REF_NSET_CASES - pieces - unbounded >= 4);
+}
+
+/* The noncentral t's CDF against SciPy's (Boost's). */
+static void test_nct_cdf(void **state)
+{
+	const struct ref_case named = { .name = "nct" };
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < REF_NNCT_CASES; i++) {
+		const double *r = ref_nct_cases[i];
+		double got = xvbd_stat_nct_cdf(r[0], r[1], r[2]);
+
+		/*
+		 * To 1e-13 absolutely everywhere (a power is a sum of two
+		 * tails: what matters is absolute), and relatively where
+		 * the value is not small (a lower tail of t < 0 is 1 minus
+		 * an upper one, whose cancellation leaves ~1e-16)
+		 */
+		if (fabs(got - r[3]) > 1e-13)
+			print_error("t %g df %g ncp %g: got %.17g, want "
+				    "%.17g\n", r[0], r[1], r[2], got, r[3]);
+		assert_true(fabs(got - r[3]) <= 1e-13);
+		if (r[3] >= 1e-3)
+			check(&named, Q_NCT, got, r[3]);
+	}
+	print_max(Q_NCT);
+	assert_true(checked[Q_NCT] >= 150);
+}
+
+/*
+ * The runs a design needs, paired and unpaired, against SciPy's own
+ * search on the noncentral t's power, from 3 to 1000 runs; the power at
+ * the answer and one below it too.
+ */
+static void test_runs_needed(void **state)
+{
+	const struct ref_case named = { .name = "runs needed" };
+	size_t i, lo[2] = { SIZE_MAX, SIZE_MAX }, hi[2] = { 0, 0 };
+
+	(void)state;
+	for (i = 0; i < REF_NRUNS_CASES; i++) {
+		const struct ref_runs_case *rc = &ref_runs_cases[i];
+		double k = rc->paired ? rc->sd_a * rc->sd_a :
+			   rc->sd_a * rc->sd_a + rc->sd_b * rc->sd_b;
+		size_t n = rc->paired ?
+			   xvbd_stat_pairs_needed(rc->alpha, rc->power,
+						  rc->sd_a, rc->effect) :
+			   xvbd_stat_runs_needed(rc->alpha, rc->power,
+						 rc->sd_a, rc->sd_b,
+						 rc->effect);
+		double df = rc->paired ? (double)n - 1 : 2 * (double)n - 2;
+
+		if (n != rc->n)
+			print_error("case %zu (%s, alpha %g, power %g): %zu, "
+				    "SciPy %zu\n", i, rc->paired ? "pairs" :
+				    "runs", rc->alpha, rc->power, n, rc->n);
+		assert_int_equal(n, rc->n);
+		check(&named, Q_RUNS, (double)n, (double)rc->n);
+		check(&named, Q_POWER, xvbd_stat_t_power(rc->alpha, df,
+			rc->effect * sqrt((double)n / k)), rc->power_n);
+		if (!isnan(rc->power_below))
+			check(&named, Q_POWER, xvbd_stat_t_power(rc->alpha,
+				df - (rc->paired ? 1 : 2), rc->effect *
+				sqrt((double)(n - 1) / k)), rc->power_below);
+		if (n < lo[rc->paired])
+			lo[rc->paired] = n;
+		if (n > hi[rc->paired])
+			hi[rc->paired] = n;
+	}
+	print_max(Q_RUNS);
+	print_max(Q_POWER);
+	print_message("%d designs: pairs %zu to %zu, runs per side %zu to "
+		      "%zu\n", REF_NRUNS_CASES, lo[1], hi[1], lo[0], hi[0]);
+	assert_true(lo[0] == 3 && lo[1] == 3 && hi[0] >= 900 && hi[1] >= 900);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_against_scipy),
 		cmocka_unit_test(test_pairs_against_scipy),
+		cmocka_unit_test(test_fieller_sets),
+		cmocka_unit_test(test_nct_cdf),
+		cmocka_unit_test(test_runs_needed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

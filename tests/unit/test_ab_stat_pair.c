@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "xvbd/ab/ab_stat.h"
+#include "unit_sim.h"
 
 static void assert_rel(double got, double want, double rel)
 {
@@ -34,16 +35,6 @@ static void assert_rel(double got, double want, double rel)
 }
 
 /* As test_ab_stat.c: valgrind runs a tenth of each simulation. */
-static size_t sim_count(size_t full)
-{
-	const char *e = getenv("XVBD_UNIT_SIM_DIVISOR");
-	unsigned long div = e ? strtoul(e, NULL, 10) : 1;
-
-	if (div < 1 || div > 100)
-		div = 1;
-	return full / div;
-}
-
 /* alpha + 3 Monte Carlo standard errors of a share alpha over n */
 static double mc_limit(double alpha, size_t n)
 {
@@ -169,8 +160,10 @@ static void test_tost_ratio_one_rule(void **state)
 
 /*
  * sd 0.1 a side, effect ln(1.05) = 0.04879, 5 %, power 80 %: the normal
- * approximation 2 (1.959964 + 0.841621)^2 0.01 / 0.04879^2 = 65.9; with
- * t quantiles on 2n - 2 df the smallest n is 67 (n = 66 needs 66.94).
+ * approximation 2 (1.959964 + 0.841621)^2 0.01 / 0.04879^2 = 65.9; the
+ * exact power of the two-sample t (noncentral t on 2n - 2 df) is 0.7945
+ * at 66 and 0.8005 at 67 (SciPy).  Paired, sd 0.1 of the log-ratios:
+ * 0.7885 at 34 pairs, 0.8007 at 35.
  */
 static void test_runs_needed(void **state)
 {
@@ -178,21 +171,33 @@ static void test_runs_needed(void **state)
 
 	(void)state;
 	assert_int_equal(xvbd_stat_runs_needed(0.05, 0.8, 0.1, 0.1, eff), 67);
+	assert_int_equal(xvbd_stat_pairs_needed(0.05, 0.8, 0.1, eff), 35);
+	assert_true(fabs(xvbd_stat_t_power(0.05, 132, eff * sqrt(67 / 0.02)) -
+			 0.8004898863358159) < 1e-8);
 	/* more noise, more runs; a bigger effect, fewer */
 	assert_true(xvbd_stat_runs_needed(0.05, 0.8, 0.2, 0.1, eff) > 67);
 	assert_true(xvbd_stat_runs_needed(0.05, 0.8, 0.1, 0.1, 2 * eff) < 67);
-	/* at least 2; beyond the cap SIZE_MAX; nonsense 0 */
-	assert_int_equal(xvbd_stat_runs_needed(0.05, 0.8, 1e-6, 0, eff), 2);
+	/*
+	 * Never below 3 (a verdict on fewer is weak), constant sides too;
+	 * beyond the cap SIZE_MAX; nonsense 0
+	 */
+	assert_int_equal(xvbd_stat_runs_needed(0.05, 0.8, 1e-6, 0, eff), 3);
+	assert_int_equal(xvbd_stat_runs_needed(0.05, 0.8, 0, 0, eff), 3);
+	assert_int_equal(xvbd_stat_pairs_needed(0.05, 0.8, 1e-6, eff), 3);
 	assert_int_equal(xvbd_stat_runs_needed(0.05, 0.8, 100, 100, eff),
 			 SIZE_MAX);
-	assert_int_equal(xvbd_stat_runs_needed(0.05, 0.8, 0, 0, eff), 0);
+	assert_int_equal(xvbd_stat_runs_needed(0.05, 0.8, NAN, 0.1, eff), 0);
 	assert_int_equal(xvbd_stat_runs_needed(0.05, 0.4, 0.1, 0.1, eff), 0);
+	assert_int_equal(xvbd_stat_pairs_needed(0.05, 0.8, -1, eff), 0);
+	/* a huge noncentrality is power 1, at once */
+	assert_true(xvbd_stat_t_power(1e-5, 2, 1e12) == 1);
 }
 
 /*
  * The size is what it claims: with the runs it names, Welch's t at 5 %
- * finds the minimum effect in about 80 % of experiments (the sizing's
- * t approximation is a little generous: at least 78 %).
+ * finds the minimum effect in about 80 % of experiments (the sizing is
+ * the pooled t's exact power; Welch's on equal sds is a hair below: at
+ * least 78 %).
  */
 static void test_sim_runs_needed_power(void **state)
 {
@@ -217,6 +222,20 @@ static void test_sim_runs_needed_power(void **state)
 		hit += c.significant;
 	}
 	print_message("%zu runs a side: %zu of %zu found 5 %%\n", n, hit, nsim);
+	assert_true((double)hit >= 0.78 * (double)nsim);
+	/* paired: the noncentral t is the paired t's own power, exactly */
+	k = n;
+	n = xvbd_stat_pairs_needed(0.05, 0.8, sd, eff);
+	assert_true(n <= k);	/* fits in a[] */
+	for (i = hit = 0; i < nsim; i++) {
+		struct xvbd_stat_cmp c;
+
+		for (k = 0; k < n; k++)
+			a[k] = eff + sd * xvbd_rng_normal(&r);
+		assert_int_equal(xvbd_stat_paired_t(a, n, 0.95, &c), 0);
+		hit += c.significant;
+	}
+	print_message("%zu pairs: %zu of %zu found 5 %%\n", n, hit, nsim);
 	assert_true((double)hit >= 0.78 * (double)nsim);
 	free(a);
 	free(b);

@@ -11,12 +11,12 @@
 #include "xvbd/cmd/cmd_table.h"
 
 static const struct xvbd_cmd table[] = {
-	{ "list", NULL, 0, 0, 0, "list", "" },
-	{ "attach", NULL, 0, 0, 0, "attach", "" },
-	{ "ab record", NULL, 0, 0, 0, "record", "" },
-	{ "ab rm", NULL, 0, 0, 0, "rm", "" },
-	{ "ab run", NULL, 0, 0, 0, "run", "" },
-	{ "ab compare", NULL, 0, 0, 0, "compare", "" },
+	{ "list", NULL, 0, 0, 0, "list", "", NULL, NULL },
+	{ "attach", NULL, 0, 0, 0, "attach", "", NULL, NULL },
+	{ "ab record", NULL, 0, 0, 0, "record", "", NULL, NULL },
+	{ "ab rm", NULL, 0, 0, 0, "rm", "", NULL, NULL },
+	{ "ab run", NULL, 0, 0, 0, "run", "", NULL, NULL },
+	{ "ab compare", NULL, 0, 0, 0, "compare", "", NULL, NULL },
 };
 #define NT (sizeof(table) / sizeof(table[0]))
 

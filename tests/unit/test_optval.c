@@ -15,26 +15,86 @@
 
 #define WHY_LEN XVBD_OPTVAL_WHY_MAX
 
+#define S	UINT64_C(1000000000)
+
 static void test_seconds(void **state)
 {
+	static const struct {
+		const char *text;
+		uint64_t ns;
+	} taken[] = {
+		{ "0.01", S / 100 }, { "86400", 86400 * S }, { "30s", 30 * S },
+		{ "500ms", S / 2 }, { "5m", 300 * S }, { "1h", 3600 * S },
+		{ "0.1h", 360 * S }, { "1.5m", 90 * S }, { "2.5", 5 * S / 2 },
+		{ "0.000001ms", 1 }, { "24h", 86400 * S },
+	};
+	static const char *const refused[] = {
+		"", "s", "ms", "abc", "-1", "+2", "1e3", ".5", "1.", "1,5",
+		"5x", "1sec", "5mm", "5 s", " 1", "1.5.2", "0x10", "1S", "1H",
+		"1.0000000001", "0.0000000001s", "0.0000001ms",
+	};
 	char why[WHY_LEN];
 	uint64_t ns = 0;
+	size_t i;
 
 	(void)state;
-	assert_int_equal(xvbd_optval_seconds("0.01", 10000000, 86400, &ns,
-					     why, sizeof(why)), 0);
-	assert_int_equal(ns, 10000000);
-	assert_int_equal(xvbd_optval_seconds("86400", 0, 86400, &ns, why,
-					     sizeof(why)), 0);
-	assert_int_equal(xvbd_optval_seconds("0.005", 10000000, 86400, &ns,
+	for (i = 0; i < sizeof(taken) / sizeof(taken[0]); i++) {
+		assert_int_equal(xvbd_optval_seconds(taken[i].text, 1,
+						     86400 * S, &ns, why,
+						     sizeof(why)), 0);
+		assert_int_equal(ns, taken[i].ns);
+	}
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+		assert_int_equal(xvbd_optval_seconds(refused[i], 0, 86400 * S,
+						     &ns, why, sizeof(why)),
+				 -EINVAL);
+	/* the bounds, inclusive, in the units a user writes */
+	assert_int_equal(xvbd_optval_seconds("0.005", S / 100, 86400 * S, &ns,
 					     why, sizeof(why)), -EINVAL);
-	assert_string_equal(why, "expected seconds from 0.01 to 86400");
-	assert_int_equal(xvbd_optval_seconds("86400.5", 0, 86400, &ns, why,
+	assert_string_equal(why, "expected a duration from 10ms to 24h "
+			    "(500ms, 30s, 5m, 1h; a plain number is seconds)");
+	assert_int_equal(xvbd_optval_seconds("86400.5", 0, 86400 * S, &ns, why,
 					     sizeof(why)), -EINVAL);
-	assert_string_equal(why, "expected seconds from 0 to 86400");
-	assert_int_equal(xvbd_optval_seconds("1e3", 1000000, 86400, &ns, why,
+	assert_string_equal(why, "expected a duration from 0s to 24h "
+			    "(500ms, 30s, 5m, 1h; a plain number is seconds)");
+	assert_int_equal(xvbd_optval_seconds("61m", S, 3600 * S, &ns, why,
 					     sizeof(why)), -EINVAL);
-	assert_string_equal(why, "expected seconds from 0.001 to 86400");
+	assert_int_equal(xvbd_optval_seconds("99999999999999999999h", S,
+					     3600 * S, &ns, why, sizeof(why)),
+			 -EINVAL);
+}
+
+static void test_bool(void **state)
+{
+	static const char *const yes[] = { "on", "yes", "true", "1", "ON",
+					   "True" };
+	static const char *const no[] = { "off", "no", "false", "0", "OFF" };
+	static const char *const refused[] = { "", "2", "maybe", "o n", "y",
+					       "enabled", "10", "onn" };
+	char why[WHY_LEN];
+	bool b;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+		b = false;
+		assert_int_equal(xvbd_optval_bool(yes[i], &b, why,
+						  sizeof(why)), 0);
+		assert_true(b);
+	}
+	for (i = 0; i < sizeof(no) / sizeof(no[0]); i++) {
+		b = true;
+		assert_int_equal(xvbd_optval_bool(no[i], &b, why,
+						  sizeof(why)), 0);
+		assert_false(b);
+	}
+	for (i = 0; i < sizeof(refused) / sizeof(refused[0]); i++)
+		assert_int_equal(xvbd_optval_bool(refused[i], &b, why,
+						  sizeof(why)), -EINVAL);
+	assert_string_equal(why, "expected on or off (yes/no, true/false, "
+			    "1/0 too)");
+	assert_int_equal(xvbd_optval_bool(NULL, &b, why, sizeof(why)),
+			 -EINVAL);
 }
 
 static void test_fmt_seconds(void **state)
@@ -120,14 +180,40 @@ static void test_count_size(void **state)
 	assert_int_equal(v, 8 << 20);
 	assert_int_equal(xvbd_optval_size("511", 512, 1 << 30, &v, why,
 					  sizeof(why)), -EINVAL);
-	assert_string_equal(why, "expected a size from 512B to 1G (bytes, "
-			    "or with K, M, G or T)");
+	assert_string_equal(why, "expected a size from 512 to 1G (bytes, or "
+			    "with K, M, G, T, P or E: binary, 1K = 1024; KiB "
+			    "... too)");
+	/* every multiple, either case, with iB or B alone */
+	assert_int_equal(xvbd_optval_parse_size("10m", &v), 0);
+	assert_int_equal(v, 10 << 20);
+	assert_int_equal(xvbd_optval_parse_size("4KiB", &v), 0);
+	assert_int_equal(v, 4096);
+	assert_int_equal(xvbd_optval_parse_size("4kib", &v), 0);
+	assert_int_equal(xvbd_optval_parse_size("2p", &v), 0);
+	assert_int_equal(v, UINT64_C(2) << 50);
+	assert_int_equal(xvbd_optval_parse_size("15E", &v), 0);
+	assert_int_equal(v, UINT64_C(15) << 60);
+	assert_int_equal(xvbd_optval_parse_size("16E", &v), -ERANGE);
+	assert_int_equal(xvbd_optval_parse_size("512B", &v), 0);
+	assert_int_equal(v, 512);
+	assert_int_equal(xvbd_optval_parse_size("8MB", &v), -EINVAL);
+	assert_int_equal(xvbd_optval_parse_size("08M", &v), -EINVAL);
+	assert_int_equal(xvbd_optval_parse_size("8Mi", &v), -EINVAL);
+	assert_int_equal(xvbd_optval_parse_size("1.5G", &v), -EINVAL);
+	assert_int_equal(xvbd_optval_parse_size("", &v), -EINVAL);
+	assert_int_equal(xvbd_optval_parse_size("K", &v), -EINVAL);
+	assert_int_equal(xvbd_optval_size("2E", 512, UINT64_C(1) << 60, &v,
+					  why, sizeof(why)), -EINVAL);
+	assert_string_equal(why, "expected a size from 512 to 1E (bytes, or "
+			    "with K, M, G, T, P or E: binary, 1K = 1024; KiB "
+			    "... too)");
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_seconds),
+		cmocka_unit_test(test_bool),
 		cmocka_unit_test(test_fmt_seconds),
 		cmocka_unit_test(test_percent),
 		cmocka_unit_test(test_confidence),

@@ -14,6 +14,7 @@
 #include <yajl/yajl_tree.h>
 
 #include "xvbd/base/out.h"
+#include "xvbd/base/util.h"
 
 static const struct xvbd_out_label labels[] = {
 	{ "domid", "ID" },
@@ -296,6 +297,77 @@ static void test_rows(void **state)
 	free(s);
 }
 
+/* What JSON mode prints for a document (how: 0 nothing, 1 an object, 2
+ * an array, 3 half an object) and an exit code. */
+static char *finish_json(int how, int rc, bool status_always)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct xvbd_out *o;
+
+	assert_non_null(f);
+	o = xvbd_out_new(f, true);
+	assert_non_null(o);
+	if (status_always)
+		xvbd_out_status_always(o, "xvdb attach");
+	if (how == 1 || how == 3) {
+		xvbd_out_obj_begin(o, NULL);
+		xvbd_out_bool(o, "changed", true);
+		if (how == 1)
+			xvbd_out_obj_end(o);
+	} else if (how == 2) {
+		xvbd_out_arr_begin(o, NULL);
+		xvbd_out_uint(o, NULL, 1);
+		xvbd_out_arr_end(o);
+	}
+	xvbd_out_finish_rc(o, rc);
+	/* once only: a second finish prints nothing more */
+	xvbd_out_finish_rc(o, rc);
+	xvbd_out_free(o);
+	fclose(f);
+	return buf;
+}
+
+static void test_json_failure(void **state)
+{
+	/* the first error is the msg; later ones and warnings are not */
+	static const struct {
+		int how, rc;
+		bool always;
+		const char *want;
+	} cases[] = {
+		{ 0, 1, false, "{\"changed\":false,\"failed\":true,\"msg\":"
+		  "\"t: what: the cause\",\"rc\":1}\n" },
+		{ 1, 1, false, "{\"changed\":true,\"failed\":true,\"msg\":"
+		  "\"t: what: the cause\",\"rc\":1}\n" },
+		{ 2, 2, false, "{\"failed\":true,\"msg\":\"t: what: the cause\","
+		  "\"rc\":2,\"result\":[1]}\n" },
+		{ 3, 1, false, "{\"changed\":false,\"failed\":true,\"msg\":"
+		  "\"t: what: the cause\",\"rc\":1}\n" },
+		{ 1, 0, false, "{\"changed\":true}\n" },
+		{ 1, 0, true, "{\"changed\":true,\"failed\":false,\"msg\":"
+		  "\"xvdb attach\",\"rc\":0}\n" },
+		{ 0, 0, false, NULL },
+	};
+	size_t i;
+	char *got;
+
+	(void)state;
+	xvbd_err("t", "warning", "not a failure's cause");
+	xvbd_err("t", "what", "the cause");
+	xvbd_err("t", "cleanup", "a consequence");
+	assert_string_equal(xvbd_err_first(), "t: what: the cause");
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		got = finish_json(cases[i].how, cases[i].rc, cases[i].always);
+		if (cases[i].want)
+			assert_string_equal(got, cases[i].want);
+		else
+			assert_true(!got || !got[0]);
+		free(got);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -304,6 +376,7 @@ int main(void)
 		cmocka_unit_test(test_table_and_empty),
 		cmocka_unit_test(test_misuse_and_write_error),
 		cmocka_unit_test(test_rows),
+		cmocka_unit_test(test_json_failure),
 	};
 
 	return cmocka_run_group_tests_name("out", tests, NULL, NULL);

@@ -76,7 +76,7 @@ static void test_parse_bad(void **state)
 	static const char *const bad[] = {
 		"xvda:ring-order=5", "xvda:ring-order=-1", "xvda:ring-order=abc",
 		"xvda:ring-order=", "xvda:ring-order", "xvda:ring-order=02",
-		"xvda:queues=0", "xvda:discard=2", "xvda:trusted=yes",
+		"xvda:queues=0", "xvda:discard=2", "xvda:trusted=maybe",
 		"xvda:colour=blue", "xvda:persistent=0",
 		"xvda:feature-persistent=1", "xvda:ring-order=1,ring-order=2",
 		"xvda:ring-order=1,", "xvda:", "xvda", ":ring-order=1",

@@ -15,13 +15,16 @@
  *	src/ab_summary.c	run summaries from raw counters
  *	src/ab_fp.c		fingerprint facts, diff, confounder texts
  *	src/ab_compare.c	two labels -> per-metric verdicts + warnings
+ *	src/ab_verdict.c	... one metric's decision (xvbd/ab_verdict.h)
  *	src/ab_compare_pair.c	... paired, equivalence, runs needed
+ *	src/ab_compare_words.c	... a verdict and its numbers in words
  *	src/ab_compare_render.c	... rendered through the out layer
  *	src/ab_plot.c		two labels' runs as SVG (xvbd/ab_plot.h)
  *	src/ab_sys.c		fingerprint collection from the running system
  *				(xenstore, libxl, sysfs: the only ab file that
  *				talks to them)
- *	src/ab_stat.c, ab_stat_pair.c, ab_seq.c
+ *	src/ab_stat.c, ab_stat_dist.c, ab_stat_fieller.c,
+ *	ab_stat_pair.c, ab_seq.c
  *				the statistics (xvbd/ab_stat.h)
  *
  * Functions return 0 or a negative errno.  Those that can fail on outside
@@ -34,6 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "xvbd/ab/ab_verdict.h"
 #include "xvbd/dom0/sysfs.h"
 #include "xvbd/workload/workload.h"
 
@@ -663,7 +667,7 @@ enum xvbd_ab_verdict {
 	XVBD_AB_V_BETTER,	/* B better, proven at the confidence */
 	XVBD_AB_V_WORSE,	/* B worse, proven */
 	XVBD_AB_V_NO_DIFF,	/* no difference proven */
-	XVBD_AB_V_WEAK,		/* fewer than 3 runs on a side */
+	XVBD_AB_V_WEAK,		/* too few runs or pairs: see weak */
 	XVBD_AB_V_UNKNOWN,	/* metric unknown on a side (no I/O) */
 };
 
@@ -681,25 +685,54 @@ struct xvbd_ab_metric_cmp {
 	size_t na, nb;			/* runs with the metric known */
 	size_t npairs;			/* paired: pairs with it known */
 	struct xvbd_stat_cmp_view {
+		/*
+		 * Centres on the test's scale: means (Welch), medians
+		 * (Mann-Whitney), over the pairs used (paired: geometric
+		 * means on the ratio scale).  Half-widths: the larger side
+		 * where the interval is not symmetric; NAN unknown.
+		 */
 		double centre_a, half_a, centre_b, half_b;
-		double diff, diff_lo, diff_hi;	/* B - A, absolute */
-		double pct, pct_lo, pct_hi;	/* relative to A's centre */
+		double diff;		/* B - A, in the metric's unit */
+		struct xvbd_ab_ci diff_ci;
+		double pct;		/* relative to A's centre, % */
+		struct xvbd_ab_ci pct_ci;
 		double p;
 		double stat, df;	/* Welch's t and df; MWU's U */
 		double p_adj;		/* Holm over the family; NAN */
 	} s;
 	enum xvbd_ab_verdict verdict;
-	char text[160];			/* "B faster by 12 % +- 3 %" */
+	enum xvbd_ab_scale scale;
+	/*
+	 * The sign of the tested estimate: +1 B higher, -1 B lower, 0
+	 * none (Welch: B - A; paired on ratios: mean ln(B/A); Mann-Whitney:
+	 * U against half its range).  A verdict better or worse is this
+	 * direction in the metric's sense.
+	 */
+	int direction;
+	enum xvbd_ab_weak weak;
+	const char *unknown_why;	/* UNKNOWN: static text */
+	bool holm;			/* a difference undone by Holm */
+	/*
+	 * Paired on ratios: the pairs' raw differences B_i - A_i, their
+	 * mean with its t interval, and whether it points the other way
+	 * from the test (the pairs differ in size and the largest decide
+	 * the raw mean).
+	 */
+	double raw_diff;
+	struct xvbd_ab_ci raw_ci;
+	bool raw_disagrees;
 	/* --equivalence: the two one-sided tests, in % of A */
 	enum xvbd_ab_equiv equiv;
-	double eq_p, eq_lo, eq_hi;	/* NAN unknown */
+	double eq_p;			/* NAN unknown */
+	struct xvbd_ab_ci eq_ci;
 	/*
-	 * A verdict of "no difference proven" or "weak": the runs per side
-	 * (pairs, when paired) that would detect min_effect at 80 % power
-	 * with the variance seen; 0 unknown (or no such verdict), SIZE_MAX
-	 * beyond XVBD_STAT_RUNS_NEEDED_MAX.
+	 * The runs per side (pairs, when paired) that would detect
+	 * min_effect at the power with the variance seen (0: unknown,
+	 * SIZE_MAX: beyond the cap), whatever the verdict; runs_status
+	 * says which applies to it.  runs_made: what the test had.
 	 */
-	size_t runs_needed;
+	size_t runs_needed, runs_made;
+	enum xvbd_ab_runs runs_status;
 };
 
 struct xvbd_ab_comparison {
@@ -720,6 +753,11 @@ struct xvbd_ab_comparison {
 	 * in the family, and whether verdicts use Holm's adjusted p. */
 	size_t family;
 	bool adjusted;
+	/*
+	 * The levels whose metrics the family spans (a sweep's k - 1; 1
+	 * or 0: this comparison's metrics alone), for the words.
+	 */
+	size_t family_levels;
 	/* The runs were stopped by ab run's sequential procedure: these
 	 * fixed-N verdicts are descriptive (note_sequential). */
 	bool sequential_stop;

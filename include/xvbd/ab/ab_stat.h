@@ -1,6 +1,6 @@
 /*
  * ab_stat.h - the statistics behind `xvbd ab`: pure math on run
- * summaries, no I/O (src/ab_stat.c, src/ab_seq.c; unit-tested).
+ * summaries, no I/O (src/ab/ab_stat*.c, ab_seq.c; unit-tested).
  *
  * The unit of evidence is a run: each label contributes one number per
  * run and metric (its run summary).  Samples inside a run are never fed
@@ -47,6 +47,13 @@ double xvbd_stat_t_quantile(double p, double df);
 /* Standard normal CDF and quantile. */
 double xvbd_stat_norm_cdf(double z);
 double xvbd_stat_norm_quantile(double p);
+/*
+ * The noncentral t's CDF: P(T <= t) for T = (Z + ncp) / sqrt(V / df), Z
+ * standard normal, V chi-square on df > 0 (SciPy's nct.cdf; checked
+ * against it in tests/unit/test_ab_ref.c: to 1e-13 absolutely, so a
+ * tiny lower tail is not precise relatively).  NAN on invalid input.
+ */
+double xvbd_stat_nct_cdf(double t, double df, double ncp);
 
 /* ---- fixed-N two-sample tests (B against A) ---- */
 
@@ -72,13 +79,32 @@ struct xvbd_stat_cmp {
 int xvbd_stat_welch(const double *a, size_t na, const double *b, size_t nb,
 		    double confidence, struct xvbd_stat_cmp *out);
 /*
- * Fieller's interval for mean(B) / mean(A) of independent samples with
- * unequal variances: the ratios r with
+ * Fieller's confidence set for mean(B) / mean(A) of independent samples
+ * with unequal variances: the ratios r with
  *	(mb - r ma)^2 <= t_{df(r)}^2 (sb^2/nb + r^2 sa^2/na),
- * df(r) the Welch-Satterthwaite degrees of freedom of mb - r ma.  For
- * large |r| the statistic tends to A's own t (df(r) -> na - 1), so the
- * interval is bounded exactly when A's own interval excludes 0; else
- * lo = hi = NAN (no interval to give).  na, nb >= 2.
+ * df(r) the Welch-Satterthwaite degrees of freedom of mb - r ma (Welch's
+ * test of mb - r ma = 0 inverted, so r = 1 is in the set exactly when
+ * Welch's t finds no difference).  As df moves with r the set can be
+ * more than one interval (src/ab_stat_fieller.c).  For large |r| the
+ * statistic tends to A's own t (df(r) -> na - 1), so the set holds
+ * +-infinity exactly when A's own interval includes 0: unbounded.
+ * Pieces are sorted and disjoint; an unbounded set's outer ends are
+ * -INFINITY / INFINITY, and with a constant side it may have no finite
+ * piece to give (n 0).
+ */
+#define XVBD_STAT_SET_MAX	4
+struct xvbd_stat_set {
+	size_t n;				/* pieces */
+	bool unbounded;
+	double lo[XVBD_STAT_SET_MAX], hi[XVBD_STAT_SET_MAX];
+};
+int xvbd_stat_fieller_set(const double *a, size_t na, const double *b,
+			  size_t nb, double confidence,
+			  struct xvbd_stat_set *out);
+/*
+ * The smallest interval holding Fieller's set (its outer ends: a
+ * confidence interval at least as wide as the set), or lo = hi = NAN
+ * when unbounded.  na, nb >= 2.
  */
 int xvbd_stat_fieller(const double *a, size_t na, const double *b,
 		      size_t nb, double confidence, double *lo, double *hi);
@@ -151,15 +177,28 @@ int xvbd_stat_tost_ratio(const double *a, size_t na, const double *b,
 			 struct xvbd_stat_tost *out);
 
 /*
- * Runs per side for a two-sided level-alpha two-sample t-test to detect
- * effect (same units as the sds, e.g. ln(1.05) with sds of ln(x)) with
- * the given power: the smallest n >= 2 with
- *	n >= (t_{1-alpha/2, 2n-2} + t_{power, 2n-2})^2 (sd_a^2 + sd_b^2)
- *	     / effect^2.
- * SIZE_MAX beyond XVBD_STAT_RUNS_NEEDED_MAX; 0 on invalid input.  The
- * paired design's count is xvbd_seq_fixed_pairs().
+ * The power of the two-sided level-alpha t-test whose statistic is
+ * noncentral t on df with noncentrality ncp: P(|T| > t_{1-alpha/2,df}).
  */
+double xvbd_stat_t_power(double alpha, double df, double ncp);
+/*
+ * The runs a design needs to detect effect (same units as the sds, e.g.
+ * ln(1.05) with sds of ln(x)) with the given power by a two-sided
+ * level-alpha t-test: the smallest n >= XVBD_STAT_RUNS_NEEDED_MIN whose
+ * exact power (the noncentral t's) reaches it.
+ *  - pairs: the paired t on n pairs of sd sd, n - 1 df, noncentrality
+ *    effect sqrt(n) / sd;
+ *  - runs: n per side of the two-sample t, 2n - 2 df, noncentrality
+ *    effect sqrt(n / (sd_a^2 + sd_b^2)) (the pooled t's; Welch's df are
+ *    fewer when the sds differ, so read it as a floor then).
+ * Never below 3: below that every verdict is weak.  SIZE_MAX beyond
+ * XVBD_STAT_RUNS_NEEDED_MAX; 0 on invalid input.  (The benchmark's
+ * xvbd_seq_fixed_pairs() keeps the classic t-quantile formula.)
+ */
+#define XVBD_STAT_RUNS_NEEDED_MIN	3
 #define XVBD_STAT_RUNS_NEEDED_MAX	100000
+size_t xvbd_stat_pairs_needed(double alpha, double power, double sd,
+			      double effect);
 size_t xvbd_stat_runs_needed(double alpha, double power, double sd_a,
 			     double sd_b, double effect);
 

@@ -118,10 +118,27 @@ bool xvbd_out_is_json(const struct xvbd_out *o);
 bool xvbd_out_is_text(const struct xvbd_out *o);
 
 /*
- * Render/flush.  0 on success (also when nothing was emitted), -1 if the
- * document is incomplete, the calls were misused, or writing failed.
+ * Render/flush, once (later calls only return the first one's result).
+ * 0 on success (also when nothing was emitted), -1 if the document is
+ * incomplete, the calls were misused, or writing failed.
  */
 int xvbd_out_finish(struct xvbd_out *o);
+/*
+ * The same with the command's exit code.  In JSON mode a failure (rc not
+ * 0) is always one object on stdout, for scripts and Ansible's from_json:
+ * "failed": true, "msg" (the first error xvbd printed, xvbd_err_first())
+ * and "rc", added to the command's own top-level object when it finished
+ * one, around its top-level array ("result") when it finished that, else
+ * alone with "changed": false (a half-written document is dropped: the
+ * command changed nothing it could report).  Text mode: as finish.
+ * This is the one place that writes the failure object.
+ */
+int xvbd_out_finish_rc(struct xvbd_out *o, int rc);
+/*
+ * Also on success, add "failed": false, "msg" (msg, or "") and "rc": 0
+ * to the top-level object (apply: the shape Ansible reads every time).
+ */
+void xvbd_out_status_always(struct xvbd_out *o, const char *msg);
 void xvbd_out_free(struct xvbd_out *o);
 
 #endif /* XVBD_OUT_H */

@@ -34,6 +34,9 @@ void xvbd_err(const char *cmd, const char *what, const char *why_fmt, ...)
 	XVBD_PRINTF(3, 4);
 void xvbd_verr(const char *cmd, const char *what, const char *why_fmt,
 	       va_list ap) XVBD_PRINTF(3, 0);
+/* The first error printed (not a warning), without "xvbd: "; NULL when
+ * none was. */
+const char *xvbd_err_first(void);
 /* "xvbd: hint: ..." */
 void xvbd_hint(const char *fmt, ...) XVBD_PRINTF(1, 2);
 
@@ -42,8 +45,9 @@ int xvbd_parse_uint(const char *s, uint64_t max, uint64_t *out);
 /* Strict boolean as xenstore spells it: "0" or "1". */
 int xvbd_parse_bool(const char *s, bool *out);
 /*
- * Size with optional binary suffix K, M, G, T (also KiB/k..., "B" alone
- * for bytes): "512", "4K", "1G". Overflow of uint64_t -> -ERANGE.
+ * Size with an optional binary multiple (optval.h's grammar: K M G T P E,
+ * any case, KiB ... too, "B" alone for bytes): "512", "4K", "1g".
+ * Overflow of uint64_t -> -ERANGE.
  */
 int xvbd_parse_size(const char *s, uint64_t *out_bytes);
 /*

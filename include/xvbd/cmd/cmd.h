@@ -6,12 +6,12 @@
 #ifndef XVBD_CMD_H
 #define XVBD_CMD_H
 
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdint.h>
 
 #include "xvbd/base/out.h"
+#include "xvbd/cmd/cmd_opt.h"
 #include "xvbd/cmd/cmd_table.h"
 #include "xvbd/xen/tstack.h"
 #include "xvbd/xen/xs.h"
@@ -27,6 +27,7 @@ struct xvbd_opts {
 struct xvbd_ctx {
 	const struct xvbd_opts *opts;
 	const struct xvbd_cmd *cmd;
+	const struct xvbd_cmdline *cl;	/* the command's options, parsed */
 	const struct xvbd_cmd *cmds;	/* the table, for help */
 	size_t ncmds;
 	struct xvbd_xs *xs;		/* NULL unless CMD_NEEDS_XS */
@@ -34,70 +35,26 @@ struct xvbd_ctx {
 	struct xvbd_out *out;
 };
 
-/* "xvbd: <cmd>: <msg>" + usage on stderr (not with -q); returns
- * XVBD_EXIT_USAGE. */
+/* "xvbd: <cmd>: <msg>" and, not with -q, where the help is ("see \"xvbd
+ * <cmd> -h\""); returns XVBD_EXIT_USAGE. */
 int xvbd_usage_error(const struct xvbd_cmd *cmd, const char *fmt, ...)
 	XVBD_PRINTF(2, 3);
+/* The pointer to a command's help that follows a usage error. */
+void xvbd_usage_hint(const struct xvbd_cmd *cmd);
+/*
+ * The options the command was given (its table's rows): the last value
+ * of row id, or NULL; all of them in order: ctx->cl->given[0..ngiven).
+ */
+const struct xvbd_optval *xvbd_opt(const struct xvbd_ctx *ctx, int id);
 /*
  * Check root and open what the command's flags ask for (xenstore, libxl)
- * into ctx; a second call opens nothing again.  The dispatcher calls it before the handler,
- * except for CMD_OWN_OPTIONS commands: they call it after parsing, so that
- * a usage error is reported as such even where xenstore is missing.
- * Prints the error; returns the exit code.
+ * into ctx; a second call opens nothing again.  The dispatcher calls it
+ * before the handler, except for CMD_LATE_CONNECT commands: they call it
+ * after checking their options and operands, so that a usage error is
+ * reported as such even where xenstore is missing.  Prints the error;
+ * returns the exit code.
  */
 int xvbd_cmd_connect(struct xvbd_ctx *ctx);
-/*
- * Option parsing for CMD_OWN_OPTIONS commands: getopt_long over the
- * command's own arguments (argc, argv as the handler got them; argv[-1],
- * the command name, stands in for getopt's program name), with getopt's
- * own messages off and its state reset by xvbd_getopt_begin():
- *
- *	xvbd_getopt_begin();
- *	while ((c = xvbd_getopt(argc, argv, ":d:", longopts)) != -1) {
- *		switch (c) {
- *		case 'd':
- *			... optarg ...
- *			break;
- *		default:
- *			return xvbd_getopt_error(ctx->cmd, argv, c);
- *		}
- *	}
- *	operands: argv[xvbd_getopt_index()] .. argv[argc - 1]
- *
- * Start shortopts with ':' to tell a missing value from an unknown option.
- * xvbd_getopt_error() takes getopt's ':' or '?' (any other value counts as
- * '?') and prints the usage error "<opt> needs a value" or
- * "unknown option \"<opt>\""; it returns XVBD_EXIT_USAGE.
- */
-void xvbd_getopt_begin(void);
-int xvbd_getopt(int argc, char **argv, const char *shortopts,
-		const struct option *longopts);
-int xvbd_getopt_error(const struct xvbd_cmd *cmd, char **argv, int c);
-int xvbd_getopt_index(void);
-/*
- * The loop above as one statement, as xl's SWITCH_FOREACH_OPT: getopt's
- * own errors ('?', ':') end the parser with the usage error, so that the
- * switch that follows holds only the command's options (and a default
- * for codes it hands on).  _WHILE stops at the first option for which
- * cond turns false (an error code set by a case).
- *
- *	XVBD_FOREACH_OPT(c, ctx->cmd, argc, argv, ":d:", longopts) {
- *	case 'd':
- *		...
- *		break;
- *	}
- */
-#define XVBD_FOREACH_OPT_WHILE(cond, c, cmd, argc, argv, shortopts,	\
-			       longopts)				\
-	for (xvbd_getopt_begin();					\
-	     (cond) && ((c) = xvbd_getopt((argc), (argv), (shortopts),	\
-					  (longopts))) != -1;)		\
-		if ((c) == '?' || (c) == ':')				\
-			return xvbd_getopt_error((cmd), (argv), (c));	\
-		else							\
-			switch (c)
-#define XVBD_FOREACH_OPT(c, cmd, argc, argv, shortopts, longopts)	\
-	XVBD_FOREACH_OPT_WHILE(1, c, cmd, argc, argv, shortopts, longopts)
 /*
  * xvbd_tstack_domain_lookup() of the <Domain> argument spec.  On failure
  * "xvbd: <cmd>: domain: \"<spec>\": <why>" and, for an unknown domain, a
@@ -118,28 +75,16 @@ int xvbd_cmd_domain_check(const struct xvbd_ctx *ctx, const char *spec);
  */
 int xvbd_cmd_disk_error(const struct xvbd_ctx *ctx, int err, const char *vdev,
 			const char *domain);
-/*
- * Option values in the one grammar (xvbd/base/optval.h): 0, or the usage
- * error "xvbd: <cmd>: <opt>: \"<arg>\": expected ..." printed and
- * XVBD_EXIT_USAGE returned.  Whole seconds: the seconds grammar, a
- * fraction rounded up (timeouts count whole seconds).
- */
-int xvbd_opt_seconds(const struct xvbd_cmd *cmd, const char *opt,
-		     const char *arg, uint64_t min_ns, uint64_t max_s,
-		     uint64_t *ns);
-int xvbd_opt_whole_seconds(const struct xvbd_cmd *cmd, const char *opt,
-			   const char *arg, uint64_t min_s, uint64_t max_s,
-			   uint64_t *s);
-int xvbd_opt_percent(const struct xvbd_cmd *cmd, const char *opt,
-		     const char *arg, double lo, double hi, double *fraction);
-int xvbd_opt_confidence(const struct xvbd_cmd *cmd, const char *opt,
-			const char *arg, double *level);
-int xvbd_opt_count(const struct xvbd_cmd *cmd, const char *opt,
-		   const char *arg, uint64_t min, uint64_t max, uint64_t *out);
-int xvbd_opt_size(const struct xvbd_cmd *cmd, const char *opt,
-		  const char *arg, uint64_t min, uint64_t max, uint64_t *bytes);
 /* Run the command: the central checks, then cmd->fn.  Exit code. */
 int xvbd_cmd_run(struct xvbd_ctx *ctx, int argc, char **argv);
+
+/* Option tables (cmd_opt.h), each beside its command's parser. */
+extern const struct xvbd_cmdopt cmd_start_opts[], cmd_defaults_opts[],
+	cmd_stats_opts[], cmd_advise_opts[], cmd_pv_opts[],
+	cmd_ab_record_opts[], cmd_ab_compare_opts[], cmd_ab_list_opts[],
+	cmd_ab_show_opts[], cmd_ab_rm_opts[], cmd_ab_export_opts[],
+	cmd_ab_plot_opts[], cmd_help_opts[], cmd_attach_opts[],
+	cmd_detach_opts[], cmd_apply_opts[], cmd_ab_run_opts[];
 
 /* Handlers, one file each. */
 int cmd_help(struct xvbd_ctx *ctx, int argc, char **argv);

@@ -20,7 +20,7 @@ struct pv_opts {
 	bool is_file;
 	enum pv_action action;
 	const char *config;	/* --config: a domain's file */
-	bool linux_unplug, reboot, json;
+	bool linux_unplug, reboot;
 	int timeout_s;		/* --reboot: for the shutdown */
 	uint64_t settle_s;	/* status: HVM disks' settle time */
 };

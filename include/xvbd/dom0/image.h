@@ -32,6 +32,10 @@
 
 /* Sizes are whole 512-byte sectors (blkif "sectors"). */
 #define XVBD_SECTOR_BYTES	512
+/* The sizes an image file may be given (attach --size, a plan's "size"):
+ * a sector up to 1 EiB, a bound every filesystem is below. */
+#define XVBD_IMAGE_SIZE_MIN	XVBD_SECTOR_BYTES
+#define XVBD_IMAGE_SIZE_MAX	(UINT64_C(1) << 60)
 
 enum xvbd_image_action {
 	XVBD_IMAGE_USE,		/* exists with the right (or any) size */

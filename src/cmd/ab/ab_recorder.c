@@ -477,54 +477,52 @@ static void recorder_free(struct recorder *r)
 	free(r->domain);
 }
 
-int xvbd_ab_rec_opt(const struct xvbd_cmd *cmd, int c, const char *arg,
-		    struct xvbd_ab_rec_opts *o, bool *have_mode)
+int xvbd_ab_rec_value(const struct xvbd_cmd *cmd, enum xvbd_ab_rec_row which,
+		      const struct xvbd_optval *v, struct xvbd_ab_rec_opts *o,
+		      bool *have_mode)
 {
 	enum xvbd_ab_mode mode;
 
-	switch (c) {
-	case XVBD_AB_OPT_INTERVAL:
-		return xvbd_opt_seconds(cmd, "--interval", arg,
-					XVBD_AB_INTERVAL_MIN_NS,
-					XVBD_AB_SECONDS_MAX, &o->interval_ns);
-	case XVBD_AB_OPT_WARMUP:
-		return xvbd_opt_seconds(cmd, "--warmup", arg, 0,
-					XVBD_AB_SECONDS_MAX, &o->warmup_ns);
-	case XVBD_AB_OPT_RESULTS:
+	switch (which) {
+	case XVBD_AB_REC_INTERVAL:
+		o->interval_ns = v->u;
+		return XVBD_EXIT_OK;
+	case XVBD_AB_REC_WARMUP:
+		o->warmup_ns = v->u;
+		return XVBD_EXIT_OK;
+	case XVBD_AB_REC_RESULTS:
+		/* the parser took only the row's words */
 		o->results_given = true;
-		if (!xvbd_wl_results_mode_parse(arg, &o->results_mode))
-			return XVBD_EXIT_OK;
-		return xvbd_usage_error(cmd, "--results: \"%s\": expected "
-					"auto, fio, benchfmt or none", arg);
-	case XVBD_AB_OPT_DURATION:
+		if (xvbd_wl_results_mode_parse(v->arg, &o->results_mode))
+			return xvbd_usage_error(cmd, "--results: \"%s\": "
+						"expected auto, fio, benchfmt "
+						"or none", v->arg);
+		return XVBD_EXIT_OK;
+	case XVBD_AB_REC_DURATION:
 		mode = XVBD_AB_MODE_DURATION;
+		o->duration_ns = v->u;
 		break;
-	case XVBD_AB_OPT_RUN:
+	case XVBD_AB_REC_RUN:
 		mode = XVBD_AB_MODE_RUN;
 		break;
-	case XVBD_AB_OPT_UNTIL_SHUTDOWN:
+	default:
 		mode = XVBD_AB_MODE_UNTIL_SHUTDOWN;
 		break;
-	default:
-		return 1;
 	}
 	if (*have_mode)
 		return xvbd_usage_error(cmd, "--duration, --run and "
 					"--until-shutdown exclude each other");
 	*have_mode = true;
 	o->mode = mode;
-	if (mode == XVBD_AB_MODE_DURATION)
-		return xvbd_opt_seconds(cmd, "--duration", arg,
-					XVBD_AB_DURATION_MIN_NS,
-					XVBD_AB_SECONDS_MAX, &o->duration_ns);
+	if (mode != XVBD_AB_MODE_RUN)
+		return XVBD_EXIT_OK;
 	/* The command line is kept in the record: one printable line. */
-	if (mode == XVBD_AB_MODE_RUN &&
-	    (!arg[0] || strlen(arg) > XVBD_AB_TEXT_MAX ||
-	     !xvbd_ab_printable(arg, XVBD_AB_TEXT_MAX)))
+	if (!v->arg[0] || strlen(v->arg) > XVBD_AB_TEXT_MAX ||
+	    !xvbd_ab_printable(v->arg, XVBD_AB_TEXT_MAX))
 		return xvbd_usage_error(cmd, "--run: expected a command line "
 					"of 1 to %d printable characters",
 					XVBD_AB_TEXT_MAX);
-	o->run_cmd = arg;
+	o->run_cmd = v->arg;
 	return XVBD_EXIT_OK;
 }
 

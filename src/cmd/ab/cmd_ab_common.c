@@ -111,43 +111,6 @@ int xvbd_ab_cli_test(const struct xvbd_cmd *cmd, const char *arg,
 	return XVBD_EXIT_OK;
 }
 
-int xvbd_ab_cli_min_effect(const struct xvbd_cmd *cmd, const char *arg,
-			   double *fraction)
-{
-	return xvbd_opt_percent(cmd, "--min-effect", arg,
-				XVBD_AB_MIN_EFFECT_MIN_PCT,
-				XVBD_AB_MIN_EFFECT_MAX_PCT, fraction);
-}
-
-int xvbd_ab_cli_fail_if_worse(const struct xvbd_cmd *cmd, const char *arg,
-			      double *pct)
-{
-	double fraction;
-	int rc = xvbd_opt_percent(cmd, "--fail-if-worse", arg,
-				  XVBD_AB_GATE_MIN_PCT, XVBD_AB_GATE_MAX_PCT,
-				  &fraction);
-
-	*pct = fraction * 100;
-	return rc;
-}
-
-/* Beyond +-50 % "the same" says nothing a storage engineer can use. */
-int xvbd_ab_cli_equivalence(const struct xvbd_cmd *cmd, const char *arg,
-			    double *fraction)
-{
-	return xvbd_opt_percent(cmd, "--equivalence", arg,
-				XVBD_AB_EQUIVALENCE_MIN_PCT,
-				XVBD_AB_EQUIVALENCE_MAX_PCT, fraction);
-}
-
-int xvbd_ab_cli_interference_cpu(const struct xvbd_cmd *cmd, const char *arg,
-				 double *fraction)
-{
-	return xvbd_opt_percent(cmd, "--interference-cpu", arg,
-				XVBD_AB_INTERF_CPU_MIN_PCT,
-				XVBD_AB_INTERF_CPU_MAX_PCT, fraction);
-}
-
 /* Move the records of more[] onto *recs, a record already there freed. */
 static int append_unique(struct xvbd_ab_record **recs, size_t *n,
 			 struct xvbd_ab_record *more, size_t nmore)

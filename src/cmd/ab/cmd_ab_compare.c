@@ -42,7 +42,6 @@ struct compare_opts {
 	bool some_metric;
 	bool no_adjust;
 	const char *dir;
-	bool json;
 	const char *baseline;		/* --baseline; NULL: the first */
 	double gate_pct;		/* --fail-if-worse; 0: no gate */
 	char **ops;			/* the operands */
@@ -50,103 +49,98 @@ struct compare_opts {
 	size_t base;			/* index of the baseline operand */
 };
 
-static int parse_one(struct xvbd_ctx *ctx, int c, struct compare_opts *co)
-{
-	int rc = 0;
+enum {
+	O_CONFIDENCE, O_METRIC, O_TEST, O_UNPAIRED, O_EQUIVALENCE,
+	O_MIN_EFFECT, O_INTERFERENCE_CPU, O_NO_ADJUST, O_DIR, O_BASELINE,
+	O_FAIL_IF_WORSE,
+};
 
-	switch (c) {
-	case 'c':
-		if (xvbd_opt_confidence(ctx->cmd, "--confidence", optarg,
-					&co->cmp.confidence))
-			rc = XVBD_EXIT_USAGE;
-		break;
-	case 'm':
-		rc = xvbd_ab_cli_metrics(ctx->cmd, optarg, co->shown);
-		co->some_metric = true;
-		break;
-	case 't':
-		rc = xvbd_ab_cli_test(ctx->cmd, optarg, &co->cmp.test);
-		break;
-	case 'u':
-		co->cmp.unpaired = true;
-		break;
-	case 'e':
-		if (xvbd_ab_cli_equivalence(ctx->cmd, optarg,
-					    &co->cmp.equivalence))
-			rc = XVBD_EXIT_USAGE;
-		break;
-	case 'E':
-		if (xvbd_ab_cli_min_effect(ctx->cmd, optarg,
-					   &co->cmp.min_effect))
-			rc = XVBD_EXIT_USAGE;
-		break;
-	case 'I':
-		if (xvbd_ab_cli_interference_cpu(ctx->cmd, optarg,
-						 &co->cmp.interference_cpu))
-			rc = XVBD_EXIT_USAGE;
-		break;
-	case 'd':
-		rc = xvbd_ab_cli_dir(ctx->cmd, optarg);
-		co->dir = optarg;
-		break;
-	case 'j':
-		co->json = true;
-		break;
-	case 'n':
-		co->no_adjust = true;
-		break;
-	case 'b':
-		co->baseline = optarg;
-		break;
-	case 'F':
-		if (xvbd_ab_cli_fail_if_worse(ctx->cmd, optarg, &co->gate_pct))
-			rc = XVBD_EXIT_USAGE;
-		break;
-	}
-	return rc;
-}
+const struct xvbd_cmdopt cmd_ab_compare_opts[] = {
+	[O_CONFIDENCE] = XVBD_AB_ROW_CONFIDENCE,
+	[O_METRIC] = XVBD_AB_ROW_METRIC("the metrics to show (default: "
+					"all)"),
+	[O_TEST] = XVBD_AB_ROW_TEST,
+	[O_UNPAIRED] = XVBD_OPT_F("unpaired", 0, "compare the runs as two "
+		"groups, also when ab run paired them"),
+	[O_EQUIVALENCE] = XVBD_AB_ROW_EQUIVALENCE,
+	[O_MIN_EFFECT] = XVBD_AB_ROW_MIN_EFFECT,
+	[O_INTERFERENCE_CPU] = XVBD_AB_ROW_INTERFERENCE_CPU,
+	[O_NO_ADJUST] = XVBD_OPT_F("no-adjust", 0, "no Holm adjustment "
+		"for testing several metrics"),
+	[O_DIR] = XVBD_AB_ROW_DIR,
+	[O_BASELINE] = XVBD_AB_ROW_BASELINE,
+	[O_FAIL_IF_WORSE] = XVBD_AB_ROW_FAIL_IF_WORSE,
+	XVBD_OPT_END,
+};
 
 static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 		      struct compare_opts *co)
 {
-	static const struct option longopts[] = {
-		{ "confidence", required_argument, NULL, 'c' },
-		{ "metric", required_argument, NULL, 'm' },
-		{ "test", required_argument, NULL, 't' },
-		{ "dir", required_argument, NULL, 'd' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "no-adjust", no_argument, NULL, 'n' },
-		{ "unpaired", no_argument, NULL, 'u' },
-		{ "equivalence", required_argument, NULL, 'e' },
-		{ "min-effect", required_argument, NULL, 'E' },
-		{ "interference-cpu", required_argument, NULL, 'I' },
-		{ "baseline", required_argument, NULL, 'b' },
-		{ "fail-if-worse", required_argument, NULL, 'F' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c, rc = 0, first;
+	const struct xvbd_cmdline *cl = ctx->cl;
+	size_t i;
+	int rc;
 
 	co->cmp.confidence = CONFIDENCE_DEFAULT;
 	co->cmp.test = XVBD_AB_TEST_WELCH;
 	co->dir = XVBD_AB_DIR_DEFAULT;
-	co->json = ctx->opts->json;
-	XVBD_FOREACH_OPT_WHILE(!rc, c, ctx->cmd, argc, argv, ":", longopts) {
-	default:
-		rc = parse_one(ctx, c, co);
+	for (i = 0; i < cl->ngiven; i++) {
+		const struct xvbd_optval *v = &cl->given[i];
+
+		switch (v->id) {
+		case O_CONFIDENCE:
+			co->cmp.confidence = v->fraction;
+			break;
+		case O_METRIC:
+			rc = xvbd_ab_cli_metrics(ctx->cmd, v->arg, co->shown);
+			if (rc)
+				return rc;
+			co->some_metric = true;
+			break;
+		case O_TEST:
+			rc = xvbd_ab_cli_test(ctx->cmd, v->arg, &co->cmp.test);
+			if (rc)
+				return rc;
+			break;
+		case O_UNPAIRED:
+			co->cmp.unpaired = true;
+			break;
+		case O_EQUIVALENCE:
+			co->cmp.equivalence = v->fraction;
+			break;
+		case O_MIN_EFFECT:
+			co->cmp.min_effect = v->fraction;
+			break;
+		case O_INTERFERENCE_CPU:
+			co->cmp.interference_cpu = v->fraction;
+			break;
+		case O_NO_ADJUST:
+			co->no_adjust = true;
+			break;
+		case O_DIR:
+			rc = xvbd_ab_cli_dir(ctx->cmd, v->arg);
+			if (rc)
+				return rc;
+			co->dir = v->arg;
+			break;
+		case O_BASELINE:
+			co->baseline = v->arg;
+			break;
+		case O_FAIL_IF_WORSE:
+			/* in %, as the gate compares it with the % column */
+			co->gate_pct = v->fraction * 100;
+			break;
+		}
 	}
-	if (rc)
-		return rc;
-	first = xvbd_getopt_index();
-	co->ops = &argv[first];
-	co->nops = (size_t)(argc - first);
+	co->ops = argv;
+	co->nops = (size_t)argc;
 	return xvbd_ab_cli_levels(ctx->cmd, co->ops, co->nops, co->baseline,
 				  "compared", &co->base);
 }
 
 /*
  * The gate on stderr: each metric worse by the threshold, failing or
- * not proven, then what it comes to.  Exit 3 on a failure; the output
- * is finished here, since an exit code other than 0 leaves it unwritten.
+ * not proven, then what it comes to.  Exit 3 on a failure (the output
+ * is still printed: cmd.c ends every document).
  */
 static int gate(struct xvbd_ctx *ctx, const struct compare_opts *co,
 		const struct xvbd_ab_comparison *const *cmp, size_t n)
@@ -168,12 +162,11 @@ static int gate(struct xvbd_ctx *ctx, const struct compare_opts *co,
 				  sizeof(line));
 		fprintf(stderr, "xvbd: %s: gate: %s\n", ctx->cmd->name, line);
 	}
-	if (g.nfailed)
-		fprintf(stderr, "xvbd: %s: gate: failed: %zu metric%s worse "
-			"than the baseline by at least %g %% and proven (exit "
-			"%d)\n", ctx->cmd->name, g.nfailed,
-			g.nfailed == 1 ? "" : "s", co->gate_pct,
-			XVBD_AB_GATE_EXIT);
+	if (g.nfailed)	/* an error: --json's msg */
+		xvbd_err(ctx->cmd->name, "gate", "failed: %zu metric%s worse "
+			 "than the baseline by at least %g %% and proven (exit "
+			 "%d)", g.nfailed, g.nfailed == 1 ? "" : "s",
+			 co->gate_pct, XVBD_AB_GATE_EXIT);
 	else
 		fprintf(stderr, "xvbd: %s: gate: passed: no metric proven "
 			"worse than the baseline by %g %% or more%s\n",
@@ -182,11 +175,7 @@ static int gate(struct xvbd_ctx *ctx, const struct compare_opts *co,
 			"");
 	err = g.nfailed ? XVBD_AB_GATE_EXIT : XVBD_EXIT_OK;
 	xvbd_ab_gate_free(&g);
-	if (err && xvbd_out_finish(ctx->out)) {
-		xvbd_err(ctx->cmd->name, "stdout", "write failed");
-		return XVBD_EXIT_FAIL;
-	}
-	return err;
+	return err;	/* the comparison stands: cmd.c ends it */
 }
 
 /* Two labels: ab compare as it has always been, A the baseline. */
@@ -261,16 +250,6 @@ int cmd_ab_compare(struct xvbd_ctx *ctx, int argc, char **argv)
 	rc = xvbd_cmd_connect(ctx);	/* nothing to open; root if asked */
 	if (rc)
 		return rc;
-	if (co.json != ctx->opts->json) {
-		/* --json after the command: the document is JSON. */
-		xvbd_out_free(ctx->out);
-		ctx->out = xvbd_out_new(stdout, true);
-		if (!ctx->out) {
-			xvbd_err(ctx->cmd->name, "output", "%s",
-				 strerror(ENOMEM));
-			return XVBD_EXIT_FAIL;
-		}
-	}
 	rc = xvbd_ab_cli_select_levels(ctx->cmd, co.dir, co.ops, co.nops, lv,
 				       recs);
 	if (!rc)

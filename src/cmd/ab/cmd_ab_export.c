@@ -267,40 +267,35 @@ out:
 	return err;
 }
 
+enum { O_CSV, O_DIR };
+
+const struct xvbd_cmdopt cmd_ab_export_opts[] = {
+	[O_CSV] = XVBD_OPT_F("csv", 0, "CSV, a header then a row per run "
+		"(the default; --json: a JSON array)"),
+	[O_DIR] = XVBD_AB_ROW_DIR,
+	XVBD_OPT_END,
+};
+
 int cmd_ab_export(struct xvbd_ctx *ctx, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "dir", required_argument, NULL, 'd' },
-		{ "csv", no_argument, NULL, 'c' },
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *dir = XVBD_AB_DIR_DEFAULT;
-	bool json = ctx->opts->json, csv = false;
+	bool json = ctx->opts->json, csv = xvbd_opt(ctx, O_CSV) != NULL;
+	const struct xvbd_optval *v = xvbd_opt(ctx, O_DIR);
 	struct xvbd_ab_record *recs = NULL;
 	struct xvbd_ab_summary *sums = NULL;
 	const char **keys = NULL;
 	size_t n = 0, nkeys = 0, i;
-	int c, first = 0, rc, err = 0;
+	int first = 0, rc, err = 0;
 
-	XVBD_FOREACH_OPT(c, ctx->cmd, argc, argv, ":", longopts) {
-	case 'd':
-		rc = xvbd_ab_cli_dir(ctx->cmd, optarg);
+	if (v) {
+		rc = xvbd_ab_cli_dir(ctx->cmd, v->arg);
 		if (rc)
 			return rc;
-		dir = optarg;
-		break;
-	case 'c':
-		csv = true;
-		break;
-	case 'j':
-		json = true;
-		break;
+		dir = v->arg;
 	}
 	if (csv && json)
 		return xvbd_usage_error(ctx->cmd, "--csv and --json exclude "
 					"each other");
-	first = xvbd_getopt_index();
 	for (i = (size_t)first; i < (size_t)argc; i++) {
 		rc = xvbd_ab_cli_operand(ctx->cmd, argv[i]);
 		if (rc)
@@ -320,14 +315,6 @@ int cmd_ab_export(struct xvbd_ctx *ctx, int argc, char **argv)
 	if (err)
 		goto out;
 	if (json) {
-		if (!ctx->opts->json) {
-			xvbd_out_free(ctx->out);
-			ctx->out = xvbd_out_new(stdout, true);
-			if (!ctx->out) {
-				err = -ENOMEM;
-				goto out;
-			}
-		}
 		export_runs(ctx->out, recs, sums, n);
 	} else {
 		err = fact_keys(recs, n, &keys, &nkeys);

@@ -46,26 +46,27 @@ static void render_row(struct xvbd_out *o, const struct xvbd_ab_record *r)
 	xvbd_out_obj_end(o);
 }
 
+enum { O_DIR };
+
+const struct xvbd_cmdopt cmd_ab_list_opts[] = {
+	[O_DIR] = XVBD_AB_ROW_DIR,
+	XVBD_OPT_END,
+};
+
 static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 		      const char **dir, int *first)
 {
-	static const struct option longopts[] = {
-		{ "dir", required_argument, NULL, 'd' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c, i, rc;
+	const struct xvbd_optval *v = xvbd_opt(ctx, O_DIR);
+	int i, rc;
 
 	*dir = XVBD_AB_DIR_DEFAULT;
-	xvbd_getopt_begin();
-	while ((c = xvbd_getopt(argc, argv, ":", longopts)) != -1) {
-		if (c != 'd')
-			return xvbd_getopt_error(ctx->cmd, argv, c);
-		rc = xvbd_ab_cli_dir(ctx->cmd, optarg);
+	if (v) {
+		rc = xvbd_ab_cli_dir(ctx->cmd, v->arg);
 		if (rc)
 			return rc;
-		*dir = optarg;
+		*dir = v->arg;
 	}
-	*first = xvbd_getopt_index();
+	*first = 0;
 	for (i = *first; i < argc; i++) {
 		rc = xvbd_ab_cli_operand(ctx->cmd, argv[i]);
 		if (rc)
@@ -125,8 +126,7 @@ int cmd_ab_list(struct xvbd_ctx *ctx, int argc, char **argv)
 	xvbd_out_arr_end(ctx->out);
 	if (!bad)
 		return XVBD_EXIT_OK;
-	/* The readable records are still shown; the exit code tells. */
-	if (xvbd_out_finish(ctx->out))
-		xvbd_err(ctx->cmd->name, "stdout", "write failed");
+	/* The readable records are still shown (cmd.c ends the document);
+	 * the exit code tells. */
 	return XVBD_EXIT_FAIL;
 }

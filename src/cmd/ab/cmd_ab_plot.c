@@ -57,50 +57,61 @@ static int check_out(const struct xvbd_cmd *cmd, const char *path)
 	return XVBD_EXIT_OK;
 }
 
+enum { O_OUTPUT, O_METRIC, O_TEST, O_DIR, O_BASELINE };
+
+const struct xvbd_cmdopt cmd_ab_plot_opts[] = {
+	[O_OUTPUT] = XVBD_OPT_STR("output", 'o', "FILE.svg", 0,
+		"the SVG file to write (replaced)"),
+	[O_METRIC] = XVBD_AB_ROW_METRIC("the metrics to draw (default: "
+					"the main ones)"),
+	[O_TEST] = XVBD_AB_ROW_TEST,
+	[O_DIR] = XVBD_AB_ROW_DIR,
+	[O_BASELINE] = XVBD_AB_ROW_BASELINE,
+	XVBD_OPT_END,
+};
+
 static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 		      struct plot_opts *po, int *first)
 {
-	static const struct option longopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "metric", required_argument, NULL, 'm' },
-		{ "test", required_argument, NULL, 't' },
-		{ "dir", required_argument, NULL, 'd' },
-		{ "baseline", required_argument, NULL, 'b' },
-		{ NULL, 0, NULL, 0 },
-	};
-	int c, rc;
+	const struct xvbd_cmdline *cl = ctx->cl;
+	size_t i;
+	int rc;
 
 	po->dir = XVBD_AB_DIR_DEFAULT;
 	po->test = XVBD_AB_TEST_WELCH;
-	XVBD_FOREACH_OPT(c, ctx->cmd, argc, argv, ":o:", longopts) {
-	case 'o':
-		rc = check_out(ctx->cmd, optarg);
-		if (rc)
-			return rc;
-		po->out = optarg;
-		break;
-	case 'm':
-		rc = xvbd_ab_cli_metrics(ctx->cmd, optarg, po->shown);
-		if (rc)
-			return rc;
-		po->some_metric = true;
-		break;
-	case 't':
-		rc = xvbd_ab_cli_test(ctx->cmd, optarg, &po->test);
-		if (rc)
-			return rc;
-		break;
-	case 'd':
-		rc = xvbd_ab_cli_dir(ctx->cmd, optarg);
-		if (rc)
-			return rc;
-		po->dir = optarg;
-		break;
-	case 'b':
-		po->baseline = optarg;
-		break;
+	for (i = 0; i < cl->ngiven; i++) {
+		const struct xvbd_optval *v = &cl->given[i];
+
+		switch (v->id) {
+		case O_OUTPUT:
+			rc = check_out(ctx->cmd, v->arg);
+			if (rc)
+				return rc;
+			po->out = v->arg;
+			break;
+		case O_METRIC:
+			rc = xvbd_ab_cli_metrics(ctx->cmd, v->arg, po->shown);
+			if (rc)
+				return rc;
+			po->some_metric = true;
+			break;
+		case O_TEST:
+			rc = xvbd_ab_cli_test(ctx->cmd, v->arg, &po->test);
+			if (rc)
+				return rc;
+			break;
+		case O_DIR:
+			rc = xvbd_ab_cli_dir(ctx->cmd, v->arg);
+			if (rc)
+				return rc;
+			po->dir = v->arg;
+			break;
+		case O_BASELINE:
+			po->baseline = v->arg;
+			break;
+		}
 	}
-	*first = xvbd_getopt_index();
+	*first = 0;
 	if (!po->out)
 		return xvbd_usage_error(ctx->cmd, "-o FILE.svg is needed");
 	po->ops = &argv[*first];

@@ -29,76 +29,86 @@
 #include "ab_recorder_impl.h"
 #include "xvbd/xen/blkif.h"
 #include "xvbd/cmd/cmd.h"
+#include "xvbd/cmd/ab/cmd_ab.h"
 
 #define CMD			"ab record"
 
 /* ---- options ---- */
 
+enum {
+	O_DOMAIN, O_VDEV, O_DURATION, O_RUN, O_UNTIL_SHUTDOWN, O_INTERVAL,
+	O_WARMUP, O_RESULTS, O_DIR,
+};
+
+const struct xvbd_cmdopt cmd_ab_record_opts[] = {
+	[O_DOMAIN] = XVBD_OPT_STR("domain", 0, "Domain", 0,
+		"the running guest to record (name or id)"),
+	[O_VDEV] = XVBD_OPT_STR("vdev", 0, "VDev", XVBD_OPT_REPEAT,
+		"a disk to record (default: all the guest's blkback disks)"),
+	[O_DURATION] = XVBD_AB_ROW_DURATION,
+	[O_RUN] = XVBD_AB_ROW_RUN,
+	[O_UNTIL_SHUTDOWN] = XVBD_AB_ROW_UNTIL_SHUTDOWN,
+	[O_INTERVAL] = XVBD_AB_ROW_INTERVAL,
+	[O_WARMUP] = XVBD_AB_ROW_WARMUP,
+	[O_RESULTS] = XVBD_AB_ROW_RESULTS,
+	[O_DIR] = XVBD_AB_ROW_DIR,
+	XVBD_OPT_END,
+};
+_Static_assert(O_RUN - O_DURATION == XVBD_AB_REC_RUN &&
+	       O_UNTIL_SHUTDOWN - O_DURATION == XVBD_AB_REC_UNTIL_SHUTDOWN &&
+	       O_INTERVAL - O_DURATION == XVBD_AB_REC_INTERVAL &&
+	       O_WARMUP - O_DURATION == XVBD_AB_REC_WARMUP &&
+	       O_RESULTS - O_DURATION == XVBD_AB_REC_RESULTS,
+	       "the recording's rows in xvbd_ab_rec_row's order");
+
 static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 		      struct xvbd_ab_rec_opts *o)
 {
-	enum { O_DOMAIN = 256, O_VDEV, O_DIR, O_JSON };
-	static const struct option longopts[] = {
-		{ "domain", required_argument, NULL, O_DOMAIN },
-		{ "vdev", required_argument, NULL, O_VDEV },
-		{ "duration", required_argument, NULL, XVBD_AB_OPT_DURATION },
-		{ "run", required_argument, NULL, XVBD_AB_OPT_RUN },
-		{ "until-shutdown", no_argument, NULL,
-		  XVBD_AB_OPT_UNTIL_SHUTDOWN },
-		{ "interval", required_argument, NULL, XVBD_AB_OPT_INTERVAL },
-		{ "warmup", required_argument, NULL, XVBD_AB_OPT_WARMUP },
-		{ "results", required_argument, NULL, XVBD_AB_OPT_RESULTS },
-		{ "dir", required_argument, NULL, O_DIR },
-		{ "json", no_argument, NULL, O_JSON },
-		{ NULL, 0, NULL, 0 },
-	};
+	const struct xvbd_cmdline *cl = ctx->cl;
 	const struct xvbd_cmd *cmd = ctx->cmd;
 	bool have_mode = false;
 	uint32_t devid;
 	size_t i;
-	int c, rc = 0, first;
+	int rc = 0;
 
 	o->dir = XVBD_AB_DIR_DEFAULT;
 	o->json = ctx->opts->json;
-	o->vdev_args = calloc((size_t)argc + 1, sizeof(*o->vdev_args));
+	o->vdev_args = calloc(cl->ngiven + 1, sizeof(*o->vdev_args));
 	if (!o->vdev_args) {
 		xvbd_err(CMD, "options", "%s", strerror(ENOMEM));
 		return XVBD_EXIT_FAIL;
 	}
-	XVBD_FOREACH_OPT_WHILE(!rc, c, cmd, argc, argv, ":",
-			       longopts) {
-	case O_DOMAIN:
-		if (o->domain_spec)
-			return xvbd_usage_error(cmd, "--domain given "
-						"twice");
-		o->domain_spec = optarg;
-		break;
-	case O_VDEV:
-		if (xvbd_vdev_parse(optarg, &devid))
-			return xvbd_usage_error(cmd, "--vdev: \"%s\": "
-				"not a virtual device name", optarg);
-		o->vdev_args[o->nvdev_args++] = optarg;
-		break;
-	case O_DIR:
-		if (!optarg[0])
-			return xvbd_usage_error(cmd, "--dir: empty");
-		o->dir = optarg;
-		break;
-	case O_JSON:
-		o->json = true;
-		break;
-	default:
-		rc = xvbd_ab_rec_opt(cmd, c, optarg, o, &have_mode);
-		if (rc == 1)
-			return xvbd_getopt_error(cmd, argv, c);
+	for (i = 0; i < cl->ngiven && !rc; i++) {
+		const struct xvbd_optval *v = &cl->given[i];
+
+		switch (v->id) {
+		case O_DOMAIN:
+			o->domain_spec = v->arg;
+			break;
+		case O_VDEV:
+			if (xvbd_vdev_parse(v->arg, &devid))
+				return xvbd_usage_error(cmd, "--vdev: \"%s\": "
+					"not a virtual device name", v->arg);
+			o->vdev_args[o->nvdev_args++] = v->arg;
+			break;
+		case O_DIR:
+			if (!v->arg[0])
+				return xvbd_usage_error(cmd, "--dir: empty");
+			o->dir = v->arg;
+			break;
+		default:
+			/* the recording's rows, in their enum's order */
+			rc = xvbd_ab_rec_value(cmd, (enum xvbd_ab_rec_row)
+					       (v->id - O_DURATION), v, o,
+					       &have_mode);
+		}
 	}
 	if (rc)
 		return rc;
-	first = xvbd_getopt_index();
-	if (argc - first != 1)
-		return xvbd_usage_error(cmd, argc == first ? "<Label> missing" :
-					"one <Label>, not %d", argc - first);
-	o->label = argv[first];
+	if (argc != 1)
+		return xvbd_usage_error(cmd, argc == 0 ? "<Label> missing" :
+					"one <Label>, not %d", argc);
+	o->label = argv[0];
 	if (!xvbd_ab_label_valid(o->label))
 		return xvbd_usage_error(cmd, "label \"%s\": expected 1 to %d "
 					"of A-Z a-z 0-9 . _ -, not led by . "
@@ -144,21 +154,10 @@ int cmd_ab_record(struct xvbd_ctx *ctx, int argc, char **argv)
 		xvbd_ab_recorder_block_signals();
 		rc = xvbd_cmd_connect(ctx);
 	}
-	if (!rc && o.json != ctx->opts->json) {
-		/* --json after the command name: the same as before it. */
-		xvbd_out_free(ctx->out);
-		ctx->out = xvbd_out_new(stdout, o.json);
-		if (!ctx->out) {
-			xvbd_err(CMD, "output", "%s", strerror(ENOMEM));
-			rc = XVBD_EXIT_FAIL;
-		}
-	}
-	if (!rc) {
+	/* The report stands also when the exit code says "failed": the
+	 * run's end (cmd.c) prints it, and under --json adds the failure. */
+	if (!rc)
 		rc = xvbd_ab_recorder_run(ctx, &o, true, &rec, &stopped_by);
-		/* The report stands also when the exit code says "failed". */
-		if (rc && rec.path && xvbd_out_finish(ctx->out))
-			xvbd_err(CMD, "stdout", "write failed");
-	}
 	xvbd_ab_record_free(&rec);
 	free(o.vdev_args);
 	return rc;

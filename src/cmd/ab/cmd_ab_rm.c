@@ -47,32 +47,29 @@ static const char *not_in_store(int dirfd, const struct xvbd_ab_record *rec,
 	return NULL;
 }
 
+enum { O_DIR };
+
+const struct xvbd_cmdopt cmd_ab_rm_opts[] = {
+	[O_DIR] = XVBD_AB_ROW_DIR,
+	XVBD_OPT_END,
+};
+
 int cmd_ab_rm(struct xvbd_ctx *ctx, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "dir", required_argument, NULL, 'd' },
-		{ "dry-run", no_argument, NULL, 'N' },
-		{ NULL, 0, NULL, 0 },
-	};
+	const struct xvbd_optval *v = xvbd_opt(ctx, O_DIR);
 	const char *dir = XVBD_AB_DIR_DEFAULT;
 	bool dry_run = ctx->opts->dry_run;
 	struct xvbd_ab_record *recs = NULL;
 	char name[XVBD_AB_ID_MAX + 8];
 	size_t n = 0, i;
-	int c, first = 0, rc, dirfd = -1, i_arg;
+	int first = 0, rc, dirfd = -1, i_arg;
 
-	XVBD_FOREACH_OPT(c, ctx->cmd, argc, argv, ":N", longopts) {
-	case 'd':
-		rc = xvbd_ab_cli_dir(ctx->cmd, optarg);
+	if (v) {
+		rc = xvbd_ab_cli_dir(ctx->cmd, v->arg);
 		if (rc)
 			return rc;
-		dir = optarg;
-		break;
-	case 'N':
-		dry_run = true;
-		break;
+		dir = v->arg;
 	}
-	first = xvbd_getopt_index();
 	if (first >= argc)
 		return xvbd_usage_error(ctx->cmd, "nothing to remove");
 	for (i_arg = first; i_arg < argc; i_arg++) {
@@ -132,8 +129,6 @@ int cmd_ab_rm(struct xvbd_ctx *ctx, int argc, char **argv)
 		xvbd_err(ctx->cmd->name, dir, "fsync: %s", strerror(errno));
 		rc = XVBD_EXIT_FAIL;
 	}
-	if (rc && xvbd_out_finish(ctx->out))
-		xvbd_err(ctx->cmd->name, "stdout", "write failed");
 out:
 	if (dirfd >= 0)
 		close(dirfd);

@@ -96,7 +96,6 @@ struct run_opts {
 	int timeout_s;
 	const char *dir;
 	bool mode_given;
-	bool json;		/* --json after the command name */
 	/* --vdev: the disks to record (none: all of the guest's) */
 	const char *vdevs[XVBD_START_MAX_DEVS];
 	size_t nvdevs;
@@ -198,42 +197,72 @@ static int check_mode(const struct xvbd_cmd *cmd, struct run_opts *o,
 	return ab_hot_check(&o->hot, sets, nsets);
 }
 
+enum {
+	O_VBD_A, O_VBD_B, O_GUEST_LIMITS, O_VDEV, O_DURATION, O_RUN,
+	O_UNTIL_SHUTDOWN, O_INTERVAL, O_WARMUP, O_RESULTS, O_RUNS,
+	O_UNTIL_CONFIDENT,
+	O_MIN_EFFECT, O_EQUIVALENCE, O_MAX_RUNS, O_METRIC, O_CONFIDENCE,
+	O_DIR, O_TIMEOUT, O_DOMAIN, O_DISK_A, O_DISK_B, O_CACHE_A, O_CACHE_B,
+	O_READY,
+};
+
+const struct xvbd_cmdopt cmd_ab_run_opts[] = {
+	[O_VBD_A] = XVBD_OPT_STR("vbd-a", 0, "VDEV:k=v[,...]",
+		XVBD_OPT_REPEAT, "A's blkif keys for one VBD (as start --vbd)"),
+	[O_VBD_B] = XVBD_OPT_STR("vbd-b", 0, "VDEV:k=v[,...]",
+		XVBD_OPT_REPEAT, "B's blkif keys for one VBD"),
+	[O_GUEST_LIMITS] = XVBD_OPT_F("guest-limits", 0, "fresh guests: set "
+		"their blkfront parameters to match (as start)"),
+	[O_VDEV] = XVBD_OPT_STR("vdev", 0, "VDev", XVBD_OPT_REPEAT,
+		"a disk to record (default: all the guest's)"),
+	[O_DURATION] = XVBD_AB_ROW_DURATION,
+	[O_RUN] = XVBD_AB_ROW_RUN,
+	[O_UNTIL_SHUTDOWN] = XVBD_AB_ROW_UNTIL_SHUTDOWN,
+	[O_INTERVAL] = XVBD_AB_ROW_INTERVAL,
+	[O_WARMUP] = XVBD_AB_ROW_WARMUP,
+	[O_RESULTS] = XVBD_AB_ROW_RESULTS,
+	[O_RUNS] = XVBD_OPT_N("runs", 0, "N", 1, PAIRS_MAX, "pairs of runs "
+		"(default 3)"),
+	[O_UNTIL_CONFIDENT] = XVBD_OPT_F("until-confident", 0, "run pairs "
+		"until the sequential test settles the verdict"),
+	[O_MIN_EFFECT] = XVBD_AB_ROW_MIN_EFFECT,
+	[O_EQUIVALENCE] = XVBD_AB_ROW_EQUIVALENCE,
+	[O_MAX_RUNS] = XVBD_OPT_N("max-runs", 0, "N", 2, PAIRS_MAX, "with "
+		"--until-confident: pairs at most (default 20)"),
+	[O_METRIC] = XVBD_OPT_STR("metric", 0, "M", 0, "the metric that "
+		"decides (default: chosen after the first pair)"),
+	[O_CONFIDENCE] = XVBD_AB_ROW_CONFIDENCE,
+	[O_DIR] = XVBD_AB_ROW_DIR,
+	[O_TIMEOUT] = XVBD_OPT_S("timeout", 0, 1, 3600, "how long a guest "
+		"may take to start, a disk to attach (default 120s)"),
+	[O_DOMAIN] = XVBD_OPT_STR("domain", 0, "Domain", 0, "hot: the "
+		"running guest whose disk under test is swapped"),
+	[O_DISK_A] = XVBD_OPT_STR("disk-a", 0, "DiskSpec", 0, "hot: A's "
+		"disk (xl disk spec)"),
+	[O_DISK_B] = XVBD_OPT_STR("disk-b", 0, "DiskSpec", 0, "hot: B's "
+		"disk"),
+	[O_CACHE_A] = XVBD_OPT_STR("cache-a", 0, "host|none", 0, "hot: A's "
+		"dom0 page cache"),
+	[O_CACHE_B] = XVBD_OPT_STR("cache-b", 0, "host|none", 0, "hot: B's "
+		"dom0 page cache"),
+	[O_READY] = XVBD_OPT_STR("ready", 0, "CMD", 0, "a dom0 command that "
+		"exits 0 once the workload can start (instead of a warmup)"),
+	XVBD_OPT_END,
+};
+_Static_assert(O_RUN - O_DURATION == XVBD_AB_REC_RUN &&
+	       O_UNTIL_SHUTDOWN - O_DURATION == XVBD_AB_REC_UNTIL_SHUTDOWN &&
+	       O_INTERVAL - O_DURATION == XVBD_AB_REC_INTERVAL &&
+	       O_WARMUP - O_DURATION == XVBD_AB_REC_WARMUP &&
+	       O_RESULTS - O_DURATION == XVBD_AB_REC_RESULTS,
+	       "the recording's rows in xvbd_ab_rec_row's order");
+
 static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 		      struct run_opts *o)
 {
-	static const struct option longopts[] = {
-		{ "vbd-a", required_argument, NULL, 'a' },
-		{ "vbd-b", required_argument, NULL, 'b' },
-		{ "guest-limits", no_argument, NULL, 'g' },
-		{ "vdev", required_argument, NULL, 'V' },
-		{ "duration", required_argument, NULL, XVBD_AB_OPT_DURATION },
-		{ "run", required_argument, NULL, XVBD_AB_OPT_RUN },
-		{ "until-shutdown", no_argument, NULL,
-		  XVBD_AB_OPT_UNTIL_SHUTDOWN },
-		{ "interval", required_argument, NULL, XVBD_AB_OPT_INTERVAL },
-		{ "warmup", required_argument, NULL, XVBD_AB_OPT_WARMUP },
-		{ "results", required_argument, NULL, XVBD_AB_OPT_RESULTS },
-		{ "runs", required_argument, NULL, 'n' },
-		{ "until-confident", no_argument, NULL, 'c' },
-		{ "min-effect", required_argument, NULL, 'e' },
-		{ "equivalence", required_argument, NULL, 'E' },
-		{ "max-runs", required_argument, NULL, 'm' },
-		{ "metric", required_argument, NULL, 'M' },
-		{ "confidence", required_argument, NULL, 'C' },
-		{ "dir", required_argument, NULL, 'D' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "domain", required_argument, NULL, 'G' },
-		{ "disk-a", required_argument, NULL, 'x' },
-		{ "disk-b", required_argument, NULL, 'y' },
-		{ "cache-a", required_argument, NULL, 'X' },
-		{ "cache-b", required_argument, NULL, 'Y' },
-		{ "ready", required_argument, NULL, 'R' },
-		{ NULL, 0, NULL, 0 },
-	};
+	const struct xvbd_cmdline *cl = ctx->cl;
 	bool have_runs = false, have_seq_opt = false;
-	uint64_t v;
-	int c, rc = 0, first, i;
+	int rc = 0, first = 0, i;
+	size_t k;
 
 	o->pairs = PAIRS_DEFAULT;
 	o->max_pairs = MAX_PAIRS_DEFAULT;
@@ -242,100 +271,90 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 	o->metric = -1;
 	o->timeout_s = START_TIMEOUT_S;
 	o->dir = XVBD_AB_DIR_DEFAULT;
-	XVBD_FOREACH_OPT_WHILE(!rc, c, ctx->cmd, argc, argv, ":",
-			       longopts) {
-	case 'a':
-	case 'b':
-		rc = add_vbd(&o->side[c == 'b'], c == 'a' ? "--vbd-a" :
-			     "--vbd-b", optarg);
-		break;
-	case 'g':
-		o->guest_limits = true;
-		break;
-	case 'V':
-		rc = add_vdev(o, optarg);
-		break;
-	case 'n':
-		rc = xvbd_opt_count(ctx->cmd, "--runs", optarg, 1,
-				    PAIRS_MAX, &v);
-		o->pairs = (size_t)v;
-		have_runs = true;
-		break;
-	case 'c':
-		o->until_confident = true;
-		break;
-	case 'e':
-		rc = xvbd_ab_cli_min_effect(ctx->cmd, optarg,
-					    &o->min_effect);
-		have_seq_opt = true;
-		break;
-	case 'E':
-		rc = xvbd_ab_cli_equivalence(ctx->cmd, optarg,
-					     &o->equivalence);
-		break;
-	case 'm':
-		rc = xvbd_opt_count(ctx->cmd, "--max-runs", optarg, 2,
-				    PAIRS_MAX, &v);
-		o->max_pairs = (size_t)v;
-		have_seq_opt = true;
-		break;
-	case 'M':
-		o->metric = xvbd_ab_metric_find(optarg);
-		if (o->metric < 0 ||
-		    o->metric == XVBD_AB_GUEST_CPU ||
-		    o->metric == XVBD_AB_DOM0_CPU) {
-			xvbd_err(CMD, "--metric", "\"%s\": expected one "
-				 "of read-iops, write-iops, read-mbs, "
-				 "write-mbs, read-lat, write-lat, or a "
-				 "guest metric (guest-read-iops, "
-				 "guest-read-p99, bench-lower-1, ...)",
-				 optarg);
-			rc = XVBD_EXIT_USAGE;
+	for (k = 0; k < cl->ngiven && !rc; k++) {
+		const struct xvbd_optval *v = &cl->given[k];
+		const char *optarg = v->arg;
+
+		switch (v->id) {
+		case O_VBD_A:
+		case O_VBD_B:
+			rc = add_vbd(&o->side[v->id == O_VBD_B], v->spelled,
+				     optarg);
+			break;
+		case O_GUEST_LIMITS:
+			o->guest_limits = true;
+			break;
+		case O_VDEV:
+			rc = add_vdev(o, optarg);
+			break;
+		case O_RUNS:
+			o->pairs = (size_t)v->u;
+			have_runs = true;
+			break;
+		case O_UNTIL_CONFIDENT:
+			o->until_confident = true;
+			break;
+		case O_MIN_EFFECT:
+			o->min_effect = v->fraction;
+			have_seq_opt = true;
+			break;
+		case O_EQUIVALENCE:
+			o->equivalence = v->fraction;
+			break;
+		case O_MAX_RUNS:
+			o->max_pairs = (size_t)v->u;
+			have_seq_opt = true;
+			break;
+		case O_METRIC:
+			o->metric = xvbd_ab_metric_find(optarg);
+			if (o->metric < 0 ||
+			    o->metric == XVBD_AB_GUEST_CPU ||
+			    o->metric == XVBD_AB_DOM0_CPU) {
+				xvbd_err(CMD, "--metric", "\"%s\": expected one "
+					 "of read-iops, write-iops, read-mbs, "
+					 "write-mbs, read-lat, write-lat",
+					 optarg);
+				rc = XVBD_EXIT_USAGE;
+			}
+			break;
+		case O_CONFIDENCE:
+			o->confidence = v->fraction;
+			break;
+		case O_DIR:
+			rc = xvbd_ab_cli_dir(ctx->cmd, optarg);
+			o->dir = optarg;
+			break;
+		case O_DOMAIN:
+			o->hot.domain = optarg;
+			break;
+		case O_DISK_A:
+		case O_DISK_B:
+			o->hot.side[v->id == O_DISK_B].spec = optarg;
+			break;
+		case O_CACHE_A:
+		case O_CACHE_B:
+			o->hot.side[v->id == O_CACHE_B].cache = optarg;
+			break;
+		case O_READY:
+			if (!*optarg) {
+				xvbd_err(CMD, "--ready", "an empty command");
+				rc = XVBD_EXIT_USAGE;
+			}
+			o->rec.ready_cmd = optarg;
+			break;
+		case O_TIMEOUT:
+			/* whole seconds: a fraction rounds up */
+			o->timeout_s = (int)((v->u + NS_PER_S - 1) / NS_PER_S);
+			break;
+		default:
+			/* the recording's rows, in their enum's order */
+			rc = xvbd_ab_rec_value(ctx->cmd, (enum xvbd_ab_rec_row)
+					       (v->id - O_DURATION), v,
+					       &o->rec, &o->mode_given);
 		}
-		break;
-	case 'C':
-		rc = xvbd_opt_confidence(ctx->cmd, "--confidence",
-					 optarg, &o->confidence);
-		break;
-	case 'D':
-		rc = xvbd_ab_cli_dir(ctx->cmd, optarg);
-		o->dir = optarg;
-		break;
-	case 'j':
-		o->json = true;
-		break;
-	case 'G':
-		o->hot.domain = optarg;
-		break;
-	case 'x':
-	case 'y':
-		o->hot.side[c == 'y'].spec = optarg;
-		break;
-	case 'X':
-	case 'Y':
-		o->hot.side[c == 'Y'].cache = optarg;
-		break;
-	case 'R':
-		if (!*optarg) {
-			xvbd_err(CMD, "--ready", "an empty command");
-			rc = XVBD_EXIT_USAGE;
-		}
-		o->rec.ready_cmd = optarg;
-		break;
-	case 't':
-		rc = xvbd_opt_whole_seconds(ctx->cmd, "--timeout",
-					    optarg, 1, 3600, &v);
-		o->timeout_s = (int)v;
-		break;
-	default:
-		rc = xvbd_ab_rec_opt(ctx->cmd, c, optarg, &o->rec,
-				     &o->mode_given);
-		if (rc == 1)
-			return xvbd_getopt_error(ctx->cmd, argv, c);
 	}
 	if (rc)
 		return rc;
-	first = xvbd_getopt_index();
 	rc = check_mode(ctx->cmd, o, argc - first);
 	if (rc)
 		return rc;
@@ -739,15 +758,6 @@ int cmd_ab_run(struct xvbd_ctx *ctx, int argc, char **argv)
 	if (rc)
 		return rc;
 	open_sigchld();
-	if (o.json && !ctx->opts->json) {
-		/* --json after the command name: the same as before it. */
-		xvbd_out_free(ctx->out);
-		ctx->out = xvbd_out_new(stdout, true);
-		if (!ctx->out) {
-			xvbd_err(CMD, "output", "%s", strerror(ENOMEM));
-			return XVBD_EXIT_FAIL;
-		}
-	}
 	if (o.hot.domain)
 		rc = ab_hot_prepare(ctx, &o.hot);
 	for (i = 0; i < 2 && !rc && !o.hot.domain; i++) {

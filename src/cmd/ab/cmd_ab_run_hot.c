@@ -192,30 +192,42 @@ static void open_sigchld(void)
 }
 
 /*
- * Run `xvbd attach` or `xvbd detach` itself on words (words[0] its name,
- * getopt's program name), its report dropped: ab run reports the
- * experiment.  Its errors go to stderr as attach's own.
+ * Run `xvbd attach` or `xvbd detach` itself on words (words[0] its name),
+ * read by the one command-line parser, its report dropped: ab run
+ * reports the experiment.  Its errors go to stderr as attach's own.
  */
 static int run_sub(struct xvbd_ctx *ctx, bool attach, char **words, int n)
 {
 	struct xvbd_ctx sub = *ctx;
-	FILE *null = fopen("/dev/null", "w");
+	struct xvbd_cmdline cl;
+	FILE *null;
 	int rc;
 
+	rc = xvbd_cmdline_parse(ctx->cmds, ctx->ncmds, n, words, &cl);
+	if (rc || !cl.cmd || cl.cmd->fn != (attach ? cmd_attach :
+					     cmd_detach)) {
+		xvbd_err(CMD, words[0], "%s", rc ? cl.err : "not found");
+		xvbd_cmdline_free(&cl);
+		return XVBD_EXIT_FAIL;
+	}
+	sub.cl = &cl;
+	null = fopen("/dev/null", "w");
 	if (!null) {
 		xvbd_err(CMD, "/dev/null", "%s", strerror(errno));
+		xvbd_cmdline_free(&cl);
 		return XVBD_EXIT_FAIL;
 	}
 	sub.out = xvbd_out_new(null, false);
 	if (!sub.out) {
 		fclose(null);
+		xvbd_cmdline_free(&cl);
 		return XVBD_EXIT_FAIL;
 	}
 	open_sigchld();
-	rc = attach ? cmd_attach(&sub, n - 1, words + 1) :
-		      cmd_detach(&sub, n - 1, words + 1);
+	rc = cl.cmd->fn(&sub, cl.noperands, cl.operands);
 	xvbd_out_free(sub.out);
 	fclose(null);
+	xvbd_cmdline_free(&cl);
 	return rc;
 }
 

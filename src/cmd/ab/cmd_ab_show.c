@@ -274,35 +274,31 @@ static void render(struct xvbd_out *o, const struct xvbd_ab_record *r,
 	xvbd_out_obj_end(o);
 }
 
+enum { O_INTERFERENCE_CPU, O_DIR };
+
+const struct xvbd_cmdopt cmd_ab_show_opts[] = {
+	[O_INTERFERENCE_CPU] = XVBD_AB_ROW_INTERFERENCE_CPU,
+	[O_DIR] = XVBD_AB_ROW_DIR,
+	XVBD_OPT_END,
+};
+
 int cmd_ab_show(struct xvbd_ctx *ctx, int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "dir", required_argument, NULL, 'd' },
-		{ "interference-cpu", required_argument, NULL, 'I' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *dir = XVBD_AB_DIR_DEFAULT;
 	double threshold = XVBD_AB_INTERF_CPU_DEFAULT;
+	const struct xvbd_optval *v;
 	struct xvbd_ab_record *recs = NULL;
 	size_t n = 0;
-	int c, first = 0, rc;
+	int first = 0, rc;
 
-	xvbd_getopt_begin();
-	while ((c = xvbd_getopt(argc, argv, ":", longopts)) != -1) {
-		if (c == 'I') {
-			if (xvbd_ab_cli_interference_cpu(ctx->cmd, optarg,
-							 &threshold))
-				return XVBD_EXIT_USAGE;
-			continue;
-		}
-		if (c != 'd')
-			return xvbd_getopt_error(ctx->cmd, argv, c);
-		rc = xvbd_ab_cli_dir(ctx->cmd, optarg);
+	if ((v = xvbd_opt(ctx, O_INTERFERENCE_CPU)))
+		threshold = v->fraction;
+	if ((v = xvbd_opt(ctx, O_DIR))) {
+		rc = xvbd_ab_cli_dir(ctx->cmd, v->arg);
 		if (rc)
 			return rc;
-		dir = optarg;
+		dir = v->arg;
 	}
-	first = xvbd_getopt_index();
 	if (argc - first != 1)
 		return xvbd_usage_error(ctx->cmd, argc - first ?
 					"one record at a time" :

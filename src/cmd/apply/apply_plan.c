@@ -13,7 +13,9 @@
 
 #include <yajl/yajl_tree.h>
 
+#include "xvbd/base/optval.h"
 #include "xvbd/base/util.h"
+#include "xvbd/dom0/image.h"
 #include "xvbd/cmd/apply_plan.h"
 #include "xvbd/xen/blkif.h"
 
@@ -131,20 +133,22 @@ static int get_word(struct perr *e, const char *where, const char *key,
 	return get_str(e, where, key, v, buf, len);
 }
 
-/* true/false, or attach's on/off. */
+/* JSON's true/false, or a string in the one boolean grammar ("on"). */
 static int get_onoff(struct perr *e, const char *where, const char *key,
 		     yajl_val v, bool *out)
 {
+	char why[XVBD_OPTVAL_WHY_MAX];
+
 	if (YAJL_IS_TRUE(v) || YAJL_IS_FALSE(v)) {
 		*out = YAJL_IS_TRUE(v);
 		return 0;
 	}
-	if (YAJL_IS_STRING(v) && (!strcmp(v->u.string, "on") ||
-				  !strcmp(v->u.string, "off"))) {
-		*out = !strcmp(v->u.string, "on");
+	if (!YAJL_IS_STRING(v))
+		return fail(e, where, key, "true or false (or a string such "
+			    "as \"on\")");
+	if (!xvbd_optval_bool(v->u.string, out, why, sizeof(why)))
 		return 0;
-	}
-	return fail(e, where, key, "true or false (or \"on\", \"off\")");
+	return fail(e, where, key, "\"%.24s\": %s", v->u.string, why);
 }
 
 static yajl_val member(yajl_val obj, const char *key)
@@ -268,7 +272,7 @@ static int disk_relations(struct perr *e, yajl_val obj,
 static int disk_options(struct perr *e, yajl_val obj,
 			struct xvbd_apply_disk *d)
 {
-	char word[64];
+	char word[64], why[XVBD_OPTVAL_WHY_MAX];
 	yajl_val v;
 	int err;
 
@@ -297,16 +301,18 @@ static int disk_options(struct perr *e, yajl_val obj,
 		err = get_word(e, d->where, "size", v, word, sizeof(word));
 		if (err)
 			return err;
-		if (xvbd_parse_size(word, &d->size_bytes))
-			return fail(e, d->where, "size", "\"%s\": not a size "
-				    "(e.g. 512M, 4G)", word);
+		if (xvbd_optval_size(word, XVBD_IMAGE_SIZE_MIN,
+				     XVBD_IMAGE_SIZE_MAX, &d->size_bytes, why,
+				     sizeof(why)))
+			return fail(e, d->where, "size", "\"%s\": %s", word,
+				    why);
 		d->have_size = true;
 	}
 	v = member(obj, "prealloc");
 	if (v) {
-		if (!YAJL_IS_TRUE(v) && !YAJL_IS_FALSE(v))
-			return fail(e, d->where, "prealloc", "true or false");
-		d->prealloc = YAJL_IS_TRUE(v);
+		err = get_onoff(e, d->where, "prealloc", v, &d->prealloc);
+		if (err)
+			return err;
 	}
 	err = get_str(e, d->where, "credentials", member(obj, "credentials"),
 		      d->credentials, sizeof(d->credentials));

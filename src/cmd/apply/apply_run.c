@@ -213,24 +213,42 @@ int apply_read(struct apply *ap)
 	return 0;
 }
 
-/* A command's handler with its rows sent nowhere: apply renders its own. */
+/*
+ * A command's handler on its command line (words[0] its name), read by
+ * the one command-line parser, its rows sent nowhere: apply renders its
+ * own.
+ */
 static int call_quietly(struct apply *ap,
 			int (*fn)(struct xvbd_ctx *, int, char **),
-			int argc, char **argv)
+			int nwords, char **words)
 {
 	struct xvbd_out *saved = ap->ctx->out, *scratch;
-	FILE *null = fopen("/dev/null", "we");
+	const struct xvbd_cmdline *saved_cl = ap->ctx->cl;
+	struct xvbd_cmdline cl;
+	FILE *null;
 	int rc;
 
+	rc = xvbd_cmdline_parse(ap->ctx->cmds, ap->ctx->ncmds, nwords, words,
+				&cl);
+	if (rc || !cl.cmd) {
+		xvbd_err(CMD, words[0], "%s", rc ? cl.err : "not found");
+		xvbd_cmdline_free(&cl);
+		return XVBD_EXIT_FAIL;
+	}
+	null = fopen("/dev/null", "we");
 	scratch = null ? xvbd_out_new(null, ap->ctx->opts->json) : NULL;
 	if (!scratch) {
 		if (null)
 			fclose(null);
+		xvbd_cmdline_free(&cl);
 		xvbd_err(CMD, NULL, "%s", strerror(ENOMEM));
 		return XVBD_EXIT_FAIL;
 	}
 	ap->ctx->out = scratch;
-	rc = fn(ap->ctx, argc, argv);
+	ap->ctx->cl = &cl;
+	rc = fn(ap->ctx, cl.noperands, cl.operands);
+	ap->ctx->cl = saved_cl;
+	xvbd_cmdline_free(&cl);
 	ap->ctx->out = saved;
 	xvbd_out_finish(scratch);
 	xvbd_out_free(scratch);
@@ -247,7 +265,7 @@ static int do_attach(struct apply *ap, struct apply_item *it)
 	int argc = 0;
 	size_t k;
 
-	argv[argc++] = (char *)CMD;
+	argv[argc++] = (char *)"attach";
 	argv[argc++] = (char *)"--vdev";
 	argv[argc++] = (char *)p->vdev;
 	argv[argc++] = (char *)kinds[p->kind];
@@ -287,7 +305,7 @@ static int do_attach(struct apply *ap, struct apply_item *it)
 	snprintf(domid, sizeof(domid), "%u", ap->domid);
 	argv[argc++] = domid;
 	argv[argc] = NULL;
-	return call_quietly(ap, xvbd_attach_locked, argc - 1, argv + 1);
+	return call_quietly(ap, xvbd_attach_locked, argc, argv);
 }
 
 /* The toolstack keys that differ, in one transaction (as tune writes). */
@@ -336,11 +354,11 @@ static int do_detach(struct apply *ap, struct apply_item *it)
 	char domid[16], *argv[4];
 
 	snprintf(domid, sizeof(domid), "%u", ap->domid);
-	argv[0] = (char *)CMD;
+	argv[0] = (char *)"detach";
 	argv[1] = domid;
 	argv[2] = it->vdev;
 	argv[3] = NULL;
-	return call_quietly(ap, cmd_detach, 2, argv + 1);
+	return call_quietly(ap, cmd_detach, 3, argv);
 }
 
 static int run_one(struct apply *ap, struct apply_item *it)

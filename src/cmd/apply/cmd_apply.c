@@ -29,11 +29,17 @@
 #include "xvbd/xen/blkif.h"
 #include "apply_impl.h"
 
-static const struct option apply_options[] = {
-	{ "check", no_argument, NULL, 'N' },
-	{ "diff", no_argument, NULL, 'd' },
-	{ "prune", no_argument, NULL, 'p' },
-	{ NULL, 0, NULL, 0 },
+enum { O_CHECK, O_DIFF, O_PRUNE };
+
+const struct xvbd_cmdopt cmd_apply_opts[] = {
+	/* provisioning tools' word for a dry run: the same as -N */
+	[O_CHECK] = XVBD_OPT_F("check", 0, "say what would change, change "
+		"nothing (as -N)"),
+	[O_DIFF] = XVBD_OPT_F("diff", 0, "each key that differs, before and "
+		"after"),
+	[O_PRUNE] = XVBD_OPT_F("prune", 0, "detach the guest's disks the "
+		"plan does not name"),
+	XVBD_OPT_END,
 };
 
 void apply_warn(struct apply *ap, const char *fmt, ...)
@@ -145,26 +151,12 @@ static int load_plan(struct apply *ap)
 static int parse_args(struct apply *ap, int argc, char **argv)
 {
 	const struct xvbd_cmd *cmd = ap->ctx->cmd;
-	int c, i;
+	int i = 0;
 
-	ap->check = ap->ctx->opts->dry_run;
-	xvbd_getopt_begin();
-	while ((c = xvbd_getopt(argc, argv, ":N", apply_options)) != -1) {
-		switch (c) {
-		case 'N':
-			ap->check = true;
-			break;
-		case 'd':
-			ap->diff = true;
-			break;
-		case 'p':
-			ap->prune = true;
-			break;
-		default:
-			return xvbd_getopt_error(cmd, argv, c);
-		}
-	}
-	i = xvbd_getopt_index();
+	ap->check = ap->ctx->opts->dry_run ||
+		    xvbd_opt(ap->ctx, O_CHECK) != NULL;
+	ap->diff = xvbd_opt(ap->ctx, O_DIFF) != NULL;
+	ap->prune = xvbd_opt(ap->ctx, O_PRUNE) != NULL;
 	if (i >= argc)
 		return xvbd_usage_error(cmd, "missing plan (a file, or - for "
 					"stdin)");
@@ -308,6 +300,54 @@ static void render_diff(struct apply *ap)
 	xvbd_out_arr_end(o);
 }
 
+/*
+ * JSON: the keys that differ, in the shape Ansible shows for a module's
+ * diff: per disk {"before_header", "after_header", "before", "after"},
+ * each side an object of those keys.
+ */
+static void diff_side(struct xvbd_out *o, const char *key,
+		      const struct apply_item *it,
+		      const struct apply_state *want, bool after)
+{
+	bool whole = it->act == ACT_ATTACH || it->act == ACT_DETACH;
+	char text[XVBD_PATH_MAX];
+	size_t k;
+
+	xvbd_out_obj_begin(o, key);
+	for (k = 0; k < K_N; k++) {
+		if (!apply_key_name(k) || !(whole ? k <= K_ACCESS ||
+		    (k >= K_OFFER && want->offer[k - K_OFFER].known) :
+		    it->differs[k]))
+			continue;
+		key_text(after ? want : &it->before, k, text, sizeof(text));
+		xvbd_out_str(o, apply_key_name(k), text);
+	}
+	xvbd_out_obj_end(o);
+}
+
+static void render_diff_json(struct apply *ap)
+{
+	struct xvbd_out *o = ap->ctx->out;
+	struct apply_state want;
+	size_t i;
+
+	xvbd_out_arr_begin(o, "diff");
+	for (i = 0; i < ap->n; i++) {
+		const struct apply_item *it = &ap->items[i];
+
+		if (it->act == ACT_NONE)
+			continue;
+		apply_planned(it, &want);
+		xvbd_out_obj_begin(o, NULL);
+		xvbd_out_str(o, "before_header", it->vdev);
+		xvbd_out_str(o, "after_header", it->vdev);
+		diff_side(o, "before", it, &want, false);
+		diff_side(o, "after", it, &want, true);
+		xvbd_out_obj_end(o);
+	}
+	xvbd_out_arr_end(o);
+}
+
 static const struct xvbd_out_label labels[] = {
 	{ "vdev", "VDEV" }, { "action", "ACTION" }, { "status", "STATUS" },
 	{ "detail", "DETAIL" }, { NULL, NULL },
@@ -355,14 +395,47 @@ static bool changed(const struct apply *ap)
 	return false;
 }
 
+/* "2 changes: xvdb attach, xvdc tune" or "no change": what msg says on
+ * success (a failure's msg is its error). */
+static void summary(const struct apply *ap, char *buf, size_t len)
+{
+	size_t i, n = 0, used;
+
+	used = (size_t)snprintf(buf, len, "no change");
+	for (i = 0; i < ap->n; i++) {
+		const struct apply_item *it = &ap->items[i];
+
+		if ((it->status != ST_DONE && it->status != ST_PLANNED) ||
+		    it->act == ACT_NONE || it->act == ACT_REATTACH)
+			continue;
+		if (!n++)
+			used = 0;
+		if (used < len)
+			used += (size_t)snprintf(buf + used, len - used,
+						 "%s%s %s", used ? ", " : "",
+						 it->vdev,
+						 apply_act_name(it->act));
+	}
+	if (n && ap->check && used < len)
+		snprintf(buf + used, len - used, " (check: nothing done)");
+}
+
 static void render(struct apply *ap)
 {
 	struct xvbd_out *o = ap->ctx->out;
+	char msg[512];
 	size_t i;
 
 	xvbd_out_labels(o, labels);
+	summary(ap, msg, sizeof(msg));
+	/* Ansible's command + from_json reads failed and msg every time */
+	xvbd_out_status_always(o, msg);
 	xvbd_out_obj_begin(o, NULL);
-	xvbd_out_str(o, "domain", ap->domain);
+	/* the plan's own word for the domain; "domain", its old name, stays
+	 * in JSON for the scripts that read it (deprecated, man page) */
+	xvbd_out_str(o, "guest", ap->domain);
+	if (xvbd_out_is_json(o))
+		xvbd_out_str(o, "domain", ap->domain);
 	xvbd_out_uint(o, "domid", ap->domid);
 	xvbd_out_bool(o, "check", ap->check);
 	xvbd_out_bool(o, "changed", changed(ap));
@@ -370,7 +443,9 @@ static void render(struct apply *ap)
 	for (i = 0; i < ap->n; i++)
 		render_action(ap, &ap->items[i]);
 	xvbd_out_arr_end(o);
-	if (ap->diff && !xvbd_out_is_json(o))
+	if (xvbd_out_is_json(o))
+		render_diff_json(ap);
+	else if (ap->diff)
 		render_diff(ap);
 	xvbd_out_arr_begin(o, "warnings");
 	for (i = 0; i < ap->nwarnings; i++)
@@ -436,12 +511,11 @@ int cmd_apply(struct xvbd_ctx *ctx, int argc, char **argv)
 		if (apply_read_after(ap) && !rc)
 			rc = XVBD_EXIT_FAIL;
 	}
+	/* Also on failure: what was done before it.  cmd.c ends the
+	 * document; under --json the out layer adds failed, msg and rc. */
 	render(ap);
-	if (rc) {
+	if (rc)
 		report_failure(ap);
-		if (xvbd_out_finish(ctx->out) < 0)
-			rc = XVBD_EXIT_FAIL;
-	}
 out:
 	xvbd_domain_unlock(ap->domid, ap->lock_fd);
 	apply_free(ap);

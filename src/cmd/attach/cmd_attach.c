@@ -29,7 +29,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -40,6 +39,7 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include "xvbd/base/optval.h"
 #include "xvbd/vbd/attach_script.h"
 #include "xvbd/vbd/vbd.h"
 #include "xvbd/xen/blkif.h"
@@ -60,34 +60,54 @@
 /* ---- 1. arguments ---- */
 
 enum {
-	OPT_FILE = 256, OPT_PHY, OPT_SHARE, OPT_CREDENTIALS, OPT_SHARE_OPTS,
-	OPT_SIZE, OPT_PREALLOC, OPT_VDEV, OPT_ACCESS, OPT_SPEC, OPT_WAIT,
-	OPT_NO_WAIT, OPT_TIMEOUT, OPT_JOBS, OPT_RING_ORDER, OPT_QUEUES,
-	OPT_INDIRECT, OPT_DISCARD, OPT_TRUSTED, OPT_CACHE,
+	OPT_FILE, OPT_PHY, OPT_SHARE, OPT_CREDENTIALS, OPT_SHARE_OPTS,
+	OPT_SIZE, OPT_PREALLOC, OPT_CACHE, OPT_VDEV, OPT_ACCESS, OPT_SPEC,
+	OPT_WAIT, OPT_NO_WAIT, OPT_TIMEOUT, OPT_JOBS, OPT_RING_ORDER,
+	OPT_QUEUES, OPT_INDIRECT, OPT_DISCARD, OPT_TRUSTED,
 };
 
-static const struct option attach_options[] = {
-	{ "file", required_argument, NULL, OPT_FILE },
-	{ "phy", required_argument, NULL, OPT_PHY },
-	{ "share", required_argument, NULL, OPT_SHARE },
-	{ "credentials", required_argument, NULL, OPT_CREDENTIALS },
-	{ "share-opts", required_argument, NULL, OPT_SHARE_OPTS },
-	{ "size", required_argument, NULL, OPT_SIZE },
-	{ "prealloc", no_argument, NULL, OPT_PREALLOC },
-	{ "cache", required_argument, NULL, OPT_CACHE },
-	{ "vdev", required_argument, NULL, OPT_VDEV },
-	{ "access", required_argument, NULL, OPT_ACCESS },
-	{ "spec", required_argument, NULL, OPT_SPEC },
-	{ "wait", no_argument, NULL, OPT_WAIT },
-	{ "no-wait", no_argument, NULL, OPT_NO_WAIT },
-	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
-	{ "jobs", required_argument, NULL, OPT_JOBS },
-	{ "ring-order", required_argument, NULL, OPT_RING_ORDER },
-	{ "queues", required_argument, NULL, OPT_QUEUES },
-	{ "indirect-segments", required_argument, NULL, OPT_INDIRECT },
-	{ "discard", required_argument, NULL, OPT_DISCARD },
-	{ "trusted", required_argument, NULL, OPT_TRUSTED },
-	{ NULL, 0, NULL, 0 },
+const struct xvbd_cmdopt cmd_attach_opts[] = {
+	[OPT_FILE] = XVBD_OPT_STR("file", 0, "PATH", 0, "a raw image file "
+		"(created with --size when missing)"),
+	[OPT_PHY] = XVBD_OPT_STR("phy", 0, "DEV", 0, "a block device or "
+		"partition of dom0"),
+	[OPT_SHARE] = XVBD_OPT_STR("share", 0, "URL", 0, "an image file on "
+		"an NFS or SMB share (nfs://srv/export/f.img, smb://...)"),
+	[OPT_CREDENTIALS] = XVBD_OPT_STR("credentials", 0, "FILE", 0,
+		"SMB credentials file (mode 0600)"),
+	[OPT_SHARE_OPTS] = XVBD_OPT_STR("share-opts", 0, "OPTS", 0,
+		"more mount options for --share"),
+	[OPT_SIZE] = XVBD_OPT_SZ("size", 0, XVBD_IMAGE_SIZE_MIN,
+		XVBD_IMAGE_SIZE_MAX, "create or grow the image to this size"),
+	[OPT_PREALLOC] = XVBD_OPT_F("prealloc", 0, "allocate the new "
+		"image's blocks (fallocate) instead of a sparse file"),
+	[OPT_CACHE] = XVBD_OPT_W("cache", 0, "host|none", "dom0's page cache "
+		"for an image file: host (buffered) or none (direct I/O)"),
+	[OPT_VDEV] = XVBD_OPT_STR("vdev", 0, "VDev|auto", 0, "the guest's "
+		"device name (default: the first free xvd)"),
+	[OPT_ACCESS] = XVBD_OPT_STR("access", 0, "rw|ro", 0,
+		"read-write (default) or read-only"),
+	[OPT_SPEC] = XVBD_OPT_STR("spec", 0, "DiskSpec", XVBD_OPT_REPEAT,
+		"one more disk in xl's disk spec syntax"),
+	[OPT_WAIT] = XVBD_OPT_F("wait", 0, "wait until the frontends are "
+		"Connected (the default)"),
+	[OPT_NO_WAIT] = XVBD_OPT_F("no-wait", 0, "return once the backends "
+		"are set up"),
+	[OPT_TIMEOUT] = XVBD_OPT_S("timeout", 0, 1, 86400, "how long to wait "
+		"(default 120s)"),
+	[OPT_JOBS] = XVBD_OPT_N("jobs", 0, "N", 1, MAX_ITEMS, "hotplug "
+		"scripts at once (default: one per CPU)"),
+	[OPT_RING_ORDER] = XVBD_OPT_STR("ring-order", 0, "N", 0, "offer "
+		"rings of 2^N pages (blkif max-ring-page-order)"),
+	[OPT_QUEUES] = XVBD_OPT_STR("queues", 0, "N", 0, "offer at most N "
+		"queues (blkif multi-queue-max-queues)"),
+	[OPT_INDIRECT] = XVBD_OPT_STR("indirect-segments", 0, "N", 0, "offer "
+		"N indirect segments (blkif feature-max-indirect-segments)"),
+	[OPT_DISCARD] = XVBD_OPT_B("discard", 0, "let the guest discard "
+		"(blkif discard-enable)"),
+	[OPT_TRUSTED] = XVBD_OPT_B("trusted", 0, "trust the guest with "
+		"flushes on a shared device (blkif trusted)"),
+	XVBD_OPT_END,
 };
 
 static int add_spec(struct attach_args *a, const struct xvbd_cmd *cmd,
@@ -137,14 +157,13 @@ static int add_override(struct attach_args *a, int opt, const char *value)
 		return XVBD_EXIT_FAIL;
 
 	if (id == XVBD_OVR_DISCARD || id == XVBD_OVR_TRUSTED) {
-		if (!strcmp(value, "on") || !strcmp(value, "1"))
-			value = "1";
-		else if (!strcmp(value, "off") || !strcmp(value, "0"))
-			value = "0";
-		else {
-			xvbd_err(CMD, name, "\"%.24s\": on or off", value);
+		bool on;
+
+		if (xvbd_optval_bool(value, &on, why, sizeof(why))) {
+			xvbd_err(CMD, name, "\"%.24s\": %s", value, why);
 			return XVBD_EXIT_USAGE;
 		}
+		value = on ? "1" : "0";
 	}
 	snprintf(a->ovr_kv[id], sizeof(a->ovr_kv[id]), "%s=%.24s", key->name,
 		 value);
@@ -158,33 +177,13 @@ static int add_override(struct attach_args *a, int opt, const char *value)
 	return 0;
 }
 
-/*
- * An option with a value given twice: which one was meant?  (--spec adds
- * a disk each time; the flags may repeat.)
- */
-static int check_once(const struct xvbd_cmd *cmd, int opt, uint64_t *seen)
-{
-	const struct option *o;
-
-	if (opt < OPT_FILE || opt == OPT_SPEC)
-		return 0;
-	for (o = attach_options; o->name; o++)
-		if (o->val == opt)
-			break;
-	if (!o->name || o->has_arg == no_argument)
-		return 0;
-	if (*seen & (1ull << (opt - OPT_FILE)))
-		return xvbd_usage_error(cmd, "--%s given twice", o->name);
-	*seen |= 1ull << (opt - OPT_FILE);
-	return 0;
-}
-
 static int parse_args(struct xvbd_ctx *ctx, int argc, char **argv,
 		      struct attach_args *a)
 {
+	const struct xvbd_cmdline *cl = ctx->cl;
 	const struct xvbd_cmd *cmd = ctx->cmd;
-	int c, i, rc, shorthands;
-	uint64_t v, seen = 0;
+	int i, rc, shorthands;
+	size_t k;
 
 	memset(a, 0, sizeof(*a));
 	a->readwrite = true;
@@ -193,12 +192,11 @@ static int parse_args(struct xvbd_ctx *ctx, int argc, char **argv,
 	/* Hotplug scripts are CPU-bound in dom0: one per CPU at a time. */
 	a->jobs = sysconf(_SC_NPROCESSORS_ONLN) > 0 ?
 		(unsigned)sysconf(_SC_NPROCESSORS_ONLN) : 1;
-	xvbd_getopt_begin();
-	while ((c = xvbd_getopt(argc, argv, ":", attach_options)) != -1) {
-		rc = check_once(cmd, c, &seen);
-		if (rc)
-			return rc;
-		switch (c) {
+	for (k = 0; k < cl->ngiven; k++) {
+		const struct xvbd_optval *v = &cl->given[k];
+		const char *optarg = v->arg;
+
+		switch (v->id) {
 		case OPT_FILE:
 			a->file = optarg;
 			break;
@@ -215,11 +213,7 @@ static int parse_args(struct xvbd_ctx *ctx, int argc, char **argv,
 			a->share_opts = optarg;
 			break;
 		case OPT_SIZE:
-			/* What a file can be: off_t's range. */
-			if (xvbd_opt_size(cmd, "--size", optarg,
-					  XVBD_SECTOR_BYTES, INT64_MAX,
-					  &a->size_bytes))
-				return XVBD_EXIT_USAGE;
+			a->size_bytes = v->u;
 			a->have_size = true;
 			break;
 		case OPT_PREALLOC:
@@ -236,6 +230,7 @@ static int parse_args(struct xvbd_ctx *ctx, int argc, char **argv,
 			a->vdev = strcmp(optarg, "auto") ? optarg : NULL;
 			break;
 		case OPT_ACCESS:
+			/* xl's spellings too (w, r) */
 			if (!strcmp(optarg, "rw") || !strcmp(optarg, "w"))
 				a->readwrite = true;
 			else if (!strcmp(optarg, "ro") || !strcmp(optarg, "r"))
@@ -257,31 +252,28 @@ static int parse_args(struct xvbd_ctx *ctx, int argc, char **argv,
 			a->wait = false;
 			break;
 		case OPT_TIMEOUT:
-			if (xvbd_opt_whole_seconds(cmd, "--timeout", optarg, 1,
-						   86400, &v))
-				return XVBD_EXIT_USAGE;
-			a->timeout_s = (unsigned)v;
+			/* whole seconds: a fraction rounds up */
+			a->timeout_s = (unsigned)((v->u + XVBD_NS_PER_S - 1) /
+						  XVBD_NS_PER_S);
 			break;
 		case OPT_JOBS:
-			if (xvbd_opt_count(cmd, "--jobs", optarg, 1, MAX_ITEMS,
-					   &v))
-				return XVBD_EXIT_USAGE;
-			a->jobs = (unsigned)v;
+			a->jobs = (unsigned)v->u;
 			break;
+		case OPT_DISCARD:
+		case OPT_TRUSTED:
+			/* the grammar read it: hand on its one spelling */
+			optarg = v->u ? "1" : "0";
+			/* fall through */
 		case OPT_RING_ORDER:
 		case OPT_QUEUES:
 		case OPT_INDIRECT:
-		case OPT_DISCARD:
-		case OPT_TRUSTED:
-			rc = add_override(a, c, optarg);
+			rc = add_override(a, v->id, optarg);
 			if (rc)
 				return rc;
 			break;
-		default:
-			return xvbd_getopt_error(cmd, argv, c);
 		}
 	}
-	i = xvbd_getopt_index();
+	i = 0;
 	if (i >= argc)
 		return xvbd_usage_error(cmd, "missing domain");
 	a->domain = argv[i++];
@@ -504,11 +496,8 @@ static int attach_main(struct xvbd_ctx *ctx, int argc, char **argv,
 	/* What was added is reported even if another disk failed. */
 	for (i = 0; i < at->n && !at->items[i].added; i++)
 		;
-	if (i < at->n) {
-		render(at);
-		if (rc && xvbd_out_finish(ctx->out) < 0)
-			rc = XVBD_EXIT_FAIL;
-	}
+	if (i < at->n)
+		render(at);	/* also on failure: cmd.c ends it */
 out:
 	xvbd_share_unlock(at->lock_fd);
 	xvbd_domain_unlock(at->domid, at->domain_lock_fd);

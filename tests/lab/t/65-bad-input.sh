@@ -6,11 +6,12 @@
 # connection, it cannot touch dom0, and the two here per command check
 # that against a real one.  One guest with one file-backed disk, images, links and
 # credentials files are set up once; each case then runs `xvbd -q ARGS`:
-#  - its exit code is the catalogue's, stdout is empty;
+#  - its exit code is the catalogue's, stdout is empty (under --json: the
+#    one JSON failure object, its rc the exit code);
 #  - stderr is exactly one line, "xvbd: ...", holding the catalogue's text;
 #  - a usage error (exit 2) without -q prints that same first line and
-#    then only usage text or hints, no other error (the first two of each
-#    command: the usage text comes from one function);
+#    then only hints (where the command's help is), no other error (the
+#    first two of each command: the hint comes from one function);
 #  - dom0 afterwards is as before: the guest's VBD directories in
 #    xenstore, the domains, mounts, loop devices, the files of the image
 #    directory and of xvbd's share directory, xen_blkback's parameters
@@ -161,7 +162,14 @@ while IFS=$'\t' read -r want text argstr; do
 	err=$(</tmp/bi.err)
 	problems=()
 	[ "$rc" = "$want" ] || problems+=("exit $rc, not $want")
-	[ -z "$out" ] || problems+=("stdout: ${out:0:80}")
+	# Nothing on stdout, but under --json the one failure object.
+	if [[ " ${args[*]} " == *" --json "* || " ${args[*]} " == *" -j "* ]]; then
+		jq -e --argjson rc "$rc" '.failed == true and .rc == $rc and
+			(.msg | type) == "string"' <<<"$out" >/dev/null ||
+			problems+=("stdout not one JSON failure object: ${out:0:80}")
+	else
+		[ -z "$out" ] || problems+=("stdout: ${out:0:80}")
+	fi
 	[[ $err == "xvbd: "* ]] || problems+=("stderr not \"xvbd: ...\"")
 	[[ $err == *$'\n'* ]] && problems+=("$(wc -l <<<"$err") lines on stderr")
 	[[ $err == *"$text"* ]] || problems+=("no \"$text\"")

@@ -186,12 +186,17 @@ check "no temporary file left beside it" \
 	test "$(ls -A /tmp/t70-prom)" = xvbd.prom
 xl unpause t70
 
-# Usage errors: exit 2, nothing on stdout.
-for bad in "-d 0" "-d abc" "-n 0" "--json --csv" "--bogus"; do
+# Usage errors: exit 2, nothing on stdout (under --json the one failure
+# object).
+for bad in "-d 0" "-d abc" "-n 0" "--bogus"; do
 	o=$(xvbd stats $bad 2>/dev/null)
 	expect_eq "xvbd stats $bad exits 2" 2 $?
 	expect_eq "xvbd stats $bad prints nothing" "" "$o"
 done
+o=$(xvbd stats --json --csv 2>/dev/null)
+expect_eq "xvbd stats --json --csv exits 2" 2 $?
+expect_eq "xvbd stats --json --csv: one JSON failure object" "true 2" \
+	"$(jq -r '"\(.failed) \(.rc)"' <<<"$o")"
 xvbd stats no-such-domain -n 1 >/dev/null 2>&1
 expect_eq "unknown domain exits 1" 1 $?
 

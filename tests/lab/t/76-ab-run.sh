@@ -78,6 +78,15 @@ mean_half() {
 		n = NR; m = s / n; for (i = 1; i <= n; i++) v += (x[i] - m) ^ 2
 		sd = sqrt(v / (n - 1)); printf "%.6f %.6f %d\n", m, sd / sqrt(n), n }'
 }
+# gmean_half COLUMN T: "geometric mean, half-width, n" of column COLUMN of
+# stdin: exp(mean ln x), and of its interval exp(mean ln x +- T s / sqrt n)
+# the larger side (the paired test's centres are on its ratio scale).
+gmean_half() {
+	awk -v c="$1" -v t="$2" '{ x[NR] = log($c); s += x[NR] } END {
+		n = NR; m = s / n; for (i = 1; i <= n; i++) v += (x[i] - m) ^ 2
+		h = t * sqrt(v / (n - 1)) / sqrt(n)
+		printf "%.6f %.6f %d\n", exp(m), exp(m) * (exp(h) - 1), n }'
+}
 close_to() {	# close_to A B: two numbers, equal to 0.2 % (or 0.01 absolute)
 	local num='^-?[0-9]+(\.[0-9]+)?$'
 	[[ $1 =~ $num && $2 =~ $num ]] || { echo "# not numbers: '$1' '$2'"; return 1; }
@@ -126,22 +135,30 @@ check "the guest runs on" sh -c "xl list | grep -q '^$name '"
 expect_eq "its other disk still Connected" "4 4" "$(bstate $domid 51712) $(fstate $domid 51712)"
 check "no state file left" sh -c '[ -z "$(ls /run/xvbd/ab-run 2>/dev/null)" ]'
 
+# Paired on ln(B/A): the centres are each side's geometric mean (every
+# run is one side of a pair here), B-A and the % theirs; the plain means'
+# difference is the raw one beside it.
 m='.comparison.metrics[] | select(.metric == "read-mbs")'
-read -r ma ha nA < <(run_rates cached | mean_half 2)
-read -r mb hb nB < <(run_rates direct | mean_half 2)
+read -r ma _ nA < <(run_rates cached | mean_half 2)
+read -r mb _ nB < <(run_rates direct | mean_half 2)
 ta=$(t975 $((nA - 1)))
-echo "# recomputed read MB/s: A $ma +- $(awk -v h=$ha -v t=$ta 'BEGIN{print h*t}') (n=$nA), B $mb (n=$nB)"
-check "A's mean read MB/s recomputed" close_to "$ma" "$(jq -r "$m | .a" $top/ab.json)"
-check "B's mean read MB/s recomputed" close_to "$mb" "$(jq -r "$m | .b" $top/ab.json)"
-check "A's half-width recomputed (t x sd / sqrt n)" \
-	close_to "$(awk -v h=$ha -v t=$ta 'BEGIN { print h * t }')" "$(jq -r "$m | .a_half" $top/ab.json)"
-check "the difference recomputed" \
-	close_to "$(awk -v a=$ma -v b=$mb 'BEGIN { print b - a }')" "$(jq -r "$m | .diff" $top/ab.json)"
-check "the relative difference recomputed" \
-	close_to "$(awk -v a=$ma -v b=$mb 'BEGIN { print (b - a) / a * 100 }')" "$(jq -r "$m | .pct" $top/ab.json)"
+read -r ga gha _ < <(run_rates cached | gmean_half 2 "$ta")
+read -r gb _ _ < <(run_rates direct | gmean_half 2 "$ta")
+echo "# recomputed read MB/s: A $ga +- $gha (geometric, n=$nA; mean $ma), B $gb (geometric, n=$nB; mean $mb)"
+expect_eq "read-mbs: paired on the ratio scale" ratio "$(jq -r "$m | .scale" $top/ab.json)"
+check "A's geometric mean read MB/s recomputed" close_to "$ga" "$(jq -r "$m | .a" $top/ab.json)"
+check "B's geometric mean read MB/s recomputed" close_to "$gb" "$(jq -r "$m | .b" $top/ab.json)"
+check "A's half-width recomputed (GM (exp(t sd(ln x) / sqrt n) - 1))" \
+	close_to "$gha" "$(jq -r "$m | .a_half" $top/ab.json)"
+check "the difference of the geometric means recomputed" \
+	close_to "$(awk -v a=$ga -v b=$gb 'BEGIN { print b - a }')" "$(jq -r "$m | .diff" $top/ab.json)"
+check "the relative difference recomputed (their ratio)" \
+	close_to "$(awk -v a=$ga -v b=$gb 'BEGIN { print (b - a) / a * 100 }')" "$(jq -r "$m | .pct" $top/ab.json)"
+check "the raw difference recomputed (the means')" \
+	close_to "$(awk -v a=$ma -v b=$mb 'BEGIN { print b - a }')" "$(jq -r "$m | .raw_diff" $top/ab.json)"
 expect_eq "read-mbs verdict: B (direct I/O) slower, proven" worse "$(jq -r "$m | .verdict" $top/ab.json)"
-read -r ia _ < <(run_rates cached | mean_half 1)
-check "read-iops recomputed (A)" close_to "$ia" \
+read -r ia _ < <(run_rates cached | gmean_half 1 "$ta")
+check "read-iops recomputed (A, geometric)" close_to "$ia" \
 	"$(jq -r '.comparison.metrics[] | select(.metric == "read-iops") | .a' $top/ab.json)"
 # Every run saw the guest's whole read: 8 MiB = 16384 sectors, plus a few
 # KiB the guest kernel reads on its own (24 sectors in every run seen).

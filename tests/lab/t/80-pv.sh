@@ -177,7 +177,7 @@ expect_eq "$G1 on --config: a PV guest, nothing to change" "null false" \
 phase "bad input: one line, exit != 0, the file untouched"
 sum() { md5sum <"$1" | cut -d' ' -f1; }
 # pv_bad WHAT RC TEXT FILE XVBD_ARGS...: exit RC, one stderr line
-# "xvbd: pv: ...TEXT..." (a usage error, RC 2, then prints the usage),
+# "xvbd: pv: ...TEXT..." (a usage error, RC 2, then where its help is),
 # FILE's bytes as before (or FILE still missing), no new file in its
 # directory (backup, temporary).
 pv_bad() {

@@ -69,18 +69,10 @@ struct xvbd_ab_rec_opts {
 };
 
 /*
- * The recording's options, which ab record and ab run share: their
- * getopt codes (each command's struct option names them literally) and
- * one handler, so that both take the same values with the same words.
+ * The recording's options, which ab record and ab run share: their rows
+ * of the option tables (below) and one handler, so that both take the
+ * same values with the same words.
  */
-enum {
-	XVBD_AB_OPT_DURATION = 0x1000,
-	XVBD_AB_OPT_RUN,
-	XVBD_AB_OPT_UNTIL_SHUTDOWN,
-	XVBD_AB_OPT_INTERVAL,
-	XVBD_AB_OPT_WARMUP,
-	XVBD_AB_OPT_RESULTS,
-};
 #define XVBD_AB_SECONDS_MAX		UINT64_C(86400)
 /* Below 10 ms the sampler's own reads dominate an interval. */
 #define XVBD_AB_INTERVAL_MIN_NS		UINT64_C(10000000)
@@ -92,13 +84,36 @@ enum {
  */
 #define XVBD_AB_INTERVAL_RUN_NS		UINT64_C(100000000)
 /*
- * Take option c (one of the codes above) with its argument into o;
- * *have_mode tracks --duration, --run, --until-shutdown (one of them).
- * Returns the exit code (usage error printed); 1 when c is not a
- * recording option.
+ * The same options as table rows (cmd_opt.h) and their one handler:
+ * which is the row's meaning, v the value the parser read.  A command's
+ * table has the six rows together in this order (its row minus the
+ * first's is which).
  */
-int xvbd_ab_rec_opt(const struct xvbd_cmd *cmd, int c, const char *arg,
-		    struct xvbd_ab_rec_opts *o, bool *have_mode);
+enum xvbd_ab_rec_row {
+	XVBD_AB_REC_DURATION, XVBD_AB_REC_RUN, XVBD_AB_REC_UNTIL_SHUTDOWN,
+	XVBD_AB_REC_INTERVAL, XVBD_AB_REC_WARMUP, XVBD_AB_REC_RESULTS,
+};
+#define XVBD_AB_ROW_DURATION						\
+	XVBD_OPT_S("duration", 0, 0.01, XVBD_AB_SECONDS_MAX,		\
+		   "record for this long")
+#define XVBD_AB_ROW_RUN							\
+	XVBD_OPT_STR("run", 0, "CMD", 0, "record while this command runs "\
+		     "in dom0 (sh -c), its exit status kept")
+#define XVBD_AB_ROW_UNTIL_SHUTDOWN					\
+	XVBD_OPT_F("until-shutdown", 0, "record until the guest shuts "	\
+		   "down by itself")
+#define XVBD_AB_ROW_INTERVAL						\
+	XVBD_OPT_S("interval", 0, 0.01, XVBD_AB_SECONDS_MAX,		\
+		   "time between samples (default 1s; 100ms with --run)")
+#define XVBD_AB_ROW_WARMUP						\
+	XVBD_OPT_S("warmup", 0, 0, XVBD_AB_SECONDS_MAX,			\
+		   "time before the baseline, not recorded (default 0)")
+#define XVBD_AB_ROW_RESULTS						\
+	XVBD_OPT_W("results", 0, "auto|fio|benchfmt|none", "read --run's "\
+		   "output as the guest's results (default auto)")
+int xvbd_ab_rec_value(const struct xvbd_cmd *cmd, enum xvbd_ab_rec_row which,
+		      const struct xvbd_optval *v, struct xvbd_ab_rec_opts *o,
+		      bool *have_mode);
 
 /*
  * The recording options together, once all are parsed: --results only

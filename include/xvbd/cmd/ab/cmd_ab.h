@@ -12,6 +12,7 @@
 
 #include "xvbd/ab/ab.h"
 #include "xvbd/ab/ab_sweep.h"
+#include "xvbd/base/optval.h"
 #include "xvbd/cmd/cmd.h"
 
 /*
@@ -26,33 +27,55 @@ int xvbd_ab_cli_dir(const struct xvbd_cmd *cmd, const char *dir);
 /* --metric NAME[,NAME...] into shown[XVBD_AB_NMETRICS] (ORed in). */
 int xvbd_ab_cli_metrics(const struct xvbd_cmd *cmd, const char *arg,
 			bool *shown);
-/*
- * --min-effect P and --equivalence P (ab compare, ab run): percentages
- * through the one option grammar, as fractions; the ranges in one place.
- */
+/* --min-effect P and --equivalence P (ab compare, ab run): the ranges in
+ * one place (the rows below). */
 #define XVBD_AB_MIN_EFFECT_MIN_PCT	0.1
 #define XVBD_AB_MIN_EFFECT_MAX_PCT	99.9
 #define XVBD_AB_EQUIVALENCE_MIN_PCT	0.1
 #define XVBD_AB_EQUIVALENCE_MAX_PCT	50
-int xvbd_ab_cli_min_effect(const struct xvbd_cmd *cmd, const char *arg,
-			   double *fraction);
-int xvbd_ab_cli_equivalence(const struct xvbd_cmd *cmd, const char *arg,
-			    double *fraction);
 /*
- * --interference-cpu P (ab show, ab compare): other domains' share of
- * the host's CPUs above which a run is flagged, as a fraction.
+ * The option rows the ab commands share (cmd_opt.h), so that one option
+ * has one name, one grammar, one range and one description everywhere.
  */
-int xvbd_ab_cli_interference_cpu(const struct xvbd_cmd *cmd, const char *arg,
-				 double *fraction);
+#define XVBD_AB_ROW_DIR							\
+	XVBD_OPT_STR("dir", 0, "DIR", 0, "the record store (default "	\
+		     XVBD_AB_DIR_DEFAULT ")")
+#define XVBD_AB_ROW_METRIC(what)					\
+	XVBD_OPT_STR("metric", 0, "M[,M...]", XVBD_OPT_REPEAT, what)
+#define XVBD_AB_ROW_TEST						\
+	XVBD_OPT_W("test", 0, "welch|mwu", "the test per metric: Welch's "\
+		   "t on the log, or Mann-Whitney U (default welch)")
+#define XVBD_AB_ROW_CONFIDENCE						\
+	XVBD_OPT_P("confidence", 0, XVBD_CONFIDENCE_MIN_PCT,		\
+		   XVBD_CONFIDENCE_MAX_PCT, "confidence level in % "	\
+		   "(default 95)")
+#define XVBD_AB_ROW_MIN_EFFECT						\
+	XVBD_OPT_P("min-effect", 0, XVBD_AB_MIN_EFFECT_MIN_PCT,		\
+		   XVBD_AB_MIN_EFFECT_MAX_PCT, "the smallest change in % "\
+		   "that matters (default 5)")
+#define XVBD_AB_ROW_EQUIVALENCE						\
+	XVBD_OPT_P("equivalence", 0, XVBD_AB_EQUIVALENCE_MIN_PCT,	\
+		   XVBD_AB_EQUIVALENCE_MAX_PCT, "call A and B the same "	\
+		   "when the interval lies within +-P %")
+#define XVBD_AB_ROW_INTERFERENCE_CPU					\
+	XVBD_OPT_P("interference-cpu", 0, XVBD_AB_INTERF_CPU_MIN_PCT,	\
+		   XVBD_AB_INTERF_CPU_MAX_PCT, "flag a run whose other "	\
+		   "domains used more than P % of the host's CPUs "	\
+		   "(default 10)")
 /*
- * --fail-if-worse P (ab compare, ab run): the gate's threshold, in %
- * (not a fraction: the gate compares it with the % column).  Above 100
- * only latency, CPU and time can be that much worse.
+ * --fail-if-worse P (ab compare): the gate's threshold, in % (not a
+ * fraction: the gate compares it with the % column).  Above 100 only
+ * latency, CPU and time can be that much worse.
  */
 #define XVBD_AB_GATE_MIN_PCT	0.1
 #define XVBD_AB_GATE_MAX_PCT	1000
-int xvbd_ab_cli_fail_if_worse(const struct xvbd_cmd *cmd, const char *arg,
-			      double *pct);
+#define XVBD_AB_ROW_FAIL_IF_WORSE					\
+	XVBD_OPT_P("fail-if-worse", 0, XVBD_AB_GATE_MIN_PCT,		\
+		   XVBD_AB_GATE_MAX_PCT, "exit 3 when a level is worse "	\
+		   "than the baseline by more than P %")
+#define XVBD_AB_ROW_BASELINE						\
+	XVBD_OPT_STR("baseline", 0, "Label", 0, "the label the others "	\
+		     "are compared with (default: the first)")
 /* --test welch|mwu */
 int xvbd_ab_cli_test(const struct xvbd_cmd *cmd, const char *arg,
 		     enum xvbd_ab_test *test);
