@@ -167,7 +167,7 @@ case_ 2 'ab record: --vdev: "sdz-1"' ab record x --domain g --vdev sdz-1 \
 case_ 1 "ab record: $no_xs" ab record x --domain g --duration 1 --json
 case_ 2 "ab record: --results reads the output of --run's command" \
 	ab record x --domain g --duration 1 --results fio
-case_ 2 'ab record: --results: "json": expected auto, fio, benchfmt or none' \
+case_ 2 'ab record: --results: "json": expected one of auto|fio|benchfmt|none' \
 	ab record x --domain g --run true --results json
 case_ 2 "ab run: --results reads the output of --run's command" \
 	ab run a x.cfg b y.cfg --until-shutdown --results auto

@@ -223,6 +223,7 @@ static void test_compare_bs(void **state)
 	struct xvbd_ab_record ra[3], rb[3];
 	struct xvbd_wl_results res_a[3], res_b[3];
 	struct xvbd_ab_comparison c;
+	char text[XVBD_AB_VERDICT_TEXT_MAX];
 	bool said = false;
 	char id[64];
 	size_t i;
@@ -250,7 +251,9 @@ static void test_compare_bs(void **state)
 					 XVBD_AB_TEST_WELCH, &c), 0);
 	assert_int_equal(c.m[XVBD_AB_G_RD_IOPS].na, 3);
 	assert_int_equal(c.m[XVBD_AB_G_RD_IOPS].verdict, XVBD_AB_V_BETTER);
-	assert_non_null(strstr(c.m[XVBD_AB_G_RD_IOPS].text, "B faster"));
+	assert_int_equal(xvbd_ab_verdict_text(&c, &c.m[XVBD_AB_G_RD_IOPS],
+					      text, sizeof(text)), 0);
+	assert_non_null(strstr(text, "B faster"));
 	assert_int_equal(c.variable, -1);
 	for (i = 0; i < c.nwarnings; i++)
 		if (strstr(c.warnings[i], "the workload's own parameters "

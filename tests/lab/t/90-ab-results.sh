@@ -15,6 +15,8 @@
 #  - a benchmark line: results benchfmt, its value and unit;
 #  - --results none: no results read, no warning; --results benchfmt on
 #    fio's output: absent, said.
+# lab-tier: all
+# lab-timeout: 900
 . /lab/lib/testlib.sh
 img=/scratch/t90.img
 top=/tmp/t90
@@ -60,7 +62,7 @@ got=$(jq -r '.results | [.fio.jobs[0].read.iops, .fio.jobs[0].read.io_bytes,
 	  .bins[][1]] | add), .fio.version] | @tsv' $rec)
 expect_eq "fio: IOPS, bytes, clat p99, binned I/Os, version as fio printed them" \
 	"$want" "$got"
-expect_eq "fio: results format" fio "$(jq -r .results.format $top/fio.out)"
+expect_eq "fio: the report's results" fio "$(jq -r .results $top/fio.out)"
 
 rec fio-notes "cat $data/error-rodisk.json | sed 's/\"error\" : 1/\"error\" : 0/'"
 expect_eq "fio's 'fio: pid=' line before the JSON: passed over" fio \
@@ -110,7 +112,7 @@ while IFS='@' read -r name cmd want_rc says <&3; do
 	expect_eq "$name: results absent" absent "$fmt"
 	check "$name: the record says why" grep -qF -- "$says" <<<"$why"
 	check "$name: dom0's samples kept ($nsamples)" test "$nsamples" -ge 2
-	kb=$(sed -n 's/^VmHWM: *\([0-9]*\) kB/\1/p' $top/$name.err)
+	kb=$(sed -n 's/^VmHWM:[[:space:]]*\([0-9]*\) kB/\1/p' $top/$name.err)
 	echo "# $name: xvbd peak RSS ${kb} kB"
 	check "$name: xvbd's peak RSS under 64 MB (${kb} kB)" test "${kb:-999999}" -lt 65536
 done 3<<<"$cases"
