@@ -91,6 +91,8 @@ CMD_SRCS  += src/cmd/cmd_start.c src/cmd/cmd_tune.c src/cmd/cmd_defaults.c
 # stats: the sampler (sysfs, stats: pure enough for unit tests) and its source
 LIB_SRCS += src/dom0/sysfs.c src/dom0/sysfs_parse.c src/stats/stats.c src/stats/stats_ring.c \
 	src/stats/stats_render.c
+# JSON strings read whole (a \u0000 inside is refused, with its place)
+LIB_SRCS += src/base/jsonpath.c
 # workload: what the guest's benchmark printed (fio JSON/JSON+, benchfmt)
 LIB_SRCS += src/base/json_err.c src/workload/fio_json.c src/workload/fio_frame.c \
 	     src/workload/fio_model.c src/workload/benchfmt.c \

@@ -19,13 +19,18 @@ if [ -e /dev/xen/xenbus ] || [ -S /run/xenstored/socket ]; then
 	exit 1
 fi
 
+# with_stdin CMD...: CMD with the file $CASE_STDIN (if set) as stdin.
+with_stdin() {
+	if [ -n "${CASE_STDIN:-}" ]; then "$@" <"$CASE_STDIN"; else "$@"; fi
+}
+
 # case WANT_RC TEXT ARGS...: exit code WANT_RC, the first stderr line is
 # "xvbd: ..." containing TEXT (with -q, the one line also of a usage
 # error); then the same under valgrind.
 case_() {
 	local want=$1 text=$2 err rc line
 	shift 2
-	err=$("$xvbd" -q "$@" 2>&1 >/dev/null)
+	err=$(with_stdin "$xvbd" -q "$@" 2>&1 >/dev/null)
 	rc=$?
 	line=${err%%$'\n'*}
 	if [ "$rc" = "$want" ] && [[ $line == "xvbd: "*"$text"* ]] &&
@@ -37,7 +42,7 @@ case_() {
 		printf '%s\n' "$err" | sed 's/^/#   /'
 		failed=$((failed + 1))
 	fi
-	err=$("${VALGRIND[@]}" "$xvbd" -q "$@" 2>&1 >/dev/null)
+	err=$(with_stdin "${VALGRIND[@]}" "$xvbd" -q "$@" 2>&1 >/dev/null)
 	rc=$?
 	if [ "$rc" = "$want" ]; then
 		passed=$((passed + 1))
@@ -104,12 +109,14 @@ plan twice '{"guest": "g", "disks": [{"vdev": "xvdb", "file": "/srv/b.img"}, {"v
 plan nosrc '{"guest": "g", "disks": [{"vdev": "xvdb"}]}'
 plan pw '{"guest": "g", "disks": [{"vdev": "xvdb", "share": "smb://u:pw@srv/share/b.img", "credentials": "/c"}]}'
 plan json '{"guest": "g", "disks": ['
+plan nul '{"guest": "g", "disks": [{"vdev": "xvdb", "file": "/srv/b.img\u0000.x"}]}'
 case_ 2 "apply: $plans/key.json: disks[1].ring_ordr: unknown key" apply "$plans/key.json"
 case_ 2 "apply: $plans/range.json: disks[0].ring_order: ring-order=9" apply "$plans/range.json"
 case_ 2 "apply: $plans/twice.json: disks[1].vdev: xvdb given twice" apply "$plans/twice.json"
 case_ 2 "apply: $plans/nosrc.json: disks[0]: no source" apply "$plans/nosrc.json"
 case_ 2 "apply: $plans/pw.json: disks[0].share: user or password in the URL" apply "$plans/pw.json"
 case_ 2 "apply: $plans/json.json: plan: not valid JSON" -N apply "$plans/json.json"
+case_ 2 "apply: $plans/nul.json: disks[0].file: a \\u0000 (NUL) inside the string" apply "$plans/nul.json"
 case_ 2 "apply: /nonexistent.json: No such file" apply /nonexistent.json
 case_ 2 "apply: missing plan" apply --check
 case_ 2 "apply: one plan per call" apply "$plans/good.json" "$plans/good.json"
@@ -117,6 +124,44 @@ case_ 2 'apply: unknown option "--force"' apply --force "$plans/good.json"
 case_ 1 "apply: $no_xs" apply "$plans/good.json"
 case_ 1 "apply: $no_xs" apply --check --diff --prune "$plans/good.json"
 case_ 1 "apply: $no_xs" -N apply "$plans/good.json"
+# A plan decides what root attaches to which guest: one that another user
+# can write, or could have planted or swapped (a link of theirs, a
+# directory of theirs or writable by others), is refused before any
+# connection, naming the component and the fix.  A plan on stdin is the
+# caller's choice.
+if [ "$(id -u)" = 0 ]; then
+	chmod 0755 "$plans"
+	mkdir -m 1777 "$plans/tmp"
+	cp "$plans/good.json" "$plans/tmp/theirs.json"
+	chown 65534 "$plans/tmp/theirs.json"
+	chmod 0666 "$plans/tmp/theirs.json"
+	case_ 2 "apply: $plans/tmp/theirs.json: $plans/tmp: writable by others (mode 1777): root applies a plan only from a file and directories nobody else can change" \
+		apply "$plans/tmp/theirs.json"
+	case_ 2 "apply: $plans/tmp/theirs.json: $plans/tmp: writable by others" \
+		apply --check "$plans/tmp/theirs.json"
+	mkdir -m 0755 "$plans/root"
+	cp "$plans/good.json" "$plans/root/mine.json"
+	cp "$plans/good.json" "$plans/root/open.json"
+	chmod 0666 "$plans/root/open.json"
+	case_ 2 "apply: $plans/root/open.json: $plans/root/open.json: writable by others (mode 0666)" \
+		apply "$plans/root/open.json"
+	# their link, in a sticky directory, to root's own plan
+	ln -s ../root/mine.json "$plans/tmp/link.json"
+	chown -h 65534 "$plans/tmp/link.json"
+	case_ 2 "apply: $plans/tmp/link.json: $plans/tmp/link.json: a symbolic link owned by uid 65534" \
+		apply "$plans/tmp/link.json"
+	mkdir -m 0775 "$plans/group"
+	cp "$plans/good.json" "$plans/group/plan.json"
+	case_ 2 "apply: $plans/group/plan.json: $plans/group: writable by its group (mode 0775)" \
+		apply "$plans/group/plan.json"
+	mkfifo -m 0600 "$plans/root/fifo.json"
+	case_ 2 "apply: $plans/root/fifo.json: not a regular file" \
+		apply "$plans/root/fifo.json"
+	# root's link in root's directory, and the same plan on stdin: read
+	ln -s mine.json "$plans/root/current.json"
+	case_ 1 "apply: $no_xs" apply "$plans/root/current.json"
+	CASE_STDIN=$plans/tmp/theirs.json case_ 1 "apply: $no_xs" apply -
+fi
 # --json: a failure is one JSON object on stdout, for scripts and
 # Ansible's from_json: failed, msg (the error line), rc (the exit code);
 # where the global option stands does not matter.

@@ -27,6 +27,7 @@
 #include "xvbd/ab/ab.h"
 #include "xvbd/ab/ab_record_impl.h"
 #include "ab_json_impl.h"
+#include "xvbd/base/jsonpath.h"
 #include "xvbd/base/util.h"
 #include "xvbd/workload/workload.h"
 
@@ -75,6 +76,7 @@ struct reader {
 	size_t sample_values;
 	char *tmp;		/* one sample's text */
 	size_t tmp_cap;
+	struct xvbd_json_path path;	/* where the parse is: for errors */
 };
 
 static size_t pos(const struct reader *r)
@@ -258,12 +260,16 @@ static int on_scalar(void *ctx)
 {
 	struct reader *r = ctx;
 
+	int rc;
+
 	SKIP_WHEN_FINISHING(r);
 	if (r->in_samples && r->depth == 1) {
 		err_set(r->e, "samples: not an array");
 		return stop(r, -EINVAL);
 	}
-	return value(r) ? value_end(r) : 0;
+	rc = value(r) ? value_end(r) : 0;
+	xvbd_json_path_scalar(&r->path);
+	return rc;
 }
 
 static int on_null(void *ctx)
@@ -284,11 +290,25 @@ static int on_number(void *ctx, const char *s, size_t len)
 	return on_scalar(ctx);
 }
 
+/*
+ * The trees the head and the samples are read from keep C strings: each
+ * string and key is checked whole here, where yajl gives its length.
+ */
+static int whole(struct reader *r, const unsigned char *s, size_t len,
+		 bool key)
+{
+	if (!xvbd_json_str_check(&r->path, "record", s, len, key, r->e->msg,
+				 sizeof(r->e->msg)))
+		return 1;
+	return stop(r, -EINVAL);
+}
+
 static int on_string(void *ctx, const unsigned char *s, size_t len)
 {
-	(void)s;
-	(void)len;
-	return on_scalar(ctx);
+	struct reader *r = ctx;
+
+	SKIP_WHEN_FINISHING(r);
+	return whole(r, s, len, false) ? on_scalar(ctx) : 0;
 }
 
 static int on_start(void *ctx, bool array)
@@ -306,6 +326,7 @@ static int on_start(void *ctx, bool array)
 			return stop(r, -ENOMEM);
 		r->head_len = 1;
 		r->depth = 1;
+		xvbd_json_path_open(&r->path, false);
 		r->cut = pos(r);
 		return 1;
 	}
@@ -316,6 +337,7 @@ static int on_start(void *ctx, bool array)
 	if (!value(r))
 		return 0;
 	r->depth++;
+	xvbd_json_path_open(&r->path, array);
 	if (r->in_samples && r->depth == 2)
 		r->cut = pos(r);	/* samples[0] begins after the '[' */
 	return 1;
@@ -337,6 +359,7 @@ static int on_end(void *ctx)
 
 	SKIP_WHEN_FINISHING(r);
 	r->depth--;
+	xvbd_json_path_close(&r->path);
 	if (r->in_samples && r->depth == 1) {
 		r->in_samples = false;
 		r->samples_done = true;
@@ -353,6 +376,9 @@ static int on_key(void *ctx, const unsigned char *key, size_t len)
 	struct reader *r = ctx;
 
 	SKIP_WHEN_FINISHING(r);
+	xvbd_json_path_key(&r->path, key, len);
+	if (!whole(r, key, len, true))
+		return 0;
 	if (r->depth != 1)
 		return 1;
 	if (r->samples_done) {

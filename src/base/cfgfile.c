@@ -56,33 +56,20 @@ int xvbd_cfgfile_read(const char *path, size_t max_bytes,
 	 * Links are followed (/etc/xen/auto), but root edits nothing that
 	 * someone else could have pointed it at or could swap meanwhile.
 	 */
-	rc = xvbd_path_check_safe(path, XVBD_SAFE_FILE, &sw);
-	if (rc == -EISDIR) {
+	fd = xvbd_safe_open_file(path, &f->st, &sw);
+	if (fd == -EISDIR || fd == -EINVAL) {
 		snprintf(why, why_len, "not a regular file");
 		return -EINVAL;
 	}
-	if (rc) {
-		if (rc == -EPERM)
+	if (fd < 0) {
+		if (fd == -EPERM)
 			snprintf(why, why_len, "%s: root edits only a file and "
 				 "directories nobody else can change", sw.msg);
 		else
-			snprintf(why, why_len, "%s", strerror(-rc));
-		xvbd_safe_why_free(&sw);
-		return rc;
+			snprintf(why, why_len, "%s", strerror(-fd));
+		return fd;
 	}
 	f->real = sw.real;
-	fd = open(f->real, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
-	if (fd < 0) {
-		rc = -errno;
-		snprintf(why, why_len, "%s", strerror(-rc));
-		goto fail;
-	}
-	if (fstat(fd, &f->st) || !S_ISREG(f->st.st_mode)) {
-		close(fd);
-		snprintf(why, why_len, "not a regular file");
-		rc = -EINVAL;
-		goto fail;
-	}
 	rc = read_all(fd, &f->st, max_bytes, &f->data, &f->len);
 	close(fd);
 	if (rc == -EFBIG)

@@ -3,6 +3,7 @@
  * checked on the way (safepath.h).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <pwd.h>
 #include <stdbool.h>
@@ -143,6 +144,17 @@ static int go_up(struct walk *w)
 					       : 0;
 }
 
+/* A file: root's (or ours), writable by nobody else. */
+static void check_file(struct walk *w, const char *path,
+		       const struct stat *st)
+{
+	if (!owner_ok(st))
+		unsafe(w, path, st, "owner");
+	else if (st->st_mode & (S_IWGRP | S_IWOTH))
+		unsafe(w, path, st, st->st_mode & S_IWOTH ? "others" :
+		       "its group");
+}
+
 /* The target reached: its kind, and the strict checks. */
 static int finish(struct walk *w, const char *path, const struct stat *st,
 		  const char *dir, enum xvbd_safe_kind kind)
@@ -155,11 +167,7 @@ static int finish(struct walk *w, const char *path, const struct stat *st,
 		if (S_ISDIR(st->st_mode))
 			return fail(w, -EISDIR, path);
 		check_dir(w, dir, &w->dir_st, true);
-		if (!owner_ok(st))
-			unsafe(w, path, st, "owner");
-		else if (st->st_mode & (S_IWGRP | S_IWOTH))
-			unsafe(w, path, st, st->st_mode & S_IWOTH ? "others" :
-			       "its group");
+		check_file(w, path, st);
 	}
 	w->why->target_owner = st->st_uid;
 	w->why->real = strdup(path);
@@ -255,6 +263,44 @@ int xvbd_path_check_safe(const char *path, enum xvbd_safe_kind kind,
 		free(why->real);
 		why->real = NULL;
 	}
+	return rc;
+}
+
+int xvbd_safe_open_file(const char *path, struct stat *st,
+			struct xvbd_safe_why *why)
+{
+	struct walk w = { .why = why };
+	int fd, rc = xvbd_path_check_safe(path, XVBD_SAFE_FILE, why);
+
+	if (rc)
+		goto fail;
+	/*
+	 * The resolved path has no link left: one put there since is
+	 * refused (ELOOP).  A FIFO must not block root (O_NONBLOCK).
+	 */
+	fd = open(why->real, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NOFOLLOW |
+		  O_NONBLOCK);
+	if (fd < 0) {
+		rc = fail(&w, -errno, why->real);
+		goto fail;
+	}
+	if (fstat(fd, st)) {
+		rc = fail(&w, -errno, why->real);
+	} else if (!S_ISREG(st->st_mode)) {
+		snprintf(why->msg, sizeof(why->msg), "%.300s: not a regular "
+			 "file", why->real);
+		rc = -EINVAL;
+	} else {
+		/* The rule again on what is read, not on a name of it. */
+		check_file(&w, why->real, st);
+		rc = w.rc;
+	}
+	if (!rc)
+		return fd;
+	close(fd);
+fail:
+	free(why->real);
+	why->real = NULL;
 	return rc;
 }
 

@@ -76,9 +76,10 @@ static void remedy(const struct dead *d, const char *fmt, ...)
 
 /*
  * An image attach created (that file) and no disk of any domain uses.
- * One on a share is looked at only while no disk uses it and with a
- * bound: the report runs in every command, and a share whose server
- * stopped answering must not hang them all.
+ * Looked at only while no disk uses it and with a bound, wherever it is:
+ * the report runs in every command, and a file server that stopped
+ * answering must not hang them all, whether the share is attach's own
+ * or the admin's NFS or CIFS mount (attach --file /mnt/nfs/x.img).
  */
 static int left_image(const struct dead *d, const char *args)
 {

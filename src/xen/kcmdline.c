@@ -43,13 +43,13 @@ static bool next_word(const char **s, struct word *w)
 	return true;
 }
 
+/*
+ * As parameq() in kernel/params.c: '-' and '_' are the same, case is
+ * not folded (XEN_BLKFRONT.max_queues is no parameter of blkfront's).
+ */
 static char fold(char ch)
 {
-	if (ch == '-')
-		return '_';
-	if (ch >= 'A' && ch <= 'Z')
-		return (char)(ch - 'A' + 'a');
-	return ch;
+	return ch == '-' ? '_' : ch;
 }
 
 /*

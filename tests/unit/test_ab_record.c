@@ -482,6 +482,18 @@ static void test_damage(void **state)
 		  "fingerprint: \"guest.vcpus\" twice" },
 		{ "\"notes\":[\"guest g1 shut down\"]",
 		  "\"notes\":[\"\\u001b[2J\"]", "notes[0]: not printable" },
+		/* a \u0000 inside: as a C string it would be cut there */
+		{ "\"label\":\"base\"", "\"label\":\"base\\u0000x\"",
+		  "label: a \\u0000 (NUL) inside the string" },
+		{ "\"xen.version\":\"4.17.7\"",
+		  "\"xen.version\":\"4.17.7\\u0000-evil\"",
+		  "fingerprint.xen.version: a \\u0000 (NUL) inside" },
+		{ "\"xen.version\":\"4.17.7\"",
+		  "\"xen.version\\u0000x\":\"4.17.7\"",
+		  "fingerprint: key \"xen.version\\u0000x\": a \\u0000" },
+		{ "\"notes\":[\"guest g1 shut down\"]",
+		  "\"notes\":[\"a\",\"guest g1\\u0000 shut down\"]",
+		  "notes[1]: a \\u0000 (NUL) inside" },
 		/* not JSON */
 		{ "\"complete\":true", "\"complete\":tru", "not valid JSON" },
 		/* streamed: refused at the '[', before the syntax error */

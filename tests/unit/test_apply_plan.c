@@ -153,6 +153,21 @@ static const struct {
 	{ "{\"guest\": \"g\", \"disks\": [[[[[]]]]]}",
 	  "plan: nested deeper than a plan" },
 	{ "", "plan: not valid JSON" },
+	/*
+	 * yajl decodes \u0000 into the string and reports its length; as a
+	 * C string "/a\u0000b" is "/a", "file\u0000x" is "file": refused,
+	 * with the place.
+	 */
+	{ DISK("{\"vdev\": \"xvdb\", \"file\": \"/a\\u0000b\"}"),
+	  "disks[0].file: a \\u0000 (NUL) inside the string" },
+	{ DISK(OK_DISK ", {\"vdev\": \"xvdc\\u0000\", \"file\": \"/c\"}"),
+	  "disks[1].vdev: a \\u0000 (NUL) inside the string" },
+	{ "{\"guest\": \"victim\\u0000x\", \"disks\": []}",
+	  "guest: a \\u0000 (NUL) inside the string" },
+	{ DISK("{\"vdev\": \"xvdb\", \"file\\u0000x\": \"/a\"}"),
+	  "disks[0]: key \"file\\u0000x\": a \\u0000 (NUL) inside" },
+	{ DISK("{\"vdev\": \"xvdb\", \"file\": \"/a\", \"access\": "
+	       "\"ro\\u0000\"}"), "disks[0].access: a \\u0000 (NUL)" },
 };
 
 static void test_bad(void **state)

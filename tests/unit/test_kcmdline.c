@@ -65,11 +65,39 @@ static void test_repeated_and_dashes(void **state)
 	(void)state;
 	xvbd_kcmdline_module_params("xen_blkfront.max_queues=4 "
 				    "xen-blkfront.max-queues=2 "
-				    "XEN_BLKFRONT.MAX_QUEUES=8 "
 				    "xen_blkfront.max_queues=1", M, &kp);
 	assert_int_equal(kp.n, 1);
 	assert_string_equal(kp.items[0].name, "max_queues");
 	assert_string_equal(kp.items[0].value, "1");
+}
+
+/*
+ * Case matters: Linux's parameq() makes only '-' and '_' alike, so
+ * XEN_BLKFRONT.max_queues is no parameter of blkfront and
+ * xen_blkfront.MAX_QUEUES none that blkfront knows (the kernel warns and
+ * ignores it): neither is blkfront's max_queues.
+ */
+static void test_case_matters(void **state)
+{
+	struct xvbd_kparams kp;
+
+	(void)state;
+	xvbd_kcmdline_module_params("xen_blkfront.max_queues=1 "
+				    "XEN_BLKFRONT.max_queues=4 "
+				    "Xen_Blkfront.max_queues=5 "
+				    "xen_blkfront.MAX_QUEUES=8", M, &kp);
+	assert_string_equal(param(&kp, "max_queues")->value, "1");
+	assert_null(param(&kp, "MAX_QUEUES"));
+	/* a name the kernel has no parameter for is not kept */
+	assert_int_equal(kp.n, 1);
+	assert_int_equal(kp.skipped, 1);
+	/* not the module's: the rest of the command line, compared */
+	assert_false(xvbd_kcmdline_same_except("ro XEN_BLKFRONT.max_queues=1",
+					       "ro XEN_BLKFRONT.max_queues=2",
+					       M));
+	assert_true(xvbd_kcmdline_same_except("ro xen-blkfront.max_queues=1",
+					      "ro xen_blkfront.max_queues=2",
+					      M));
 }
 
 /* Quotes keep blanks in a value and are taken off it. */
@@ -160,6 +188,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_plain),
 		cmocka_unit_test(test_repeated_and_dashes),
+		cmocka_unit_test(test_case_matters),
 		cmocka_unit_test(test_quotes),
 		cmocka_unit_test(test_end_of_params),
 		cmocka_unit_test(test_hostile_lengths),

@@ -219,12 +219,51 @@ static void test_cfgfile(void **state)
 	xvbd_cfgfile_free(&f);
 }
 
+/*
+ * What apply reads its plan with: the file checked, then opened by its
+ * resolved form and judged again by the descriptor's stat.
+ */
+static void test_open_file(void **state)
+{
+	struct xvbd_safe_why why;
+	struct stat st, want;
+	char buf[16];
+	int fd;
+
+	(void)state;
+	fd = xvbd_safe_open_file(at("auto/g.cfg"), &st, &why);
+	assert_true(fd >= 0);
+	assert_string_equal(why.real, at("real/bob.cfg"));
+	assert_int_equal(stat(at("real/bob.cfg"), &want), 0);
+	assert_int_equal(st.st_ino, want.st_ino);
+	assert_int_equal(read(fd, buf, sizeof(buf)), 11);
+	assert_int_equal(close(fd), 0);
+	xvbd_safe_why_free(&why);
+	/* refused: nothing to free, the component named */
+	assert_int_equal(xvbd_safe_open_file(at("auto/their-link.cfg"), &st,
+					     &why), -EPERM);
+	assert_null(why.real);
+	assert_non_null(strstr(why.msg, "a symbolic link owned by uid 65534"));
+	assert_int_equal(xvbd_safe_open_file(at("real/open.cfg"), &st, &why),
+			 -EPERM);
+	assert_int_equal(xvbd_safe_open_file(at("real"), &st, &why), -EISDIR);
+	assert_int_equal(xvbd_safe_open_file(at("real/none"), &st, &why),
+			 -ENOENT);
+	/* a FIFO in root's directory: refused at once, not waited on */
+	assert_int_equal(mkfifo(at("real/fifo"), 0600), 0);
+	assert_int_equal(xvbd_safe_open_file(at("real/fifo"), &st, &why),
+			 -EINVAL);
+	assert_non_null(strstr(why.msg, "fifo: not a regular file"));
+	assert_null(why.real);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_files),
 		cmocka_unit_test(test_dirs_and_errors),
 		cmocka_unit_test(test_cfgfile),
+		cmocka_unit_test(test_open_file),
 	};
 
 	return cmocka_run_group_tests_name("safepath", tests, setup, teardown);

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <cmocka.h>
 
@@ -227,6 +228,27 @@ static void test_share_of_target(void **state)
 					      sizeof(name)), 0);
 }
 
+/*
+ * The bounded lstat answers for any path (an admin's own NFS mount can
+ * be anywhere, not only under XVBD_SHARE_DIR), and as lstat would: the
+ * link itself, errors as -errno.
+ */
+static void test_bounded_lstat(void **state)
+{
+	struct stat st, want;
+
+	(void)state;
+	assert_int_equal(xvbd_share_lstat("/proc/self/exe", 5000, &st), 0);
+	assert_int_equal(lstat("/proc/self/exe", &want), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(xvbd_share_lstat("/", 5000, &st), 0);
+	assert_int_equal(lstat("/", &want), 0);
+	assert_int_equal(st.st_ino, want.st_ino);
+	assert_int_equal(st.st_dev, want.st_dev);
+	assert_int_equal(xvbd_share_lstat("/nonexistent/x", 5000, &st),
+			 -ENOENT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -238,6 +260,7 @@ int main(void)
 		cmocka_unit_test(test_opts),
 		cmocka_unit_test(test_share_of_target),
 		cmocka_unit_test(test_helper_line),
+		cmocka_unit_test(test_bounded_lstat),
 	};
 
 	return cmocka_run_group_tests_name("share", tests, NULL, NULL);

@@ -20,6 +20,7 @@
 #define XVBD_SAFEPATH_H
 
 #include <stddef.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 enum xvbd_safe_kind {
@@ -44,6 +45,18 @@ struct xvbd_safe_why {
 int xvbd_path_check_safe(const char *path, enum xvbd_safe_kind kind,
 			 struct xvbd_safe_why *why);
 void xvbd_safe_why_free(struct xvbd_safe_why *why);
+
+/*
+ * The regular file at path, checked as above (XVBD_SAFE_FILE) and opened
+ * for reading by its resolved form with O_NOFOLLOW and O_NONBLOCK (a FIFO
+ * does not block), the rule checked again on the descriptor's own stat
+ * (*st): what the caller reads is what was judged, read once from this
+ * descriptor.  The descriptor (O_CLOEXEC; why->real set), or a negative
+ * errno with why->msg and why->real NULL: -EPERM unsafe, -EISDIR or
+ * -EINVAL not a regular file, or the walk's or the open's error.
+ */
+int xvbd_safe_open_file(const char *path, struct stat *st,
+			struct xvbd_safe_why *why);
 
 /* "uid 65534 (nobody)", or "uid N" when it has no name. */
 void xvbd_owner_name(uid_t uid, char *buf, size_t len);

@@ -143,11 +143,13 @@ int xvbd_share_umount(const char *name, char *why, size_t why_len);
  */
 int xvbd_share_of_target(const char *target, char *buf, size_t len);
 /*
- * lstat(path), never blocking on a share: a path under XVBD_SHARE_DIR is
- * looked at in a thread of its own given timeout_ms (a hard NFS mount
- * whose server stopped answering blocks every stat on it for ever, and
- * Ctrl-C does not end it), -ETIMEDOUT when it did not answer (the thread
- * is left blocked; the process's exit ends it).  0, or the lstat's -errno.
+ * lstat(path), never blocking on a file server: looked at in a thread of
+ * its own given timeout_ms (a hard NFS mount whose server stopped
+ * answering blocks every stat on it for ever, and Ctrl-C does not end
+ * it), -ETIMEDOUT when it did not answer (the thread is left blocked;
+ * the process's exit ends it).  Any path, not only one under
+ * XVBD_SHARE_DIR: an admin's own NFS or CIFS mount can be anywhere.
+ * 0, or the lstat's -errno.
  */
 int xvbd_share_lstat(const char *path, int timeout_ms, struct stat *st);
 

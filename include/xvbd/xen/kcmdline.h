@@ -2,7 +2,8 @@
  * kcmdline.h - a guest kernel's command line read the way Linux reads it
  * (lib/cmdline.c next_arg, kernel/params.c parse_args): words split at
  * blanks outside double quotes, "param=value" with the quotes around a
- * value taken off, '-' and '_' the same in a parameter's name, "--" ending
+ * value taken off, '-' and '_' the same in the module's and the
+ * parameter's name (and nothing else alike: case matters), "--" ending
  * the kernel's parameters, and the last of a repeated parameter winning.
  *
  * The command line comes from a guest's configuration: any bytes, any
@@ -23,7 +24,7 @@
 
 /* One "<module>.<name>[=<value>]" parameter. */
 struct xvbd_kparam {
-	/* lower case, '-' made '_', [a-z0-9_] only */
+	/* '-' made '_', [a-z0-9_] only (case is the kernel's: kept) */
 	char name[XVBD_KPARAM_NAME_MAX];
 	char value[XVBD_KPARAM_VALUE_MAX];	/* quotes taken off */
 	bool has_value;				/* "=" present */

@@ -406,6 +406,10 @@ static int record(struct recorder *r, bool report_it)
 	run->domid = r->domid;
 	run->domain = r->domain;
 	run->devids = r->devids;
+	run->ndevids = r->nvdevs;
+	run->has_under_test = r->o->under_test_vdev &&
+			      !xvbd_vdev_parse(r->o->under_test_vdev,
+					       &run->under_test_devid);
 	run->mode = r->o->mode;
 	run->duration_ns = r->o->duration_ns;
 	run->run_cmd = r->o->run_cmd;

@@ -28,6 +28,10 @@ struct xvbd_ab_run {
 	uint32_t domid;
 	const char *domain;		/* its name (the stats filter) */
 	const uint32_t *devids;		/* of rec->vdevs, in that order */
+	size_t ndevids;
+	/* readiness also waits for it: the hot run's disk under test */
+	bool has_under_test;
+	uint32_t under_test_devid;
 	enum xvbd_ab_mode mode;
 	uint64_t duration_ns;		/* XVBD_AB_MODE_DURATION */
 	const char *run_cmd;		/* XVBD_AB_MODE_RUN: for /bin/sh -c */
@@ -80,11 +84,13 @@ int xvbd_ab_run_sh(const struct xvbd_ab_run *run, const char *cmd,
 		   pid_t *pid);
 
 /*
- * Before the warmup (ab_recorder_ready.c): every disk of the guest
- * Connected (backend and frontend), then --ready's command until it
- * exits 0, each within timeout_ns of the call.  0: ready; else the exit
- * code, its one-line error printed (an interrupting signal is left in
- * run->stop_signal).  Nothing of it runs on.
+ * Before the warmup (ab_recorder_ready.c): the recorded VBDs (run->devids)
+ * and the disk under test Connected (backend and frontend), then
+ * --ready's command until it exits 0, each within timeout_ns of the call.
+ * The guest's other disks are not its business: a PV cdrom that blkfront
+ * never connects, a disk served by a driver domain or qdisk.  0: ready;
+ * else the exit code, its one-line error printed (an interrupting signal
+ * is left in run->stop_signal).  Nothing of it runs on.
  */
 int xvbd_ab_recorder_ready(struct xvbd_tstack *ts, struct xvbd_xs *xs,
 			   struct xvbd_ab_run *run, const char *ready_cmd,

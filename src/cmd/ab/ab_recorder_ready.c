@@ -2,8 +2,8 @@
  * ab_recorder_ready.c - readiness before a run's warmup
  * (ab_recorder_impl.h): a fixed wait is either too short for a guest
  * that boots slowly under load or idle time for one that is quick, so the
- * run begins when the guest's disks are Connected and the user's --ready
- * command says the workload can start.
+ * run begins when the disks it records (and the disk under test) are
+ * Connected and the user's --ready command says the workload can start.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -60,18 +60,37 @@ static bool pause_until(struct ready *rd, uint64_t until_ns)
 	return !rd->run->stop_signal;
 }
 
-/* Every disk of the guest: backend and frontend Connected?  1, 0, -errno. */
+/* Is devid one the run waits for: recorded, or the disk under test? */
+static bool waited_for(const struct xvbd_ab_run *run, uint32_t devid)
+{
+	size_t j;
+
+	if (run->has_under_test && devid == run->under_test_devid)
+		return true;
+	for (j = 0; j < run->ndevids; j++)
+		if (run->devids[j] == devid)
+			return true;
+	return false;
+}
+
+/*
+ * The disks the run waits for: backend and frontend Connected?  1, 0
+ * (which names the first that is not), -errno.
+ */
 static int all_connected(struct xvbd_tstack *ts, struct xvbd_xs *xs,
-			 uint32_t domid, char *which, size_t len)
+			 const struct xvbd_ab_run *run, char *which,
+			 size_t len)
 {
 	struct xvbd_disk *disks = NULL;
 	size_t n = 0, i;
 	uint64_t bs, fs;
-	int err = xvbd_tstack_disks(ts, domid, &disks, &n), rc = 1;
+	int err = xvbd_tstack_disks(ts, run->domid, &disks, &n), rc = 1;
 
 	if (err)
 		return err;
 	for (i = 0; i < n && rc == 1; i++) {
+		if (!waited_for(run, disks[i].devid))
+			continue;
 		if (!disks[i].backend_path || !disks[i].frontend_path ||
 		    xvbd_xs_read_dir_uint(xs, disks[i].backend_path, "state",
 					  XVBD_STATE_MAX, &bs) ||
@@ -96,8 +115,7 @@ static int wait_connected(struct ready *rd, struct xvbd_tstack *ts,
 	int got;
 
 	for (;;) {
-		got = all_connected(ts, xs, rd->run->domid, which,
-				    sizeof(which));
+		got = all_connected(ts, xs, rd->run, which, sizeof(which));
 		if (got < 0) {
 			xvbd_err(rd->run->cmd, "disks", "domain %s: %s",
 				 rd->run->domain, strerror(-got));

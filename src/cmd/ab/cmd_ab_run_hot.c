@@ -381,6 +381,7 @@ int ab_hot_run(struct xvbd_ctx *ctx, const struct ab_hot *h, int i,
 	if (!rc) {
 		snprintf(domspec, sizeof(domspec), "%u", h->domid);
 		ro->domain_spec = domspec;
+		ro->under_test_vdev = h->vdev;
 		if (!ro->nvdev_args) {
 			ro->vdev_args = vdevs;
 			ro->nvdev_args = 1;

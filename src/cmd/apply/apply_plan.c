@@ -13,6 +13,7 @@
 
 #include <yajl/yajl_tree.h>
 
+#include "xvbd/base/jsonpath.h"
 #include "xvbd/base/optval.h"
 #include "xvbd/base/util.h"
 #include "xvbd/dom0/image.h"
@@ -449,6 +450,10 @@ int xvbd_apply_plan_parse(const char *text, size_t len,
 	if (xvbd_json_depth(text, len, XVBD_APPLY_DEPTH_MAX) >
 	    XVBD_APPLY_DEPTH_MAX)
 		return fail(&e, "plan", NULL, "nested deeper than a plan");
+	/* yajl_tree keeps C strings: one cut at a \u0000 is another value. */
+	err = xvbd_json_strings_whole(text, len, "plan", why, why_len);
+	if (err)
+		return err;
 	copy = malloc(len + 1);
 	if (!copy)
 		return -ENOMEM;

@@ -15,7 +15,6 @@
  *   5. apply_read_after: each disk read again; render
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,6 +23,7 @@
 #include <unistd.h>
 
 #include "xvbd/base/lock.h"
+#include "xvbd/base/safepath.h"
 #include "xvbd/base/sig.h"
 #include "xvbd/base/util.h"
 #include "xvbd/xen/blkif.h"
@@ -85,20 +85,50 @@ static const char *status_name(enum apply_status s)
 
 /* ---- 1. arguments and the plan ---- */
 
+/*
+ * The plan chooses the guest and what root attaches to it: read only
+ * from a file that nobody but root could have written, swapped or
+ * pointed elsewhere (the rule of pv's configs and the record store), once,
+ * from the descriptor that was checked.  Standard input is what the
+ * caller chose to give.
+ */
+static int open_plan(struct apply *ap, int *fd)
+{
+	struct xvbd_safe_why why;
+	struct stat st;
+	int rc;
+
+	*fd = 0;
+	if (!strcmp(ap->plan_path, "-"))
+		return 0;
+	rc = xvbd_safe_open_file(ap->plan_path, &st, &why);
+	if (rc >= 0) {
+		*fd = rc;
+		xvbd_safe_why_free(&why);
+		return 0;
+	}
+	if (rc == -EPERM)
+		xvbd_err(CMD, ap->plan_path, "%s: root applies a plan only from "
+			 "a file and directories nobody else can change: make "
+			 "them root's and not writable by group or others",
+			 why.msg);
+	else if (rc == -EINVAL)
+		xvbd_err(CMD, ap->plan_path, "not a regular file");
+	else
+		xvbd_err(CMD, ap->plan_path, "%s", strerror(-rc));
+	return XVBD_EXIT_USAGE;
+}
+
 static int read_plan_text(struct apply *ap, char **text, size_t *len)
 {
 	size_t cap = XVBD_APPLY_PLAN_MAX + 1, n = 0;
 	ssize_t got;
-	int fd = 0;
+	int fd, rc;
 	char *buf;
 
-	if (strcmp(ap->plan_path, "-")) {
-		fd = open(ap->plan_path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-		if (fd < 0) {
-			xvbd_err(CMD, ap->plan_path, "%s", strerror(errno));
-			return XVBD_EXIT_USAGE;
-		}
-	}
+	rc = open_plan(ap, &fd);
+	if (rc)
+		return rc;
 	buf = malloc(cap);
 	if (!buf) {
 		if (fd)

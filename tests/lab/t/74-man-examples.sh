@@ -46,6 +46,7 @@ MAP=(
 	" file phy=@LABELS@"
 	"ring8-20240501T120000-3f2a=@RING8ID@"
 	"runs.csv=$tmp/runs.csv"
+	"rings.svg=$tmp/rings.svg"
 	"ring.svg=$tmp/ring.svg"
 )
 declare -A NOT_RUN=(
@@ -54,6 +55,7 @@ declare -A NOT_RUN=(
 	["xvbd ab record ring4 --domain bench2 --until-shutdown --interval 0.5"]="needs a guest that shuts itself down during the record: tests/lab/t/75-ab-record.sh records one (--until-shutdown, checked against the guest's own counters)"
 	["xvbd advise"]="advise's findings need a guest under a known load to be checked against anything: tests/lab/t/86-stats-cost.sh runs it on one (and on an idle guest)"
 	["xvbd advise guest1 xvda -d 30 --json"]="as xvbd advise: tests/lab/t/86-stats-cost.sh checks its JSON against man xvbd-advise"
+	["# before the update (or from the last good build's store)"]="a CI job's script: its workload logs into the guest with ssh (lab guests have no network); tests/lab/t/87-ab-gate.sh runs ab compare --fail-if-worse on lab records and checks its exit codes"
 	["xvbd pv win10 on --config /etc/xen/win10.cfg --reboot"]="reboots an HVM guest: the lab has no hardware virtualisation, so no HVM guests (xvbd-pv's file edits are run: the examples on /etc/xen/win10.cfg)"
 )
 # Examples run after the others, when no guest of the test is left.
@@ -75,6 +77,8 @@ declare -A CHECK=(
 	["xvbd ab show ring8-20240501T120000-3f2a"]=c_ab_show
 	["xvbd ab export --csv > runs.csv"]=c_ab_export
 	["xvbd ab plot ring1 ring8 -o ring.svg"]=c_ab_plot
+	["xvbd ab compare ring1 ring2 ring4 ring8 --metric read-iops,read-mbs"]=c_ab_compare_levels
+	["xvbd ab plot ring1 ring2 ring4 ring8 -o rings.svg --metric read-iops"]=c_ab_plot_levels
 	["xvbd -N ab rm ring1"]=c_ab_rm_dry
 	["xvbd attach guest1 --file /srv/img/data.raw --size 4G"]=c_attach_file
 	["xvbd attach guest1 --phy /dev/vg0/guest1-data --vdev xvdc"]=c_attach_phy
@@ -116,17 +120,27 @@ CHECK["echo '$ex_plan' | xvbd --json apply --check - | jq .changed"]=c_apply_che
 # EXAMPLES section (between .nf and .fi), roff escapes \- and \e undone,
 # a line ending in a backslash joined with the next.
 examples() {
-	local p line on nf cont
+	local p line on nf cont first script
 	for p; do
 		on=0 nf=0 cont=
 		while IFS= read -r line; do
 			case $line in
 			.SH*) [[ $line =~ ^\.SH\ \"?EXAMPLES? ]] && on=1 || on=0; continue ;;
-			.nf) nf=$on; continue ;;
-			.fi) nf=0; continue ;;
+			.nf) nf=$on first=1 script=; continue ;;
+			.fi)
+				[ -n "$script" ] && printf '%s\t%s\n' "${p##*/}" "$script"
+				nf=0 script=
+				continue ;;
 			.*) continue ;;
 			esac
 			[ $nf = 1 ] || continue
+			# A block that opens with a comment is one shell script
+			# (loops, case): one example, named by that comment.
+			if [ -n "$first" ] && [[ $line == "#"* ]]; then
+				script=$line
+			fi
+			first=
+			[ -n "$script" ] && continue
 			line=${line//\\-/-}
 			line=${line//\\e/\\}
 			line=${line#"${line%%[![:space:]]*}"}
@@ -233,6 +247,20 @@ c_ab_export() {
 		"$(grep -c . $tmp/runs.csv)"
 }
 c_ab_plot() { check "plot: an SVG file" grep -q '<svg' $tmp/ring.svg; }
+c_ab_compare_levels() {
+	check "compare of 4 labels: ring1 the baseline with its run files" \
+		grep -Eq "baseline: +ring1 \($(ab_count ring1) runs\)" <<<"$EX_OUT"
+	check "compare of 4 labels: the other three with their run files" \
+		grep -Eq "levels: +ring2 \($(ab_count ring2)\), ring4 \($(ab_count ring4)\), ring8 \($(ab_count ring8)\)" <<<"$EX_OUT"
+	store_same "compare of 4 labels"
+}
+c_ab_plot_levels() {
+	local n=$(($(ab_count ring1) + $(ab_count ring2) + $(ab_count ring4) + $(ab_count ring8)))
+	expect_eq "plot of 4 labels: a point per run file" "$n" \
+		"$(grep -o '<circle' $tmp/rings.svg 2>/dev/null | wc -l)"
+	check "plot of 4 labels: names ring2 and ring4" \
+		grep -q 'ring2.*ring4\|ring4.*ring2' <(tr -d '\n' <$tmp/rings.svg)
+}
 c_ab_rm_dry() {
 	local id miss=
 	for id in $(ab_ids ring1); do grep -qF "$id" <<<"$EX_OUT" || miss+=" $id"; done
@@ -434,7 +462,7 @@ c_help() {
 phase "set-up: guest $G, NFS and Samba servers, images, A/B runs"
 lab-guest stop $G >/dev/null 2>&1; lab-guest stop $S >/dev/null 2>&1
 rm -rf $dir $tmp $nfs_dir $smb_dir /var/lib/node_exporter
-rm -f $store/base-*.json $store/ring1-*.json $store/ring8-*.json
+rm -f $store/base-*.json $store/ring[1248]-*.json
 mkdir -p $dir $tmp /var/lib/node_exporter
 truncate -s 16M $dir/xvda.img $dir/s.img $dir/a.raw $dir/b.raw
 script='for d in xvdb xvdc xvdd xvde xvdf xvdg; do
@@ -479,11 +507,12 @@ cfg=$(lab-guest prepare $S --disk "format=raw,vdev=xvda,access=rw,target=$dir/s.
 	--extra "xen_blkfront.max_ring_page_order=4" --run 'cat /proc/cmdline')
 # Runs for the ab examples that compare, show, export, plot and list:
 # two of each label, short (the examples' own record runs 65 s).
-for l in ring1 ring8 ring1 ring8; do
+for l in ring1 ring8 ring2 ring4 ring1 ring8 ring2 ring4; do
 	xvbd -q ab record $l --domain $G --duration 2 --interval 0.5 >/dev/null ||
 		fail "set-up: ab record $l"
 done
-expect_eq "set-up: two runs of each label" "2 2" "$(ab_count ring1) $(ab_count ring8)"
+expect_eq "set-up: two runs of each label" "2 2 2 2" \
+	"$(ab_count ring1) $(ab_count ring2) $(ab_count ring4) $(ab_count ring8)"
 
 # ---- run ----
 
@@ -524,6 +553,6 @@ done
 xvbd -q defaults --reload max_ring_page_order=$orig >/dev/null ||
 	fail "clean up: max_ring_page_order back to $orig"
 echo "# examples: ${#lines[@]} in the pages, $ran run, $listed listed as not runnable, $unknown neither"
-rm -f $store/base-*.json $store/ring1-*.json $store/ring8-*.json
+rm -f $store/base-*.json $store/ring[1248]-*.json
 rm -rf $dir $tmp $nfs_dir $smb_dir /var/lib/node_exporter
 finish

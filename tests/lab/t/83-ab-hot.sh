@@ -20,7 +20,9 @@
 #    with its remedy, the guest runs on; Ctrl-C (SIGINT): the disk is
 #    removed, exit 1, the guest runs on;
 #  - --ready that never succeeds: ends at --timeout with one line, nothing
-#    left.
+#    left;
+#  - a disk of the guest that the run does not record, its frontend in
+#    Initialising (as a PV cdrom blkfront never connects): not waited for.
 # lab-leaks: check
 . /lab/lib/testlib.sh
 . /lab/lib/abguest.sh
@@ -205,6 +207,25 @@ expect_eq "one line on stderr" 1 "$(wc -l <$top/r.err)"
 check "it names --ready and the timeout" grep -q "ready.*timeout 5" $top/r.err
 check "within --timeout and the attach and detach ($took s)" test $took -lt 300
 check "no record" sh -c "! ls $top/rstore/*.json 2>/dev/null | grep -q ."
+check "nothing of xvdb left" nothing_left
+
+phase "a disk the run does not record, never Connected, is not waited for"
+# xvda's frontend state back to Initialising, as a frontend that never
+# starts leaves it (blkback, Connected, does nothing on it; blkfront
+# reads only the backend's state): readiness waits for the recorded
+# disk under test, not for xvda.
+fe=/local/domain/$domid/device/vbd/51712
+xenstore-write $fe/state 1
+t0=$SECONDS
+xvbd ab run i1 i2 --domain $name --disk-a "$spec" --disk-b "$spec" \
+	--timeout 20 --duration 1 --runs 1 --dir $top/istore >/dev/null 2>$top/i.err
+rc=$?
+took=$((SECONDS - t0))
+sed 's/^/# /' $top/i.err
+expect_eq "ab run exits 0 while xvda's frontend is Initialising" "0 1" "$rc $(fstate $domid 51712)"
+echo "# took $took s"
+expect_eq "a record per side" 2 "$(ls $top/istore/*.json 2>/dev/null | wc -l)"
+xenstore-write $fe/state 4
 check "nothing of xvdb left" nothing_left
 
 phase "kill -9 during a hot run"

@@ -172,7 +172,7 @@ w smbcred "{\"guest\": \"$G\", \"disks\": [{\"vdev\": \"xvde\", \"share\": \"smb
 w auto "{\"guest\": \"$G\", \"disks\": [{\"vdev\": \"auto\", \"file\": \"$dir/e.img\"}]}"
 w toplevel "{\"guest\": \"$G\", \"disk\": [$ok_disk]}"
 w size "{\"guest\": \"$G\", \"disks\": [{\"vdev\": \"xvde\", \"file\": \"$dir/e.img\", \"size\": \"8Q\"}]}"
-w discard "{\"guest\": \"$G\", \"disks\": [{\"vdev\": \"xvde\", \"file\": \"$dir/e.img\", \"discard\": \"yes\"}]}"
+w discard "{\"guest\": \"$G\", \"disks\": [{\"vdev\": \"xvde\", \"file\": \"$dir/e.img\", \"discard\": \"sometimes\"}]}"
 bad_input_setup $domid $dir /run/xvbd/shares
 bad_input "unknown key" 2 "disks[1].ring_ordr: unknown key" apply $bad/unknown.json
 bad_input "value out of range" 2 "disks[0].ring_order: ring-order=9" apply $bad/value.json
@@ -186,8 +186,8 @@ bad_input "target twice" 2 "disks[1]: target $dir/e.img given twice" apply $bad/
 bad_input "smb without credentials" 2 "disks[0].share: an smb:// share needs" apply $bad/smbcred.json
 bad_input "vdev auto" 2 "disks[0].vdev: \"auto\"" apply $bad/auto.json
 bad_input "unknown top-level key" 2 "plan.disk: unknown key" apply $bad/toplevel.json
-bad_input "bad size" 2 "disks[0].size: \"8Q\": not a size" apply $bad/size.json
-bad_input "discard not a boolean" 2 "disks[0].discard: true or false" apply $bad/discard.json
+bad_input "bad size" 2 "disks[0].size: \"8Q\": expected a size" apply $bad/size.json
+bad_input "discard not a boolean" 2 "disks[0].discard: \"sometimes\": expected on or off" apply $bad/discard.json
 bad_input "no plan file" 2 "$bad/none.json: No such file" apply $bad/none.json
 
 phase "4. the second new disk fails"

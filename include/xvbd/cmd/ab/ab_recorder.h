@@ -45,11 +45,13 @@ struct xvbd_ab_rec_opts {
 	uint64_t interval_ns, warmup_ns;
 	/*
 	 * ab run: before the warmup, wait (at most ready_timeout_ns) until
-	 * every disk of the guest is Connected and then ready_cmd (NULL:
-	 * none) exits 0; the warmup counts from there.  0: no wait.
+	 * the recorded VBDs and under_test_vdev (NULL: none) are Connected
+	 * and then ready_cmd (NULL: none) exits 0; the warmup counts from
+	 * there.  0: no wait.
 	 */
 	uint64_t ready_timeout_ns;
 	const char *ready_cmd;
+	const char *under_test_vdev;
 	const char *dir;
 	bool json;
 	/* ab run: the hash of the config its guest was created from */
