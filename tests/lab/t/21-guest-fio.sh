@@ -5,7 +5,6 @@
 # blkback's rd_sect, counted from a paused start, equals the sectors the
 # guest's block layer read since boot.  (The guest's loader came 0644
 # from the fio layer, and every exec failed: "fio: Permission denied".)
-# lab-tier: all
 . /lab/lib/testlib.sh
 img=/scratch/t21.img
 dd if=/dev/urandom of=$img bs=1M count=32 status=none

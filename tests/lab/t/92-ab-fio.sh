@@ -142,8 +142,11 @@ expect_eq "cache: ab run exits 0" 0 $?
 sed 's/^/# disk sectors read: /' $top/cache/sectors
 second=$(ls $store/host-*.json | sort | tail -1)
 id2=$(jq -r .id $second)
-flag=$(xvbd ab show $id2 --dir $store --json | jq -r '.accounting.flags[]')
+xvbd ab show $id2 --dir $store --json >$top/cache/show2.json
+flag=$(jq -r '.accounting.flags[]' $top/cache/show2.json)
 echo "# $id2: $flag"
+# the counts the flag is decided from, for a failure's log
+echo "# $id2: $(jq -c '.accounting | del(.flags)' $top/cache/show2.json)"
 pct=$(sed -n 's/.*: \([0-9]*\) % served from dom0.s page cache$/\1/p' <<<"$flag")
 check "A's second run: served from dom0's page cache, the disk holding the image named" \
 	grep -q "the disk holding the image .*% served from dom0's page cache" <<<"$flag"
