@@ -92,12 +92,17 @@ LIB_SRCS += src/dom0/sysfs.c src/dom0/sysfs_parse.c src/stats/stats.c src/stats/
 	src/stats/stats_render.c
 # JSON strings read whole (a \u0000 inside is refused, with its place)
 LIB_SRCS += src/base/jsonpath.c
+# workload: what the guest's benchmark printed (fio JSON/JSON+, benchfmt)
+LIB_SRCS += src/base/json_err.c src/workload/fio_json.c src/workload/fio_frame.c \
+	     src/workload/fio_model.c src/workload/benchfmt.c \
+	     src/workload/capture.c
 # ab: the A/B records (model, JSON, store)
 LIB_SRCS += src/ab/ab_record.c src/ab/ab_json.c src/ab/ab_json_read.c \
-	     src/ab/ab_store.c
+	     src/ab/ab_store.c src/ab/ab_results_json.c src/ab/ab_results_read.c
 # dom0 page cache modes of file-backed disks (attach --cache, list, show)
 LIB_SRCS += src/dom0/cache.c src/vbd/attach_script.c
 XEN_SRCS  += src/ab/ab_sys.c src/cmd/ab/ab_recorder.c src/cmd/ab/ab_recorder_loop.c src/cmd/ab/ab_recorder_ready.c \
+	     src/cmd/ab/ab_recorder_cmd.c src/cmd/ab/ab_recorder_filedev.c \
 	     src/xen/tstack_facts.c
 CMD_SRCS  += src/cmd/ab/cmd_ab_record.c src/cmd/ab/cmd_ab_run.c src/cmd/ab/cmd_ab_run_hot.c \
 	     src/cmd/ab/cmd_ab_run_seq.c
@@ -111,7 +116,7 @@ LIB_SRCS += src/ab/ab_stat.c src/ab/ab_stat_dist.c src/ab/ab_stat_fieller.c \
 LIB_SRCS += src/ab/ab_fp.c src/ab/ab_fp_offer.c src/ab/ab_summary.c src/ab/ab_compare.c \
 	     src/ab/ab_compare_pair.c src/ab/ab_compare_render.c src/ab/ab_plot.c \
 	     src/ab/ab_verdict.c src/ab/ab_compare_words.c \
-	     src/ab/ab_interf.c src/ab/ab_svg.c
+	     src/ab/ab_interf.c src/ab/ab_guest.c src/ab/ab_account.c src/ab/ab_svg.c
 # ab: experiments over k levels (order, comparison with a baseline, the
 # gate, the sequential stop over k - 1 comparisons, the levels' picture)
 LIB_SRCS += src/ab/ab_order.c src/ab/ab_sweep.c src/ab/ab_sweep_fam.c \

@@ -10,7 +10,8 @@
 #   vbd      base, xen, dom0
 #   disk     base, xen, dom0, vbd (a disk's life: attach, detach, tune)
 #   stats    base, xen, dom0, disk
-#   ab       base, xen, dom0, vbd, disk, stats
+#   workload base (what a benchmark printed: fio JSON, benchfmt)
+#   ab       base, xen, dom0, vbd, disk, stats, workload
 #   cmd      everything (cmd/attach, cmd/ab: the two command families)
 #   hotplug  base, xen, dom0 (xvbd-block, its own program)
 #
@@ -36,8 +37,9 @@ declare -A may=(
 	[vbd]="base xen dom0 vbd"
 	[disk]="base xen dom0 vbd disk"
 	[stats]="base xen dom0 disk stats"
-	[ab]="base xen dom0 vbd disk stats ab"
-	[cmd]="base xen dom0 vbd disk stats ab cmd"
+	[workload]="base workload"
+	[ab]="base xen dom0 vbd disk stats workload ab"
+	[cmd]="base xen dom0 vbd disk stats workload ab cmd"
 	[hotplug]="base xen dom0 hotplug"
 )
 passed=0 failed=0

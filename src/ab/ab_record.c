@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "xvbd/ab/ab.h"
+#include "xvbd/workload/workload.h"
 #include "xvbd/ab/ab_record_impl.h"
 #include "xvbd/base/util.h"
 
@@ -391,6 +392,9 @@ void xvbd_ab_record_free(struct xvbd_ab_record *rec)
 	free(rec->notes);
 	free(rec->path);
 	free(rec->untrusted);
+	if (rec->results)
+		xvbd_wl_results_free(rec->results);
+	free(rec->results);
 	memset(rec, 0, sizeof(*rec));
 }
 

@@ -199,7 +199,8 @@ static int check_mode(const struct xvbd_cmd *cmd, struct run_opts *o,
 
 enum {
 	O_VBD_A, O_VBD_B, O_GUEST_LIMITS, O_VDEV, O_DURATION, O_RUN,
-	O_UNTIL_SHUTDOWN, O_INTERVAL, O_WARMUP, O_RUNS, O_UNTIL_CONFIDENT,
+	O_UNTIL_SHUTDOWN, O_INTERVAL, O_WARMUP, O_RESULTS, O_RUNS,
+	O_UNTIL_CONFIDENT,
 	O_MIN_EFFECT, O_EQUIVALENCE, O_MAX_RUNS, O_METRIC, O_CONFIDENCE,
 	O_DIR, O_TIMEOUT, O_DOMAIN, O_DISK_A, O_DISK_B, O_CACHE_A, O_CACHE_B,
 	O_READY,
@@ -219,6 +220,7 @@ const struct xvbd_cmdopt cmd_ab_run_opts[] = {
 	[O_UNTIL_SHUTDOWN] = XVBD_AB_ROW_UNTIL_SHUTDOWN,
 	[O_INTERVAL] = XVBD_AB_ROW_INTERVAL,
 	[O_WARMUP] = XVBD_AB_ROW_WARMUP,
+	[O_RESULTS] = XVBD_AB_ROW_RESULTS,
 	[O_RUNS] = XVBD_OPT_N("runs", 0, "N", 1, PAIRS_MAX, "pairs of runs "
 		"(default 3)"),
 	[O_UNTIL_CONFIDENT] = XVBD_OPT_F("until-confident", 0, "run pairs "
@@ -250,7 +252,8 @@ const struct xvbd_cmdopt cmd_ab_run_opts[] = {
 _Static_assert(O_RUN - O_DURATION == XVBD_AB_REC_RUN &&
 	       O_UNTIL_SHUTDOWN - O_DURATION == XVBD_AB_REC_UNTIL_SHUTDOWN &&
 	       O_INTERVAL - O_DURATION == XVBD_AB_REC_INTERVAL &&
-	       O_WARMUP - O_DURATION == XVBD_AB_REC_WARMUP,
+	       O_WARMUP - O_DURATION == XVBD_AB_REC_WARMUP &&
+	       O_RESULTS - O_DURATION == XVBD_AB_REC_RESULTS,
 	       "the recording's rows in xvbd_ab_rec_row's order");
 
 static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
@@ -383,6 +386,9 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 	if (!o->mode_given)
 		return xvbd_usage_error(ctx->cmd, "how long? --duration S, "
 					"--run CMD or --until-shutdown");
+	rc = xvbd_ab_rec_opts_check(ctx->cmd, &o->rec);
+	if (rc)
+		return rc;
 	if (o->until_confident && have_runs) {
 		xvbd_err(CMD, "--runs", "--runs and --until-confident exclude "
 			 "each other (--max-runs bounds the latter)");
