@@ -40,6 +40,8 @@
  *	 |        attach/ apply/ ab/ for the families
  *	 +--> ab/      records, fingerprint, statistics, compare, plot
  *	 +--> stats/   the sampler and its rate math
+ *	 +--> workload/ what the guest's benchmark printed (fio, benchfmt):
+ *	 |             base only, fed by ab
  *	 +--> disk/    a disk's life (this header)
  *	 |      +--> vbd/    one VBD gathered; overrides; hotplug script choice
  *	 +------+--> xen/    xenstore, libxl/libxlutil, blkif keys
@@ -47,7 +49,8 @@
  *	                +--> base/  errors, report, out, lock, journal, sig
  *	hotplug/  xvbd-block (its own program): dom0, xen, base
  *
- * (ab and stats may use disk; disk uses vbd, xen, dom0, base.)
+ * (ab and stats may use disk and ab workload; disk uses vbd, xen, dom0,
+ * base.)
  */
 #ifndef XVBD_DISK_H
 #define XVBD_DISK_H
