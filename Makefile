@@ -78,11 +78,10 @@ endif
 # XEN_SRCS need the Xen libraries; CMD_SRCS are the commands.
 LIB_SRCS := src/base/util.c src/base/optval.c src/base/out_rows.c src/xen/blkif.c src/xen/blkif_table.c src/base/out.c src/base/lock.c \
 	     src/dom0/share.c src/dom0/image.c src/xen/xs_path.c src/cmd/cmd_table.c src/cmd/cmd_opt.c \
-	     src/base/sig.c
+	     src/base/sig.c src/base/report.c
 XEN_SRCS  := src/xen/xs.c src/xen/tstack.c src/vbd/vbd.c src/dom0/loop.c
 CMD_SRCS  := src/cmd/cmd.c src/cmd/cmd_help.c src/cmd/cmd_list.c src/cmd/cmd_show.c \
-	     src/cmd/attach/cmd_attach.c src/cmd/attach/attach_plan.c src/cmd/attach/attach_prepare.c \
-	     src/cmd/attach/attach_add.c src/cmd/cmd_detach.c
+	     src/cmd/attach/cmd_attach.c src/cmd/cmd_detach.c src/cmd/cmd_report.c
 # start, tune, defaults: per-VBD overrides and blkback module parameters
 LIB_SRCS += src/vbd/override.c src/dom0/modparam.c src/base/spawn.c
 XEN_SRCS  += src/vbd/override_xs.c src/vbd/override_run.c src/xen/tstack_create.c \
@@ -94,12 +93,17 @@ LIB_SRCS += src/dom0/sysfs.c src/dom0/sysfs_parse.c src/stats/stats.c src/stats/
 	src/stats/stats_render.c
 # JSON strings read whole (a \u0000 inside is refused, with its place)
 LIB_SRCS += src/base/jsonpath.c
+# workload: what the guest's benchmark printed (fio JSON/JSON+, benchfmt)
+LIB_SRCS += src/base/json_err.c src/workload/fio_json.c src/workload/fio_frame.c \
+	     src/workload/fio_model.c src/workload/benchfmt.c \
+	     src/workload/capture.c
 # ab: the A/B records (model, JSON, store)
 LIB_SRCS += src/ab/ab_record.c src/ab/ab_json.c src/ab/ab_json_read.c src/ab/ab_lat.c src/ab/ab_lat_render.c \
-	     src/ab/ab_store.c
+	     src/ab/ab_store.c src/ab/ab_results_json.c src/ab/ab_results_read.c
 # dom0 page cache modes of file-backed disks (attach --cache, list, show)
 LIB_SRCS += src/dom0/cache.c src/vbd/attach_script.c
 XEN_SRCS  += src/ab/ab_sys.c src/cmd/ab/ab_recorder.c src/cmd/ab/ab_recorder_loop.c src/cmd/ab/ab_recorder_ready.c \
+	     src/cmd/ab/ab_recorder_cmd.c src/cmd/ab/ab_recorder_filedev.c \
 	     src/xen/tstack_facts.c
 CMD_SRCS  += src/cmd/ab/cmd_ab_record.c src/cmd/ab/cmd_ab_run.c src/cmd/ab/cmd_ab_run_hot.c \
 	     src/cmd/ab/cmd_ab_run_seq.c
@@ -113,7 +117,7 @@ LIB_SRCS += src/ab/ab_stat.c src/ab/ab_stat_dist.c src/ab/ab_stat_fieller.c \
 LIB_SRCS += src/ab/ab_fp.c src/ab/ab_fp_offer.c src/ab/ab_summary.c src/ab/ab_compare.c \
 	     src/ab/ab_compare_pair.c src/ab/ab_compare_render.c src/ab/ab_plot.c src/ab/ab_plot_cdf.c \
 	     src/ab/ab_verdict.c src/ab/ab_compare_words.c \
-	     src/ab/ab_interf.c src/ab/ab_svg.c
+	     src/ab/ab_interf.c src/ab/ab_guest.c src/ab/ab_account.c src/ab/ab_svg.c
 # ab: experiments over k levels (order, comparison with a baseline, the
 # gate, the sequential stop over k - 1 comparisons, the levels' picture)
 LIB_SRCS += src/ab/ab_order.c src/ab/ab_sweep.c src/ab/ab_sweep_fam.c \
@@ -134,8 +138,14 @@ LIB_SRCS += src/base/journal.c src/base/sha256.c
 # latency: the histogram (pure)
 LIB_SRCS += src/base/lathist.c src/dom0/trace_hist.c src/dom0/tracefs.c \
 	     src/dom0/lat_trace.c src/dom0/lat_trace_spec.c src/dom0/lat_trace_read.c
-# apply: the plan (pure: unit tested), the comparison and its actions
-LIB_SRCS += src/cmd/apply/apply_plan.c
+# a disk's life (src/disk): the description's one parser reads xl disk
+# specs with libxlutil (tstack.c), so its unit tests link DESC_OBJS
+XEN_SRCS  += src/disk/disk_desc.c src/disk/disk_dom.c src/disk/disk_attach.c \
+	     src/disk/disk_plan.c src/disk/disk_prepare.c src/disk/disk_add.c \
+	     src/disk/disk_detach.c src/disk/disk_tune.c src/disk/disk_observe.c
+# apply: the plan (unit tested with DESC_OBJS), the comparison and its
+# actions
+XEN_SRCS  += src/cmd/apply/apply_plan.c
 CMD_SRCS  += src/cmd/apply/cmd_apply.c src/cmd/apply/apply_run.c
 CMD_SRCS  += src/cmd/journal_report.c
 SRCS      := $(LIB_SRCS) $(XEN_SRCS) $(CMD_SRCS) src/cmd/main.c
@@ -172,7 +182,18 @@ $(BUILD)/%.o: %.c
 	$(CC) $(XCFLAGS) $(CFLAGS) $(CPPFLAGS) -c -o $@ $<
 
 $(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(LIB_OBJS) $(LOOP_OBJS)
-	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ -lcmocka $(shell pkg-config --libs yajl) -lm
+	$(CC) $(XLDFLAGS) $(LDFLAGS) -o $@ $^ -lcmocka $(shell pkg-config --libs yajl) -lm $(UNIT_LIBS)
+
+# The disk layer's parser and apply's plan: libxlutil reads xl disk specs
+# (through tstack.c, as the fuzzers link it).
+DESC_OBJS := $(addprefix $(BUILD)/src/,disk/disk_desc.o xen/tstack.o xen/xs.o \
+	     cmd/apply/apply_plan.o)
+DESC_TESTS := $(BUILD)/tests/unit/test_disk_desc $(BUILD)/tests/unit/test_apply_plan
+$(DESC_TESTS): $(DESC_OBJS)
+$(DESC_TESTS): UNIT_LIBS = $(PKG_LIBS)
+# apply reading a guest of many disks, the disk layer faked in the test
+$(BUILD)/tests/unit/test_apply_many: $(DESC_OBJS) $(BUILD)/src/cmd/apply/apply_run.o
+$(BUILD)/tests/unit/test_apply_many: UNIT_LIBS = $(PKG_LIBS)
 
 # test_lock_hold makes flock fail (ENOLCK, EINTR) through a wrapper.
 $(BUILD)/tests/unit/test_lock_hold: XLDFLAGS += -Wl,--wrap=flock

@@ -210,6 +210,13 @@ case_ 2 "ab record: --domain missing" ab record x --until-shutdown
 case_ 2 'ab record: --vdev: "sdz-1"' ab record x --domain g --vdev sdz-1 \
 	--duration 1
 case_ 1 "ab record: $no_xs" ab record x --domain g --duration 1 --json
+case_ 2 "ab record: --results reads the output of --run's command" \
+	ab record x --domain g --duration 1 --results fio
+case_ 2 'ab record: --results: "json": expected one of auto|fio|benchfmt|none' \
+	ab record x --domain g --run true --results json
+case_ 2 "ab run: --results reads the output of --run's command" \
+	ab run a x.cfg b y.cfg --until-shutdown --results auto
+case_ 1 "ab record: $no_xs" ab record x --domain g --run true --results benchfmt
 # the largest confidence is 99.999 in both commands, as their messages say
 case_ 2 'ab compare: --confidence: "99.9999": expected a percentage from 50 to 99.999' \
 	ab compare a b --confidence 99.9999

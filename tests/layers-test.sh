@@ -34,6 +34,12 @@ plant "libxl outside xen" 'src/dom0/loop.c (dom0) includes <libxl.h>: only xen' 
 	'sed -i "0,/^#include </s//#include <libxl.h>\n&/" src/dom0/loop.c'
 plant "another folder's private header" 'src/vbd/vbd.c (vbd) includes "tstack_impl.h": a private header' \
 	'sed -i "0,/^#include \"/s//#include \"tstack_impl.h\"\n&/" src/vbd/vbd.c'
+plant "disk from vbd (the layer above it)" 'src/vbd/vbd.c (vbd) includes xvbd/disk/disk.h: vbd may not use disk' \
+	'sed -i "0,/^#include \"/s//#include \"xvbd\/disk\/disk.h\"\n&/" src/vbd/vbd.c'
+plant "cmd from disk" 'src/disk/disk_desc.c (disk) includes xvbd/cmd/cmd.h: disk may not use cmd' \
+	'sed -i "0,/^#include \"/s//#include \"xvbd\/cmd\/cmd.h\"\n&/" src/disk/disk_desc.c'
+plant "a command calling another's entry point" 'src/cmd/cmd_tune.c calls cmd_detach: another command' \
+	'sed -i "s/^int cmd_tune(struct xvbd_ctx \*ctx, int argc, char \*\*argv)\$/static int detach_it(struct xvbd_ctx *c, int n, char **v) { return cmd_detach(c, n, v); }\n&/" src/cmd/cmd_tune.c'
 plant "a source directly in src/" 'sources directly in src/' 'echo "int x;" > src/stray.c'
 
 echo "layers-test: $passed passed, $failed failed"

@@ -8,16 +8,24 @@
 #   xen      base (+ libxenstore, libxl, libxlutil, libxenctrl)
 #   dom0     base (sysfs, /proc, loop, mount, modprobe)
 #   vbd      base, xen, dom0
-#   stats    base, xen, dom0
-#   ab       base, xen, dom0, vbd, stats
+#   disk     base, xen, dom0, vbd (a disk's life: attach, detach, tune)
+#   stats    base, xen, dom0, disk
+#   workload base (what a benchmark printed: fio JSON, benchfmt)
+#   ab       base, xen, dom0, vbd, disk, stats, workload
 #   cmd      everything (cmd/attach, cmd/ab: the two command families)
 #   hotplug  base, xen, dom0 (xvbd-block, its own program)
 #
 # Public headers live in include/xvbd/<layer>/; a private header sits
 # beside the sources that own it (src/<layer>/x_impl.h) and only files of
 # that folder include it.  Only xen includes the Xen libraries' headers.
-# No source sits directly in src/.  Prints "ok"/"not ok" per file and
-# ends with "layers: N passed, N failed".
+# No source sits directly in src/.
+#
+# A command never calls another command's entry point (the handlers of
+# src/cmd/main.c's table): an act two commands need is a layer.  Only
+# main.c's table names them.
+#
+# Prints "ok"/"not ok" per file and ends with "layers: N passed, N
+# failed".
 set -uo pipefail
 top=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$top" || exit 1
@@ -27,9 +35,11 @@ declare -A may=(
 	[xen]="base xen"
 	[dom0]="base dom0"
 	[vbd]="base xen dom0 vbd"
-	[stats]="base xen dom0 stats"
-	[ab]="base xen dom0 vbd stats ab"
-	[cmd]="base xen dom0 vbd stats ab cmd"
+	[disk]="base xen dom0 vbd disk"
+	[stats]="base xen dom0 disk stats"
+	[workload]="base workload"
+	[ab]="base xen dom0 vbd disk stats workload ab"
+	[cmd]="base xen dom0 vbd disk stats workload ab cmd"
 	[hotplug]="base xen dom0 hotplug"
 )
 passed=0 failed=0
@@ -80,6 +90,26 @@ while IFS= read -r f; do
 		for b in "${bad[@]}"; do not_ok "$f ($own) includes $b"; done
 	fi
 done < <(find src include/xvbd -name '*.[ch]' | sort)
+
+# The command table's handlers, and who uses them outside main.c.
+entries=" $(sed -n 's/^[[:space:]]*{ *"[^"]*", *\(cmd_[a-z0-9_]*\),.*/\1/p' src/cmd/main.c | sort -u | tr '\n' ' ') "
+[ "$entries" != "  " ] && ok "the command table names its handlers ($(wc -w <<<"$entries"))" ||
+	not_ok "no command handler found in src/cmd/main.c's table"
+while IFS= read -r f; do
+	own=" $(sed -n 's/^int \(cmd_[a-z0-9_]*\)(struct xvbd_ctx .*/\1/p' "$f" | tr '\n' ' ') "
+	# the code alone: no comment, no #include line
+	used=$(perl -0pe 's{/\*.*?\*/}{}gs; s{//[^\n]*}{}g; s{^[ \t]*#[ \t]*include[^\n]*}{}mg' "$f" |
+		grep -ohE '\bcmd_[a-z0-9_]+\b' | sort -u)
+	bad=()
+	for n in $used; do
+		[[ $entries == *" $n "* ]] && [[ $own != *" $n "* ]] && bad+=("$n")
+	done
+	if [ ${#bad[@]} = 0 ]; then
+		ok "$f calls no other command's entry point"
+	else
+		not_ok "$f calls ${bad[*]}: another command's entry point (an act two commands need is a layer)"
+	fi
+done < <(find src/cmd -name '*.c' ! -path src/cmd/main.c | sort)
 
 echo "layers: $passed passed, $failed failed"
 [ $failed = 0 ]

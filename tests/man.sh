@@ -92,6 +92,10 @@ fi
 
 # The reverse: long options and commands the pages name.
 known=$(sed -n 's/^opt [a-z ]* \(--[a-z0-9-]*\)=\{0,1\}$/\1/p' <<<"$table" | sort -u)
+# Other programs' options the pages name (fio's, in xvbd-ab's workload
+# results and examples): theirs, not xvbd's.
+foreign="--output-format --status-interval"
+known=$(printf '%s\n' $known $foreign | sort -u)
 for p in "${pages[@]}"; do
 	t=$(text "$p")
 	unknown=$(grep -oE -- '--[a-z][a-z0-9-]*' <<<"$t" | sort -u | comm -23 - <(echo "$known"))

@@ -229,7 +229,9 @@ static int warn_runs(struct xvbd_ab_comparison *c, const char *side,
  */
 static bool never_variable(const char *key)
 {
-	return !strcmp(key, "workload") || !strcmp(key, "xvbd.version");
+	return !strcmp(key, "workload") || !strcmp(key, "xvbd.version") ||
+	       !strncmp(key, XVBD_AB_FP_WORKLOAD_PREFIX,
+			strlen(XVBD_AB_FP_WORKLOAD_PREFIX));
 }
 
 /*
@@ -296,7 +298,12 @@ static int warn_fingerprints(struct xvbd_ab_comparison *c,
 	for (i = 0; i < c->ndiffs && !rc; i++) {
 		if (c->diffs[i].follows)
 			continue;
-		xvbd_ab_fp_diff_text(&c->diffs[i], line, sizeof(line));
+		/* The workload's own facts in one line, both sides' jobs. */
+		if (strncmp(c->diffs[i].key, XVBD_AB_FP_WORKLOAD_PREFIX,
+			    strlen(XVBD_AB_FP_WORKLOAD_PREFIX)) ||
+		    xvbd_ab_workload_diff_text(a, b, line, sizeof(line)) ==
+		    -ENOENT)
+			xvbd_ab_fp_diff_text(&c->diffs[i], line, sizeof(line));
 		rc = ab_warn(c, "%s", line);
 	}
 	if (!rc && alone > 1)
@@ -484,6 +491,10 @@ int xvbd_ab_compare_with(const struct xvbd_ab_record *a, size_t na,
 	if (!rc)
 		rc = ab_interf_compare(out, "B", b, nb,
 				       opts->interference_cpu);
+	if (!rc)
+		rc = ab_account_compare(out, "A", a, na);
+	if (!rc)
+		rc = ab_account_compare(out, "B", b, nb);
 	if (!rc)
 		rc = warn_data(out, na, nb);
 out:

@@ -92,6 +92,14 @@ void ab_mwu_ratio(const double *xa, size_t na, const double *xb, size_t nb,
 		  double confidence, double *r, double *lo, double *hi);
 
 /*
+ * Each run of side ("A", "B") whose I/O went elsewhere than its figures
+ * say, or whose guest clock ran fast: a warning per flag
+ * (src/ab/ab_account.c).
+ */
+int ab_account_compare(struct xvbd_ab_comparison *c, const char *side,
+		       const struct xvbd_ab_record *r, size_t n);
+
+/*
  * The runs r[n] of side ("A", "B") flagged for interference at threshold
  * (a fraction of the host's CPUs; 0: the default) into c->interf, each
  * with its warnings (src/ab_interf.c).

@@ -590,6 +590,10 @@ void xvbd_ab_comparison_render(struct xvbd_out *o, const char *key,
 	for (m = 0; m < XVBD_AB_NMETRICS; m++) {
 		if (shown_metrics && !shown_metrics[m])
 			continue;
+		/* The guest's own figures where some run has them. */
+		if (!shown_metrics && xvbd_ab_metric_is_guest(m) &&
+		    !c->m[m].na && !c->m[m].nb)
+			continue;
 		if (json)
 			render_metric_json(o, c, &c->m[m]);
 		else

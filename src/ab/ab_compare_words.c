@@ -53,6 +53,28 @@ const char *xvbd_ab_direction(enum xvbd_ab_metric m, bool b_higher)
 	case XVBD_AB_SECONDS:
 	case XVBD_AB_BUSY_SECONDS:
 		return b_higher ? "B takes longer" : "B takes less time";
+	case XVBD_AB_G_RD_CLAT:
+	case XVBD_AB_G_RD_P50:
+	case XVBD_AB_G_RD_P99:
+	case XVBD_AB_G_RD_P999:
+	case XVBD_AB_G_RD_CLAT_MAX:
+	case XVBD_AB_G_WR_CLAT:
+	case XVBD_AB_G_WR_P50:
+	case XVBD_AB_G_WR_P99:
+	case XVBD_AB_G_WR_P999:
+	case XVBD_AB_G_WR_CLAT_MAX:
+		return b_higher ? "B slower (higher latency in the guest)" :
+				  "B faster (lower latency in the guest)";
+	case XVBD_AB_BENCH_LOWER1:
+	case XVBD_AB_BENCH_LOWER2:
+	case XVBD_AB_BENCH_LOWER3:
+	case XVBD_AB_BENCH_LOWER4:
+		return b_higher ? "B worse (higher)" : "B better (lower)";
+	case XVBD_AB_BENCH_HIGHER1:
+	case XVBD_AB_BENCH_HIGHER2:
+	case XVBD_AB_BENCH_HIGHER3:
+	case XVBD_AB_BENCH_HIGHER4:
+		return b_higher ? "B better (higher)" : "B worse (lower)";
 	default:
 		return b_higher ? "B faster" : "B slower";
 	}

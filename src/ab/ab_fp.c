@@ -159,6 +159,16 @@ static const struct distort distorts[] = {
 	{ "vbd.*.path",
 	  "the disk's path differs: a disk not Connected through blkfront "
 	  "(emulated, or stuck in another state) is not the PV path measured" },
+	{ "workload.fio.*",
+	  "fio's jobs differ: another block size, pattern, queue depth, "
+	  "engine, size or file does different work (a 1K job against a 4K "
+	  "one); the runs are not comparable" },
+	{ "workload.bench.config.*",
+	  "the benchmark's configuration differs (its CPU, OS, package): "
+	  "the runs are not the same experiment" },
+	{ "workload.bench.*",
+	  "another benchmark or unit in this slot: the runs measured "
+	  "different things" },
 	{ "workload",
 	  "workloads differ: another command, size, pattern or duration "
 	  "does different work; the runs are not comparable" },

@@ -212,6 +212,26 @@ static void relate_cmdline(struct xvbd_ab_fpdiff *d, size_t n,
 		}
 }
 
+static bool is_workload(const char *key)
+{
+	return !strncmp(key, XVBD_AB_FP_WORKLOAD_PREFIX,
+			strlen(XVBD_AB_FP_WORKLOAD_PREFIX));
+}
+
+/* The workload's own facts are one difference: the first one's. */
+static void relate_workload(struct xvbd_ab_fpdiff *d, size_t n,
+			    struct xvbd_ab_fpdiff *w)
+{
+	size_t i;
+
+	for (i = 0; i < n && &d[i] != w; i++) {
+		if (is_workload(d[i].key)) {
+			w->follows = d[i].key;
+			return;
+		}
+	}
+}
+
 size_t xvbd_ab_fp_relate(const struct xvbd_ab_fp *a,
 			 const struct xvbd_ab_fp *b,
 			 struct xvbd_ab_fpdiff *d, size_t n)
@@ -238,6 +258,8 @@ size_t xvbd_ab_fp_relate(const struct xvbd_ab_fp *a,
 			relate_overridden(d, n, &d[i], plen);
 		else if (!strcmp(d[i].key, "guest.cmdline"))
 			relate_cmdline(d, n, &d[i]);
+		else if (is_workload(d[i].key))
+			relate_workload(d, n, &d[i]);
 	}
 	for (i = 0; i < n; i++)
 		alone += !d[i].follows;

@@ -25,6 +25,7 @@
 #include "xvbd/ab/ab_lat.h"
 #include "xvbd/ab/ab_record_impl.h"
 #include "ab_json_impl.h"
+#include "ab_results_impl.h"
 #include "xvbd/base/util.h"
 
 #define err_set xvbd_ab_err_set
@@ -62,7 +63,7 @@ static yajl_gen_status gen_key_u64(yajl_gen g, const char *k, uint64_t v)
 /* Each field of the counters, in sysfs order (xvbd_blkback_fields). */
 static const char *const vbd_keys[] = {
 	"rd_req", "wr_req", "rd_sect", "wr_sect", "f_req", "ds_req", "oo_req",
-	"reset", "blk", "backend_cpu_ns", "backend_reset",
+	"reset", "blk", "backend_cpu_ns", "backend_reset", "file_dev",
 };
 #define NVBD_KEYS (sizeof(vbd_keys) / sizeof(vbd_keys[0]))
 /*
@@ -134,6 +135,17 @@ static yajl_gen_status gen_vbd(yajl_gen g, const struct xvbd_ab_vbd_sample *cv)
 		st = gen_str(g, "backend_reset");
 	if (!st)
 		st = yajl_gen_bool(g, v.be_reset);
+	/* A file via loop only, and only from records that have it. */
+	if (!st && v.has_file_dev)
+		st = gen_str(g, "file_dev");
+	if (!st && v.has_file_dev)
+		st = yajl_gen_map_open(g);
+	if (!st && v.has_file_dev)
+		st = gen_key_u64(g, "rd_sectors", v.file_dev_rd_sect);
+	if (!st && v.has_file_dev)
+		st = gen_key_u64(g, "wr_sectors", v.file_dev_wr_sect);
+	if (!st && v.has_file_dev)
+		st = yajl_gen_map_close(g);
 	return st ? st : yajl_gen_map_close(g);
 }
 
@@ -256,6 +268,11 @@ static yajl_gen_status gen_record(yajl_gen g, const struct xvbd_ab_record *r)
 	/* Only runs recorded with --latency: older readers never see it. */
 	if (!st && r->lat && xvbd_ab_lat_gen(g, r))
 		st = yajl_gen_generation_complete;
+	/* --run's only, and only from records that have it. */
+	if (!st && r->results)
+		st = gen_str(g, "results");
+	if (!st && r->results)
+		st = xvbd_ab_results_gen(g, r->results);
 	if (!st)
 		st = gen_str(g, "samples");
 	if (!st)
@@ -376,6 +393,16 @@ static int obj_check_opt(yajl_val v, const struct where *w,
 	return 0;
 }
 
+int xvbd_ab_json_obj_check(yajl_val v, const char *where,
+			   const char *const *keys, size_t nkeys,
+			   size_t nrequired, struct xvbd_ab_err *e)
+{
+	struct where w;
+
+	snprintf(w.s, sizeof(w.s), "%.120s", where);
+	return obj_check_opt(v, &w, keys, nkeys, nrequired, e);
+}
+
 static int obj_check(yajl_val v, const struct where *w,
 		     const char *const *keys, size_t nkeys,
 		     struct xvbd_ab_err *e)
@@ -480,6 +507,29 @@ static int read_backend(yajl_val v, const struct where *w,
 	return rc;
 }
 
+/* The device holding a loop's file: {"rd_sectors", "wr_sectors"}. */
+static int read_file_dev(yajl_val v, const struct where *w,
+			 struct xvbd_ab_vbd_sample *out, struct xvbd_ab_err *e)
+{
+	static const char *const keys[] = { "rd_sectors", "wr_sectors" };
+	yajl_val f = obj_get(v, "file_dev");
+	struct where wf;
+	int rc;
+
+	if (!f)
+		return 0;
+	where_key(&wf, w, "file_dev");
+	rc = obj_check(f, &wf, keys, 2, e);
+	if (!rc)
+		rc = get_u64(f, &wf, "rd_sectors", UINT64_MAX,
+			     &out->file_dev_rd_sect, e);
+	if (!rc)
+		rc = get_u64(f, &wf, "wr_sectors", UINT64_MAX,
+			     &out->file_dev_wr_sect, e);
+	out->has_file_dev = !rc;
+	return rc;
+}
+
 static int read_vbd(yajl_val v, const struct where *w,
 		    struct xvbd_ab_vbd_sample *out, struct xvbd_ab_err *e)
 {
@@ -488,8 +538,9 @@ static int read_vbd(yajl_val v, const struct where *w,
 	size_t i;
 	int rc;
 
-	/* The backend's two are absent in records of earlier versions. */
-	rc = obj_check_opt(v, w, vbd_keys, NVBD_KEYS, NVBD_KEYS - 2, e);
+	/* The backend's two and file_dev are absent in records of earlier
+	 * versions (file_dev also for other backends). */
+	rc = obj_check_opt(v, w, vbd_keys, NVBD_KEYS, NVBD_KEYS - 3, e);
 	for (i = 0; !rc && i < XVBD_BLKBACK_NFIELDS; i++)
 		rc = get_u64(v, w, vbd_keys[i], UINT64_MAX,
 			     vbd_counter(out, i), e);
@@ -497,6 +548,8 @@ static int read_vbd(yajl_val v, const struct where *w,
 		rc = get_bool(v, w, "reset", &out->reset, e);
 	if (!rc)
 		rc = read_backend(v, w, out, e);
+	if (!rc)
+		rc = read_file_dev(v, w, out, e);
 	if (rc)
 		return rc;
 	blk = obj_get(v, "blk");
@@ -693,13 +746,14 @@ static const char *const record_keys[] = {
 	"format", "version", "id", "label", "started", "started_unix_ns",
 	"domain", "vdevs", "mode", "workload", "workload_status",
 	"interval_ns", "warmup_ns", "complete", "fingerprint", "notes",
-	"samples", "experiment", "pair", "position", "latency",
+	"samples", "experiment", "pair", "position", "results", "latency",
 };
 #define NRECORD_KEYS (sizeof(record_keys) / sizeof(record_keys[0]))
-/* The last four (experiment, pair, position) only in ab run's records
- * (position only in those written since sweeps), latency only in runs
- * recorded with --latency. */
-#define NRECORD_KEYS_REQUIRED (NRECORD_KEYS - 4)
+/* The last five: experiment, pair and position only in ab run's records
+ * (position only in those written since sweeps), results only in --run's
+ * records written since it was kept, latency only in runs recorded with
+ * --latency. */
+#define NRECORD_KEYS_REQUIRED (NRECORD_KEYS - 5)
 
 bool xvbd_ab_json_record_key(const char *key, size_t len)
 {
@@ -796,6 +850,9 @@ int xvbd_ab_json_read_head(yajl_val root, struct xvbd_ab_record *rec,
 		rc = read_strings(arr, &w, XVBD_AB_NOTES_MAX, &rec->notes,
 				  &rec->nnotes, e);
 	}
+	if (!rc && obj_get(root, "results"))
+		rc = xvbd_ab_results_read(obj_get(root, "results"),
+					  &rec->results, e);
 	if (!rc)
 		rc = get_arr(root, &top, "samples", &arr, e);
 	/* After vdevs: one entry per vdev. */

@@ -30,4 +30,12 @@ bool xvbd_ab_json_record_key(const char *key, size_t len);
 int xvbd_ab_json_read_sample(yajl_val v, size_t index, size_t nvdevs,
 			     struct xvbd_ab_sample *s, struct xvbd_ab_err *e);
 
+/*
+ * v is an object with no key outside keys[0..nkeys), none twice, and
+ * each of the first nrequired; where names it in e ("results.fio").
+ */
+int xvbd_ab_json_obj_check(yajl_val v, const char *where,
+			   const char *const *keys, size_t nkeys,
+			   size_t nrequired, struct xvbd_ab_err *e);
+
 #endif /* XVBD_AB_JSON_IMPL_H */

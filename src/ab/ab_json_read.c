@@ -30,6 +30,7 @@
 #include "ab_json_impl.h"
 #include "xvbd/base/jsonpath.h"
 #include "xvbd/base/util.h"
+#include "xvbd/workload/workload.h"
 
 #define err_set xvbd_ab_err_set
 /* Our documents nest 6 deep (record, samples, sample, vbds, vbd, blk);
@@ -42,7 +43,19 @@
  */
 #define HEAD_VALUES_MAX	(64 + XVBD_AB_VDEVS_MAX + XVBD_AB_NOTES_MAX + \
 			 XVBD_AB_FACTS_MAX + \
-			 XVBD_AB_LAT_VALUES_MAX(XVBD_AB_VDEVS_MAX))
+			 XVBD_AB_LAT_VALUES_MAX(XVBD_AB_VDEVS_MAX) + \
+			 RESULTS_VALUES_MAX)
+/*
+ * The most a "results" can hold (ab_results_json.c) within the workload
+ * layer's limits: per job its fields, options and three directions of
+ * three latencies with their percentiles; the bins of nine histograms.
+ */
+#define RESULTS_JOB_VALUES	(16 + 3 * XVBD_WL_OPTS_MAX + \
+				 3 * (16 + 3 * (16 + 3 * XVBD_WL_PCTS_MAX)))
+#define RESULTS_VALUES_MAX	(XVBD_WL_JOBS_MAX * RESULTS_JOB_VALUES + \
+				 9 * 3 * XVBD_WL_BINS_MAX + \
+				 3 * XVBD_WL_BENCH_MAX * \
+				 (8 + 3 * XVBD_WL_UNITS_MAX) + 4096)
 /*
  * A sample holds 7 values and 14 per VBD; more than about twice that is
  * refused before a tree is made (less gets the exact check's message).
@@ -407,19 +420,12 @@ static const yajl_callbacks callbacks = {
 };
 
 /* yajl's message for a syntax error, on one line. */
-static void syntax_error(struct reader *r, size_t len)
+static void syntax_error(struct reader *r)
 {
-	unsigned char *msg = yajl_get_error(r->h, 0,
-					    (const unsigned char *)r->json,
-					    len);
-	char *nl = msg ? strchr((char *)msg, '\n') : NULL;
+	char msg[160];
 
-	if (nl)
-		*nl = '\0';
-	err_set(r->e, "not valid JSON (%s)", msg && *msg ? (char *)msg :
-		"parse error");
-	if (msg)
-		yajl_free_error(r->h, msg);
+	xvbd_json_syntax_error(r->h, msg, sizeof(msg));
+	err_set(r->e, "not valid JSON (%s)", msg);
 }
 
 int xvbd_ab_record_from_json(const char *json, size_t len,
@@ -454,7 +460,7 @@ int xvbd_ab_record_from_json(const char *json, size_t len,
 		st = yajl_complete_parse(r.h);
 	}
 	if (st == yajl_status_error)
-		syntax_error(&r, len);
+		syntax_error(&r);
 	rc = st == yajl_status_ok ? 0 : r.rc ? r.rc : -EINVAL;
 	if (!rc && !r.head_done) {
 		err_set(e, "not a JSON object");

@@ -17,6 +17,7 @@
 
 #include "xvbd/ab/ab.h"
 #include "xvbd/ab/ab_lat.h"
+#include "xvbd/workload/workload.h"
 #include "xvbd/ab/ab_record_impl.h"
 #include "xvbd/base/util.h"
 
@@ -393,6 +394,9 @@ void xvbd_ab_record_free(struct xvbd_ab_record *rec)
 	free(rec->path);
 	free(rec->untrusted);
 	xvbd_ab_lat_free(rec->lat);
+	if (rec->results)
+		xvbd_wl_results_free(rec->results);
+	free(rec->results);
 	memset(rec, 0, sizeof(*rec));
 }
 

@@ -72,6 +72,53 @@ const struct xvbd_ab_metric_info xvbd_ab_metrics[XVBD_AB_NMETRICS] = {
 	[XVBD_AB_WR_P50_MS] = { "write-p50", "write p50", "ms", false, 3 },
 	[XVBD_AB_WR_P99_MS] = { "write-p99", "write p99", "ms", false, 3 },
 	[XVBD_AB_WR_MAX_MS] = { "write-max", "write max", "ms", false, 3 },
+	/* The guest's own (ab_guest.c): fio's figures, clat in ms. */
+	[XVBD_AB_G_RD_IOPS] = { "guest-read-iops", "guest read IO/s", "IO/s",
+				true, 1 },
+	[XVBD_AB_G_WR_IOPS] = { "guest-write-iops", "guest write IO/s",
+				"IO/s", true, 1 },
+	[XVBD_AB_G_RD_MBS] = { "guest-read-mbs", "guest read MB/s", "MB/s",
+			       true, 2 },
+	[XVBD_AB_G_WR_MBS] = { "guest-write-mbs", "guest write MB/s", "MB/s",
+			       true, 2 },
+	[XVBD_AB_G_RD_CLAT] = { "guest-read-clat", "guest read clat mean",
+				"ms", false, 3 },
+	[XVBD_AB_G_RD_P50] = { "guest-read-p50", "guest read clat p50", "ms",
+			       false, 3 },
+	[XVBD_AB_G_RD_P99] = { "guest-read-p99", "guest read clat p99", "ms",
+			       false, 3 },
+	[XVBD_AB_G_RD_P999] = { "guest-read-p999", "guest read clat p99.9",
+				"ms", false, 3 },
+	[XVBD_AB_G_RD_CLAT_MAX] = { "guest-read-clat-max",
+				    "guest read clat max", "ms", false, 3 },
+	[XVBD_AB_G_WR_CLAT] = { "guest-write-clat", "guest write clat mean",
+				"ms", false, 3 },
+	[XVBD_AB_G_WR_P50] = { "guest-write-p50", "guest write clat p50",
+			       "ms", false, 3 },
+	[XVBD_AB_G_WR_P99] = { "guest-write-p99", "guest write clat p99",
+			       "ms", false, 3 },
+	[XVBD_AB_G_WR_P999] = { "guest-write-p999", "guest write clat p99.9",
+				"ms", false, 3 },
+	[XVBD_AB_G_WR_CLAT_MAX] = { "guest-write-clat-max",
+				    "guest write clat max", "ms", false, 3 },
+	/* benchfmt slots: the unit is the benchmark's own (its label too:
+	 * xvbd_ab_bench_slot) */
+	[XVBD_AB_BENCH_LOWER1] = { "bench-lower-1", "benchmark 1 (lower "
+				   "better)", "", false, 3 },
+	[XVBD_AB_BENCH_LOWER2] = { "bench-lower-2", "benchmark 2 (lower "
+				   "better)", "", false, 3 },
+	[XVBD_AB_BENCH_LOWER3] = { "bench-lower-3", "benchmark 3 (lower "
+				   "better)", "", false, 3 },
+	[XVBD_AB_BENCH_LOWER4] = { "bench-lower-4", "benchmark 4 (lower "
+				   "better)", "", false, 3 },
+	[XVBD_AB_BENCH_HIGHER1] = { "bench-higher-1", "benchmark 1 (higher "
+				    "better)", "", true, 3 },
+	[XVBD_AB_BENCH_HIGHER2] = { "bench-higher-2", "benchmark 2 (higher "
+				    "better)", "", true, 3 },
+	[XVBD_AB_BENCH_HIGHER3] = { "bench-higher-3", "benchmark 3 (higher "
+				    "better)", "", true, 3 },
+	[XVBD_AB_BENCH_HIGHER4] = { "bench-higher-4", "benchmark 4 (higher "
+				    "better)", "", true, 3 },
 };
 
 bool xvbd_ab_metric_is_latency(enum xvbd_ab_metric m)
@@ -89,7 +136,18 @@ void xvbd_ab_metrics_default(const struct xvbd_ab_record *recs, size_t n,
 	for (i = 0; i < n && !lat; i++)
 		lat = recs[i].lat != NULL;
 	for (m = 0; m < XVBD_AB_NMETRICS; m++)
-		shown[m] = lat || !xvbd_ab_metric_is_latency(m);
+		shown[m] = (lat || !xvbd_ab_metric_is_latency(m)) &&
+			   !xvbd_ab_metric_is_guest(m);
+	/* The guest's own figures where some run's results hold them. */
+	for (i = 0; i < n; i++) {
+		struct xvbd_ab_summary s;
+
+		if (!recs[i].results || xvbd_ab_summarize(&recs[i], &s))
+			continue;
+		for (m = 0; m < XVBD_AB_NMETRICS; m++)
+			if (xvbd_ab_metric_is_guest(m) && s.known[m])
+				shown[m] = true;
+	}
 }
 
 /*
@@ -493,5 +551,6 @@ int xvbd_ab_summarize(const struct xvbd_ab_record *rec,
 	busy_rates(&sum, out->busy_ns, out->value);
 	run_seconds(rec, out);
 	latency_metrics(rec, out);
+	xvbd_ab_guest_summarize(rec, out);
 	return 0;
 }

@@ -144,33 +144,106 @@ int xvbd_lock_wait_s(const char *cmd, const char *path, unsigned timeout_s,
 			      (int)timeout_ms, tell ? tell_waiting : NULL, &t);
 }
 
+/*
+ * A lock under XVBD_RUN_DIR: fd, or -errno with the one line a user gets
+ * (what, why) filled in.
+ */
+static int lock_why(const char *path, unsigned timeout_s,
+		    void (*waiting)(void *arg), void *arg, const char *whom,
+		    const char *what, char *subject, size_t subject_len,
+		    char *why, size_t why_len)
+{
+	int64_t timeout_ms = (int64_t)timeout_s * 1000;
+	int fd;
+
+	if (mkdir(XVBD_RUN_DIR, 0700) && errno != EEXIST) {
+		fd = -errno;
+		snprintf(subject, subject_len, "%s", XVBD_RUN_DIR);
+		snprintf(why, why_len, "%s", strerror(-fd));
+		return fd;
+	}
+	fd = xvbd_lock_wait(path, timeout_ms > INT_MAX ? INT_MAX :
+			    (int)timeout_ms, waiting, arg);
+	if (fd == -ETIMEDOUT) {
+		snprintf(subject, subject_len, "%s", what);
+		snprintf(why, why_len, "%s held its lock (%s) for %u s; "
+			 "nothing done", whom, path, timeout_s);
+	} else if (fd == -EINTR) {
+		snprintf(subject, subject_len, "interrupted");
+		snprintf(why, why_len, "by %s while waiting for the lock of "
+			 "%s; nothing done", xvbd_sig_name(xvbd_interrupted()),
+			 what);
+	} else if (fd < 0) {
+		snprintf(subject, subject_len, "lock");
+		snprintf(why, why_len, "%s: %s", path, strerror(-fd));
+	}
+	return fd;
+}
+
 /* A lock under XVBD_RUN_DIR for cmd: fd, or -1 after one line. */
 static int run_lock(const char *cmd, const char *path, unsigned timeout_s,
 		    bool tell, const char *whom, const char *what)
 {
+	struct tell_arg t = { cmd, whom, path };
+	char subject[320], why[PATH_MAX + 400];
 	int fd;
 
-	if (mkdir(XVBD_RUN_DIR, 0700) && errno != EEXIST) {
-		xvbd_err(cmd, XVBD_RUN_DIR, "%s", strerror(errno));
-		return -1;
-	}
-	fd = xvbd_lock_wait_s(cmd, path, timeout_s, tell, whom);
-	if (fd == -ETIMEDOUT) {
-		xvbd_err(cmd, what, "%s held its lock (%s) for %u s; nothing "
-			 "done", whom, path, timeout_s);
-		return -1;
-	}
-	if (fd == -EINTR) {
-		xvbd_err(cmd, "interrupted", "by %s while waiting for the lock "
-			 "of %s; nothing done",
-			 xvbd_sig_name(xvbd_interrupted()), what);
-		return -1;
-	}
+	fd = lock_why(path, timeout_s, tell ? tell_waiting : NULL, &t, whom,
+		      what, subject, sizeof(subject), why, sizeof(why));
 	if (fd < 0) {
-		xvbd_err(cmd, "lock", "%s: %s", path, strerror(-fd));
+		xvbd_err(cmd, subject, "%s", why);
 		return -1;
 	}
 	return fd;
+}
+
+/* Who else takes a domain's lock, and its name in messages. */
+static int domain_words(uint32_t domid, const char *domain, char *path,
+			size_t path_len, char *whom, size_t whom_len,
+			char *what, size_t what_len)
+{
+	if (xvbd_domain_lock_path(domid, path, path_len))
+		return -ENAMETOOLONG;
+	snprintf(whom, whom_len, "another xvbd attach or tune of domain %s",
+		 domain);
+	snprintf(what, what_len, "domain %s", domain);
+	return 0;
+}
+
+struct why_tell {
+	void (*fn)(void *arg, const char *whom, const char *path);
+	void *arg;
+	const char *whom, *path;
+};
+
+static void why_tell_waiting(void *arg)
+{
+	const struct why_tell *t = arg;
+
+	t->fn(t->arg, t->whom, t->path);
+}
+
+int xvbd_domain_lock_why(uint32_t domid, const char *domain,
+			 unsigned timeout_s,
+			 void (*waiting)(void *arg, const char *whom,
+					 const char *path),
+			 void *arg, char *subject, size_t subject_len,
+			 char *why, size_t why_len)
+{
+	struct why_tell t;
+	char path[64], whom[320], what[300];
+	int err;
+
+	err = domain_words(domid, domain, path, sizeof(path), whom,
+			   sizeof(whom), what, sizeof(what));
+	if (err) {
+		snprintf(subject, subject_len, "lock");
+		snprintf(why, why_len, "%s", strerror(-err));
+		return err;
+	}
+	t = (struct why_tell){ waiting, arg, whom, path };
+	return lock_why(path, timeout_s, waiting ? why_tell_waiting : NULL,
+			&t, whom, what, subject, subject_len, why, why_len);
 }
 
 int xvbd_domain_lock(const char *cmd, uint32_t domid, const char *domain,
@@ -178,11 +251,9 @@ int xvbd_domain_lock(const char *cmd, uint32_t domid, const char *domain,
 {
 	char path[64], whom[320], what[300];
 
-	if (xvbd_domain_lock_path(domid, path, sizeof(path)))
+	if (domain_words(domid, domain, path, sizeof(path), whom,
+			 sizeof(whom), what, sizeof(what)))
 		return -1;
-	snprintf(whom, sizeof(whom), "another xvbd attach or tune of domain "
-		 "%s", domain);
-	snprintf(what, sizeof(what), "domain %s", domain);
 	return run_lock(cmd, path, timeout_s, tell, whom, what);
 }
 

@@ -79,7 +79,7 @@ static void default_dispositions(void)
 
 /*
  * In the child: its own process group, default signal dispositions, stdin /dev/null, out_fd (if any)
- * as stdout and stderr.  The group: a terminal's Ctrl-C reaches xvbd
+ * as stdout and errout_fd as stderr.  The group: a terminal's Ctrl-C reaches xvbd
  * alone, which lets xl, modprobe or mount finish and then cleans up (a
  * killed xl leaves a half-built domain, a killed mount a mount without
  * xvbd's record); and a timeout kills the helpers a program runs too
@@ -87,7 +87,8 @@ static void default_dispositions(void)
  * mount after xvbd gave up).
  */
 static void __attribute__((noreturn))
-child(char *const argv[], char *const envp[], int out_fd, int err_fd)
+child(char *const argv[], char *const envp[], int out_fd, int errout_fd,
+      int err_fd)
 {
 	int fd = open("/dev/null", O_RDONLY), child_errno;
 	sigset_t none;
@@ -102,7 +103,7 @@ child(char *const argv[], char *const envp[], int out_fd, int err_fd)
 			close(fd);
 	}
 	if (out_fd >= 0 && (dup2(out_fd, STDOUT_FILENO) < 0 ||
-			    dup2(out_fd, STDERR_FILENO) < 0))
+			    dup2(errout_fd, STDERR_FILENO) < 0))
 		goto fail;
 	default_dispositions();
 	sigemptyset(&none);
@@ -132,7 +133,7 @@ static int reap(pid_t pid, int *status)
  * started (then it has been reaped).
  */
 static int start(char *const argv[], char *const envp[], int out_fd,
-		 pid_t *pid)
+		 int errout_fd, pid_t *pid)
 {
 	int pipefd[2], child_errno = 0, status;
 	ssize_t n;
@@ -150,7 +151,7 @@ static int start(char *const argv[], char *const envp[], int out_fd,
 	}
 	if (*pid == 0) {
 		close(pipefd[0]);
-		child(argv, envp, out_fd, pipefd[1]);
+		child(argv, envp, out_fd, errout_fd, pipefd[1]);
 	}
 	/* Also here, so that the group exists before any kill(-pid). */
 	setpgid(*pid, *pid);
@@ -179,7 +180,7 @@ int xvbd_spawn(char *const argv[], int *exit_status)
 	int status, rc;
 	pid_t pid;
 
-	rc = start(argv, NULL, -1, &pid);
+	rc = start(argv, NULL, -1, -1, &pid);
 	if (!rc)
 		rc = reap(pid, &status);
 	if (!rc)
@@ -202,7 +203,7 @@ int xvbd_spawn_capture(char *const argv[], char *const envp[],
 	out[0] = '\0';
 	if (pipe2(pfd, O_CLOEXEC))
 		return -errno;
-	rc = start(argv, envp, pfd[1], &pid);
+	rc = start(argv, envp, pfd[1], pfd[1], &pid);
 	close(pfd[1]);
 	if (rc) {
 		close(pfd[0]);
@@ -251,7 +252,15 @@ int xvbd_spawn_start(char *const argv[], char *const envp[], int out_fd,
 {
 	if (out_fd < 0 || !envp)
 		return -EINVAL;
-	return start(argv, envp, out_fd, pid);
+	return start(argv, envp, out_fd, out_fd, pid);
+}
+
+int xvbd_spawn_start_split(char *const argv[], char *const envp[],
+			   int out_fd, int errout_fd, pid_t *pid)
+{
+	if (out_fd < 0 || errout_fd < 0 || !envp)
+		return -EINVAL;
+	return start(argv, envp, out_fd, errout_fd, pid);
 }
 
 int xvbd_spawn_reap(pid_t pid, bool wait, int *exit_status)

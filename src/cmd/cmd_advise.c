@@ -17,6 +17,7 @@
 
 #include "xvbd/cmd/cmd.h"
 #include "xvbd/dom0/modparam.h"
+#include "xvbd/dom0/share.h"
 #include "xvbd/stats/stats.h"
 #include "xvbd/vbd/vbd.h"
 #include "xvbd/xen/blkif.h"
@@ -30,7 +31,7 @@
 #define FE_DEFAULT_SEGMENTS	32
 #define BUSY_THREAD_PCT		90.0
 #define RUN_SECONDS		30
-#define CMD_MAX			1024
+#define CMD_MAX			8192
 #define EVIDENCE_MAX		6
 
 struct evidence {
@@ -86,22 +87,46 @@ static uint64_t mp_uint(const struct vbd_facts *x, const char *name,
 }
 
 /*
- * The hot A/B of one VBD property: the same image attached again under
- * a free vdev, once per side, with the property at each value.
+ * The image a hot A/B attaches: a copy of the guest's (the guest's own is
+ * in use by its disk: refused when that is writable, a second loop over
+ * the same file when it is read-only), "IMG-ab.img" beside it, made by
+ * the command's first step.
+ */
+static int copy_step(const struct vbd_facts *x, char *copy, size_t len,
+		     char *step, size_t step_len)
+{
+	const char *target = xvbd_kvmap_get(&x->view->backend, "params");
+	size_t n = target ? strlen(target) : 0;
+
+	if (!target || !*target) {
+		snprintf(copy, len, "COPY");
+		return snprintf(step, step_len, "cp --sparse=always IMAGE "
+				"COPY && ");
+	}
+	if (n > 4 && !strcmp(target + n - 4, ".img"))
+		n -= 4;
+	snprintf(copy, len, "%.*s-ab.img", (int)n, target);
+	return snprintf(step, step_len, "cp --sparse=always %s %s && ",
+			target, copy);
+}
+
+/*
+ * The hot A/B of one VBD property: a copy of the image attached under a
+ * free vdev, once per side, with the property at each value.
  */
 static void hot_cmd(struct finding *f, const struct vbd_facts *x,
 		    const char *key, uint64_t a, uint64_t b)
 {
-	const char *target = xvbd_kvmap_get(&x->view->backend, "params");
+	char copy[XVBD_PATH_MAX + 8], step[2 * XVBD_PATH_MAX + 40];
 
+	copy_step(x, copy, sizeof(copy), step, sizeof(step));
 	snprintf(f->command, sizeof(f->command),
-		 "xvbd ab run %s-%" PRIu64 " %s-%" PRIu64 " --domain %s "
+		 "%sxvbd ab run %s-%" PRIu64 " %s-%" PRIu64 " --domain %s "
 		 "--disk-a format=raw,vdev=%s,access=ro,target=%s "
 		 "--disk-b format=raw,vdev=%s,access=ro,target=%s "
 		 "--vbd-a %s:%s=%" PRIu64 " --vbd-b %s:%s=%" PRIu64
-		 " --duration %d", key, a, key, b, x->domain, x->free_vdev,
-		 target ? target : "IMAGE", x->free_vdev,
-		 target ? target : "IMAGE", x->free_vdev, key, a,
+		 " --duration %d", step, key, a, key, b, x->domain,
+		 x->free_vdev, copy, x->free_vdev, copy, x->free_vdev, key, a,
 		 x->free_vdev, key, b, RUN_SECONDS);
 }
 
@@ -245,7 +270,7 @@ static bool rule_queues(const struct vbd_facts *x, struct finding *f)
 /* Reads of a file disk that dom0's page cache can serve. */
 static bool rule_cache(const struct vbd_facts *x, struct finding *f)
 {
-	const char *target = xvbd_kvmap_get(&x->view->backend, "params");
+	char copy[XVBD_PATH_MAX + 8], step[2 * XVBD_PATH_MAX + 40];
 
 	if (x->view->dom0_cache != XVBD_CACHE_HOST || !(x->v->rd_req_s > 0))
 		return false;
@@ -257,13 +282,14 @@ static bool rule_cache(const struct vbd_facts *x, struct finding *f)
 		 "xvbd attach --cache none (loop device with direct I/O)");
 	add_ev(f, "rd_req_per_s", x->v->rd_req_s, "1/s", 1);
 	add_ev(f, "rd_bytes_per_s", x->v->rd_bytes_s, "B/s", 0);
+	copy_step(x, copy, sizeof(copy), step, sizeof(step));
 	snprintf(f->command, sizeof(f->command),
-		 "xvbd ab run cache-host cache-none --domain %s "
+		 "%sxvbd ab run cache-host cache-none --domain %s "
 		 "--disk-a format=raw,vdev=%s,access=ro,target=%s "
 		 "--disk-b format=raw,vdev=%s,access=ro,target=%s "
-		 "--cache-a host --cache-b none --duration %d", x->domain,
-		 x->free_vdev, target ? target : "IMAGE", x->free_vdev,
-		 target ? target : "IMAGE", RUN_SECONDS);
+		 "--cache-a host --cache-b none --duration %d", step,
+		 x->domain, x->free_vdev, copy, x->free_vdev, copy,
+		 RUN_SECONDS);
 	return true;
 }
 

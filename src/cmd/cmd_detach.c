@@ -2,19 +2,19 @@
  * cmd_detach.c - xvbd [-N] detach <Domain> <VDev> [--force]: remove a
  * disk from a guest; unmount the share its image lived on when it was the
  * last disk using it.  -N reports the same without changing anything.
+ * The disk at VDev is found and removed by the disk layer
+ * (xvbd/disk/disk.h: xvbd_disk_find, xvbd_disk_detach).
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
-#include "xvbd/xen/blkif.h"
-#include "xvbd/cmd/cmd.h"
-#include "xvbd/base/journal.h"
-#include "xvbd/base/lock.h"
-#include "xvbd/dom0/share.h"
 #include "xvbd/base/sig.h"
+#include "xvbd/cmd/cmd.h"
+#include "xvbd/cmd/cmd_report.h"
+#include "xvbd/disk/disk.h"
+#include "xvbd/xen/blkif.h"
 
 #define CMD	"detach"
 
@@ -41,52 +41,34 @@ static const struct xvbd_out_label dry_labels[] = {
 	{ NULL, NULL },
 };
 
-/*
- * After the disk is gone: unmount its share if no disk of any domain
- * uses it any more.  Called with the share lock held.  1 unmounted, 0 not,
- * -1 failed (reported).  dry_run: the disk is still there, so it is the
- * share's last user when it is the only one; nothing is unmounted, 1 says
- * it would be.
- */
-static int release_share(struct xvbd_ctx *ctx, const char *name,
-			 bool dry_run)
+static void render(struct xvbd_ctx *ctx, const struct xvbd_disk_handle *h,
+		   bool force, const struct xvbd_disk_detach_result *res)
 {
-	char point[XVBD_PATH_MAX], why[512];
-	size_t users = 0;
-	int err;
-
-	snprintf(point, sizeof(point), "%s/%s", XVBD_SHARE_DIR, name);
-	err = xvbd_tstack_targets_under(ctx->ts, point, &users);
-	if (err) {
-		xvbd_err(CMD, point, "cannot count its users: %s",
-			 strerror(-err));
-		return -1;
-	}
-	if (dry_run)
-		return users <= 1;
-	if (users)
-		return 0;
-	err = xvbd_share_umount(name, why, sizeof(why));
-	if (err) {
-		xvbd_err(CMD, point, "cannot unmount: %s",
-			 why[0] ? why : strerror(-err));
-		return -1;
-	}
-	return 1;
+	xvbd_out_labels(ctx->out, ctx->opts->dry_run ? dry_labels : labels);
+	xvbd_out_obj_begin(ctx->out, NULL);
+	xvbd_out_str(ctx->out, "domain", h->domain);
+	xvbd_out_str(ctx->out, "vdev", h->vdev);
+	xvbd_out_uint(ctx->out, "devid", h->devid);
+	xvbd_out_str(ctx->out, "target", h->target[0] ? h->target : NULL);
+	xvbd_out_bool(ctx->out, "forced", force);
+	xvbd_out_bool(ctx->out, "share_unmounted", res->share_unmounted);
+	xvbd_out_bool(ctx->out, "dry_run", ctx->opts->dry_run);
+	xvbd_out_obj_end(ctx->out);
 }
 
 int cmd_detach(struct xvbd_ctx *ctx, int argc, char **argv)
 {
-	struct xvbd_disk *disks = NULL, *disk = NULL;
-	size_t ndisks = 0;
+	struct xvbd_disk_detach_result res;
+	struct xvbd_disk_detach_opts opts = { .dry_run = ctx->opts->dry_run };
+	struct xvbd_disk_handle *h = NULL;
+	struct xvbd_disk_dom dom;
+	struct xvbd_report rep;
+	struct xvbd_disk_env env;
 	const char *dom_spec, *vdev;
-	char share[128];
-	bool force = xvbd_opt(ctx, O_FORCE) != NULL, on_share;
-	bool dry_run = ctx->opts->dry_run;
-	uint32_t domid, devid;
-	char *domain = NULL;
-	int first = 0, rc = XVBD_EXIT_OK, err, lock_fd = -1, released = 0;
+	uint32_t devid;
+	int first = 0, rc, err;
 
+	opts.force = xvbd_opt(ctx, O_FORCE) != NULL;
 	if (argc - first != 2)
 		return xvbd_usage_error(ctx->cmd, argc - first < 2 ?
 					"missing arguments" :
@@ -98,101 +80,37 @@ int cmd_detach(struct xvbd_ctx *ctx, int argc, char **argv)
 			 vdev);
 		return XVBD_EXIT_USAGE;
 	}
-	rc = xvbd_cmd_connect(ctx);
+	rc = xvbd_cmd_disk_domain(ctx, dom_spec, &rep, &env, &dom);
 	if (rc)
 		return rc;
-	rc = xvbd_cmd_domain_lookup(ctx, dom_spec, &domid, &domain);
-	if (rc)
-		return rc;
-	err = xvbd_tstack_disk_find(ctx->ts, domid, devid, &disks, &ndisks,
-				    &disk);
+	h = calloc(1, sizeof(*h));
+	if (!h) {
+		xvbd_err(CMD, NULL, "%s", strerror(ENOMEM));
+		return XVBD_EXIT_FAIL;
+	}
+	err = xvbd_disk_find(&env, &dom, devid, h);
 	if (err) {
-		rc = xvbd_cmd_disk_error(ctx, err, vdev, domain);
+		rc = xvbd_cmd_disk_error(ctx, err, vdev, dom.name);
 		goto out;
 	}
-	on_share = xvbd_share_of_target(disk->target, share,
-					sizeof(share)) == 1;
-	/* A dry run takes no lock: it changes nothing another detach or
-	 * attach could race with, and reads what is there now. */
-	if (on_share && !dry_run) {
-		lock_fd = xvbd_share_lock(CMD, XVBD_LOCK_WAIT_S,
-					  !ctx->opts->quiet &&
-					  isatty(STDERR_FILENO));
-		if (lock_fd == -EINTR)
-			xvbd_err(CMD, "interrupted", "by %s while waiting for "
-				 "the lock of %s: nothing removed",
-				 xvbd_sig_name(xvbd_interrupted()),
-				 XVBD_SHARE_DIR);
-		else if (lock_fd == -ETIMEDOUT)
-			xvbd_err(CMD, XVBD_SHARE_DIR, "another xvbd attach or "
-				 "detach held its lock for %u s; nothing "
-				 "removed", XVBD_LOCK_WAIT_S);
-		else if (lock_fd < 0)
-			xvbd_err(CMD, XVBD_SHARE_DIR, "cannot lock: %s",
-				 strerror(-lock_fd));
-		if (lock_fd < 0) {
-			rc = XVBD_EXIT_FAIL;
-			goto out;
-		}
-	}
-	xvbd_test_stop("detach-found");
-	if (xvbd_interrupted()) {
-		xvbd_err(CMD, "interrupted", "by %s: nothing removed",
-			 xvbd_sig_name(xvbd_interrupted()));
+	rc = xvbd_disk_detach(&env, h, &opts, &res);
+	if (!rc && res.was_gone) {
+		xvbd_err(CMD, h->vdev, "libxl could not remove it from domain "
+			 "%s: no such disk", dom.name);
 		rc = XVBD_EXIT_FAIL;
+	}
+	if (!res.found || (!res.removed && !opts.dry_run))
 		goto out;
-	}
-	/* From here a signal lets the removal (and the unmount) finish;
-	 * a SIGKILL leaves it to the next run to name. */
-	if (!dry_run) {
-		xvbd_journal_note(XVBD_J_DETACH, "%u %u %s %s", domid, devid,
-				  disk->vdev, domain);
-		if (on_share)
-			xvbd_journal_note(XVBD_J_MOUNT, "%s/%s",
-					  XVBD_SHARE_DIR, share);
-	}
-	err = dry_run ? 0 :
-	      xvbd_tstack_disk_remove(ctx->ts, domid, disk->vdev, force);
-	if (!dry_run)
-		xvbd_journal_done(XVBD_J_DETACH, "%u %u %s %s", domid, devid,
-				  disk->vdev, domain);
-	if (err) {
-		xvbd_err(CMD, disk->vdev, "libxl could not remove it from "
-			 "domain %s%s", domain, err == -ENOENT ?
-			 ": no such disk" : " (see libxl's messages above)");
-		if (!force && !ctx->opts->quiet)
-			xvbd_hint("--force tears it down without the guest's "
-				  "cooperation");
-		rc = XVBD_EXIT_FAIL;
-		goto out;
-	}
-	if (on_share) {
-		released = release_share(ctx, share, dry_run);
-		if (released < 0)
-			rc = XVBD_EXIT_FAIL;
-	}
-	xvbd_out_labels(ctx->out, dry_run ? dry_labels : labels);
-	xvbd_out_obj_begin(ctx->out, NULL);
-	xvbd_out_str(ctx->out, "domain", domain);
-	xvbd_out_str(ctx->out, "vdev", disk->vdev);
-	xvbd_out_uint(ctx->out, "devid", disk->devid);
-	xvbd_out_str(ctx->out, "target", disk->target);
-	xvbd_out_bool(ctx->out, "forced", force);
-	xvbd_out_bool(ctx->out, "share_unmounted", released > 0);
-	xvbd_out_bool(ctx->out, "dry_run", dry_run);
-	xvbd_out_obj_end(ctx->out);
+	render(ctx, h, opts.force, &res);
 	if (xvbd_interrupted()) {
 		xvbd_err(CMD, "interrupted", "by %s: %s was removed all the "
-			 "same%s", xvbd_sig_name(xvbd_interrupted()),
-			 disk->vdev, released > 0 ? " (its share unmounted)" :
-			 "");
+			 "same%s", xvbd_sig_name(xvbd_interrupted()), h->vdev,
+			 res.share_unmounted ? " (its share unmounted)" : "");
 		/* What was done is still told: cmd.c ends the document
 		 * (under --json with the failure). */
 		rc = XVBD_EXIT_FAIL;
 	}
 out:
-	xvbd_share_unlock(lock_fd);
-	xvbd_tstack_disks_free(disks, ndisks);
-	free(domain);
+	free(h);
 	return rc;
 }

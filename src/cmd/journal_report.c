@@ -233,13 +233,23 @@ static int left_guest(const struct dead *d, const char *args)
 static int left_abdisk(const struct dead *d, const char *args)
 {
 	struct xvbd_disk *disks = NULL, *disk = NULL;
-	char vdev[32], name[256], cur[256];
+	char vdev[32], target[4096], name[256], cur[256];
 	size_t ndisks = 0;
 	long domid;
 	unsigned devid;
+	bool same;
+	int n;
 
-	if (sscanf(args, "%ld %u %31s %255[^\n]", &domid, &devid, vdev,
-		   name) != 4 || domid < 1)
+	n = sscanf(args, "%ld %u %31s %4095s %255[^\n]", &domid, &devid, vdev,
+		   target, name);
+	/* (an entry of an xvbd before the target was noted: no target) */
+	if (n == 4) {
+		snprintf(name, sizeof(name), "%.255s", target);
+		target[0] = '\0';
+	} else if (n != 5) {
+		return 0;
+	}
+	if (domid < 1)
 		return 0;
 	/* The same guest (a domid is reused by the next one created). */
 	if (xvbd_tstack_domain_name(d->ctx->ts, (uint32_t)domid, cur,
@@ -248,7 +258,13 @@ static int left_abdisk(const struct dead *d, const char *args)
 	if (xvbd_tstack_disk_find(d->ctx->ts, (uint32_t)domid, devid, &disks,
 				  &ndisks, &disk))
 		return 0;
+	/* Another tool's disk at the vdev since (the run's attach failed on
+	 * it, or came after the kill) is not the run's debris. */
+	same = !target[0] || !strcmp(target, disk->target ? disk->target :
+				     "-");
 	xvbd_tstack_disks_free(disks, ndisks);
+	if (!same)
+		return 0;
 	warn(d, "%s was killed during a run: its disk under test %s is "
 	     "still attached to domain %s (%ld)", d->who, vdev, name, domid);
 	remedy(d, "remove it with: xvbd detach %ld %s", domid, vdev);
@@ -316,16 +332,19 @@ out:
 static int left_loop(const struct dead *d, const char *args)
 {
 	unsigned nr, fmaj, fmin;
-	unsigned long long ino;
+	unsigned long long ino, seq = 0;
 	char backend[256], mine[32], who[256];
 	struct xvbd_loop lo;
-	int rc;
+	int rc, n;
 
-	if (sscanf(args, "%u %x:%x:%llu %255s", &nr, &fmaj, &fmin, &ino,
-		   backend) != 5)
+	n = sscanf(args, "%u %x:%x:%llu %255s %llu", &nr, &fmaj, &fmin, &ino,
+		   backend, &seq);
+	if (n < 5)
 		return 0;
+	/* Bound again since to the same file (losetup): another's loop. */
 	if (xvbd_loop_status(nr, &lo) || lo.file_major != fmaj ||
-	    lo.file_minor != fmin || lo.file_ino != ino)
+	    lo.file_minor != fmin || lo.file_ino != ino ||
+	    (n == 6 && seq && lo.diskseq && lo.diskseq != seq))
 		return 0;
 	if (!d->ctx->xs)
 		return -1;

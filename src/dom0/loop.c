@@ -10,7 +10,13 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <linux/fs.h>
 #include <linux/loop.h>
+
+/* linux/fs.h since 5.15; older headers build a binary that asks anyway */
+#ifndef BLKGETDISKSEQ
+#define BLKGETDISKSEQ	_IOR(0x12, 128, __u64)
+#endif
 
 #include "xvbd/dom0/loop.h"
 #include "xvbd/base/util.h"
@@ -77,18 +83,40 @@ static int read_backing(unsigned nr, char *buf, size_t len)
 }
 
 /* Identity and flags of the open loop device fd. */
+/* The device's disk sequence number; 0 where the kernel has none. */
+static uint64_t diskseq_of(int fd)
+{
+	__u64 seq = 0;
+
+	return ioctl(fd, BLKGETDISKSEQ, &seq) ? 0 : (uint64_t)seq;
+}
+
 static int describe(int fd, unsigned nr, struct xvbd_loop *lo)
 {
 	struct loop_info64 info;
 	struct stat st;
+	uint64_t seq;
+	int tries;
 
 	if (fstat(fd, &st))
 		return -errno;
 	if (!S_ISBLK(st.st_mode))
 		return -ENOTBLK;
-	memset(&info, 0, sizeof(info));
-	if (ioctl(fd, LOOP_GET_STATUS64, &info))
-		return -errno;
+	/* The status and its sequence number from one binding: read the
+	 * number around the status, again if it moved meanwhile. */
+	for (tries = 0; tries < 3; tries++) {
+		seq = diskseq_of(fd);
+		memset(&info, 0, sizeof(info));
+		if (ioctl(fd, LOOP_GET_STATUS64, &info))
+			return -errno;
+		lo->diskseq = diskseq_of(fd);
+		if (lo->diskseq == seq)
+			break;
+	}
+	if (tries == 3)
+		return -EBUSY;
+	if (ioctl(fd, BLKGETSIZE64, &lo->size_bytes))
+		lo->size_bytes = 0;
 	lo->nr = nr;
 	lo->major = major(st.st_rdev);
 	lo->minor = minor(st.st_rdev);

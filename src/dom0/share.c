@@ -4,6 +4,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,6 +25,7 @@
 #define MOUNTINFO	"/proc/self/mountinfo"
 /* The shares' lock: XVBD_SHARE_DIR/.lock (no share has that name). */
 #define LOCK_NAME	".lock"
+#define SHARE_LOCK_WHOM	"another xvbd attach or detach of a share"
 
 const char *xvbd_share_proto_name(enum xvbd_share_proto proto)
 {
@@ -564,13 +566,41 @@ int xvbd_share_lock_at(const char *dir, const char *cmd, unsigned timeout_s,
 	 * (SA_RESTART), Ctrl-C would wait for the holder, and a holder
 	 * stuck on a dead server would hold the caller for ever.
 	 */
-	return xvbd_lock_wait_s(cmd, path, timeout_s, tell, "another xvbd "
-				"attach or detach of a share");
+	return xvbd_lock_wait_s(cmd, path, timeout_s, tell, SHARE_LOCK_WHOM);
 }
 
 int xvbd_share_lock(const char *cmd, unsigned timeout_s, bool tell)
 {
 	return xvbd_share_lock_at(XVBD_SHARE_DIR, cmd, timeout_s, tell);
+}
+
+struct share_tell {
+	void (*fn)(void *arg, const char *whom, const char *path);
+	void *arg;
+	char path[XVBD_PATH_MAX];
+};
+
+static void share_waiting(void *arg)
+{
+	const struct share_tell *t = arg;
+
+	t->fn(t->arg, SHARE_LOCK_WHOM, t->path);
+}
+
+int xvbd_share_lock_cb(unsigned timeout_s,
+		       void (*waiting)(void *arg, const char *whom,
+				       const char *path), void *arg)
+{
+	struct share_tell t = { waiting, arg, "" };
+	int64_t timeout_ms = (int64_t)timeout_s * 1000;
+	int err = mkdir_p(XVBD_SHARE_DIR, 0700);
+
+	if (err)
+		return err;
+	snprintf(t.path, sizeof(t.path), "%s/" LOCK_NAME, XVBD_SHARE_DIR);
+	return xvbd_lock_wait(t.path, timeout_ms > INT_MAX ? INT_MAX :
+			      (int)timeout_ms, waiting ? share_waiting : NULL,
+			      &t);
 }
 
 void xvbd_share_unlock(int fd)

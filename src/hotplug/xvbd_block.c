@@ -265,16 +265,19 @@ static bool direct_io_on(const char *physical)
 
 /*
  * The journal's entry of a bound loop device (journal.h): its number,
- * the identity of its file and the backend it was bound for.
+ * the identity of its file, the backend it was bound for, and the
+ * device's disk sequence number, which only this binding has (the same
+ * file bound again to the same number by losetup or Xen's block script
+ * gets another).
  */
 static void loop_entry(const struct hotplug *h, const struct xvbd_loop *lo,
 		       char *buf, size_t len)
 {
 	char *be = xvbd_xs_path_backend(&h->be);
 
-	snprintf(buf, len, "%u %x:%x:%llu %s", lo->nr, lo->file_major,
+	snprintf(buf, len, "%u %x:%x:%llu %s %llu", lo->nr, lo->file_major,
 		 lo->file_minor, (unsigned long long)lo->file_ino,
-		 be ? be : h->xenbus_path);
+		 be ? be : h->xenbus_path, (unsigned long long)lo->diskseq);
 	free(be);
 	xvbd_journal_note(XVBD_J_LOOP, "%s", buf);
 }
@@ -487,7 +490,9 @@ static bool on_share(const char *path)
 
 /*
  * A killed add's loop device for this backend (journal.h, XVBD_J_LOOP):
- * freed if it is still bound to the same file (device and inode) and no
+ * freed if it is still that binding (the same file, device and inode, and
+ * the same disk sequence number: a loop that losetup or Xen's block script
+ * bound to the same file since is not covered by any lock of ours) and no
  * backend publishes it as its physical-device: after xl-only activity
  * the same image bound for another guest (read-only, say) can have been
  * given loop N again, and that one is not ours to free.  Locked, so no
@@ -501,19 +506,22 @@ static int free_orphan_loop(long pid, const struct xvbd_journal *j,
 	char *mine = xvbd_xs_path_backend(&h->be), backend[256];
 	char phys[32], who[256];
 	unsigned nr, fmaj, fmin;
-	int err;
-	unsigned long long ino;
+	int err, n;
+	unsigned long long ino, seq = 0;
 	struct xvbd_loop lo;
 	size_t i;
 
 	for (i = 0; mine && i < j->nopen; i++) {
-		if (strcmp(j->open[i].kind, XVBD_J_LOOP) ||
-		    sscanf(j->open[i].args, "%u %x:%x:%llu %255s", &nr, &fmaj,
-			   &fmin, &ino, backend) != 5 ||
-		    strcmp(backend, mine))
+		if (strcmp(j->open[i].kind, XVBD_J_LOOP))
 			continue;
+		n = sscanf(j->open[i].args, "%u %x:%x:%llu %255s %llu", &nr,
+			   &fmaj, &fmin, &ino, backend, &seq);
+		if (n < 5 || strcmp(backend, mine))
+			continue;
+		/* Bound again since (same number, same file): not ours. */
 		if (xvbd_loop_status(nr, &lo) || lo.file_major != fmaj ||
-		    lo.file_minor != fmin || lo.file_ino != ino)
+		    lo.file_minor != fmin || lo.file_ino != ino ||
+		    (n == 6 && seq && lo.diskseq && lo.diskseq != seq))
 			continue;
 		snprintf(phys, sizeof(phys), "%x:%x", lo.major, lo.minor);
 		err = xvbd_xs_phys_published(h->xs, phys, NULL, who,

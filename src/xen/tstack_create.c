@@ -240,6 +240,8 @@ int xvbd_tstack_domain_info(struct xvbd_tstack *ts, uint32_t domid,
 	out->memory_kib = info.current_memkb;
 	out->max_memory_kib = info.max_memkb;
 	out->vcpus = info.vcpu_online;
+	memcpy(out->uuid, libxl_uuid_bytearray(&info.uuid),
+	       sizeof(out->uuid));
 	libxl_dominfo_dispose(&info);
 	return 0;
 }

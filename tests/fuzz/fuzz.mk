@@ -8,7 +8,7 @@
 #
 # Warnings as in the gcc build, less clang's -Wformat-nonliteral for
 # vprintf-style helpers gcc accepts.  The parsers are the pure layers (LIB_SRCS) plus tstack.c, whose disk
-# spec parsing goes through libxlutil; the system libraries are not
+# spec parsing goes through libxlutil, and the disk layer's parser; the system libraries are not
 # instrumented.  New inputs found by a run go to a scratch directory, the
 # seeds in tests/fuzz/corpus/<name>/ are only read.
 
@@ -27,7 +27,7 @@ FUZZ_NAMES   := $(FUZZ_SRCS:tests/fuzz/%.c=%)
 FUZZ_BINS    := $(FUZZ_NAMES:%=$(FUZZ_BUILD)/%)
 FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(FUZZ_BUILD)/%.o) \
 		 $(FUZZ_BUILD)/src/xen/tstack.o $(FUZZ_BUILD)/src/xen/xs.o \
-		 $(FUZZ_BUILD)/src/xen/xs_path.o
+		 $(FUZZ_BUILD)/src/xen/xs_path.o $(FUZZ_BUILD)/src/disk/disk_desc.o
 FUZZ_SECONDS ?= 5
 FUZZ_RUNS    ?= 10000000
 # -rss_limit_mb: a leak or a runaway allocation ends a run.

@@ -91,6 +91,32 @@ say "The runs it recorded, and the same comparison from the records"
 run xvbd ab list --dir /tmp/demo-ab
 run xvbd ab compare cached direct --dir /tmp/demo-ab --metric read-mbs,read-iops,seconds
 lab-guest stop demo4 >/dev/null || die "lab-guest stop demo4"
+
+say "A/B with the guest's own numbers: fio in the guest, its JSON+ read by ab run"
+# The same kind of hot guest, with fio (lab-guest --fio): at each GO it
+# runs a 4k random-read O_DIRECT job on the disk under test and hands its
+# JSON+ back over the trigger disk; the --run command prints it and ab
+# run reads it: fio's IOPS and clat percentiles become metrics beside
+# blkback's, the job's options enter the fingerprint, and the bytes fio
+# counted are set against blkback's and the disk's (the accounting).
+dd if=/dev/urandom of=/scratch/demo-fio.img bs=1M count=16 status=none ||
+	die "dd /scratch/demo-fio.img"
+abg_hot_fio_start demo5 /scratch/demo-fio-go.img || die "lab-guest start demo5 --fio"
+mkdir -p /tmp/demo-fio
+echo "GO --name=rr --rw=randread --bs=4k --direct=1 --ioengine=libaio --iodepth=4 --size=16M --runtime=2 --time_based" \
+	>/tmp/demo-fio/args
+spec=format=raw,vdev=xvdb,access=ro,target=/scratch/demo-fio.img
+run xvbd -q ab run cached direct --domain demo5 \
+	--disk-a "$spec" --cache-a host --disk-b "$spec" --cache-b none \
+	--ready "$(abg_hot_ready_cmd /scratch/demo-fio-go.img)" \
+	--run "$(abg_hot_fio_go_cmd /scratch/demo-fio-go.img /tmp/demo-fio)" \
+	--runs 2 --dir /tmp/demo-fio-ab >/dev/null
+run xvbd ab compare cached direct --dir /tmp/demo-fio-ab \
+	--metric guest-read-iops,guest-read-p99,read-iops
+say "Label 'cached': its runs' merged completion latency (summed JSON+ bins)"
+run xvbd ab show cached --dir /tmp/demo-fio-ab
+lab-guest stop demo5 >/dev/null || die "lab-guest stop demo5"
+rm -rf /tmp/demo-fio /tmp/demo-fio-ab /scratch/demo-fio*.img
 rm -rf /tmp/demo-ab /tmp/demo-go.log
 rm -f /scratch/demo-*.img /slow/demo-ab.img
 umount /slow

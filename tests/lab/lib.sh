@@ -147,6 +147,9 @@ sync_tools() {
 	# The catalogue of bad inputs (t/65-bad-input.sh): /lab/bad-input/
 	mkdir -p "$LAB_SHARE/bad-input"
 	cp "$LAB_REPO"/tests/bad-input/cases "$LAB_SHARE/bad-input/"
+	# Real fio outputs (tests/data/fio, the parsers' test data): /lab/data/fio/
+	mkdir -p "$LAB_SHARE/data/fio"
+	cp "$LAB_REPO"/tests/data/fio/*.json "$LAB_SHARE/data/fio/"
 	# The manual pages, whose EXAMPLES t/74-man-examples.sh runs: /lab/man/
 	mkdir -p "$LAB_SHARE/man"
 	rm -f "$LAB_SHARE"/man/*.1

@@ -676,6 +676,15 @@ static void test_direction_words(void **state)
 			    "B has larger requests");
 	assert_string_equal(xvbd_ab_direction(XVBD_AB_RD_LAT_MS, true),
 			    "B slower (higher latency)");
+	/* the guest's own: latency and lower-better benchmarks */
+	assert_string_equal(xvbd_ab_direction(XVBD_AB_G_RD_P99, true),
+			    "B slower (higher latency in the guest)");
+	assert_string_equal(xvbd_ab_direction(XVBD_AB_G_WR_CLAT, false),
+			    "B faster (lower latency in the guest)");
+	assert_string_equal(xvbd_ab_direction(XVBD_AB_BENCH_LOWER1, true),
+			    "B worse (higher)");
+	assert_string_equal(xvbd_ab_direction(XVBD_AB_BENCH_HIGHER2, true),
+			    "B better (higher)");
 }
 
 /* A p far below 1e-6 is not 0: JSON carries it, the text shows it. */

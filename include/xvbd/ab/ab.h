@@ -39,6 +39,7 @@
 
 #include "xvbd/ab/ab_verdict.h"
 #include "xvbd/dom0/sysfs.h"
+#include "xvbd/workload/workload.h"
 
 #define XVBD_AB_FORMAT		"xvbd-ab-record"
 #define XVBD_AB_VERSION		1
@@ -199,6 +200,15 @@ struct xvbd_ab_vbd_sample {
 	bool has_blk_sect;
 	uint64_t blk_rd_sect, blk_wr_sect;
 	/*
+	 * A file via loop: the sectors the device holding the file read
+	 * and wrote (its stat; shared with whatever else that filesystem
+	 * serves).  The loop device counts every request; this one only
+	 * what dom0's page cache did not serve.  Absent for other backends
+	 * and from older records.
+	 */
+	bool has_file_dev;
+	uint64_t file_dev_rd_sect, file_dev_wr_sect;
+	/*
 	 * blkback's ring threads: their CPU time summed (ns, schedstat);
 	 * has_be false when none was found (unknown, not 0).  be_reset:
 	 * the set of threads changed since the previous sample (a ring
@@ -268,6 +278,13 @@ struct xvbd_ab_record {
 	/* With --latency: the VBDs' backing devices' latency (ab_lat.h);
 	 * NULL in a run recorded without, and in older records. */
 	struct xvbd_ab_lat *lat;
+	/*
+	 * --run: what the command printed on stdout, read: fio's report,
+	 * benchmark lines, or why there are none (xvbd/workload/
+	 * workload.h).  NULL for the other modes and for records written
+	 * before it was kept.
+	 */
+	struct xvbd_wl_results *results;
 	/*
 	 * Read from a path named on purpose that is not root's alone (a
 	 * directory, link or the file someone else could change): why,
@@ -376,8 +393,45 @@ enum xvbd_ab_metric {
 	XVBD_AB_WR_P50_MS,
 	XVBD_AB_WR_P99_MS,
 	XVBD_AB_WR_MAX_MS,
+	/*
+	 * The guest's own figures, from the workload's results (--run's
+	 * stdout: xvbd/workload/workload.h; src/ab/ab_guest.c), unknown
+	 * in runs without them.  fio: IO/s and MB/s over its jobs (fio's
+	 * own with one job), completion latency in ms: the mean, p50, p99,
+	 * p99.9 (each run's own summary) and the largest.
+	 */
+	XVBD_AB_G_RD_IOPS,
+	XVBD_AB_G_WR_IOPS,
+	XVBD_AB_G_RD_MBS,
+	XVBD_AB_G_WR_MBS,
+	XVBD_AB_G_RD_CLAT,
+	XVBD_AB_G_RD_P50,
+	XVBD_AB_G_RD_P99,
+	XVBD_AB_G_RD_P999,
+	XVBD_AB_G_RD_CLAT_MAX,
+	XVBD_AB_G_WR_CLAT,
+	XVBD_AB_G_WR_P50,
+	XVBD_AB_G_WR_P99,
+	XVBD_AB_G_WR_P999,
+	XVBD_AB_G_WR_CLAT_MAX,
+	/*
+	 * benchfmt: each benchmark's unit is a metric, in a slot of its
+	 * direction (xvbd_wl_bench_better), the first ones the output names
+	 * first; xvbd_ab_bench_slot() says which benchmark and unit.
+	 */
+	XVBD_AB_BENCH_LOWER1,
+	XVBD_AB_BENCH_LOWER2,
+	XVBD_AB_BENCH_LOWER3,
+	XVBD_AB_BENCH_LOWER4,
+	XVBD_AB_BENCH_HIGHER1,
+	XVBD_AB_BENCH_HIGHER2,
+	XVBD_AB_BENCH_HIGHER3,
+	XVBD_AB_BENCH_HIGHER4,
 	XVBD_AB_NMETRICS,
 };
+#define XVBD_AB_BENCH_SLOTS	4	/* per direction */
+/* The guest's own metrics (results), fio's and benchfmt's. */
+bool xvbd_ab_metric_is_guest(enum xvbd_ab_metric m);
 /* IO/s and MB/s: the metrics that have a busy-span and a window form. */
 bool xvbd_ab_metric_is_rate(enum xvbd_ab_metric m);
 /*
@@ -462,6 +516,96 @@ struct xvbd_ab_interval {
 
 int xvbd_ab_interval_get(const struct xvbd_ab_record *rec, size_t i,
 			 struct xvbd_ab_interval *out);
+
+/* ---- the guest's own figures (src/ab/ab_guest.c) ---- */
+
+/*
+ * The guest metrics of a run from its results (XVBD_AB_G_*, the bench
+ * slots): known only where the results hold them; the same over the
+ * busy span and the window (the guest measured its own time).
+ */
+void xvbd_ab_guest_summarize(const struct xvbd_ab_record *rec,
+			     struct xvbd_ab_summary *out);
+/*
+ * The benchmark a bench slot m holds in rec: its name and unit, and the
+ * mean of its values over the lines that give it (go test -count=N
+ * prints N).  false when the slot is empty.
+ */
+bool xvbd_ab_bench_slot(const struct xvbd_ab_record *rec,
+			enum xvbd_ab_metric m, const char **name,
+			const char **unit, double *mean);
+/*
+ * The workload's own facts into fp (XVBD_AB_FP_WORKLOAD_PREFIX...):
+ * fio's version and each job's options that shape its I/O (rw,
+ * bs/bssplit, iodepth, numjobs, ioengine, direct, size, filename,
+ * rwmixread, runtime, time_based; a job's own over the global ones),
+ * the benchmarks in their slots and benchfmt's configuration.
+ */
+#define XVBD_AB_FP_WORKLOAD_PREFIX	"workload."
+int xvbd_ab_fp_add_results(struct xvbd_ab_fp *fp,
+			   const struct xvbd_wl_results *r);
+/*
+ * One line for the workload facts that differ between a and b: "fio's
+ * jobs differ: A ran rw=randread bs=1k, B rw=randread bs=4k: ...".
+ * -ENOENT when none differs, -ENOSPC when cut.
+ */
+int xvbd_ab_workload_diff_text(const struct xvbd_ab_fp *a,
+			       const struct xvbd_ab_fp *b, char *buf,
+			       size_t len);
+/*
+ * JSON+'s completion latency bins of direction dir, summed over the
+ * runs recs[n] (a label's merged distribution): *out (free it with
+ * xvbd_wl_hist_free), *nruns the runs that had bins.
+ */
+int xvbd_ab_merged_clat(const struct xvbd_ab_record *recs, size_t n,
+			enum xvbd_wl_dir dir, struct xvbd_wl_hist *out,
+			size_t *nruns);
+
+/* ---- where each I/O went (src/ab/ab_account.c) ---- */
+
+/*
+ * A run's I/O counted three times, over its intervals that were not
+ * reset and summed over its VBDs: by the guest's workload (fio's bytes
+ * and I/Os, from the results), by blkback (requests and 512-byte
+ * sectors), by the backing device (its sectors, where recorded); and
+ * the two clocks: fio's runtime (the guest's) and the command's life in
+ * dom0's time.  Bytes decide, not request counts, which merges and splits
+ * change.  Flags (each a line of xvbd_ab_account_text):
+ *	elsewhere	a fio job's /dev/xvdX is no recorded VBD
+ *	cached		the device read less than blkback served, by more
+ *			than 10 % and 1 MiB: dom0's page cache served it
+ *	guest_more	fio counted more bytes than blkback saw (another
+ *			disk, the guest's page cache)
+ *	blkback_more	blkback saw more bytes than fio (other I/O)
+ *	clock_fast	fio's runtime longer than the command's life in
+ *			dom0 by more than 5 % and 0.5 s
+ */
+struct xvbd_ab_account {
+	bool guest_known;		/* fio's results */
+	uint64_t guest_rd_bytes, guest_wr_bytes, guest_rd_ios, guest_wr_ios;
+	uint64_t bb_rd_bytes, bb_wr_bytes, bb_rd_req, bb_wr_req;
+	bool dev_known;			/* device sectors in every interval */
+	uint64_t dev_rd_bytes, dev_wr_bytes;
+	bool dev_is_file_dev;		/* the disk holding a loop's file */
+	double guest_runtime_s;		/* fio's, its groups in turn */
+	bool clock_known;
+	double window_s;		/* the command's life, dom0's clock */
+	char elsewhere[64];		/* a job's /dev/ file, or "" */
+	bool cached, guest_more, blkback_more, clock_fast;
+	double cached_pct;		/* of blkback's reads */
+	double ratio;			/* guest/blkback or blkback/guest */
+	double clock_ratio;		/* fio's runtime / the command's life */
+};
+
+int xvbd_ab_account(const struct xvbd_ab_record *rec,
+		    struct xvbd_ab_account *a);
+/* The k-th flag's line (from 0); -ENOENT past the last. */
+int xvbd_ab_account_text(const struct xvbd_ab_account *a, size_t k,
+			 char *buf, size_t len);
+struct xvbd_out;
+/* The figures and flags as an object under key. */
+void xvbd_ab_account_render(struct xvbd_out *o, const char *key,
+			    const struct xvbd_ab_account *a);
 
 /* ---- interference: what else used the host during a run ---- */
 

@@ -46,11 +46,12 @@
 #define XVBD_J_GUEST	"guest"		/* DOMID NAME: an ab run's guest */
 #define XVBD_J_UNLOADED	"unloaded"	/* MODULE: defaults --reload */
 #define XVBD_J_DETACH	"detach"	/* DOMID DEVID VDEV NAME: removing */
-#define XVBD_J_LOOP	"loop"		/* NR DEV:INO BACKEND: xvbd-block */
+#define XVBD_J_LOOP	"loop"		/* NR DEV:INO BACKEND DISKSEQ:
+					 * xvbd-block */
 #define XVBD_J_REBOOT	"reboot"	/* DOMID NAME: pv --reboot's */
 #define XVBD_J_REBOOT_CFG "reboot-config" /* FILE: what recreates it */
-#define XVBD_J_ABDISK	"abdisk"	/* DOMID DEVID VDEV NAME: ab run's
-					 * disk under test, attached */
+#define XVBD_J_ABDISK	"abdisk"	/* DOMID DEVID VDEV TARGET NAME: ab
+					 * run's disk under test, attached */
 #define XVBD_J_TRACE	"trace"		/* INSTANCE SYNTH: a tracefs
 					 * instance and synthetic event */
 

@@ -75,6 +75,18 @@ void xvbd_lock_release(const char *path, int fd);
 int xvbd_domain_lock(const char *cmd, uint32_t domid, const char *domain,
 		     unsigned timeout_s, bool tell);
 void xvbd_domain_unlock(uint32_t domid, int fd);
+/*
+ * The same lock for a layer that prints nothing: fd, or a negative errno
+ * with the line a user gets in subject and why ("xvbd: <cmd>: <subject>:
+ * <why>").  waiting (NULL: none) is called once after XVBD_LOCK_TELL_MS
+ * with whom the lock waits for and its path.
+ */
+int xvbd_domain_lock_why(uint32_t domid, const char *domain,
+			 unsigned timeout_s,
+			 void (*waiting)(void *arg, const char *whom,
+					 const char *path),
+			 void *arg, char *subject, size_t subject_len,
+			 char *why, size_t why_len);
 
 /*
  * The lock of a file that xvbd edits in place (pv's xl configs), by its

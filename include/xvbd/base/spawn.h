@@ -51,6 +51,12 @@ int xvbd_spawn_capture(char *const argv[], char *const envp[],
 int xvbd_spawn_start(char *const argv[], char *const envp[], int out_fd,
 		     pid_t *pid);
 /*
+ * xvbd_spawn_start() with stdout and stderr apart: stdout to out_fd (a
+ * pipe the caller reads: the workload's results), stderr to errout_fd.
+ */
+int xvbd_spawn_start_split(char *const argv[], char *const envp[],
+			   int out_fd, int errout_fd, pid_t *pid);
+/*
  * Reap pid, waiting for it or not: 1 when it has ended (*exit_status as
  * for xvbd_spawn()), 0 while it runs (only without wait), -errno.
  */

@@ -73,6 +73,11 @@ int64_t xvbd_now_ms(void);
  * hostile nesting before it parses. */
 size_t xvbd_json_depth(const char *s, size_t len, size_t max);
 
+struct yajl_handle_t;
+/* yajl's message for h's syntax error on one line ("parse error" when it
+ * has none), into buf (src/base/json_err.c). */
+void xvbd_json_syntax_error(struct yajl_handle_t *h, char *buf, size_t len);
+
 /* A small owned key -> value map (xenstore directory snapshot). */
 struct xvbd_kv {
 	char *key;

@@ -1,8 +1,8 @@
 /*
  * apply_plan.h - the plan of `xvbd apply`: a guest and its disks, read
- * from JSON (yajl) and checked with attach's and tune's own grammar (the
- * override layer's key=value parser, xvbd_parse_size, the share URL and
- * path checks, xvbd_cache_parse) before xvbd connects to anything.
+ * from JSON (yajl), each disk's keys through the disk layer's one parser
+ * (xvbd/disk/disk.h: the grammar attach's options and ab run's --disk
+ * go through too), before xvbd connects to anything.
  *
  *	{ "guest": "NAME" | ID,
  *	  "disks": [ { "vdev": "xvdb",
@@ -14,7 +14,8 @@
  *		       "discard": BOOL, "trusted": BOOL }, ... ] }
  *
  * Errors name the place in the plan ("disks[1].ring_ordr: unknown key").
- * Pure: no xenstore, no libxl, no file is opened (unit tested).
+ * Pure: no xenstore, no libxl, no file is opened (unit tested; xl disk
+ * specs are read by libxlutil).
  */
 #ifndef XVBD_APPLY_PLAN_H
 #define XVBD_APPLY_PLAN_H
@@ -23,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "xvbd/disk/disk.h"
 #include "xvbd/dom0/cache.h"
 #include "xvbd/dom0/share.h"
 #include "xvbd/vbd/override.h"
@@ -59,6 +61,8 @@ struct xvbd_apply_disk {
 	 * empty when the plan leaves the key out) and as parsed */
 	char ovr_kv[XVBD_OVR_NKEYS][48];
 	struct xvbd_ovr_set ovr;
+	/* the disk as the disk layer describes it: what apply attaches */
+	struct xvbd_disk_desc desc;
 };
 
 struct xvbd_apply_plan {

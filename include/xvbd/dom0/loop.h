@@ -24,6 +24,13 @@ struct xvbd_loop {
 	uint64_t file_ino;
 	bool read_only;
 	bool direct_io;				/* LO_FLAGS_DIRECT_IO in effect */
+	/*
+	 * The disk sequence number (BLKGETDISKSEQ, Linux >= 5.15; 0 before):
+	 * it changes at every bind and unbind, so the same number, device
+	 * and file bound again by someone else is told apart.
+	 */
+	uint64_t diskseq;
+	uint64_t size_bytes;			/* what it gives its users */
 	/* sysfs loop/backing_file: the path, " (deleted)" when unlinked */
 	char backing[XVBD_LOOP_BACKING_MAX];
 };

@@ -121,6 +121,14 @@ int xvbd_share_lock(const char *cmd, unsigned timeout_s, bool tell);
 int xvbd_share_lock_at(const char *dir, const char *cmd, unsigned timeout_s,
 		       bool tell);
 void xvbd_share_unlock(int fd);
+/*
+ * The same lock for a layer that prints nothing: waiting (NULL: none) is
+ * called once after XVBD_LOCK_TELL_MS with whom it waits for and the
+ * lock's path.
+ */
+int xvbd_share_lock_cb(unsigned timeout_s,
+		       void (*waiting)(void *arg, const char *whom,
+				       const char *path), void *arg);
 
 /*
  * Mount u (options from xvbd_share_build_opts) on its mount point,

@@ -116,6 +116,9 @@ struct xvbd_dominfo {
 	uint64_t start_s;
 	uint64_t memory_kib, max_memory_kib;
 	uint32_t vcpus;
+	/* Xen's handle of the domain: with the domid, which domain this
+	 * is (a domid is reused by the next domain created) */
+	uint8_t uuid[16];
 };
 /* -ENOENT: no such domain. */
 int xvbd_tstack_domain_info(struct xvbd_tstack *ts, uint32_t domid,

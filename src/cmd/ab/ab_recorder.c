@@ -260,6 +260,12 @@ static void report(struct xvbd_out *out, const struct recorder *r)
 	if (rec->mode == XVBD_AB_MODE_RUN)
 		xvbd_out_uint(out, "workload_status",
 			      (uint64_t)rec->workload_status);
+	if (rec->results) {
+		xvbd_out_str(out, "results",
+			     xvbd_wl_format_name(rec->results->format));
+		if (rec->results->format == XVBD_WL_ABSENT)
+			xvbd_out_str(out, "results_why", rec->results->why);
+	}
 	xvbd_out_fixed_opt(out, "seconds", true,
 			   (double)last->t_ns / NS_PER_S, 3);
 	xvbd_out_uint(out, "samples", rec->nsamples);
@@ -326,6 +332,43 @@ static int guest_running(struct recorder *r)
 	return !(info.shutdown || info.dying);
 }
 
+/*
+ * --run: what its command printed, read, into the record; one warning
+ * line when results were looked for and none came (the record is kept
+ * with dom0's figures either way).
+ */
+static int keep_results(struct recorder *r)
+{
+	struct xvbd_wl_results *res;
+
+	if (r->o->mode != XVBD_AB_MODE_RUN)
+		return XVBD_EXIT_OK;
+	res = calloc(1, sizeof(*res));
+	if (!res) {
+		xvbd_err(CMD_OF(r), "--results", "%s", strerror(ENOMEM));
+		return XVBD_EXIT_FAIL;
+	}
+	if (r->run.capture) {
+		xvbd_wl_capture_finish(r->run.capture,
+				       r->rec.workload_status, res);
+	} else {
+		res->mode = XVBD_WL_RESULTS_NONE;
+		res->quiet = true;
+		snprintf(res->why, sizeof(res->why),
+			 "not read (--results none)");
+	}
+	r->rec.results = res;
+	/* What the workload itself says it ran: its fingerprint. */
+	if (xvbd_ab_fp_add_results(&r->rec.fp, res)) {
+		xvbd_err(CMD_OF(r), "fingerprint", "%s", strerror(ENOMEM));
+		return XVBD_EXIT_FAIL;
+	}
+	if (res->format == XVBD_WL_ABSENT && !res->quiet)
+		xvbd_err(CMD_OF(r), "warning", "%s: no workload results in "
+			 "the record: %s", r->o->label, res->why);
+	return XVBD_EXIT_OK;
+}
+
 static int record(struct recorder *r, bool report_it)
 {
 	struct xvbd_ab_run *run = &r->run;
@@ -383,8 +426,22 @@ static int record(struct recorder *r, bool report_it)
 		if (rc)
 			return rc;
 	}
+	if (r->o->mode == XVBD_AB_MODE_RUN &&
+	    r->o->results_mode != XVBD_WL_RESULTS_NONE) {
+		run->capture = xvbd_wl_capture_new(r->o->results_mode,
+						   XVBD_WL_OUTPUT_MAX);
+		if (!run->capture) {
+			xvbd_err(CMD_OF(r), "--results", "%s",
+				 strerror(ENOMEM));
+			return XVBD_EXIT_FAIL;
+		}
+		run->echo_output = !r->ctx->opts->quiet;
+	}
 	if (xvbd_ab_recorder_loop(r->ctx->ts, r->ctx->xs, run, &r->rec))
 		return XVBD_EXIT_FAIL;
+	rc = keep_results(r);
+	if (rc)
+		return rc;
 	if (write_record(r))
 		return XVBD_EXIT_FAIL;
 	if (report_it)
@@ -418,6 +475,7 @@ static void recorder_free(struct recorder *r)
 {
 	size_t i;
 
+	xvbd_wl_capture_free(r->run.capture);
 	xvbd_ab_record_free(&r->rec);
 	for (i = 0; i < r->nvdevs; i++)
 		free(r->vdevs[i]);
@@ -439,6 +497,14 @@ int xvbd_ab_rec_value(const struct xvbd_cmd *cmd, enum xvbd_ab_rec_row which,
 		return XVBD_EXIT_OK;
 	case XVBD_AB_REC_LATENCY:
 		o->latency = true;
+		return XVBD_EXIT_OK;
+	case XVBD_AB_REC_RESULTS:
+		/* the parser took only the row's words */
+		o->results_given = true;
+		if (xvbd_wl_results_mode_parse(v->arg, &o->results_mode))
+			return xvbd_usage_error(cmd, "--results: \"%s\": "
+						"expected auto, fio, benchfmt "
+						"or none", v->arg);
 		return XVBD_EXIT_OK;
 	case XVBD_AB_REC_DURATION:
 		mode = XVBD_AB_MODE_DURATION;
@@ -465,6 +531,15 @@ int xvbd_ab_rec_value(const struct xvbd_cmd *cmd, enum xvbd_ab_rec_row which,
 					"of 1 to %d printable characters",
 					XVBD_AB_TEXT_MAX);
 	o->run_cmd = v->arg;
+	return XVBD_EXIT_OK;
+}
+
+int xvbd_ab_rec_opts_check(const struct xvbd_cmd *cmd,
+			   const struct xvbd_ab_rec_opts *o)
+{
+	if (o->results_given && o->mode != XVBD_AB_MODE_RUN)
+		return xvbd_usage_error(cmd, "--results reads the output of "
+					"--run's command: give --run CMD");
 	return XVBD_EXIT_OK;
 }
 

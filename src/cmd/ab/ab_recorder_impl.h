@@ -16,6 +16,10 @@
 
 struct xvbd_tstack;
 struct xvbd_xs;
+struct xvbd_wl_capture;
+struct xvbd_sysfs;
+struct xvbd_sysfs_blk;
+struct xvbd_stats_vbd;
 
 struct xvbd_ab_run {
 	/* in */
@@ -42,6 +46,12 @@ struct xvbd_ab_run {
 	 */
 	int (*at_baseline)(void *arg);
 	void *arg;
+	/*
+	 * --run: its stdout goes to capture (NULL: to stderr, unread),
+	 * and is echoed to stderr when echo_output.
+	 */
+	struct xvbd_wl_capture *capture;
+	bool echo_output;
 	/* out */
 	int stop_signal;		/* the signal that ended it, or 0 */
 	bool sampling_failed;		/* the record ends where it failed */
@@ -86,6 +96,50 @@ int xvbd_ab_run_sh(const struct xvbd_ab_run *run, const char *cmd,
 int xvbd_ab_recorder_ready(struct xvbd_tstack *ts, struct xvbd_xs *xs,
 			   struct xvbd_ab_run *run, const char *ready_cmd,
 			   uint64_t timeout_ns);
+
+/* xvbd_ab_run_sh() with the command's stdout to out_fd. */
+int xvbd_ab_run_sh_out(const struct xvbd_ab_run *run, const char *cmd,
+		       int out_fd, pid_t *pid);
+
+/*
+ * The --run command's stdout (ab_recorder_cmd.c): the read end of its
+ * pipe, non-blocking; each piece read goes to capture and, with echo, to
+ * stderr.
+ */
+struct xvbd_ab_output {
+	int fd;				/* -1: none, or closed at EOF */
+	struct xvbd_wl_capture *capture;
+	bool echo;
+	uint64_t bytes;
+};
+/* The pipe: o->fd ours, *child_fd the command's stdout (close it once
+ * the command has it).  0 or -errno. */
+int xvbd_ab_output_open(struct xvbd_ab_output *o, int *child_fd);
+/* What is there now (a bounded amount); at EOF the fd is closed. */
+void xvbd_ab_output_read(struct xvbd_ab_output *o);
+/* After the command: on to EOF, for at most timeout_ms; true at EOF. */
+bool xvbd_ab_output_drain(struct xvbd_ab_output *o, int timeout_ms);
+void xvbd_ab_output_close(struct xvbd_ab_output *o);
+/* At the run's end: drained (a note in rec when it stayed open), closed. */
+void xvbd_ab_output_finish(struct xvbd_ab_output *o,
+			   struct xvbd_ab_record *rec);
+/* How long a command's stdout may stay open after it ended. */
+#define XVBD_AB_OUTPUT_DRAIN_MS	2000
+
+/*
+ * The device holding a loop-backed VBD's file (ab_recorder_filedev.c):
+ * found at the first sample that has the backing device, then its
+ * sectors into each sample (has_file_dev).
+ */
+struct xvbd_ab_filedev {
+	bool tried;
+	struct xvbd_sysfs_blk *blk;	/* NULL: none (not a loop, gone) */
+};
+void xvbd_ab_filedev_sample(struct xvbd_ab_filedev *f,
+			    struct xvbd_sysfs *sys,
+			    const struct xvbd_stats_vbd *v,
+			    struct xvbd_ab_vbd_sample *o);
+void xvbd_ab_filedev_close(struct xvbd_ab_filedev *f);
 
 /* A --run command that ignores SIGTERM this long gets SIGKILL. */
 #define XVBD_AB_KILL_GRACE_MS	3000

@@ -6,10 +6,12 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/signalfd.h>
 #include <sys/types.h>
 #include <time.h>
 #include <unistd.h>
@@ -30,8 +32,6 @@
 #define POLL_NS			UINT64_C(100000000)
 #define DOM0_DOMID		0
 #define SH			"/bin/sh"
-#define PATH_DEFAULT		"/usr/local/sbin:/usr/local/bin:/usr/sbin:" \
-				"/usr/bin:/sbin:/bin"
 
 struct recorder {
 	struct xvbd_tstack *ts;
@@ -47,6 +47,10 @@ struct recorder {
 	uint64_t interval_ns;		/* doubles when it is thinned */
 	pid_t child;			/* --run, while it runs; else 0 */
 	sigset_t sigs;			/* blocked, taken by wait_until() */
+	int sigfd;			/* ... from this signalfd */
+	/* the devices holding loop-backed VBDs' files */
+	struct xvbd_ab_filedev filedev[XVBD_AB_VDEVS_MAX];
+	struct xvbd_ab_output out;	/* --run's stdout, when read */
 	bool child_exited;		/* SIGCHLD arrived */
 	/*
 	 * --run and --until-shutdown sample at every poll: the newest
@@ -152,6 +156,7 @@ static bool convert(struct recorder *r, const struct xvbd_stats_sample *s,
 			o->blk_rd_sect = v->blk_raw.rd_sectors;
 			o->blk_wr_sect = v->blk_raw.wr_sectors;
 		}
+		xvbd_ab_filedev_sample(&r->filedev[j], r->sys, v, o);
 	}
 	return true;
 }
@@ -353,76 +358,74 @@ static void progress(struct recorder *r, uint64_t now_ns, bool done)
 
 /* ---- the run ---- */
 
-/* Until deadline, or until a signal of r->sigs arrives (noted in r). */
-static void wait_until(struct recorder *r, uint64_t deadline_ns)
+/* Every signal pending on r->sigfd, noted in r. */
+static void take_signals(struct recorder *r)
 {
-	uint64_t now = xvbd_stats_now_ns(), left;
-	struct timespec ts;
-	int sig;
+	struct signalfd_siginfo si;
 
-	left = deadline_ns > now ? deadline_ns - now : 0;
-	ts.tv_sec = (time_t)(left / NS_PER_S);
-	ts.tv_nsec = (long)(left % NS_PER_S);
 	for (;;) {
-		sig = sigtimedwait(&r->sigs, NULL, &ts);
-		if (sig < 0 && errno == EINTR)
+		ssize_t n = read(r->sigfd, &si, sizeof(si));
+
+		if (n < 0 && errno == EINTR)
 			continue;
-		if (sig < 0)
-			return;		/* the deadline */
-		if (sig == SIGCHLD)
+		if (n != (ssize_t)sizeof(si))
+			return;		/* EAGAIN: no more */
+		if (si.ssi_signo == SIGCHLD)
 			r->child_exited = true;
 		else
-			r->run->stop_signal = sig;
-		/* Take what else is pending, without waiting. */
-		ts.tv_sec = 0;
-		ts.tv_nsec = 0;
+			r->run->stop_signal = (int)si.ssi_signo;
 	}
 }
 
-/* --run: /bin/sh -c CMD with a fixed environment. */
-int xvbd_ab_run_sh(const struct xvbd_ab_run *run, const char *cmd,
-		   pid_t *pid)
+/*
+ * Until deadline, or until a signal of r->sigs arrives (noted in r; what
+ * else is pending is taken too).  Meanwhile the --run command's stdout,
+ * when it is read, is read as it comes: a command blocked on a full pipe
+ * would never end.
+ */
+static void wait_until(struct recorder *r, uint64_t deadline_ns)
 {
-	char *path = NULL, *home = NULL, *label = NULL, *dom = NULL,
-	     *domid = NULL;
-	const char *p = getenv("PATH"), *h = getenv("HOME");
-	char *argv[] = { SH, "-c", (char *)cmd, NULL };
-	int err = -ENOMEM;
+	for (;;) {
+		uint64_t now = xvbd_stats_now_ns();
+		uint64_t left = deadline_ns > now ? deadline_ns - now : 0;
+		struct timespec ts = { .tv_sec = (time_t)(left / NS_PER_S),
+				       .tv_nsec = (long)(left % NS_PER_S) };
+		struct pollfd p[2] = {
+			{ .fd = r->sigfd, .events = POLLIN },
+			{ .fd = r->out.fd, .events = POLLIN },
+		};
+		int n = ppoll(p, r->out.fd >= 0 ? 2 : 1, &ts, NULL);
 
-	/*
-	 * PATH and HOME as the caller has them (the command must be found
-	 * as the user would find it), the C locale, and what the record is
-	 * about; nothing else leaks in.
-	 */
-	if (asprintf(&path, "PATH=%s", p && *p ? p : PATH_DEFAULT) < 0)
-		path = NULL;
-	if (asprintf(&home, "HOME=%s", h && *h ? h : "/") < 0)
-		home = NULL;
-	if (asprintf(&label, "XVBD_AB_LABEL=%s", run->label) < 0)
-		label = NULL;
-	if (asprintf(&dom, "XVBD_AB_DOMAIN=%s", run->domain) < 0)
-		dom = NULL;
-	if (asprintf(&domid, "XVBD_AB_DOMID=%u", run->domid) < 0)
-		domid = NULL;
-	if (path && home && label && dom && domid) {
-		char *envp[] = { path, home, "LC_ALL=C", label, dom, domid,
-				 NULL };
-
-		/* Its output goes to stderr: stdout is the report's. */
-		err = xvbd_spawn_start(argv, envp, STDERR_FILENO, pid);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return;
+		if (n > 0 && r->out.fd >= 0 && p[1].revents)
+			xvbd_ab_output_read(&r->out);
+		if (n > 0 && p[0].revents) {
+			take_signals(r);
+			return;
+		}
+		if (n == 0 || !left)
+			return;		/* the deadline */
 	}
-	free(path);
-	free(home);
-	free(label);
-	free(dom);
-	free(domid);
-	return err;
 }
 
 static int start_workload(struct recorder *r)
 {
-	int err = xvbd_ab_run_sh(r->run, r->run->run_cmd, &r->child);
+	int out_fd = STDERR_FILENO, err = 0;
 
+	/* Its stdout read as results: a pipe of ours; else on stderr. */
+	if (r->run->capture) {
+		r->out.capture = r->run->capture;
+		r->out.echo = r->run->echo_output;
+		err = xvbd_ab_output_open(&r->out, &out_fd);
+	}
+	if (!err)
+		err = xvbd_ab_run_sh_out(r->run, r->run->run_cmd, out_fd,
+					 &r->child);
+	if (out_fd != STDERR_FILENO)
+		close(out_fd);
 	if (err) {
 		r->child = 0;
 		xvbd_err(r->run->cmd, "--run", "cannot start %s: %s", SH,
@@ -821,7 +824,7 @@ int xvbd_ab_recorder_loop(struct xvbd_tstack *ts, struct xvbd_xs *xs,
 {
 	struct recorder r = { .ts = ts, .xs = xs, .run = run, .rec = rec,
 			      .interval_ns = run->interval_ns };
-	size_t per_sample;
+	size_t per_sample, i;
 	bool fp_first;
 	int err;
 
@@ -837,6 +840,12 @@ int xvbd_ab_recorder_loop(struct xvbd_tstack *ts, struct xvbd_xs *xs,
 		goto out;
 	run_signals(&r.sigs);
 	xvbd_ab_recorder_block_signals();
+	r.sigfd = signalfd(-1, &r.sigs, SFD_NONBLOCK | SFD_CLOEXEC);
+	if (r.sigfd < 0) {
+		err = -errno;
+		xvbd_err(run->cmd, "signalfd", "%s", strerror(errno));
+		goto out;
+	}
 	/* A signal while the run was being set up: no run. */
 	wait_until(&r, 0);
 	err = -ECANCELED;
@@ -897,6 +906,11 @@ int xvbd_ab_recorder_loop(struct xvbd_tstack *ts, struct xvbd_xs *xs,
 out:
 	if (r.child)
 		stop_workload(&r, "the run could not go on");
+	xvbd_ab_output_finish(&r.out, rec);
+	if (r.sigfd >= 0)
+		close(r.sigfd);
+	for (i = 0; i < XVBD_AB_VDEVS_MAX; i++)
+		xvbd_ab_filedev_close(&r.filedev[i]);
 	xvbd_stats_sample_free(&r.s);
 	xvbd_stats_close(r.st);
 	xvbd_sysfs_close(r.sys);

@@ -74,12 +74,16 @@ int xvbd_ab_cli_metrics(const struct xvbd_cmd *cmd, const char *arg,
 	     tok = strtok_r(NULL, ",", &save)) {
 		m = xvbd_ab_metric_find(tok);
 		if (m < 0) {
-			char names[512] = "";
+			char names[1536] = "";
+			size_t at = 0;
 
-			for (m = 0; m < XVBD_AB_NMETRICS; m++) {
-				strcat(names, m ? ", " : "");
-				strcat(names, xvbd_ab_metrics[m].name);
-			}
+			/* Bounded: the list grows with the metrics. */
+			for (m = 0; m < XVBD_AB_NMETRICS && at < sizeof(names);
+			     m++)
+				at += (size_t)snprintf(names + at,
+						       sizeof(names) - at,
+						       "%s%s", m ? ", " : "",
+						       xvbd_ab_metrics[m].name);
 			rc = xvbd_usage_error(cmd, "--metric: \"%.40s\": "
 					      "unknown metric (%s)",
 					      printable(tok) ? tok : "?",

@@ -1,7 +1,8 @@
 /*
  * cmd_ab_record.c - xvbd ab record Label --domain D [--vdev V]...
  *		     (--duration S | --run CMD | --until-shutdown)
- *		     [--interval S] [--warmup S] [--latency] [--dir DIR]
+ *		     [--results auto|fio|benchfmt|none]
+ *		     [--interval S] [--warmup S] [--latency] [--dir DIR] [--json]
  *
  * One run = one record.  The stats layer samples (no second sampler):
  * per-VBD blkback counters and backing-device statistics, the guest's and
@@ -36,7 +37,7 @@
 
 enum {
 	O_DOMAIN, O_VDEV, O_DURATION, O_RUN, O_UNTIL_SHUTDOWN, O_INTERVAL,
-	O_WARMUP, O_LATENCY, O_DIR,
+	O_WARMUP, O_RESULTS, O_LATENCY, O_DIR,
 };
 
 const struct xvbd_cmdopt cmd_ab_record_opts[] = {
@@ -49,6 +50,7 @@ const struct xvbd_cmdopt cmd_ab_record_opts[] = {
 	[O_UNTIL_SHUTDOWN] = XVBD_AB_ROW_UNTIL_SHUTDOWN,
 	[O_INTERVAL] = XVBD_AB_ROW_INTERVAL,
 	[O_WARMUP] = XVBD_AB_ROW_WARMUP,
+	[O_RESULTS] = XVBD_AB_ROW_RESULTS,
 	[O_LATENCY] = XVBD_AB_ROW_LATENCY,
 	[O_DIR] = XVBD_AB_ROW_DIR,
 	XVBD_OPT_END,
@@ -57,6 +59,7 @@ _Static_assert(O_RUN - O_DURATION == XVBD_AB_REC_RUN &&
 	       O_UNTIL_SHUTDOWN - O_DURATION == XVBD_AB_REC_UNTIL_SHUTDOWN &&
 	       O_INTERVAL - O_DURATION == XVBD_AB_REC_INTERVAL &&
 	       O_WARMUP - O_DURATION == XVBD_AB_REC_WARMUP &&
+	       O_RESULTS - O_DURATION == XVBD_AB_REC_RESULTS &&
 	       O_LATENCY - O_DURATION == XVBD_AB_REC_LATENCY,
 	       "the recording's rows in xvbd_ab_rec_row's order");
 
@@ -117,6 +120,9 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 	if (!have_mode)
 		return xvbd_usage_error(cmd, "how long? --duration S, --run "
 					"CMD or --until-shutdown");
+	rc = xvbd_ab_rec_opts_check(cmd, o);
+	if (rc)
+		return rc;
 	if (o->nvdev_args > XVBD_AB_VDEVS_MAX)
 		return xvbd_usage_error(cmd, "more than %d --vdev",
 					XVBD_AB_VDEVS_MAX);

@@ -199,9 +199,10 @@ static int check_mode(const struct xvbd_cmd *cmd, struct run_opts *o,
 
 enum {
 	O_VBD_A, O_VBD_B, O_GUEST_LIMITS, O_VDEV, O_DURATION, O_RUN,
-	O_UNTIL_SHUTDOWN, O_INTERVAL, O_WARMUP, O_LATENCY, O_RUNS,
-	O_UNTIL_CONFIDENT, O_MIN_EFFECT, O_EQUIVALENCE, O_MAX_RUNS, O_METRIC,
-	O_CONFIDENCE, O_DIR, O_TIMEOUT, O_DOMAIN, O_DISK_A, O_DISK_B, O_CACHE_A, O_CACHE_B,
+	O_UNTIL_SHUTDOWN, O_INTERVAL, O_WARMUP, O_RESULTS, O_LATENCY, O_RUNS,
+	O_UNTIL_CONFIDENT,
+	O_MIN_EFFECT, O_EQUIVALENCE, O_MAX_RUNS, O_METRIC, O_CONFIDENCE,
+	O_DIR, O_TIMEOUT, O_DOMAIN, O_DISK_A, O_DISK_B, O_CACHE_A, O_CACHE_B,
 	O_READY,
 };
 
@@ -219,6 +220,7 @@ const struct xvbd_cmdopt cmd_ab_run_opts[] = {
 	[O_UNTIL_SHUTDOWN] = XVBD_AB_ROW_UNTIL_SHUTDOWN,
 	[O_INTERVAL] = XVBD_AB_ROW_INTERVAL,
 	[O_WARMUP] = XVBD_AB_ROW_WARMUP,
+	[O_RESULTS] = XVBD_AB_ROW_RESULTS,
 	[O_LATENCY] = XVBD_AB_ROW_LATENCY,
 	[O_RUNS] = XVBD_OPT_N("runs", 0, "N", 1, PAIRS_MAX, "pairs of runs "
 		"(default 3)"),
@@ -252,6 +254,7 @@ _Static_assert(O_RUN - O_DURATION == XVBD_AB_REC_RUN &&
 	       O_UNTIL_SHUTDOWN - O_DURATION == XVBD_AB_REC_UNTIL_SHUTDOWN &&
 	       O_INTERVAL - O_DURATION == XVBD_AB_REC_INTERVAL &&
 	       O_WARMUP - O_DURATION == XVBD_AB_REC_WARMUP &&
+	       O_RESULTS - O_DURATION == XVBD_AB_REC_RESULTS &&
 	       O_LATENCY - O_DURATION == XVBD_AB_REC_LATENCY,
 	       "the recording's rows in xvbd_ab_rec_row's order");
 
@@ -385,6 +388,9 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 	if (!o->mode_given)
 		return xvbd_usage_error(ctx->cmd, "how long? --duration S, "
 					"--run CMD or --until-shutdown");
+	rc = xvbd_ab_rec_opts_check(ctx->cmd, &o->rec);
+	if (rc)
+		return rc;
 	if (o->until_confident && have_runs) {
 		xvbd_err(CMD, "--runs", "--runs and --until-confident exclude "
 			 "each other (--max-runs bounds the latter)");
@@ -520,8 +526,7 @@ static int one_run(struct xvbd_ctx *ctx, struct run_opts *o, struct side *sd,
 		return XVBD_EXIT_FAIL;
 	if (o->hot.domain) {
 		ro.label = sd->label;
-		rc = ab_hot_run(ctx, &o->hot, (int)(sd - o->side),
-				sd->nsets ? &sd->sets[0] : NULL, &ro, &rec,
+		rc = ab_hot_run(ctx, &o->hot, (int)(sd - o->side), &ro, &rec,
 				stopped_by);
 		goto keep;
 	}

@@ -1,142 +1,150 @@
 /*
  * cmd_ab_run_hot.c - ab run's hot experiment: one running guest, and for
- * each run the disk under test of that run's side attached (through
- * `xvbd attach` itself: the same spec parsing, --cache, and the blkif
- * offers set in its paused window), recorded, detached, and checked gone
- * (its backend and frontend directories, the loop device over its
- * image).  The guest and its other disks are never touched: a variable
- * that is a property of one VBD changes in seconds, with no boot.
+ * each run the disk under test of that run's side attached by the disk
+ * layer (xvbd/disk/disk.h: the spec, --cache, and the blkif offers set
+ * in its paused window), recorded, detached by the handle that attach
+ * returned, and checked gone (its xenstore directories, the loop device
+ * that attach bound).  The guest and its other disks are never touched:
+ * a variable that is a property of one VBD changes in seconds, with no
+ * boot.  The guest's domain lock is held for the whole experiment, so no
+ * other xvbd command takes the vdev between runs; a disk another tool
+ * puts there (xl block-attach) makes the next run's attach fail and is
+ * left alone: only what a run attached is detached.
  *
  * Killed with SIGKILL while a disk under test is attached, the journal
  * names it (XVBD_J_ABDISK) and the next xvbd says which command removes
  * it.
  */
 #include <errno.h>
-#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "cmd_ab_run_impl.h"
 #include "xvbd/base/journal.h"
+#include "xvbd/base/lock.h"
 #include "xvbd/base/sig.h"
 #include "xvbd/base/util.h"
-#include "xvbd/dom0/cache.h"
-#include "xvbd/dom0/loop.h"
+#include "xvbd/cmd/cmd_report.h"
 #include "xvbd/xen/blkif.h"
 #include "xvbd/xen/tstack.h"
-#include "xvbd/xen/xs.h"
 
 #define CMD		"ab run"
-/* attach's own options for the offers (its --ring-order ...). */
-#define ATTACH_ARGS_MAX	(8 + 2 * XVBD_OVR_NKEYS)
 /* After the detach: how long the hotplug script may take to free it. */
-#define GONE_TRIES	100
-#define GONE_WAIT_US	100000
+#define GONE_TIMEOUT_MS	10000
 
-/* The keys attach offers in its paused window (its option names). */
-static bool attach_offers(enum xvbd_ovr_id id)
+/*
+ * Side i's disk through the disk layer's parser: its spec, its cache,
+ * the offers of its --vbd set.  Usage errors printed: 2.
+ */
+static int describe_side(struct ab_hot *h, int i,
+			 const struct xvbd_ovr_set *set)
 {
-	return id == XVBD_OVR_RING_ORDER || id == XVBD_OVR_QUEUES ||
-	       id == XVBD_OVR_INDIRECT || id == XVBD_OVR_DISCARD ||
-	       id == XVBD_OVR_TRUSTED;
-}
+	const char *opt = i ? "--disk-b" : "--disk-a";
+	struct xvbd_disk_desc *d = &h->desc[i];
+	struct xvbd_report rep;
+	size_t k;
 
-/* The vdev a side's spec names ("" when none); 0 or usage error. */
-static int spec_vdev(const char *opt, const char *spec, char *vdev,
-		     size_t len)
-{
-	struct xvbd_tstack_disk *d = NULL;
-	struct xvbd_tstack_disk_info info;
-	char why[256] = "";
-
-	if (xvbd_tstack_disk_parse(spec, &d, why, sizeof(why))) {
-		xvbd_err(CMD, opt, "\"%s\": %s", spec,
-			 why[0] ? why : "not an xl disk spec");
+	xvbd_report_init(&rep, NULL, NULL);
+	xvbd_disk_desc_init(d, XVBD_DISK_WORDS_KEYS,
+			    XVBD_DISK_SOURCE(XVBD_DISK_SPEC));
+	if (xvbd_disk_desc_set(d, "spec", h->side[i].spec, &rep)) {
+		xvbd_err(CMD, opt, "\"%s\": %s", h->side[i].spec, rep.why);
 		return XVBD_EXIT_USAGE;
 	}
-	xvbd_tstack_disk_describe(d, &info);
-	snprintf(vdev, len, "%s", info.vdev ? info.vdev : "");
-	xvbd_tstack_disk_free(d);
+	if (h->side[i].cache &&
+	    xvbd_disk_desc_set(d, "cache", h->side[i].cache, &rep)) {
+		xvbd_err(CMD, i ? "--cache-b" : "--cache-a", "%s", rep.why);
+		return XVBD_EXIT_USAGE;
+	}
+	for (k = 0; set && k < set->n; k++) {
+		const char *key = set->items[k].key->name;
+		char value[24];
+
+		snprintf(value, sizeof(value), "%llu",
+			 (unsigned long long)set->items[k].value);
+		if (!xvbd_disk_desc_set(d, key, value, &rep))
+			continue;
+		xvbd_err(CMD, i ? "--vbd-b" : "--vbd-a", "%s: not one attach "
+			 "offers to a running guest (ring-order, queues, "
+			 "indirect-segments, discard, trusted)", key);
+		return XVBD_EXIT_USAGE;
+	}
+	if (xvbd_disk_desc_check(d, &rep)) {
+		xvbd_err(CMD, opt, "\"%s\": %s", h->side[i].spec, rep.why);
+		return XVBD_EXIT_USAGE;
+	}
+	if (d->auto_vdev) {
+		xvbd_err(CMD, opt, "\"%s\": name its vdev (vdev=xvdb): both "
+			 "sides are the same disk of the guest",
+			 h->side[i].spec);
+		return XVBD_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* The --vbd sets: the disk under test only, one set a side. */
+static int check_sets(const struct ab_hot *h, struct xvbd_ovr_set *const sets[2],
+		      const size_t nsets[2])
+{
+	size_t j;
+	int i;
+
+	for (i = 0; i < 2; i++)
+		for (j = 0; j < nsets[i]; j++) {
+			if (sets[i][j].devid == h->devid)
+				continue;
+			xvbd_err(CMD, i ? "--vbd-b" : "--vbd-a", "%s: the disk "
+				 "under test is %s (the guest's other disks "
+				 "stay as they are)", sets[i][j].vdev,
+				 h->vdev);
+			return XVBD_EXIT_USAGE;
+		}
 	return 0;
 }
 
 int ab_hot_check(struct ab_hot *h, struct xvbd_ovr_set *const sets[2],
 		 const size_t nsets[2])
 {
-	char vdev[2][32];
-	enum xvbd_cache c;
-	size_t j, k;
 	int i, rc;
 
 	for (i = 0; i < 2; i++) {
-		const char *opt = i ? "--disk-b" : "--disk-a";
-
 		if (!h->side[i].spec) {
-			xvbd_err(CMD, opt, "--domain runs each side as a disk "
-				 "of that guest: give --disk-a SPEC and "
-				 "--disk-b SPEC");
+			xvbd_err(CMD, i ? "--disk-b" : "--disk-a", "--domain "
+				 "runs each side as a disk of that guest: give "
+				 "--disk-a SPEC and --disk-b SPEC");
 			return XVBD_EXIT_USAGE;
 		}
-		rc = spec_vdev(opt, h->side[i].spec, vdev[i],
-			       sizeof(vdev[i]));
+	}
+	/* the vdev first: a --vbd set of another disk is named as such */
+	for (i = 0; i < 2; i++) {
+		rc = describe_side(h, i, NULL);
 		if (rc)
 			return rc;
-		if (!vdev[i][0] || xvbd_vdev_parse(vdev[i], &h->devid)) {
-			xvbd_err(CMD, opt, "\"%s\": name its vdev (vdev=xvdb):"
-				 " both sides are the same disk of the guest",
-				 h->side[i].spec);
-			return XVBD_EXIT_USAGE;
-		}
-		if (h->side[i].cache &&
-		    xvbd_cache_parse(h->side[i].cache, &c)) {
-			xvbd_err(CMD, i ? "--cache-b" : "--cache-a", "host or "
-				 "none, not \"%s\"", h->side[i].cache);
-			return XVBD_EXIT_USAGE;
-		}
 	}
-	if (strcmp(vdev[0], vdev[1])) {
+	if (h->desc[0].devid != h->desc[1].devid) {
 		xvbd_err(CMD, "--disk-b", "vdev %s, but A's is %s: both sides "
 			 "are the same disk of the guest (give them one vdev)",
-			 vdev[1], vdev[0]);
+			 h->desc[1].vdev, h->desc[0].vdev);
 		return XVBD_EXIT_USAGE;
 	}
-	snprintf(h->vdev, sizeof(h->vdev), "%s", vdev[0]);
-	for (i = 0; i < 2; i++)
-		for (j = 0; j < nsets[i]; j++) {
-			const struct xvbd_ovr_set *s = &sets[i][j];
-
-			if (s->devid != h->devid) {
-				xvbd_err(CMD, i ? "--vbd-b" : "--vbd-a", "%s: "
-					 "the disk under test is %s (the "
-					 "guest's other disks stay as they "
-					 "are)", s->vdev, h->vdev);
-				return XVBD_EXIT_USAGE;
-			}
-			for (k = 0; k < s->n; k++) {
-				if (attach_offers(s->items[k].key->id))
-					continue;
-				xvbd_err(CMD, i ? "--vbd-b" : "--vbd-a", "%s: "
-					 "not one attach offers to a running "
-					 "guest (ring-order, queues, "
-					 "indirect-segments, discard, "
-					 "trusted)", s->items[k].key->name);
-				return XVBD_EXIT_USAGE;
-			}
-		}
-	return 0;
+	snprintf(h->vdev, sizeof(h->vdev), "%s", h->desc[0].vdev);
+	h->devid = h->desc[0].devid;
+	rc = check_sets(h, sets, nsets);
+	for (i = 0; i < 2 && !rc; i++)
+		rc = describe_side(h, i, nsets[i] ? &sets[i][0] : NULL);
+	return rc;
 }
 
 int ab_hot_prepare(struct xvbd_ctx *ctx, struct ab_hot *h)
 {
-	struct xvbd_disk *disks = NULL, *found = NULL;
+	struct xvbd_disk_handle there;
 	struct xvbd_dominfo info;
-	size_t n = 0;
 	int rc, err;
 
+	h->dom.lock_fd = -1;
 	rc = xvbd_cmd_domain_lookup(ctx, h->domain, &h->domid, &h->name);
 	if (rc)
 		return rc;
@@ -151,14 +159,23 @@ int ab_hot_prepare(struct xvbd_ctx *ctx, struct ab_hot *h)
 			 "attaches its disks to a running guest", h->name);
 		return XVBD_EXIT_FAIL;
 	}
-	err = xvbd_tstack_disk_find(ctx->ts, h->domid, h->devid, &disks, &n,
-				    &found);
-	xvbd_tstack_disks_free(disks, n);
+	xvbd_cmd_report_init(ctx, &h->rep);
+	h->env = (struct xvbd_disk_env){ ctx->ts, ctx->xs, &h->rep };
+	rc = xvbd_disk_dom_init(&h->env, h->domid, h->name, &h->dom);
+	/* The vdev stays free for the experiment: no xvbd attach of this
+	 * guest picks it between runs, and this one waits for any under
+	 * way before it looks. */
+	if (!rc && !ctx->opts->dry_run)
+		rc = xvbd_disk_lock(&h->env, &h->dom, h->timeout_s,
+				    !ctx->opts->quiet && isatty(STDERR_FILENO));
+	if (rc)
+		return rc;
+	err = xvbd_disk_find(&h->env, &h->dom, h->devid, &there);
 	if (!err) {
-		xvbd_err(CMD, "--disk-a", "%s already has %s: give the sides "
-			 "a vdev it does not use (each run attaches the disk "
-			 "under test and detaches it after)", h->name,
-			 h->vdev);
+		xvbd_err(CMD, "--disk-a", "%s already has %s (target %s): give "
+			 "the sides a vdev it does not use (each run attaches "
+			 "the disk under test and detaches it after)", h->name,
+			 h->vdev, there.target[0] ? there.target : "none");
 		return XVBD_EXIT_FAIL;
 	}
 	if (err != -ENOENT) {
@@ -192,190 +209,82 @@ static void open_sigchld(void)
 }
 
 /*
- * Run `xvbd attach` or `xvbd detach` itself on words (words[0] its name),
- * read by the one command-line parser, its report dropped: ab run
- * reports the experiment.  Its errors go to stderr as attach's own.
+ * Detach what this run attached (its handle: never whatever else is at
+ * the vdev now), and see it gone.  The handle's own loop device is the
+ * one looked at, not any loop over the same file (a guest's disk of the
+ * same read-only image has its own), and the target is never stat'ed (on
+ * a share whose server died that would hang with the disk attached).
  */
-static int run_sub(struct xvbd_ctx *ctx, bool attach, char **words, int n)
+static int detach_check(struct ab_hot *h, const struct xvbd_disk_handle *mine,
+			const char *entry)
 {
-	struct xvbd_ctx sub = *ctx;
-	struct xvbd_cmdline cl;
-	FILE *null;
+	struct xvbd_disk_detach_opts opts = {
+		.gone_timeout_ms = GONE_TIMEOUT_MS,
+	};
+	struct xvbd_disk_detach_result res;
 	int rc;
 
-	rc = xvbd_cmdline_parse(ctx->cmds, ctx->ncmds, n, words, &cl);
-	if (rc || !cl.cmd || cl.cmd->fn != (attach ? cmd_attach :
-					     cmd_detach)) {
-		xvbd_err(CMD, words[0], "%s", rc ? cl.err : "not found");
-		xvbd_cmdline_free(&cl);
-		return XVBD_EXIT_FAIL;
-	}
-	sub.cl = &cl;
-	null = fopen("/dev/null", "w");
-	if (!null) {
-		xvbd_err(CMD, "/dev/null", "%s", strerror(errno));
-		xvbd_cmdline_free(&cl);
-		return XVBD_EXIT_FAIL;
-	}
-	sub.out = xvbd_out_new(null, false);
-	if (!sub.out) {
-		fclose(null);
-		xvbd_cmdline_free(&cl);
-		return XVBD_EXIT_FAIL;
-	}
 	open_sigchld();
-	rc = cl.cmd->fn(&sub, cl.noperands, cl.operands);
-	xvbd_out_free(sub.out);
-	fclose(null);
-	xvbd_cmdline_free(&cl);
-	return rc;
-}
-
-static int attach_side(struct xvbd_ctx *ctx, const struct ab_hot *h, int i,
-		       const struct xvbd_ovr_set *set)
-{
-	char domid[16], timeout[16], vals[XVBD_OVR_NKEYS][24];
-	char opts[XVBD_OVR_NKEYS][40];
-	char *w[ATTACH_ARGS_MAX];
-	size_t k;
-	int n = 0;
-
-	snprintf(domid, sizeof(domid), "%u", h->domid);
-	snprintf(timeout, sizeof(timeout), "%u", h->timeout_s);
-	w[n++] = "attach";
-	w[n++] = domid;
-	w[n++] = (char *)h->side[i].spec;
-	w[n++] = "--timeout";
-	w[n++] = timeout;
-	if (h->side[i].cache) {
-		w[n++] = "--cache";
-		w[n++] = (char *)h->side[i].cache;
-	}
-	for (k = 0; set && k < set->n; k++) {
-		snprintf(opts[k], sizeof(opts[k]), "--%s",
-			 set->items[k].key->name);
-		snprintf(vals[k], sizeof(vals[k]), "%" PRIu64,
-			 set->items[k].value);
-		w[n++] = opts[k];
-		w[n++] = vals[k];
-	}
-	w[n] = NULL;
-	return run_sub(ctx, true, w, n);
-}
-
-/* The disk under test still there (1), gone (0), or -errno. */
-static int disk_present(struct xvbd_ctx *ctx, const struct ab_hot *h)
-{
-	struct xvbd_disk *disks = NULL, *found = NULL;
-	size_t n = 0;
-	int err = xvbd_tstack_disk_find(ctx->ts, h->domid, h->devid, &disks,
-					&n, &found);
-
-	xvbd_tstack_disks_free(disks, n);
-	return err == -ENOENT ? 0 : err ? err : 1;
-}
-
-static int backs_target(const struct xvbd_loop *lo, void *arg)
-{
-	return xvbd_loop_backs(lo, arg) ? (int)lo->nr + 1 : 0;
-}
-
-/* What is left of the disk under test: "" when nothing. */
-static void leftover(struct xvbd_ctx *ctx, const struct ab_hot *h,
-		     const struct stat *img, char *what, size_t len)
-{
-	struct xvbd_xs_be_path be = { .be_domid = 0, .kind = "vbd",
-				      .fe_domid = h->domid,
-				      .devid = h->devid };
-	char *paths[3], *v;
-	int i, nr;
-
-	what[0] = '\0';
-	paths[0] = xvbd_xs_path_backend(&be);
-	paths[1] = xvbd_xs_path_frontend_vbd(h->domid, h->devid);
-	paths[2] = xvbd_xs_path_libxl_vbd(h->domid, h->devid);
-	for (i = 0; i < 3; i++) {
-		v = paths[i] ? xvbd_xs_read(ctx->xs, paths[i]) : NULL;
-		if (v && !what[0])
-			snprintf(what, len, "xenstore %s", paths[i]);
-		free(v);
-		free(paths[i]);
-	}
-	nr = img ? xvbd_loop_each(backs_target, (void *)img) : 0;
-	if (nr > 0 && !what[0])
-		snprintf(what, len, "/dev/loop%d over its image", nr - 1);
-}
-
-/* Detach the disk under test and see it gone.  Exit code. */
-static int detach_check(struct xvbd_ctx *ctx, const struct ab_hot *h,
-			const char *target)
-{
-	char domid[16], vdev[32], what[1100];
-	char *w[] = { "detach", domid, vdev, NULL };
-	struct stat st;
-	bool have_img;
-	int rc = 0, tries;
-
-	snprintf(domid, sizeof(domid), "%u", h->domid);
-	snprintf(vdev, sizeof(vdev), "%s", h->vdev);
-	have_img = target && !stat(target, &st) && S_ISREG(st.st_mode);
-	if (disk_present(ctx, h) != 0)
-		rc = run_sub(ctx, false, w, 3);
-	for (tries = 0; tries < GONE_TRIES; tries++) {
-		leftover(ctx, h, have_img ? &st : NULL, what, sizeof(what));
-		if (!what[0])
-			break;
-		usleep(GONE_WAIT_US);
-	}
-	if (what[0]) {
+	rc = xvbd_disk_detach(&h->env, mine, &opts, &res);
+	if (res.left[0]) {
 		xvbd_err(CMD, h->vdev, "detached from %s, but %s is still "
-			 "there", h->name, what);
+			 "there", h->name, res.left);
 		xvbd_hint("see `xvbd show %s`; remove it with: xvbd detach %s "
 			  "%s --force", h->name, h->name, h->vdev);
 		return XVBD_EXIT_FAIL;
 	}
 	if (!rc)
-		xvbd_journal_done(XVBD_J_ABDISK, "%u %u %s %s", h->domid,
-				  h->devid, h->vdev, h->name);
+		xvbd_journal_done(XVBD_J_ABDISK, "%s", entry);
 	return rc;
 }
 
-/* The image the disk's backend uses (its target), for the loop check. */
-static char *disk_target(struct xvbd_ctx *ctx, const struct ab_hot *h)
+int ab_hot_run(struct xvbd_ctx *ctx, struct ab_hot *h, int i,
+	       struct xvbd_ab_rec_opts *ro, struct xvbd_ab_record *rec,
+	       const char **stopped_by)
 {
-	struct xvbd_disk *disks = NULL, *found = NULL;
-	size_t n = 0;
-	char *t = NULL;
-
-	if (!xvbd_tstack_disk_find(ctx->ts, h->domid, h->devid, &disks, &n,
-				   &found) && found->target)
-		t = strdup(found->target);
-	xvbd_tstack_disks_free(disks, n);
-	return t;
-}
-
-int ab_hot_run(struct xvbd_ctx *ctx, const struct ab_hot *h, int i,
-	       const struct xvbd_ovr_set *set, struct xvbd_ab_rec_opts *ro,
-	       struct xvbd_ab_record *rec, const char **stopped_by)
-{
-	char domspec[16];
+	struct xvbd_disk_attach_opts opts = {
+		.wait = true, .timeout_s = h->timeout_s, .jobs = 1,
+	};
+	struct xvbd_disk_attach_result res;
+	struct xvbd_disk_handle *mine = calloc(1, sizeof(*mine));
 	const char *vdevs[1] = { h->vdev };
-	char *target;
+	char domspec[16], entry[XVBD_PATH_MAX + 400];
 	int rc, err;
 
 	memset(rec, 0, sizeof(*rec));
 	*stopped_by = NULL;
-	err = xvbd_journal_note(XVBD_J_ABDISK, "%u %u %s %s", h->domid,
-				h->devid, h->vdev, h->name);
-	if (err) {
-		xvbd_err(CMD, XVBD_JOURNAL_DIR, "%s", strerror(-err));
+	if (!mine) {
+		xvbd_err(CMD, NULL, "%s", strerror(ENOMEM));
 		return XVBD_EXIT_FAIL;
 	}
-	rc = attach_side(ctx, h, i, set);
+	/* Its target too: what a later report finds at the vdev is this
+	 * run's disk only if it has that target. */
+	snprintf(entry, sizeof(entry), "%u %u %s %s %s", h->domid, h->devid,
+		 h->vdev, h->desc[i].target[0] ? h->desc[i].target : "-",
+		 h->name);
+	err = xvbd_journal_note(XVBD_J_ABDISK, "%s", entry);
+	if (err) {
+		xvbd_err(CMD, XVBD_JOURNAL_DIR, "%s", strerror(-err));
+		free(mine);
+		return XVBD_EXIT_FAIL;
+	}
+	xvbd_test_stop("ab-run-attach");
+	open_sigchld();
+	rc = xvbd_disk_attach(&h->env, &h->dom, &h->desc[i], 1, &opts, mine,
+			      &res);
 	if (rc)
 		xvbd_hint("the variable under test did not take effect: the "
 			  "experiment stops");
-	target = disk_target(ctx, h);
+	else if (mine->have_loop)
+		xvbd_report_say(&h->rep, XVBD_SAY_VERBOSE, h->vdev, "%s "
+				"attached (backend %s, /dev/loop%u, diskseq "
+				"%llu)", mine->target, mine->backend_path,
+				mine->loop.nr,
+				(unsigned long long)mine->loop.diskseq);
+	else
+		xvbd_report_say(&h->rep, XVBD_SAY_VERBOSE, h->vdev, "%s "
+				"attached (backend %s)", mine->target,
+				mine->backend_path);
 	if (!rc && xvbd_sig_held_pending())
 		rc = XVBD_EXIT_FAIL;
 	if (!rc) {
@@ -388,13 +297,20 @@ int ab_hot_run(struct xvbd_ctx *ctx, const struct ab_hot *h, int i,
 		}
 		rc = xvbd_ab_recorder_run(ctx, ro, false, rec, stopped_by);
 	}
-	err = detach_check(ctx, h, target);
-	free(target);
+	/* Only what this run added; an attach that added nothing (the vdev
+	 * taken by another tool meanwhile) leaves that disk alone. */
+	err = mine->added ? detach_check(h, mine, entry) : 0;
+	if (!mine->added)
+		xvbd_journal_done(XVBD_J_ABDISK, "%s", entry);
+	free(mine);
 	return rc ? rc : err;
 }
 
 void ab_hot_free(struct ab_hot *h)
 {
+	/* (prepare set lock_fd before it looked the guest up) */
+	if (h->name)
+		xvbd_disk_unlock(&h->dom);
 	free(h->name);
 	h->name = NULL;
 }

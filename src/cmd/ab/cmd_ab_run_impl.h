@@ -17,45 +17,60 @@
 #include "xvbd/base/out.h"
 #include "xvbd/cmd/ab/ab_recorder.h"
 #include "xvbd/cmd/cmd.h"
+#include "xvbd/disk/disk.h"
 #include "xvbd/vbd/override.h"
 
-/* One side's disk under test, as `xvbd attach` takes it. */
+/* One side's disk under test: --disk-a SPEC [--cache-a M]. */
 struct ab_hot_side {
 	const char *spec;		/* --disk-a: an xl disk spec */
 	const char *cache;		/* --cache-a: host | none; NULL */
 };
 
-/* The hot experiment: its guest and the vdev both sides share. */
+/*
+ * The hot experiment: its guest, the vdev both sides share, each side's
+ * disk as the disk layer describes it (spec, cache, the --vbd offers),
+ * and the guest's domain lock, held from the check that the vdev is free
+ * to the end: no other xvbd attach takes the vdev between runs.
+ */
 struct ab_hot {
 	const char *domain;		/* --domain; NULL: fresh guests */
 	struct ab_hot_side side[2];
+	struct xvbd_disk_desc desc[2];
 	uint32_t domid;
 	char *name;
 	char vdev[32];
 	uint32_t devid;
 	unsigned timeout_s;
+	struct xvbd_report rep;		/* the disk layer's, in ab run's name */
+	struct xvbd_disk_env env;
+	struct xvbd_disk_dom dom;	/* its lock_fd: held */
 };
 
 /*
- * After the options: the sides' specs (parsed by libxlutil), one vdev
- * for both, the --vbd sets on that vdev and only with keys attach offers.
- * Usage errors: 2, printed.
+ * After the options: each side's disk through the disk layer's parser
+ * (its spec by libxlutil, --cache, the --vbd set of its vdev), one named
+ * vdev for both, offers only of the keys attach sets.  Usage errors: 2,
+ * printed.
  */
 int ab_hot_check(struct ab_hot *h, struct xvbd_ovr_set *const sets[2],
 		 const size_t nsets[2]);
-/* Connected: the guest runs and the vdev is free on it.  Exit code. */
+/*
+ * Connected: the guest runs, its domain lock is taken (not with -N) and
+ * kept to ab_hot_free, and the vdev is free on it.  Exit code.
+ */
 int ab_hot_prepare(struct xvbd_ctx *ctx, struct ab_hot *h);
 /* -N: the plan of side i. */
 void ab_hot_render_plan(struct xvbd_ctx *ctx, const struct ab_hot *h,
 			int i);
 /*
- * One run of side i: attach its disk (xvbd attach's own code, with its
- * offers), record (ro), detach, check that nothing of it is left.  Exit
- * code; *rec as xvbd_ab_recorder_run() gives it.
+ * One run of side i: attach its disk (the disk layer, with its offers),
+ * record (ro), detach exactly what this attach added (its handle), check
+ * that nothing of it is left.  Exit code; *rec as xvbd_ab_recorder_run()
+ * gives it.
  */
-int ab_hot_run(struct xvbd_ctx *ctx, const struct ab_hot *h, int i,
-	       const struct xvbd_ovr_set *set, struct xvbd_ab_rec_opts *ro,
-	       struct xvbd_ab_record *rec, const char **stopped_by);
+int ab_hot_run(struct xvbd_ctx *ctx, struct ab_hot *h, int i,
+	       struct xvbd_ab_rec_opts *ro, struct xvbd_ab_record *rec,
+	       const char **stopped_by);
 void ab_hot_free(struct ab_hot *h);
 
 /*

@@ -6,10 +6,12 @@
  * counters, with the intervals left out and why), what else used the
  * host during it (other domains' CPU, the backing device's I/O that was
  * not the VBD's) and whether that flags it, its fingerprint and the
- * recorder's notes.  ID is a record id or file; a label with more
- * than one run is refused (the runs are listed with `ab list LABEL`).
- * With --latency, a label's runs' latency distributions merged: each
- * VBD's percentiles over all of their requests.
+ * recorder's notes, and the guest's own results.  ID is a record id or
+ * file; a label with more than one run shows its runs and, from their
+ * fio JSON+ bins, their merged completion latency; without bins it is
+ * refused (the runs are listed with `ab list LABEL`).  With --latency,
+ * a label's runs' latency distributions merged: each VBD's percentiles
+ * over all of their requests.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -19,6 +21,9 @@
 #include "xvbd/cmd/cmd.h"
 #include "xvbd/cmd/ab/cmd_ab.h"
 #include "xvbd/base/util.h"
+
+/* The unit of the merged latencies (a note, not a field). */
+#define MS	"ms"
 
 static const struct xvbd_out_label show_labels[] = {
 	{ "duration_s", "seconds" },
@@ -62,6 +67,11 @@ static const struct xvbd_out_label show_labels[] = {
 	{ "latency_error", "error" },
 	{ "selected_runs", "runs" },
 	{ "runs_with_latency", "runs with latency" },
+	{ "merged_clat", "merged guest clat (JSON+ bins)" },
+	{ "max_bin_ms", "largest bin (ms)" },
+	{ "accounting", "where the I/O went" },
+	{ "run_s", "the command's run (s, dom0's clock)" },
+	{ "guest_runtime_s", "fio's runtime (s, the guest's clock)" },
 	{ NULL, NULL },
 };
 
@@ -84,11 +94,19 @@ static void render_summary(struct xvbd_out *o, const struct xvbd_ab_record *r)
 	/* Rates say which time they are over; the window's follow. */
 	xvbd_out_obj_begin(o, "summary");
 	for (m = 0; m < XVBD_AB_NMETRICS; m++) {
-		char note[48];
+		const char *bname, *bunit;
+		char note[320];
+		double mean;
 
+		/* The guest's own figures where the results hold them. */
+		if (xvbd_ab_metric_is_guest(m) && !s.known[m])
+			continue;
 		snprintf(note, sizeof(note), "%s%s", xvbd_ab_metrics[m].unit,
 			 xvbd_ab_metric_is_rate(m) ? " over the busy span" :
-			 "");
+			 xvbd_ab_metric_is_guest(m) ? " (the guest's own)" : "");
+		if (xvbd_ab_bench_slot(r, m, &bname, &bunit, &mean))
+			snprintf(note, sizeof(note), "%.64s: %.200s (the "
+				 "guest's own)", bunit, bname);
 		xvbd_out_fixed_opt(o, xvbd_ab_metrics[m].name, s.known[m],
 				   s.value[m], xvbd_ab_metrics[m].decimals);
 		xvbd_out_note(o, note);
@@ -138,9 +156,96 @@ static void render_interf(struct xvbd_out *o, const struct xvbd_ab_record *r,
 	xvbd_out_arr_end(o);
 }
 
+/*
+ * The completion latency of the runs recs[n] from their JSON+ bins,
+ * summed: the label's own distribution (each run's percentile is that
+ * run's summary; this is the one of all their I/Os together).  Nothing
+ * when no run has bins.
+ */
+static void render_merged(struct xvbd_out *o,
+			  const struct xvbd_ab_record *recs, size_t n)
+{
+	static const double pcts[] = { 50, 90, 99, 99.9, 99.99 };
+	static const char *const keys[] = {
+		"p50_ms", "p90_ms", "p99_ms", "p99_9_ms", "p99_99_ms",
+	};
+	struct xvbd_wl_hist h[2];
+	size_t runs[2], p;
+	uint64_t v;
+	int d;
+
+	for (d = 0; d < 2; d++)
+		if (xvbd_ab_merged_clat(recs, n, d, &h[d], &runs[d]))
+			runs[d] = 0;
+	if (!runs[0] && !runs[1]) {
+		xvbd_wl_hist_free(&h[0]);
+		xvbd_wl_hist_free(&h[1]);
+		return;
+	}
+	xvbd_out_obj_begin(o, "merged_clat");
+	for (d = 0; d < 2; d++) {
+		if (!runs[d]) {
+			xvbd_out_null(o, xvbd_wl_dir_name(d));
+			continue;
+		}
+		xvbd_out_obj_begin(o, xvbd_wl_dir_name(d));
+		xvbd_out_uint(o, "runs", runs[d]);
+		xvbd_out_uint(o, "ios", h[d].total);
+		for (p = 0; p < sizeof(pcts) / sizeof(pcts[0]); p++) {
+			bool known = xvbd_wl_hist_percentile(&h[d], pcts[p],
+							     &v);
+
+			xvbd_out_fixed_opt(o, keys[p], known, (double)v / 1e6,
+					   3);
+			xvbd_out_note(o, MS);
+		}
+		xvbd_out_fixed_opt(o, "max_bin_ms", true,
+				   (double)h[d].bins[h[d].n - 1].value_ns / 1e6,
+				   3);
+		xvbd_out_note(o, MS);
+		xvbd_out_obj_end(o);
+	}
+	xvbd_out_obj_end(o);
+	xvbd_wl_hist_free(&h[0]);
+	xvbd_wl_hist_free(&h[1]);
+}
+
+/* A label of several runs: which, and their merged distribution. */
+static void render_label(struct xvbd_out *o,
+			 const struct xvbd_ab_record *recs, size_t n)
+{
+	size_t i;
+
+	xvbd_out_labels(o, show_labels);
+	xvbd_out_obj_begin(o, NULL);
+	xvbd_out_str(o, "label", recs[0].label);
+	xvbd_out_arr_begin(o, "runs");
+	for (i = 0; i < n; i++)
+		xvbd_out_str(o, NULL, recs[i].id);
+	xvbd_out_arr_end(o);
+	render_merged(o, recs, n);
+	xvbd_out_obj_end(o);
+}
+
+static bool have_bins(const struct xvbd_ab_record *recs, size_t n)
+{
+	struct xvbd_wl_hist h;
+	size_t runs[2];
+	int d;
+
+	for (d = 0; d < 2; d++) {
+		if (!xvbd_ab_merged_clat(recs, n, d, &h, &runs[d]))
+			xvbd_wl_hist_free(&h);
+		else
+			runs[d] = 0;
+	}
+	return runs[0] || runs[1];
+}
+
 static void render(struct xvbd_out *o, const struct xvbd_ab_record *r,
 		   double threshold)
 {
+	struct xvbd_ab_account acc;
 	char buf[64];
 	size_t i;
 
@@ -167,6 +272,15 @@ static void render(struct xvbd_out *o, const struct xvbd_ab_record *r,
 	xvbd_out_bool(o, "complete", r->complete);
 	xvbd_out_uint(o, "samples", r->nsamples);
 	render_summary(o, r);
+	if (r->results) {
+		xvbd_out_str(o, "results",
+			     xvbd_wl_format_name(r->results->format));
+		if (r->results->format == XVBD_WL_ABSENT)
+			xvbd_out_str(o, "results_why", r->results->why);
+	}
+	render_merged(o, r, 1);
+	if (!xvbd_ab_account(r, &acc))
+		xvbd_ab_account_render(o, "accounting", &acc);
 	render_interf(o, r, threshold);
 	xvbd_out_obj_begin(o, "fingerprint");
 	for (i = 0; i < r->fp.n; i++)
@@ -182,8 +296,8 @@ static void render(struct xvbd_out *o, const struct xvbd_ab_record *r,
 }
 
 /* --latency: a label's runs, their latency merged. */
-static int render_merged(struct xvbd_ctx *ctx, const char *what,
-			 const struct xvbd_ab_record *recs, size_t n)
+static int render_lat_merged(struct xvbd_ctx *ctx, const char *what,
+			     const struct xvbd_ab_record *recs, size_t n)
 {
 	size_t i, with = 0;
 
@@ -246,10 +360,13 @@ int cmd_ab_show(struct xvbd_ctx *ctx, int argc, char **argv)
 	if (rc)
 		return rc;
 	if (latency) {
-		rc = render_merged(ctx, argv[first], recs, n);
+		rc = render_lat_merged(ctx, argv[first], recs, n);
+	} else if (n > 1 && have_bins(recs, n)) {
+		render_label(ctx->out, recs, n);
 	} else if (n != 1) {
 		xvbd_err(ctx->cmd->name, NULL, "\"%s\" selects %zu runs: name "
-			 "one by its id", argv[first], n);
+			 "one by its id (a label's runs with fio's JSON+ "
+			 "bins show their merged latency)", argv[first], n);
 		if (!ctx->opts->quiet)
 			xvbd_hint("see \"xvbd ab list %s\"", argv[first]);
 		rc = XVBD_EXIT_FAIL;

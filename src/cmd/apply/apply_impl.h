@@ -13,9 +13,12 @@
 
 #include "xvbd/cmd/apply_plan.h"
 #include "xvbd/cmd/cmd.h"
+#include "xvbd/disk/disk.h"
 #include "xvbd/vbd/override.h"
 
 #define CMD	"apply"
+/* Each attach's wait for Connected (attach's default --timeout). */
+#define APPLY_TIMEOUT_S	120
 
 enum apply_act { ACT_NONE, ACT_ATTACH, ACT_TUNE, ACT_DETACH, ACT_REATTACH };
 
@@ -46,13 +49,14 @@ struct apply_item {
 	char vdev[XVBD_OVR_VDEV_LEN];
 	uint32_t devid;
 	const struct xvbd_apply_disk *plan;	/* NULL: not in the plan */
-	const struct xvbd_disk *disk;		/* libxl's record, if any */
+	const struct xvbd_disk_seen *seen;	/* what is there, if any */
 	enum apply_act act;
 	enum apply_status status;
 	struct apply_state before, after;
 	bool differs[K_N];
 	char why[400];		/* the failure, or what needs a reattach */
 	char command[600];	/* needs_reattach: what does it */
+	struct xvbd_disk_handle handle;	/* what was attached or detached */
 };
 
 struct apply {
@@ -62,11 +66,17 @@ struct apply {
 	struct xvbd_apply_plan plan;
 	uint32_t domid;
 	char *domain;
-	int lock_fd;
-	struct xvbd_disk *disks;	/* libxl's records before the apply */
-	size_t ndisks;
-	struct apply_item items[2 * XVBD_APPLY_DISKS_MAX];
-	size_t n;
+	/* the disk layer: its report (apply's name), the guest (its lock
+	 * held for the whole apply, not --check) */
+	struct xvbd_report rep;
+	struct xvbd_disk_env env;
+	struct xvbd_disk_dom dom;
+	/* each disk as it was before the apply */
+	struct xvbd_disk_seen *seen;
+	size_t nseen;
+	/* one per planned disk and per disk not in the plan */
+	struct apply_item *items;
+	size_t n, cap;
 	char warnings[16][400];
 	size_t nwarnings;
 	bool failed;

@@ -18,6 +18,7 @@
 #include "xvbd/base/util.h"
 #include "xvbd/dom0/image.h"
 #include "xvbd/cmd/apply_plan.h"
+#include "xvbd/disk/disk.h"
 #include "xvbd/xen/blkif.h"
 
 struct perr {
@@ -162,166 +163,110 @@ static yajl_val member(yajl_val obj, const char *key)
 	return NULL;
 }
 
-/* The offers, through the override layer's key=value parser. */
-static int disk_offers(struct perr *e, yajl_val obj,
-		       struct xvbd_apply_disk *d)
+/* A plan's spelling of a disk key: ring-order -> ring_order. */
+static void plan_key(const char *key, char *buf, size_t len)
 {
-	char word[32], why[320];
 	size_t i;
+
+	for (i = 0; key[i] && i + 1 < len; i++)
+		buf[i] = key[i] == '-' ? '_' : key[i];
+	buf[i] = '\0';
+}
+
+/* The plan's offer key name: 1 boolean, 0 a number, -1 not an offer. */
+static int offer_kind(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < XVBD_APPLY_NOFFERS; i++)
+		if (!strcmp(offers[i].name, name))
+			return offers[i].boolean;
+	return -1;
+}
+
+/*
+ * One key's JSON value as the text the disk layer's parser takes: a
+ * string, a number (size, the numeric offers), or a boolean (prealloc,
+ * the boolean offers; "on"/"off" too).
+ */
+static int json_word(struct perr *e, const char *where, const char *key,
+		     yajl_val v, char *buf, size_t len)
+{
 	bool on = false;
 	int err;
 
-	if (xvbd_override_set_init(&d->ovr, d->vdev, why, sizeof(why)))
-		return fail(e, d->where, "vdev", "%s", why);
-	for (i = 0; i < XVBD_APPLY_NOFFERS; i++) {
-		yajl_val v = member(obj, offers[i].name);
-		const struct xvbd_ovr_key *key = &xvbd_ovr_keys[offers[i].id];
-		char *kv = d->ovr_kv[offers[i].id];
-
-		if (!v)
-			continue;
-		if (offers[i].boolean) {
-			err = get_onoff(e, d->where, offers[i].name, v, &on);
-			snprintf(word, sizeof(word), "%d", on);
-		} else {
-			err = get_word(e, d->where, offers[i].name, v, word,
-				       sizeof(word));
-		}
-		if (err)
-			return err;
-		snprintf(kv, sizeof(d->ovr_kv[0]), "%s=%s", key->name, word);
-		if (xvbd_override_parse_kv(&d->ovr, kv, why, sizeof(why)))
-			return fail(e, d->where, offers[i].name, "%s", why);
-	}
-	return 0;
-}
-
-/* Exactly one of file, phy, share, checked as attach checks it. */
-static int disk_source(struct perr *e, yajl_val obj, struct xvbd_apply_disk *d)
-{
-	static const char *const kinds[] = { "file", "phy", "share" };
-	const char *bad = NULL, *key = NULL;
-	size_t i, n = 0;
-	int err;
-
-	for (i = 0; i < 3; i++)
-		if (member(obj, kinds[i])) {
-			key = kinds[i];
-			d->kind = (enum xvbd_apply_kind)i;
-			n++;
-		}
-	if (n != 1)
-		return fail(e, d->where, NULL, n ? "file, phy and share are "
-			    "one disk each: give one" : "no source: give "
-			    "\"file\", \"phy\" or \"share\"");
-	err = get_str(e, d->where, key, member(obj, key), d->source,
-		      sizeof(d->source));
-	if (err)
+	if (!strcmp(key, "prealloc") || offer_kind(key) == 1) {
+		err = get_onoff(e, where, key, v, &on);
+		snprintf(buf, len, "%s", on ? "on" : "off");
 		return err;
-	if (d->kind == XVBD_APPLY_SHARE) {
-		if (xvbd_share_parse_url(d->source, &d->url, &bad))
-			return fail(e, d->where, key, "%s", bad);
-		if (xvbd_share_mountpoint(&d->url, d->target,
-					  sizeof(d->target)) ||
-		    strlen(d->target) + strlen(d->url.image) + 2 >
-		    sizeof(d->target))
-			return fail(e, d->where, key, "path too long");
-		strcat(d->target, "/");
-		strcat(d->target, d->url.image);
-		return 0;
 	}
-	if (xvbd_path_check(d->source, &bad))
-		return fail(e, d->where, key, "%s", bad);
-	snprintf(d->target, sizeof(d->target), "%s", d->source);
-	return 0;
+	if (!strcmp(key, "size") || offer_kind(key) == 0)
+		return get_word(e, where, key, v, buf, len);
+	return get_str(e, where, key, v, buf, len);
 }
 
-/* What goes with what: attach's parse_args rules, per disk. */
-static int disk_relations(struct perr *e, yajl_val obj,
-			  struct xvbd_apply_disk *d)
+/*
+ * The disk's keys through the disk layer's parser, in its order (the
+ * source first), then the keys together; its errors named by the plan's
+ * place and key.
+ */
+static int describe(struct perr *e, yajl_val obj, struct xvbd_apply_disk *d)
 {
-	const char *bad = NULL;
-
-	if (d->kind == XVBD_APPLY_PHY) {
-		if (member(obj, "size") || member(obj, "prealloc") ||
-		    member(obj, "cache"))
-			return fail(e, d->where, NULL, "size, prealloc and "
-				    "cache are for image files, not phy");
-		d->cache = XVBD_CACHE_NA;
-	}
-	if (d->kind != XVBD_APPLY_SHARE) {
-		if (d->credentials[0] || member(obj, "share_opts"))
-			return fail(e, d->where, d->credentials[0] ?
-				    "credentials" : "share_opts", "goes with "
-				    "share");
-		return 0;
-	}
-	if (d->credentials[0] && xvbd_path_check(d->credentials, &bad))
-		return fail(e, d->where, "credentials", "%s", bad);
-	if (xvbd_share_opts_check(d->url.proto, d->share_opts, &bad))
-		return fail(e, d->where, "share_opts", "%s", bad);
-	if (d->url.proto == XVBD_SHARE_SMB && !d->credentials[0])
-		return fail(e, d->where, "share", "an smb:// share needs "
-			    "\"credentials\": a root-owned 0600 file with "
-			    "username=... and password=... lines");
-	if (d->url.proto == XVBD_SHARE_NFS && d->credentials[0])
-		return fail(e, d->where, "credentials", "is for smb:// "
-			    "shares");
-	return 0;
-}
-
-static int disk_options(struct perr *e, yajl_val obj,
-			struct xvbd_apply_disk *d)
-{
-	char word[64], why[XVBD_OPTVAL_WHY_MAX];
+	struct xvbd_disk_desc *desc = &d->desc;
+	struct xvbd_report rep;
+	char key[32], word[XVBD_DISK_ARG_MAX];
+	size_t k;
 	yajl_val v;
 	int err;
 
-	d->readwrite = true;
-	d->cache = XVBD_CACHE_HOST;
-	word[0] = '\0';
-	err = get_str(e, d->where, "access", member(obj, "access"), word,
-		      sizeof(word));
-	if (err)
-		return err;
-	if (!strcmp(word, "ro") || !strcmp(word, "r"))
-		d->readwrite = false;
-	else if (word[0] && strcmp(word, "rw") && strcmp(word, "w"))
-		return fail(e, d->where, "access", "rw or ro, not \"%s\"",
-			    word);
-	word[0] = '\0';
-	err = get_str(e, d->where, "cache", member(obj, "cache"), word,
-		      sizeof(word));
-	if (err)
-		return err;
-	if (word[0] && xvbd_cache_parse(word, &d->cache))
-		return fail(e, d->where, "cache", "host or none, not \"%s\"",
-			    word);
-	v = member(obj, "size");
-	if (v) {
-		err = get_word(e, d->where, "size", v, word, sizeof(word));
+	xvbd_report_init(&rep, NULL, NULL);
+	xvbd_disk_desc_init(desc, XVBD_DISK_WORDS_KEYS,
+			    XVBD_DISK_SOURCE(XVBD_DISK_FILE) |
+			    XVBD_DISK_SOURCE(XVBD_DISK_PHY) |
+			    XVBD_DISK_SOURCE(XVBD_DISK_SHARE));
+	for (k = 0; xvbd_disk_keys[k]; k++) {
+		plan_key(xvbd_disk_keys[k], key, sizeof(key));
+		v = member(obj, key);
+		if (!v)
+			continue;
+		err = json_word(e, d->where, key, v, word, sizeof(word));
 		if (err)
 			return err;
-		if (xvbd_optval_size(word, XVBD_IMAGE_SIZE_MIN,
-				     XVBD_IMAGE_SIZE_MAX, &d->size_bytes, why,
-				     sizeof(why)))
-			return fail(e, d->where, "size", "\"%s\": %s", word,
-				    why);
-		d->have_size = true;
+		if (xvbd_disk_desc_set(desc, key, word, &rep))
+			goto refused;
 	}
-	v = member(obj, "prealloc");
-	if (v) {
-		err = get_onoff(e, d->where, "prealloc", v, &d->prealloc);
-		if (err)
-			return err;
-	}
-	err = get_str(e, d->where, "credentials", member(obj, "credentials"),
-		      d->credentials, sizeof(d->credentials));
-	if (!err)
-		err = get_str(e, d->where, "share_opts",
-			      member(obj, "share_opts"), d->share_opts,
-			      sizeof(d->share_opts));
-	return err;
+	if (!xvbd_disk_desc_check(desc, &rep))
+		return 0;
+refused:
+	if (!rep.has_what)
+		return fail(e, d->where, NULL, "%s", rep.why);
+	plan_key(rep.what, key, sizeof(key));
+	return fail(e, d->where, key, "%s", rep.why);
+}
+
+/* What the description says, in the plan's own fields. */
+static void plan_fields(struct xvbd_apply_disk *d)
+{
+	const struct xvbd_disk_desc *desc = &d->desc;
+
+	d->kind = desc->kind == XVBD_DISK_PHY ? XVBD_APPLY_PHY :
+		desc->kind == XVBD_DISK_SHARE ? XVBD_APPLY_SHARE :
+		XVBD_APPLY_FILE;
+	snprintf(d->source, sizeof(d->source), "%.*s",
+		 (int)sizeof(d->source) - 1, desc->arg);
+	snprintf(d->target, sizeof(d->target), "%s", desc->target);
+	d->url = desc->url;
+	snprintf(d->credentials, sizeof(d->credentials), "%s",
+		 desc->credentials);
+	snprintf(d->share_opts, sizeof(d->share_opts), "%s",
+		 desc->share_opts);
+	d->readwrite = desc->readwrite;
+	d->have_size = desc->have_size;
+	d->size_bytes = desc->size_bytes;
+	d->prealloc = desc->prealloc;
+	d->cache = desc->cache;
+	memcpy(d->ovr_kv, desc->offer_kv, sizeof(d->ovr_kv));
+	d->ovr = desc->offers;
 }
 
 static int parse_disk(struct perr *e, yajl_val obj, size_t idx,
@@ -346,19 +291,16 @@ static int parse_disk(struct perr *e, yajl_val obj, size_t idx,
 		      sizeof(d->vdev));
 	if (err)
 		return err;
-	if (xvbd_vdev_parse(d->vdev, &d->devid))
-		return fail(e, d->where, "vdev", "\"%s\": not a virtual device "
-			    "name%s", d->vdev, strcmp(d->vdev, "auto") ? "" :
-			    " (apply needs a fixed one: it finds the disk "
-			    "again by it)");
-	err = disk_source(e, obj, d);
-	if (!err)
-		err = disk_options(e, obj, d);
-	if (!err)
-		err = disk_relations(e, obj, d);
-	if (!err)
-		err = disk_offers(e, obj, d);
-	return err;
+	if (!strcmp(d->vdev, "auto"))
+		return fail(e, d->where, "vdev", "\"auto\": not a virtual "
+			    "device name (apply needs a fixed one: it finds "
+			    "the disk again by it)");
+	err = describe(e, obj, d);
+	if (err)
+		return err;
+	d->devid = d->desc.devid;
+	plan_fields(d);
+	return 0;
 }
 
 static bool known_top_key(const char *k)

@@ -1,79 +1,54 @@
 /*
- * apply_run.c - xvbd apply: what each disk is (libxl's disk list, the
- * backend's and frontend's xenstore keys, the loop device's cache mode),
- * compared with the plan, and the actions that make it so:
- *   attach          the disk is missing: xvbd attach's own code
- *                   (xvbd_attach_locked), under apply's domain lock
+ * apply_run.c - xvbd apply: what each disk is (the disk layer's observe:
+ * libxl's record, the backend's and frontend's keys, its loop device),
+ * compared with the plan, and the actions that make it so, each the disk
+ * layer's (xvbd/disk/disk.h) under apply's domain lock:
+ *   attach          the disk is missing: its description attached
  *   tune            only toolstack keys differ (discard-enable,
- *                   trusted): written in one transaction, as tune does;
- *                   their readers take them at the disk's next connect
+ *                   trusted): written in one transaction; their readers
+ *                   take them at the disk's next connect
  *   needs_reattach  the source, access, cache, size or a negotiated
  *                   offer differs: blkfront read those at connect, so
  *                   nothing is written and the command that does it is
  *                   named
- *   detach          with --prune, a disk the plan does not name
+ *   detach          with --prune, a disk the plan does not name: the one
+ *                   observed before, exactly (refused if replaced since)
  */
 #include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
+#include <unistd.h>
 
 #include "xvbd/base/sig.h"
 #include "xvbd/base/util.h"
-#include "xvbd/cmd/attach.h"
-#include "xvbd/vbd/vbd.h"
 #include "apply_impl.h"
 
-/* One disk as libxl, xenstore and dom0 say it is. */
-static int read_state(struct apply *ap, const struct xvbd_disk *disk,
-		      const struct xvbd_apply_disk *plan,
-		      struct apply_state *st)
+/* One disk as the disk layer saw it. */
+static void state_of(const struct xvbd_disk_seen *seen,
+		     struct apply_state *st)
 {
-	struct xvbd_vbd_view view;
-	struct stat sb;
+	const struct xvbd_disk_desc *d = &seen->desc;
 	size_t k;
-	int err;
 
 	memset(st, 0, sizeof(*st));
 	st->present = true;
-	snprintf(st->target, sizeof(st->target), "%s",
-		 disk->target ? disk->target : "");
-	st->readwrite = disk->readwrite;
-	err = xvbd_vbd_load(ap->ctx->xs, ap->domid, disk, &view);
-	if (err) {
-		xvbd_err(CMD, disk->vdev, "reading xenstore: %s",
-			 strerror(-err));
-		return XVBD_EXIT_FAIL;
-	}
-	st->cache = view.dom0_cache;
-	if (view.eval.backend_state.known)
-		st->bstate = view.eval.backend_state.v;
-	if (view.eval.frontend_state.known)
-		st->fstate = view.eval.frontend_state.v;
-	for (k = 0; k < XVBD_OVR_NKEYS; k++) {
-		const struct xvbd_ovr_key *key = &xvbd_ovr_keys[k];
-		const char *v;
+	snprintf(st->target, sizeof(st->target), "%s", d->target);
+	st->readwrite = d->readwrite;
+	st->cache = d->cache;
+	/* the loop device's size: what the guest was given */
+	st->size_known = d->have_size;
+	st->size_bytes = d->size_bytes;
+	st->bstate = seen->bstate;
+	st->fstate = seen->fstate;
+	for (k = 0; k < d->offers.n; k++) {
+		const struct xvbd_ovr *o = &d->offers.items[k];
 
-		if (!xvbd_apply_offer_name(key->id))
+		if (!xvbd_apply_offer_name(o->key->id))
 			continue;
-		v = xvbd_kvmap_get(key->dir == XVBD_DIR_BACKEND ?
-				   &view.backend : &view.frontend,
-				   key->xs_key);
-		st->offer[k].known = v && !xvbd_parse_uint(v, UINT64_MAX,
-							   &st->offer[k].v);
+		st->offer[o->key->id].known = true;
+		st->offer[o->key->id].v = o->value;
 	}
-	xvbd_vbd_view_free(&view);
-	/* An image file's size; never a stat on a share (a dead server
-	 * would hang it), never of a device. */
-	if (plan && plan->kind == XVBD_APPLY_FILE && st->target[0] &&
-	    !strcmp(st->target, plan->target) && !stat(st->target, &sb) &&
-	    S_ISREG(sb.st_mode)) {
-		st->size_known = true;
-		st->size_bytes = (uint64_t)sb.st_size;
-	}
-	return 0;
 }
 
 void apply_planned(const struct apply_item *it, struct apply_state *out)
@@ -152,27 +127,65 @@ static void compare(struct apply *ap, struct apply_item *it)
 		 strcmp(ap->plan_path, "-") ? ap->plan_path : "PLAN");
 }
 
+/* The next item; the array holds one per planned and per present disk. */
 static struct apply_item *add_item(struct apply *ap, const char *vdev,
 				   uint32_t devid)
 {
-	struct apply_item *it = &ap->items[ap->n++];
+	struct apply_item *it;
 
+	if (ap->n == ap->cap)
+		return NULL;
+	it = &ap->items[ap->n++];
 	memset(it, 0, sizeof(*it));
 	snprintf(it->vdev, sizeof(it->vdev), "%s", vdev);
 	it->devid = devid;
 	return it;
 }
 
+/* The disks not in the plan: kept, or (--prune) detached. */
+static void add_unplanned(struct apply *ap)
+{
+	size_t i, k;
+
+	for (k = 0; k < ap->nseen; k++) {
+		const struct xvbd_disk_seen *seen = &ap->seen[k];
+		struct apply_item *it;
+
+		for (i = 0; i < ap->plan.n; i++)
+			if (ap->plan.disks[i].devid == seen->handle.devid)
+				break;
+		if (i < ap->plan.n)
+			continue;
+		it = add_item(ap, seen->handle.vdev, seen->handle.devid);
+		if (!it)
+			break;
+		it->seen = seen;
+		state_of(seen, &it->before);
+		it->act = ap->prune ? ACT_DETACH : ACT_NONE;
+		if (!ap->prune)
+			apply_warn(ap, "%s: not in the plan: kept (--prune "
+				   "detaches it)", it->vdev);
+	}
+}
+
 int apply_read(struct apply *ap)
 {
 	size_t i, k;
-	int err, rc;
+	int err;
 
-	err = xvbd_tstack_disks(ap->ctx->ts, ap->domid, &ap->disks,
-				&ap->ndisks);
+	err = xvbd_disk_observe_all(&ap->env, &ap->dom, &ap->seen,
+				    &ap->nseen);
 	if (err) {
 		xvbd_err(CMD, "disks", "domain %s: %s", ap->domain,
 			 strerror(-err));
+		return XVBD_EXIT_FAIL;
+	}
+	/* Sized from what there is: every planned disk and every other
+	 * disk of the guest (libxl's list has no bound). */
+	ap->cap = ap->plan.n + ap->nseen;
+	ap->items = calloc(ap->cap ? ap->cap : 1, sizeof(*ap->items));
+	if (!ap->items) {
+		xvbd_err(CMD, NULL, "%s", strerror(ENOMEM));
 		return XVBD_EXIT_FAIL;
 	}
 	for (i = 0; i < ap->plan.n; i++) {
@@ -180,191 +193,116 @@ int apply_read(struct apply *ap)
 		struct apply_item *it = add_item(ap, p->vdev, p->devid);
 
 		it->plan = p;
-		for (k = 0; k < ap->ndisks; k++)
-			if (ap->disks[k].devid == p->devid)
-				it->disk = &ap->disks[k];
-		if (!it->disk) {
+		for (k = 0; k < ap->nseen; k++)
+			if (ap->seen[k].handle.devid == p->devid)
+				it->seen = &ap->seen[k];
+		if (!it->seen) {
 			it->act = ACT_ATTACH;
 			continue;
 		}
-		rc = read_state(ap, it->disk, p, &it->before);
-		if (rc)
-			return rc;
+		state_of(it->seen, &it->before);
 		compare(ap, it);
 	}
-	for (k = 0; k < ap->ndisks; k++) {
-		struct apply_item *it;
-
-		for (i = 0; i < ap->plan.n; i++)
-			if (ap->plan.disks[i].devid == ap->disks[k].devid)
-				break;
-		if (i < ap->plan.n)
-			continue;
-		it = add_item(ap, ap->disks[k].vdev, ap->disks[k].devid);
-		it->disk = &ap->disks[k];
-		rc = read_state(ap, it->disk, NULL, &it->before);
-		if (rc)
-			return rc;
-		it->act = ap->prune ? ACT_DETACH : ACT_NONE;
-		if (!ap->prune)
-			apply_warn(ap, "%s: not in the plan: kept (--prune "
-				   "detaches it)", it->vdev);
-	}
+	add_unplanned(ap);
 	return 0;
 }
 
-/*
- * A command's handler on its command line (words[0] its name), read by
- * the one command-line parser, its rows sent nowhere: apply renders its
- * own.
- */
-static int call_quietly(struct apply *ap,
-			int (*fn)(struct xvbd_ctx *, int, char **),
-			int nwords, char **words)
+/* What the layer said failed, for the action's row. */
+static void failed_why(struct apply *ap, struct apply_item *it)
 {
-	struct xvbd_out *saved = ap->ctx->out, *scratch;
-	const struct xvbd_cmdline *saved_cl = ap->ctx->cl;
-	struct xvbd_cmdline cl;
-	FILE *null;
-	int rc;
-
-	rc = xvbd_cmdline_parse(ap->ctx->cmds, ap->ctx->ncmds, nwords, words,
-				&cl);
-	if (rc || !cl.cmd) {
-		xvbd_err(CMD, words[0], "%s", rc ? cl.err : "not found");
-		xvbd_cmdline_free(&cl);
-		return XVBD_EXIT_FAIL;
-	}
-	null = fopen("/dev/null", "we");
-	scratch = null ? xvbd_out_new(null, ap->ctx->opts->json) : NULL;
-	if (!scratch) {
-		if (null)
-			fclose(null);
-		xvbd_cmdline_free(&cl);
-		xvbd_err(CMD, NULL, "%s", strerror(ENOMEM));
-		return XVBD_EXIT_FAIL;
-	}
-	ap->ctx->out = scratch;
-	ap->ctx->cl = &cl;
-	rc = fn(ap->ctx, cl.noperands, cl.operands);
-	ap->ctx->cl = saved_cl;
-	xvbd_cmdline_free(&cl);
-	ap->ctx->out = saved;
-	xvbd_out_finish(scratch);
-	xvbd_out_free(scratch);
-	fclose(null);
-	return rc;
+	if (ap->rep.nerrors && !it->why[0])
+		snprintf(it->why, sizeof(it->why), "%.80s%s%.300s",
+			 ap->rep.has_what ? ap->rep.what : "",
+			 ap->rep.has_what ? ": " : "", ap->rep.why);
 }
 
-/* attach's command line for a planned disk: its own parser checks it. */
+/* The planned disk, as its description says. */
 static int do_attach(struct apply *ap, struct apply_item *it)
 {
-	static const char *const kinds[] = { "--file", "--phy", "--share" };
-	const struct xvbd_apply_disk *p = it->plan;
-	char *argv[48], domid[16], size[24], opt[XVBD_OVR_NKEYS][32];
-	int argc = 0;
-	size_t k;
+	struct xvbd_disk_attach_opts opts = {
+		.wait = true, .timeout_s = APPLY_TIMEOUT_S, .jobs = 1,
+		.tell = !ap->ctx->opts->quiet && isatty(STDERR_FILENO),
+	};
+	struct xvbd_disk_attach_result res;
 
-	argv[argc++] = (char *)"attach";
-	argv[argc++] = (char *)"--vdev";
-	argv[argc++] = (char *)p->vdev;
-	argv[argc++] = (char *)kinds[p->kind];
-	argv[argc++] = (char *)p->source;
-	argv[argc++] = (char *)"--access";
-	argv[argc++] = (char *)(p->readwrite ? "rw" : "ro");
-	if (p->kind != XVBD_APPLY_PHY) {
-		argv[argc++] = (char *)"--cache";
-		argv[argc++] = (char *)xvbd_cache_name(p->cache);
-	}
-	if (p->have_size) {
-		snprintf(size, sizeof(size), "%" PRIu64, p->size_bytes);
-		argv[argc++] = (char *)"--size";
-		argv[argc++] = size;
-	}
-	if (p->prealloc)
-		argv[argc++] = (char *)"--prealloc";
-	if (p->credentials[0]) {
-		argv[argc++] = (char *)"--credentials";
-		argv[argc++] = (char *)p->credentials;
-	}
-	if (p->share_opts[0]) {
-		argv[argc++] = (char *)"--share-opts";
-		argv[argc++] = (char *)p->share_opts;
-	}
-	/* "ring-order=2" -> --ring-order 2 */
-	for (k = 0; k < XVBD_OVR_NKEYS; k++) {
-		const char *eq = strchr(p->ovr_kv[k], '=');
-
-		if (!eq)
-			continue;
-		snprintf(opt[k], sizeof(opt[k]), "--%s",
-			 xvbd_ovr_keys[k].name);
-		argv[argc++] = opt[k];
-		argv[argc++] = (char *)(eq + 1);
-	}
-	snprintf(domid, sizeof(domid), "%u", ap->domid);
-	argv[argc++] = domid;
-	argv[argc] = NULL;
-	return call_quietly(ap, xvbd_attach_locked, argc, argv);
+	return xvbd_disk_attach(&ap->env, &ap->dom, &it->plan->desc, 1,
+				&opts, &it->handle, &res);
 }
 
-/* The toolstack keys that differ, in one transaction (as tune writes). */
+/* The toolstack keys that differ, in one transaction, on that disk. */
 static int do_tune(struct apply *ap, struct apply_item *it)
 {
 	const struct xvbd_apply_disk *p = it->plan;
-	struct xvbd_ovr_caps caps = { 0 };
-	struct xvbd_ovr_target target;
+	struct xvbd_disk_tune_opts opts = { 0 };
+	struct xvbd_disk_tune_result *res = calloc(1, sizeof(*res));
 	struct xvbd_ovr_set set;
 	char why[320];
 	size_t k;
+	int rc = XVBD_EXIT_FAIL;
 
-	if (xvbd_override_set_init(&set, it->vdev, why, sizeof(why)))
-		goto fail;
-	for (k = 0; k < XVBD_OVR_NKEYS; k++)
+	if (!res) {
+		xvbd_err(CMD, NULL, "%s", strerror(ENOMEM));
+		return rc;
+	}
+	if (!xvbd_override_set_init(&set, it->vdev, why, sizeof(why)))
+		rc = 0;
+	for (k = 0; k < XVBD_OVR_NKEYS && !rc; k++)
 		if (it->differs[K_OFFER + k] &&
 		    xvbd_override_parse_kv(&set, p->ovr_kv[k], why,
 					   sizeof(why)))
-			goto fail;
-	if (xvbd_override_validate(&set, &caps, why, sizeof(why)))
-		goto fail;
-	if (!it->disk->backend_path || !it->disk->frontend_path) {
-		snprintf(why, sizeof(why), "libxl has no record of its "
-			 "xenstore directories");
-		goto fail;
-	}
-	target.set = &set;
-	target.backend_path = it->disk->backend_path;
-	target.frontend_path = it->disk->frontend_path;
-	if (xvbd_override_apply_txn(ap->ctx->xs, &target, 1, why,
-				    sizeof(why)))
-		goto fail;
-	for (k = 0; k < set.n; k++)
+			rc = XVBD_EXIT_FAIL;
+	if (rc)
+		xvbd_err(CMD, it->vdev, "nothing written: %s", why);
+	else
+		rc = xvbd_disk_tune(&ap->env, &ap->dom, &it->seen->handle,
+				    &set, &opts, res);
+	for (k = 0; !rc && k < res->set.n; k++)
 		apply_warn(ap, "%s: %s written: read by %s, so it takes "
 			   "effect when the disk next connects", it->vdev,
-			   set.items[k].key->xs_key, set.items[k].key->read_by);
-	return 0;
-fail:
-	xvbd_err(CMD, it->vdev, "nothing written: %s", why);
-	snprintf(it->why, sizeof(it->why), "nothing written: %s", why);
-	return XVBD_EXIT_FAIL;
+			   res->set.items[k].key->xs_key,
+			   res->set.items[k].key->read_by);
+	xvbd_disk_tune_free(res);
+	free(res);
+	return rc;
 }
 
+/* A disk the plan leaves out (--prune): the one observed, exactly. */
 static int do_detach(struct apply *ap, struct apply_item *it)
 {
-	char domid[16], *argv[4];
+	struct xvbd_disk_detach_opts opts = { 0 };
+	struct xvbd_disk_detach_result res;
+	int rc;
 
-	snprintf(domid, sizeof(domid), "%u", ap->domid);
-	argv[0] = (char *)"detach";
-	argv[1] = domid;
-	argv[2] = it->vdev;
-	argv[3] = NULL;
-	return call_quietly(ap, cmd_detach, 3, argv);
+	it->handle = it->seen->handle;
+	rc = xvbd_disk_detach(&ap->env, &it->handle, &opts, &res);
+	if (!rc && res.was_gone) {
+		xvbd_err(CMD, it->vdev, "gone before it was detached");
+		rc = XVBD_EXIT_FAIL;
+	}
+	return rc;
+}
+
+/* -v: what an action did, from its handle (what was attached where). */
+static void say_done(struct apply *ap, const struct apply_item *it)
+{
+	const struct xvbd_disk_handle *h = &it->handle;
+	char loop[48] = "";
+
+	if (it->act == ACT_TUNE)
+		return;
+	if (h->have_loop)
+		snprintf(loop, sizeof(loop), ", /dev/loop%u", h->loop.nr);
+	xvbd_report_say(&ap->rep, XVBD_SAY_VERBOSE, it->vdev, "%s: %s "
+			"(backend %s%s)", it->act == ACT_ATTACH ? "attached" :
+			"detached", h->target[0] ? h->target : "no target",
+			h->backend_path[0] ? h->backend_path : "unknown", loop);
 }
 
 static int run_one(struct apply *ap, struct apply_item *it)
 {
 	int rc;
 
+	xvbd_report_clear(&ap->rep);
 	switch (it->act) {
 	case ACT_ATTACH:
 		rc = do_attach(ap, it);
@@ -379,6 +317,10 @@ static int run_one(struct apply *ap, struct apply_item *it)
 		return 0;
 	}
 	it->status = rc ? ST_FAILED : ST_DONE;
+	if (!rc)
+		say_done(ap, it);
+	if (rc)
+		failed_why(ap, it);
 	if (rc && !it->why[0])
 		snprintf(it->why, sizeof(it->why), "%s failed (its error is "
 			 "above)", apply_act_name(it->act));
@@ -415,20 +357,20 @@ int apply_execute(struct apply *ap)
 	return rc;
 }
 
-/* After the actions: each disk read again (the report's "after"). */
+/* After the actions: each disk observed again (the report's "after"). */
 int apply_read_after(struct apply *ap)
 {
-	struct xvbd_disk *disks = NULL;
-	size_t ndisks = 0, i, k;
-	int err, rc = 0;
+	struct xvbd_disk_seen *seen = NULL;
+	size_t nseen = 0, i, k;
+	int err;
 
-	err = xvbd_tstack_disks(ap->ctx->ts, ap->domid, &disks, &ndisks);
+	err = xvbd_disk_observe_all(&ap->env, &ap->dom, &seen, &nseen);
 	if (err) {
 		xvbd_err(CMD, "disks", "domain %s, after the changes: %s",
 			 ap->domain, strerror(-err));
 		return XVBD_EXIT_FAIL;
 	}
-	for (i = 0; i < ap->n && !rc; i++) {
+	for (i = 0; i < ap->n; i++) {
 		struct apply_item *it = &ap->items[i];
 
 		if (it->act == ACT_REATTACH || it->status == ST_NONE) {
@@ -438,18 +380,18 @@ int apply_read_after(struct apply *ap)
 			continue;
 		}
 		memset(&it->after, 0, sizeof(it->after));
-		for (k = 0; k < ndisks; k++)
-			if (disks[k].devid == it->devid)
-				rc = read_state(ap, &disks[k], it->plan,
-						&it->after);
+		for (k = 0; k < nseen; k++)
+			if (seen[k].handle.devid == it->devid)
+				state_of(&seen[k], &it->after);
 	}
-	xvbd_tstack_disks_free(disks, ndisks);
-	return rc;
+	free(seen);
+	return 0;
 }
 
 void apply_free(struct apply *ap)
 {
-	xvbd_tstack_disks_free(ap->disks, ap->ndisks);
+	free(ap->items);
+	free(ap->seen);
 	xvbd_apply_plan_free(&ap->plan);
 	free(ap->domain);
 }

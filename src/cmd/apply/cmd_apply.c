@@ -26,6 +26,7 @@
 #include "xvbd/base/safepath.h"
 #include "xvbd/base/sig.h"
 #include "xvbd/base/util.h"
+#include "xvbd/cmd/cmd_report.h"
 #include "xvbd/xen/blkif.h"
 #include "apply_impl.h"
 
@@ -222,13 +223,14 @@ static int find_guest(struct apply *ap)
 			 "dying" : "shut down");
 		return XVBD_EXIT_FAIL;
 	}
-	if (ap->check)
-		return 0;
-	ap->lock_fd = xvbd_domain_lock(CMD, ap->domid, ap->domain,
-				       XVBD_LOCK_WAIT_S,
-				       !ap->ctx->opts->quiet &&
-				       isatty(STDERR_FILENO));
-	return ap->lock_fd < 0 ? XVBD_EXIT_FAIL : 0;
+	/* The disk layer, reporting in apply's name. */
+	xvbd_cmd_report_init(ap->ctx, &ap->rep);
+	ap->env = (struct xvbd_disk_env){ ap->ctx->ts, ap->ctx->xs, &ap->rep };
+	err = xvbd_disk_dom_init(&ap->env, ap->domid, ap->domain, &ap->dom);
+	if (err || ap->check)
+		return err;
+	return xvbd_disk_lock(&ap->env, &ap->dom, XVBD_LOCK_WAIT_S,
+			      !ap->ctx->opts->quiet && isatty(STDERR_FILENO));
 }
 
 /* ---- 5. output ---- */
@@ -515,7 +517,7 @@ int cmd_apply(struct xvbd_ctx *ctx, int argc, char **argv)
 		return XVBD_EXIT_FAIL;
 	}
 	ap->ctx = ctx;
-	ap->lock_fd = -1;
+	ap->dom.lock_fd = -1;
 	rc = parse_args(ap, argc, argv);
 	if (!rc)
 		rc = xvbd_cmd_connect(ctx);
@@ -547,7 +549,7 @@ int cmd_apply(struct xvbd_ctx *ctx, int argc, char **argv)
 	if (rc)
 		report_failure(ap);
 out:
-	xvbd_domain_unlock(ap->domid, ap->lock_fd);
+	xvbd_disk_unlock(&ap->dom);
 	apply_free(ap);
 	free(ap);
 	return rc;

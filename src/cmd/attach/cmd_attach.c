@@ -2,60 +2,41 @@
  * cmd_attach.c - xvbd attach <Domain> [<DiskSpec>] [options]: add disks
  * to a running guest and wait until their frontends are Connected.
  *
- * Steps, each a function, in this order (the files are named below):
- *   1. parse_args      options -> struct attach_args (usage errors: 2)
- *   2. check_items     one item per disk: xl spec parsed by libxlutil, or
- *                      a shorthand (--file, --phy, --share) turned into one;
- *                      every path/URL/option validated, before connecting;
- *      plan_items      then links, a target given twice, vdevs allocated
- *   3. prepare_items   side effects before libxl: share mounts, image
- *                      files (undone by cleanup_items on failure); the
- *                      hotplug script (choose_script: xvbd-block for
- *                      raw image files when it is installed, its
- *                      xvbd-block-direct name for --cache none)
- *   4. add_items       all disks added concurrently (libxl async ops);
- *                      with overrides (--ring-order ...) the guest is
- *                      paused first (pause_guest), so that its blkfront
- *                      cannot read blkback's offer before xvbd lowers it
- *   5. backends_ready  the backends have finished hotplug (InitWait): the
- *                      overrides, one transaction; then resume_guest
- *                      unpauses (always, also on error or Ctrl-C)
- *   6. wait_items      until backend and frontend are Connected (--wait),
- *                      then what the frontends chose (verify_overrides)
- *   7. render
- *
- * Files: this one (1, 7 and cmd_attach), attach_plan.c (2),
- * attach_prepare.c (3), attach_add.c (4-6); attach_impl.h between them.
+ * parse_args (options -> the disks' keys, usage errors: 2), each disk
+ * described by the disk layer's one parser (describe_disks), then
+ * xvbd_disk_attach (xvbd/disk/disk.h: plan, prepare, add, offers, wait)
+ * and the rows of its handles.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
-#include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "xvbd/base/optval.h"
-#include "xvbd/vbd/attach_script.h"
-#include "xvbd/vbd/vbd.h"
-#include "xvbd/xen/blkif.h"
-#include "xvbd/dom0/cache.h"
-#include "xvbd/cmd/attach.h"
 #include "xvbd/cmd/cmd.h"
+#include "xvbd/cmd/cmd_opt.h"
 #include "xvbd/dom0/image.h"
-#include "xvbd/base/lock.h"
-#include "xvbd/dom0/loop.h"
-#include "xvbd/dom0/modparam.h"
-#include "xvbd/vbd/override.h"
-#include "xvbd/vbd/override_run.h"
-#include "xvbd/dom0/share.h"
-#include "xvbd/base/sig.h"
-#include "xvbd/dom0/sysfs.h"
-#include "attach_impl.h"
+#include "xvbd/cmd/cmd_report.h"
+#include "xvbd/disk/disk.h"
+#include "xvbd/xen/blkif.h"
+
+#define CMD			"attach"
+#define DEFAULT_TIMEOUT_S	120
+#define MAX_ITEMS		64
+
+struct attach_args {
+	const char *domain;
+	const char *specs[MAX_ITEMS];
+	size_t nspecs;
+	/* the shorthand's keys and the call's own (--cache, offers), in
+	 * the disk layer's description; each spec gets a copy */
+	struct xvbd_disk_desc disk;
+	bool prealloc;
+	bool wait;
+	unsigned timeout_s;
+	unsigned jobs;			/* adds in flight at once */
+};
 
 /* ---- 1. arguments ---- */
 
@@ -121,60 +102,34 @@ static int add_spec(struct attach_args *a, const struct xvbd_cmd *cmd,
 }
 
 /*
- * --ring-order N etc. as "key=value" of the override layer; the syntax
- * and range are checked now (on a scratch set), the device's real caps
- * once the disks are known.  on|off for the booleans.
+ * The disk layer's refusal: a key's value is a usage error of its
+ * option (with the usage), anything about the disk names the disk as
+ * the user wrote it.
  */
-static const struct {
-	int opt;
-	enum xvbd_ovr_id id;
-	const char *name;
-} override_options[] = {
-	{ OPT_RING_ORDER, XVBD_OVR_RING_ORDER, "--ring-order" },
-	{ OPT_QUEUES, XVBD_OVR_QUEUES, "--queues" },
-	{ OPT_INDIRECT, XVBD_OVR_INDIRECT, "--indirect-segments" },
-	{ OPT_DISCARD, XVBD_OVR_DISCARD, "--discard" },
-	{ OPT_TRUSTED, XVBD_OVR_TRUSTED, "--trusted" },
-};
-
-static int add_override(struct attach_args *a, int opt, const char *value)
+static int refused(const struct xvbd_ctx *ctx, const struct xvbd_report *rep,
+		   int rc)
 {
-	const struct xvbd_ovr_key *key = NULL;
-	struct xvbd_ovr_set scratch;
-	enum xvbd_ovr_id id = XVBD_OVR_RING_ORDER;
-	const char *name = "";
-	char why[WHY_MAX];
-	size_t i;
+	if (!rep->has_what)
+		return xvbd_usage_error(ctx->cmd, "%s", rep->why);
+	if (!strncmp(rep->what, "--", 2))
+		return xvbd_usage_error(ctx->cmd, "%s: %s", rep->what,
+					rep->why);
+	xvbd_err(CMD, rep->what, "%s", rep->why);
+	if (rep->hint[0] && !ctx->opts->quiet)
+		xvbd_hint("%s", rep->hint);
+	return rc;
+}
 
-	for (i = 0; i < sizeof(override_options) /
-		    sizeof(override_options[0]); i++)
-		if (override_options[i].opt == opt) {
-			id = override_options[i].id;
-			name = override_options[i].name;
-			key = &xvbd_ovr_keys[id];
-		}
-	if (!key)
-		return XVBD_EXIT_FAIL;
+/* An option that is a key of the disk: its value through the parser. */
+static int disk_key(const struct xvbd_ctx *ctx, struct attach_args *a,
+		    const char *key, const char *value)
+{
+	struct xvbd_report rep;
+	int rc;
 
-	if (id == XVBD_OVR_DISCARD || id == XVBD_OVR_TRUSTED) {
-		bool on;
-
-		if (xvbd_optval_bool(value, &on, why, sizeof(why))) {
-			xvbd_err(CMD, name, "\"%.24s\": %s", value, why);
-			return XVBD_EXIT_USAGE;
-		}
-		value = on ? "1" : "0";
-	}
-	snprintf(a->ovr_kv[id], sizeof(a->ovr_kv[id]), "%s=%.24s", key->name,
-		 value);
-	if (xvbd_override_set_init(&scratch, "xvda", why, sizeof(why)) ||
-	    xvbd_override_parse_kv(&scratch, a->ovr_kv[id], why,
-				   sizeof(why))) {
-		xvbd_err(CMD, name, "%s", why);
-		return XVBD_EXIT_USAGE;
-	}
-	a->have_ovr = true;
-	return 0;
+	xvbd_report_init(&rep, NULL, NULL);
+	rc = xvbd_disk_desc_set(&a->disk, key, value, &rep);
+	return rc ? refused(ctx, &rep, rc) : 0;
 }
 
 static int parse_args(struct xvbd_ctx *ctx, int argc, char **argv,
@@ -182,11 +137,13 @@ static int parse_args(struct xvbd_ctx *ctx, int argc, char **argv,
 {
 	const struct xvbd_cmdline *cl = ctx->cl;
 	const struct xvbd_cmd *cmd = ctx->cmd;
-	int i, rc, shorthands;
+	const char *value;
+	int i, rc;
 	size_t k;
 
 	memset(a, 0, sizeof(*a));
-	a->readwrite = true;
+	xvbd_disk_desc_init(&a->disk, XVBD_DISK_WORDS_OPTIONS,
+			    XVBD_DISK_SOURCES_ALL);
 	a->wait = true;
 	a->timeout_s = DEFAULT_TIMEOUT_S;
 	/* Hotplug scripts are CPU-bound in dom0: one per CPU at a time. */
@@ -194,54 +151,48 @@ static int parse_args(struct xvbd_ctx *ctx, int argc, char **argv,
 		(unsigned)sysconf(_SC_NPROCESSORS_ONLN) : 1;
 	for (k = 0; k < cl->ngiven; k++) {
 		const struct xvbd_optval *v = &cl->given[k];
-		const char *optarg = v->arg;
 
+		value = v->arg;
 		switch (v->id) {
+		case OPT_VDEV:
+		case OPT_ACCESS:
+			/* auto and rw: what a disk gets without them (a
+			 * spec beside them says its own) */
+			if (!strcmp(value, v->id == OPT_VDEV ? "auto" : "rw") ||
+			    (v->id == OPT_ACCESS && !strcmp(value, "w")))
+				break;
+			goto key;
+		case OPT_DISCARD:
+		case OPT_TRUSTED:
+			/* the grammar read it: hand on its one spelling */
+			value = v->u ? "on" : "off";
+			goto key;
 		case OPT_FILE:
-			a->file = optarg;
-			break;
 		case OPT_PHY:
-			a->phy = optarg;
-			break;
 		case OPT_SHARE:
-			a->share = optarg;
-			break;
 		case OPT_CREDENTIALS:
-			a->credentials = optarg;
-			break;
 		case OPT_SHARE_OPTS:
-			a->share_opts = optarg;
-			break;
 		case OPT_SIZE:
-			a->size_bytes = v->u;
-			a->have_size = true;
+		case OPT_CACHE:
+		case OPT_RING_ORDER:
+		case OPT_QUEUES:
+		case OPT_INDIRECT:
+key:
+			rc = disk_key(ctx, a, cmd_attach_opts[v->id].name,
+				      value);
+			if (rc)
+				return rc;
 			break;
 		case OPT_PREALLOC:
+			/* a flag: given again, still on */
+			rc = a->prealloc ? 0 : disk_key(ctx, a, "prealloc",
+							 "on");
+			if (rc)
+				return rc;
 			a->prealloc = true;
 			break;
-		case OPT_CACHE:
-			if (xvbd_cache_parse(optarg, &a->cache))
-				return xvbd_usage_error(cmd, "--cache: host or "
-							"none, not \"%s\"",
-							optarg);
-			a->have_cache = true;
-			break;
-		case OPT_VDEV:
-			a->vdev = strcmp(optarg, "auto") ? optarg : NULL;
-			break;
-		case OPT_ACCESS:
-			/* xl's spellings too (w, r) */
-			if (!strcmp(optarg, "rw") || !strcmp(optarg, "w"))
-				a->readwrite = true;
-			else if (!strcmp(optarg, "ro") || !strcmp(optarg, "r"))
-				a->readwrite = false;
-			else
-				return xvbd_usage_error(cmd, "--access: rw or "
-							"ro, not \"%s\"",
-							optarg);
-			break;
 		case OPT_SPEC:
-			rc = add_spec(a, cmd, optarg);
+			rc = add_spec(a, cmd, value);
 			if (rc)
 				return rc;
 			break;
@@ -259,18 +210,6 @@ static int parse_args(struct xvbd_ctx *ctx, int argc, char **argv,
 		case OPT_JOBS:
 			a->jobs = (unsigned)v->u;
 			break;
-		case OPT_DISCARD:
-		case OPT_TRUSTED:
-			/* the grammar read it: hand on its one spelling */
-			optarg = v->u ? "1" : "0";
-			/* fall through */
-		case OPT_RING_ORDER:
-		case OPT_QUEUES:
-		case OPT_INDIRECT:
-			rc = add_override(a, v->id, optarg);
-			if (rc)
-				return rc;
-			break;
 		}
 	}
 	i = 0;
@@ -282,46 +221,39 @@ static int parse_args(struct xvbd_ctx *ctx, int argc, char **argv,
 		if (rc)
 			return rc;
 	}
-	shorthands = !!a->file + !!a->phy + !!a->share;
-	if (shorthands > 1)
-		return xvbd_usage_error(cmd, "--file, --phy and --share are "
-					"one disk each: give one");
-	if (shorthands && a->nspecs)
-		return xvbd_usage_error(cmd, "a disk spec and --%s: give one",
-					a->file ? "file" : a->phy ? "phy" :
-					"share");
-	if (!shorthands && !a->nspecs)
-		return xvbd_usage_error(cmd, "no disk: give a disk spec, "
-					"--spec, --file, --phy or --share");
-	if (!shorthands && (a->vdev || a->have_size || a->prealloc ||
-			    !a->readwrite))
-		return xvbd_usage_error(cmd, "--vdev, --size, --prealloc and "
-					"--access go with --file, --phy or "
-					"--share (a disk spec says them "
-					"itself)");
-	if (a->phy && (a->have_size || a->prealloc || a->have_cache))
-		return xvbd_usage_error(cmd, "--size, --prealloc and --cache "
-					"are for image files, not --phy");
-	if ((a->credentials || a->share_opts) && !a->share)
-		return xvbd_usage_error(cmd, "--credentials and --share-opts "
-					"go with --share");
 	return 0;
 }
 
-/* ---- 7. output ---- */
-
-/* -v: where the time went (hot-attach speed is what xvbd is for). */
-static void print_timing(const struct attach *at)
+/*
+ * One description per disk: each spec with the call's keys (the
+ * parser refuses a spec beside a shorthand's keys), or the shorthand.
+ */
+static int describe_disks(const struct xvbd_ctx *ctx, struct attach_args *a,
+			  struct xvbd_disk_desc **descs, size_t *n)
 {
-	fprintf(stderr, "xvbd: attach: timing: plan %.1f s, add (libxl and "
-		"hotplug scripts, %zu disks, --jobs %u) %.1f s",
-		(at->t_planned - at->t_start) / 1000.0, at->n, at->a.jobs,
-		(at->t_added - at->t_planned) / 1000.0);
-	if (at->t_connected)
-		fprintf(stderr, ", Connected %.1f s later",
-			(at->t_connected - at->t_added) / 1000.0);
-	fputc('\n', stderr);
+	struct xvbd_report rep;
+	size_t i;
+	int rc = 0;
+
+	*n = a->nspecs ? a->nspecs : 1;
+	*descs = calloc(*n, sizeof(**descs));
+	if (!*descs) {
+		xvbd_err(CMD, NULL, "%s", strerror(ENOMEM));
+		return XVBD_EXIT_FAIL;
+	}
+	xvbd_report_init(&rep, NULL, NULL);
+	for (i = 0; i < *n && !rc; i++) {
+		(*descs)[i] = a->disk;
+		if (a->nspecs)
+			rc = xvbd_disk_desc_set(&(*descs)[i], "spec",
+						a->specs[i], &rep);
+		if (!rc)
+			rc = xvbd_disk_desc_check(&(*descs)[i], &rep);
+	}
+	return rc ? refused(ctx, &rep, rc) : 0;
 }
+
+/* ---- output ---- */
 
 static const struct xvbd_out_label labels[] = {
 	{ "domain", "DOMAIN" }, { "vdev", "VDEV" }, { "devid", "DEVID" },
@@ -332,56 +264,76 @@ static const struct xvbd_out_label labels[] = {
 	{ NULL, NULL },
 };
 
-static bool waited(const struct attach *at)
+static const struct xvbd_out_label dry_labels[] = {
+	{ "domain", "DOMAIN" }, { "vdev", "VDEV" }, { "devid", "DEVID" },
+	{ "kind", "KIND" },
+	{ "target", "TARGET" }, { "access", "ACCESS" },
+	{ "size_bytes", "SIZE" }, { "script", "SCRIPT" },
+	{ "cache", "CACHE" },
+	{ "overrides", "OVERRIDES" }, { "action", "WOULD" },
+	{ NULL, NULL },
+};
+
+/* The columns a disk's row starts with, planned (-N) or added. */
+static void render_disk(struct xvbd_out *o, const struct xvbd_disk_handle *h)
 {
-	return at->a.wait && !at->was_paused;
+	xvbd_out_str(o, "domain", h->domain);
+	xvbd_out_str(o, "vdev", h->vdev);
+	xvbd_out_uint(o, "devid", h->devid);
+	xvbd_out_str(o, "kind", xvbd_disk_kind_name(h->kind));
+	xvbd_out_str(o, "target", h->target[0] ? h->target : NULL);
+	xvbd_out_str(o, "access", h->readwrite ? "rw" : "ro");
+	xvbd_out_size_opt(o, "size_bytes", h->size_known, h->size_bytes);
 }
 
-/*
- * Per disk: "applied", "not applied: why", "written, not verified",
- * "not written" (another disk failed first), or null (no overrides).
- */
-static void render_overrides(struct attach *at, size_t i)
+/* -N: what would be done, nothing done. */
+static void render_dry(struct xvbd_out *o, const struct xvbd_disk_handle *hs,
+		       size_t n)
 {
-	const struct xvbd_ovr_dev *d = &at->devs[i];
-	struct xvbd_out *o = at->ctx->out;
-	char verdict[320];
+	size_t i;
 
-	if (!at->a.have_ovr) {
-		xvbd_out_null(o, "overrides");
-		return;
+	xvbd_out_labels(o, dry_labels);
+	xvbd_out_arr_begin(o, NULL);
+	for (i = 0; i < n; i++) {
+		xvbd_out_obj_begin(o, NULL);
+		render_disk(o, &hs[i]);
+		xvbd_out_str(o, "script", hs[i].script[0] ? hs[i].script :
+			     NULL);
+		xvbd_out_str(o, "cache", xvbd_cache_name(hs[i].cache));
+		xvbd_out_str(o, "overrides", hs[i].offers[0] ? hs[i].offers :
+			     NULL);
+		xvbd_out_str(o, "action", hs[i].action);
+		xvbd_out_obj_end(o);
 	}
-	if (!at->ovr_why[0] && !at->ovr_verified) {
-		xvbd_out_str(o, "overrides", at->ovr_written ?
-			     "written, not verified" : "not written");
-		return;
-	}
-	xvbd_ovr_run_verdict(at->devs, at->n, d, verdict, sizeof(verdict));
-	xvbd_out_str(o, "overrides", verdict);
+	xvbd_out_arr_end(o);
 }
 
-static void render(struct attach *at)
+/* What was added (also when another disk failed). */
+static void render(struct xvbd_out *o, const struct xvbd_disk_handle *hs,
+		   size_t n, const struct xvbd_disk_attach_result *res)
 {
-	struct xvbd_out *o = at->ctx->out;
 	size_t i;
 
 	xvbd_out_labels(o, labels);
 	xvbd_out_arr_begin(o, NULL);
-	for (i = 0; i < at->n; i++) {
-		const struct item *it = &at->items[i];
+	for (i = 0; i < n; i++) {
+		const struct xvbd_disk_handle *h = &hs[i];
 
-		if (!it->added)
+		if (!h->added)
 			continue;
 		xvbd_out_obj_begin(o, NULL);
-		render_disk(at, it);
-		xvbd_out_bool(o, "created", it->created);
-		xvbd_out_str(o, "share", it->kind == ITEM_SHARE ?
-			     it->url.source : NULL);
-		xvbd_out_str(o, "backend_state", waited(at) ?
-			     xvbd_state_name(it->bstate) : NULL);
-		xvbd_out_str(o, "frontend_state", waited(at) ?
-			     xvbd_state_name(it->fstate) : NULL);
-		render_overrides(at, i);
+		render_disk(o, h);
+		xvbd_out_bool(o, "created", h->created);
+		xvbd_out_str(o, "share", h->kind == XVBD_DISK_SHARE ?
+			     h->share : NULL);
+		xvbd_out_str(o, "backend_state", res->waited ?
+			     xvbd_state_name(h->bstate) : NULL);
+		xvbd_out_str(o, "frontend_state", res->waited ?
+			     xvbd_state_name(h->fstate) : NULL);
+		if (h->offers[0])
+			xvbd_out_str(o, "overrides", h->overrides);
+		else
+			xvbd_out_null(o, "overrides");
 		xvbd_out_obj_end(o);
 	}
 	xvbd_out_arr_end(o);
@@ -393,132 +345,80 @@ static int refuse_dom0(void)
 	return XVBD_EXIT_USAGE;
 }
 
-/* lock_held: the caller holds the domain's lock (xvbd/cmd/attach.h). */
-static int attach_main(struct xvbd_ctx *ctx, int argc, char **argv,
-		       bool lock_held)
+/* The guest, checked and looked up: its domain for the disk layer. */
+static int find_domain(struct xvbd_ctx *ctx, const struct attach_args *a,
+		       struct xvbd_report *rep, struct xvbd_disk_env *env,
+		       struct xvbd_disk_dom *dom)
 {
-	struct attach *at = calloc(1, sizeof(*at));
-	size_t i;
-	int rc, err;
+	int rc;
 
-	if (!at) {
-		xvbd_err(CMD, NULL, "%s", strerror(ENOMEM));
-		return XVBD_EXIT_FAIL;
-	}
-	at->ctx = ctx;
-	at->lock_fd = -1;
-	at->domain_lock_fd = -1;
-	at->xvbd_block = -1;
-	rc = parse_args(ctx, argc, argv, &at->a);
 	/*
 	 * Usage errors on the command line alone, before any connection.
 	 * dom0 by its id or the name xencommons gives it (no guest can take
 	 * it: libxl refuses a name in use); by any other name, after the
 	 * lookup below.
 	 */
-	if (!rc)
-		rc = xvbd_cmd_domain_check(ctx, at->a.domain);
-	if (!rc && (!strcmp(at->a.domain, "0") ||
-		    !strcmp(at->a.domain, "Domain-0")))
+	rc = xvbd_cmd_domain_check(ctx, a->domain);
+	if (!rc && (!strcmp(a->domain, "0") ||
+		    !strcmp(a->domain, "Domain-0")))
 		rc = refuse_dom0();
 	if (!rc)
-		rc = check_items(at);
-	if (!rc)
-		rc = xvbd_cmd_connect(ctx);
-	if (rc)
-		goto out;
-	rc = xvbd_cmd_domain_lookup(ctx, at->a.domain, &at->domid,
-				    &at->domain);
-	if (rc)
-		goto out;
-	if (at->domid == 0) {
+		rc = xvbd_cmd_disk_domain(ctx, a->domain, rep, env, dom);
+	if (!rc && dom->domid == 0)
 		rc = refuse_dom0();
-		goto out;
-	}
-	/* The vdev choice and the add, one step for xvbd callers. */
-	if (!ctx->opts->dry_run && !lock_held) {
-		at->domain_lock_fd = xvbd_domain_lock(CMD, at->domid,
-						      at->domain,
-						      at->a.timeout_s,
-						      !quiet(at) &&
-						      isatty(STDERR_FILENO));
-		if (at->domain_lock_fd < 0) {
-			rc = XVBD_EXIT_FAIL;
-			goto out;
-		}
-	}
-	at->t_start = xvbd_now_ms();
-	rc = plan_items(at);
-	if (!rc)
-		rc = plan_overrides(at);
-	if (!rc && ctx->opts->dry_run) {
-		rc = dry_run(at);
-		goto out;
-	}
-	if (!rc)
-		rc = prepare_items(at);
-	xvbd_test_stop("attach-prepared");
-	/* (Once paused, the signals are held: the flag stays as it is.) */
-	if (!rc && !xvbd_interrupted())
-		rc = pause_guest(at);
-	at->t_planned = xvbd_now_ms();
-	if (!rc && !xvbd_interrupted())
-		rc = add_items(at);
-	at->t_added = xvbd_now_ms();
-	xvbd_test_stop("attach-added");
-	/* Ctrl-C so far: nothing stays (also when the add never began). */
-	err = undo_if_interrupted(at);
-	if (!rc)
-		rc = err;
-	cleanup_items(at);	/* disks not added: images, unused mounts */
-	xvbd_share_unlock(at->lock_fd);
-	at->lock_fd = -1;
-	if (!rc)
-		rc = backends_ready(at);
-	err = resume_guest(at);
-	if (!rc)
-		rc = err;
-	/* Added (or cleaned up): the next caller sees these disks. */
-	xvbd_domain_unlock(at->domid, at->domain_lock_fd);
-	at->domain_lock_fd = -1;
-	if (at->interrupted)
-		goto out;
-	if (waited(at)) {
-		err = wait_items(at);
-		at->t_connected = xvbd_now_ms();
-		if (!rc)
-			rc = err;
-	}
-	if (!rc)
-		rc = verify_overrides(at);
-	if (ctx->opts->verbose)
-		print_timing(at);
-	/* What was added is reported even if another disk failed. */
-	for (i = 0; i < at->n && !at->items[i].added; i++)
-		;
-	if (i < at->n)
-		render(at);	/* also on failure: cmd.c ends it */
-out:
-	xvbd_share_unlock(at->lock_fd);
-	xvbd_domain_unlock(at->domid, at->domain_lock_fd);
-	free(at->devids_before);
-	for (i = 0; i < at->n; i++) {
-		xvbd_tstack_disk_free(at->items[i].disk);
-		free(at->items[i].backend_path);
-	}
-	xvbd_ovr_run_free(at->devs, at->n);
-	xvbd_tstack_disks_free(at->disks, at->ndisks);
-	free(at->domain);
-	free(at);
 	return rc;
 }
 
 int cmd_attach(struct xvbd_ctx *ctx, int argc, char **argv)
 {
-	return attach_main(ctx, argc, argv, false);
-}
+	struct attach_args *a = calloc(1, sizeof(*a));
+	struct xvbd_disk_handle *handles = NULL;
+	struct xvbd_disk_desc *descs = NULL;
+	struct xvbd_disk_attach_result res;
+	struct xvbd_disk_attach_opts opts;
+	struct xvbd_disk_dom dom;
+	struct xvbd_report rep;
+	struct xvbd_disk_env env;
+	size_t n = 0, i;
+	int rc;
 
-int xvbd_attach_locked(struct xvbd_ctx *ctx, int argc, char **argv)
-{
-	return attach_main(ctx, argc, argv, true);
+	if (!a) {
+		xvbd_err(CMD, NULL, "%s", strerror(ENOMEM));
+		return XVBD_EXIT_FAIL;
+	}
+	rc = parse_args(ctx, argc, argv, a);
+	if (!rc)
+		rc = describe_disks(ctx, a, &descs, &n);
+	if (!rc)
+		rc = find_domain(ctx, a, &rep, &env, &dom);
+	if (rc)
+		goto out;
+	handles = calloc(n, sizeof(*handles));
+	if (!handles) {
+		xvbd_err(CMD, NULL, "%s", strerror(ENOMEM));
+		rc = XVBD_EXIT_FAIL;
+		goto out;
+	}
+	opts = (struct xvbd_disk_attach_opts){
+		.dry_run = ctx->opts->dry_run, .wait = a->wait,
+		.timeout_s = a->timeout_s, .jobs = a->jobs,
+		.tell = !ctx->opts->quiet && isatty(STDERR_FILENO),
+	};
+	rc = xvbd_disk_attach(&env, &dom, descs, n, &opts, handles, &res);
+	if (ctx->opts->dry_run) {
+		if (!rc)
+			render_dry(ctx->out, handles, n);
+		goto out;
+	}
+	for (i = 0; i < n && !handles[i].added; i++)
+		;
+	/* What was added is told also on failure: cmd.c ends the document
+	 * (under --json with the failure). */
+	if (i < n && !res.interrupted)
+		render(ctx->out, handles, n, &res);
+out:
+	free(handles);
+	free(descs);
+	free(a);
+	return rc;
 }

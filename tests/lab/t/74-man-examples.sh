@@ -51,6 +51,7 @@ MAP=(
 )
 declare -A NOT_RUN=(
 	["xvbd ab record ring4 --domain bench1 --vdev xvdb --run 'ssh bench1 fio /root/job.fio'"]="its workload logs into the guest with ssh: lab guests have no network (no vif)"
+	["xvbd ab record ring4 --domain bench1 --vdev xvdb --run 'ssh bench1 fio --output-format=json+ /root/job.fio'"]="as above (ssh); tests/lab/t/92-ab-fio.sh runs fio's JSON+ through the trigger disk instead and checks the record against it"
 	["xvbd ab record ring4 --domain bench2 --until-shutdown --interval 0.5"]="needs a guest that shuts itself down during the record: tests/lab/t/75-ab-record.sh records one (--until-shutdown, checked against the guest's own counters)"
 	["xvbd advise"]="advise's findings need a guest under a known load to be checked against anything: tests/lab/t/86-stats-cost.sh runs it on one (and on an idle guest)"
 	["xvbd advise guest1 xvda -d 30 --json"]="as xvbd advise: tests/lab/t/86-stats-cost.sh checks its JSON against man xvbd-advise"

@@ -10,9 +10,11 @@
 #     time it spends outside it (blkfront, blkback, the guest: ~20 ms
 #     under TCG), so the reference is the same reads timed by the
 #     kernel's own event stream (a tracefs instance of the test's,
-#     issue to completion paired by sector, no hist trigger): every
-#     interval's p50 within 15 % of that stream's median and below
-#     62.5 ms + 15 %, max >= p99.9 >= p99 >= p50 > 0; the
+#     issue to completion paired by sector, no hist trigger): the same
+#     count of reads, the same maximum within 1 %; every interval's
+#     p50 below 62.5 ms + 15 % and max >= p99.9 >= p99 >= p50 > 0 (the
+#     p50 itself moves with the time spent outside the device: 6 to
+#     40 ms in two runs, the reads bimodal, throttled or not); the
 #     stats started before the guest existed (its VBDs came later) and
 #     ended on SIGINT with nothing left in tracefs;
 #  2. completions: reads and writes that dom0 runs on both partitions at
@@ -83,29 +85,36 @@ jq -r '.vbds[] | select(.vdev == "xvdd" and .latency.state == "ok") |
 sed 's/^/# xvdd: /' /tmp/t88.slow
 n=$(wc -l </tmp/t88.slow)
 check "the slow reads span >= 2 intervals of >= 8 reads" test "$n" -ge 2
-# The stream's 64 KiB reads (128 sectors): issue to completion, in ns.
+# The stream's reads: sectors and issue to completion (ns), paired by
+# sector.
 for e in block_rq_issue block_rq_complete; do
 	echo 0 >$R/events/block/$e/enable
 done
 awk '/block_rq_(issue|complete): / {
 	for (i = 1; i <= NF; i++) if ($i ~ /^block_rq_/) break
 	if ($(i + 2) !~ /^R/) next
-	t = $(i - 1); sub(":", "", t); sec = ""
-	for (j = i; j < NF; j++) if ($j == "+" && $(j + 1) == 128)
-		sec = $(j - 1)
+	t = $(i - 1); sub(":", "", t); sec = ""; n = 0
+	for (j = i; j < NF; j++) if ($j == "+") { sec = $(j - 1); n = $(j + 1) }
 	if (sec == "") next
 	if ($i ~ /issue/) is[sec] = t
-	else if (sec in is) { printf "%.0f\n", (t - is[sec]) * 1e9; delete is[sec] }
-}' $R/trace | sort -n >/tmp/t88.raw
+	else if (sec in is) {
+		printf "%s %.0f\n", n, (t - is[sec]) * 1e9; delete is[sec]
+	}
+}' $R/trace >/tmp/t88.raw
 rmdir $R
-raw_n=$(wc -l </tmp/t88.raw)
-raw_p50=$(awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] + 0 }' \
-	/tmp/t88.raw)
-echo "# raw stream: $raw_n reads of 64 KiB, median $raw_p50 ns"
-check "the stream has the guest's 40 reads of 64 KiB" test "$raw_n" -ge 40
-check "p50 within 15 % of the stream's median, every interval" \
-	awk -v m="$raw_p50" '$2 < m * 0.85 || $2 > m * 1.15 { bad = 1 }
-	END { exit bad }' /tmp/t88.slow
+read -r raw_n raw_n64 raw_max < <(awk '{ n++; if ($1 == 128) k++
+	if ($2 > m) m = $2 } END { print n + 0, k + 0, m + 0 }' /tmp/t88.raw)
+# xvbd's: every interval of xvdd, its reads' count and maximum.
+read -r x_n x_max < <(jq -s -r '[.[].vbds[] | select(.vdev == "xvdd") |
+	.latency.d2c.read // empty] | "\([.[].count] | add // 0) " +
+	"\([.[] | select(.count > 0) | .max_ns] | max // 0)"' $slow)
+echo "# stream: $raw_n reads ($raw_n64 of 64 KiB), max $raw_max ns;" \
+	"xvbd: $x_n reads, max $x_max ns"
+check "the stream has the guest's 40 reads of 64 KiB" test "$raw_n64" -ge 40
+expect_eq "xvbd counted the stream's reads of vdc" "$raw_n" "$x_n"
+check "xvbd's maximum is the stream's, within 1 %" awk -v a="$x_max" \
+	-v b="$raw_max" 'BEGIN { d = a - b; if (d < 0) d = -d
+	exit !(b > 0 && d <= b / 100) }'
 # 65536 B at 1048576 B/s: starts 62.5 ms apart at QD1.
 check "p50 below the throttle's 62.5 ms + 15 %, every interval" \
 	awk '$2 > 71875000 { bad = 1 } END { exit bad }' /tmp/t88.slow

@@ -31,6 +31,7 @@
 
 #include "xvbd/ab/ab.h"
 #include "xvbd/cmd/cmd.h"
+#include "xvbd/workload/workload.h"
 
 struct xvbd_ab_rec_opts {
 	const char *label;
@@ -62,6 +63,13 @@ struct xvbd_ab_rec_opts {
 	uint32_t position;
 	/* --latency: the backing devices' request latency in the record */
 	bool latency;
+	/*
+	 * --run: which reader takes the command's stdout (--results;
+	 * default auto).  Kept as the record's results; echoed to stderr
+	 * unless the global -q.
+	 */
+	enum xvbd_wl_results_mode results_mode;
+	bool results_given;
 };
 
 /*
@@ -87,7 +95,8 @@ struct xvbd_ab_rec_opts {
  */
 enum xvbd_ab_rec_row {
 	XVBD_AB_REC_DURATION, XVBD_AB_REC_RUN, XVBD_AB_REC_UNTIL_SHUTDOWN,
-	XVBD_AB_REC_INTERVAL, XVBD_AB_REC_WARMUP, XVBD_AB_REC_LATENCY,
+	XVBD_AB_REC_INTERVAL, XVBD_AB_REC_WARMUP, XVBD_AB_REC_RESULTS,
+	XVBD_AB_REC_LATENCY,
 };
 #define XVBD_AB_ROW_DURATION						\
 	XVBD_OPT_S("duration", 0, 0.01, XVBD_AB_SECONDS_MAX,		\
@@ -104,12 +113,22 @@ enum xvbd_ab_rec_row {
 #define XVBD_AB_ROW_WARMUP						\
 	XVBD_OPT_S("warmup", 0, 0, XVBD_AB_SECONDS_MAX,			\
 		   "time before the baseline, not recorded (default 0)")
+#define XVBD_AB_ROW_RESULTS						\
+	XVBD_OPT_W("results", 0, "auto|fio|benchfmt|none", "read --run's "\
+		   "output as the guest's results (default auto)")
 #define XVBD_AB_ROW_LATENCY						\
 	XVBD_OPT_F("latency", 0, "each run's request latency "		\
 		   "distributions (tracefs) into its record")
 int xvbd_ab_rec_value(const struct xvbd_cmd *cmd, enum xvbd_ab_rec_row which,
 		      const struct xvbd_optval *v, struct xvbd_ab_rec_opts *o,
 		      bool *have_mode);
+
+/*
+ * The recording options together, once all are parsed: --results only
+ * with --run.  The exit code (usage error printed).
+ */
+int xvbd_ab_rec_opts_check(const struct xvbd_cmd *cmd,
+			   const struct xvbd_ab_rec_opts *o);
 
 /*
  * Record one run.  Prints its own errors (under ctx->cmd's name) and, if

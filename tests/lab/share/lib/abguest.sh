@@ -32,6 +32,17 @@
 #   abg_hot_ready_cmd TRIGGER, abg_hot_go_cmd TRIGGER [LOG]
 #			dom0's side of a hot experiment's handshake: the
 #			--ready and --run command lines (below)
+#   abg_hot_fio_start NAME TRIGGER [KEEP]
+#			the same guest with fio (lab-guest --fio, 512 MiB):
+#			at each "GO ARGS..." it runs fio ARGS on xvdb
+#			(abg_hot_fio_guest) and hands its JSON back on the
+#			trigger disk
+#   abg_hot_fio_go_cmd TRIGGER DIR
+#			dom0's --run command for it: the line of
+#			$DIR/args-LABEL (or $DIR/args: "GO FIO-ARGS" or
+#			"BENCH") on the trigger, the guest's output
+#			on stdout (what ab run reads as the run's results) and
+#			a copy in DIR/LABEL-N.json; exits with fio's status
 #   abg_run_fields FILE [sequential]
 #			checks a real `ab run --json` output's fields and
 #			types (testlib.sh's fields; man xvbd-ab, JSON OUTPUT)
@@ -169,8 +180,10 @@ abg_hot_start() {
 	abg_reset "$trig"
 	[ -z "$keep" ] || disks+=(--disk "format=raw,vdev=xvda,access=ro,script=xvbd-block,target=$keep")
 	disks+=(--disk "format=raw,vdev=xvdc,access=rw,script=xvbd-block,target=$trig")
-	if ! lab-guest start "$name" --mem 256 "${disks[@]}" \
-		--run "$(abg_hot_guest "$mib")" >/tmp/abg-$name.out 2>&1; then
+	# ABG_HOT_SCRIPT, ABG_HOT_EXTRA: another guest script and its
+	# lab-guest options (abg_hot_fio_start).
+	if ! lab-guest start "$name" ${ABG_HOT_EXTRA:---mem 256} "${disks[@]}" \
+		--run "${ABG_HOT_SCRIPT:-$(abg_hot_guest "$mib")}" >/tmp/abg-$name.out 2>&1; then
 		echo "# lab-guest start $name failed:"
 		tail -20 /tmp/abg-$name.out | sed 's/^/#   /'
 		return 1
@@ -222,6 +235,78 @@ EOS
 }
 abg_hot_ready_cmd() { abg_write_hot; echo "$ABG_HOT_READY $1"; }
 abg_hot_go_cmd() { abg_write_hot; echo "$ABG_HOT_GO $1${2:+ $2}"; }
+
+# abg_hot_fio_guest: the --run script of a hot guest that runs fio.  At
+# "GO ARGS" on its trigger (xvdc) it runs fio ARGS --filename=/dev/xvdb
+# --output-format=json+ into a file (at "BENCH": times an md5sum of xvdb
+# and prints a benchfmt line "BenchmarkMd5Sum 1 S s" instead), writes
+# that file's bytes from the trigger's second 4 KiB block on (its 1 MiB is
+# the bound: a JSON+ report of a few jobs is 10-60 KiB) and answers "DONE
+# T0 T1 LEN RC": its uptimes around it, the output's length and the exit
+# status.
+abg_hot_fio_guest() {
+	cat <<'EOS'
+put() { printf '%s\n' "$1" | dd of=/dev/xvdc bs=4096 count=1 conv=sync oflag=direct 2>/dev/null; }
+put UP
+while :; do
+	l=$(dd if=/dev/xvdc bs=4096 count=1 iflag=direct 2>/dev/null | tr -d '\0' | head -1)
+	case "$l" in
+	GO*|BENCH*)
+		a=$(cut -d' ' -f1 /proc/uptime)
+		case "$l" in
+		GO*)
+			fio ${l#GO} --filename=/dev/xvdb --output-format=json+ --output=/tmp/r.json >/tmp/fio.log 2>&1
+			rc=$?;;
+		BENCH*)
+			# A benchmark line of its own: the md5 of xvdb, timed.
+			md5sum </dev/xvdb >/dev/null
+			rc=$?
+			awk -v a=$a -v b=$(cut -d' ' -f1 /proc/uptime) \
+				'BEGIN { printf "BenchmarkMd5Sum 1 %.2f s\n", b - a }' >/tmp/r.json;;
+		esac
+		b=$(cut -d' ' -f1 /proc/uptime)
+		n=$(wc -c </tmp/r.json)
+		dd if=/tmp/r.json of=/dev/xvdc bs=4096 seek=1 conv=sync,notrunc oflag=direct 2>/dev/null
+		put "DONE $a $b $n $rc";;
+	UP*|"")
+		[ -b /dev/xvdb ] && put READY;;
+	esac
+	sleep 0.1
+done
+EOS
+}
+
+# abg_hot_fio_start NAME TRIGGER [KEEP]: abg_hot_start with fio.
+abg_hot_fio_start() {
+	ABG_HOT_SCRIPT=$(abg_hot_fio_guest) ABG_HOT_EXTRA="--fio --mem 512" \
+		abg_hot_start "$1" 0 "$2" "${3:-}"
+}
+
+ABG_HOT_FIO_GO=/tmp/abg-hot-fio-go.sh
+abg_hot_fio_go_cmd() {
+	cat >$ABG_HOT_FIO_GO <<'EOS'
+#!/bin/sh
+# abg-hot-fio-go.sh TRIGGER DIR: the line of DIR/args-LABEL (or
+# DIR/args) on the trigger, wait for DONE (bounded), the guest's output
+# (fio's JSON) to stdout and to DIR/LABEL-N.json.
+t=$1 dir=$2
+args=$(cat "$dir/args-$XVBD_AB_LABEL" 2>/dev/null || cat "$dir/args")
+printf '%s\n' "$args" | dd of="$t" bs=4096 count=1 conv=sync,notrunc oflag=direct 2>/dev/null
+i=0
+until [ "$(dd if="$t" bs=4096 count=1 iflag=direct 2>/dev/null | head -c 4)" = DONE ]; do
+	i=$((i + 1)); [ $i -lt 6000 ] || { echo "abg-hot-fio-go: no DONE in 300 s" >&2; exit 1; }
+	sleep 0.05
+done
+set -- $(dd if="$t" bs=4096 count=1 iflag=direct 2>/dev/null | tr -d '\0' | head -1)
+n=$(ls "$dir/$XVBD_AB_LABEL"-*.json 2>/dev/null | wc -l)
+dd if="$t" bs=4096 skip=1 count=$(( ($4 + 4095) / 4096 )) iflag=direct 2>/dev/null |
+	head -c "$4" >"$dir/$XVBD_AB_LABEL-$((n + 1)).json"
+cat "$dir/$XVBD_AB_LABEL-$((n + 1)).json"
+exit "$5"
+EOS
+	chmod +x $ABG_HOT_FIO_GO
+	echo "$ABG_HOT_FIO_GO $1 $2"
+}
 
 abg_mount_slow() {
 	mkdir -p /slow || return 1

@@ -336,15 +336,17 @@ share_mount() {
 	done </proc/mounts
 }
 
-# guest_with_share G PROTO GUEST_SCRIPT: start share server PROTO (nfs|smb)
-# in the background while guest G boots with GUEST_SCRIPT (both take tens
-# of seconds under TCG), then check both.  Sets domid.
+# guest_with_share G PROTO GUEST_SCRIPT [LAB_GUEST_OPTION...]: start share
+# server PROTO (nfs|smb) in the background while guest G boots with
+# GUEST_SCRIPT (both take tens of seconds under TCG), then check both.
+# Sets domid.
 guest_with_share() {
 	local g=$1 proto=$2 script=$3 pid log=/tmp/lab-share-$2.log
+	shift 3
 	phase "guest boots while the $proto server starts"
 	lab-share start "$proto" >"$log" 2>&1 &
 	pid=$!
-	lab-guest start "$g" --run "$script"
+	lab-guest start "$g" "$@" --run "$script"
 	domid=$(xl domid "$g")
 	check "guest running" test -n "$domid"
 	if wait $pid; then

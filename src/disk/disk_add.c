@@ -1,104 +1,86 @@
 /*
- * attach_add.c - xvbd attach, steps 4-6 (src/cmd_attach.c lists the steps):
- * the add (the guest paused around it with overrides), the overrides
- * once the backends are ready, the wait for Connected.
+ * disk_add.c - attach, steps 3-5 (disk_attach.c lists the steps): the
+ * add (the guest paused around it when there are offers), the offers once
+ * the backends are ready, the wait for Connected.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <inttypes.h>
-#include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/sysmacros.h>
-#include <unistd.h>
 
 #include "xvbd/base/journal.h"
-#include "xvbd/vbd/attach_script.h"
-#include "xvbd/vbd/vbd.h"
-#include "xvbd/xen/blkif.h"
-#include "xvbd/dom0/cache.h"
-#include "xvbd/cmd/cmd.h"
-#include "xvbd/dom0/image.h"
-#include "xvbd/dom0/loop.h"
-#include "xvbd/dom0/modparam.h"
-#include "xvbd/vbd/override.h"
-#include "xvbd/vbd/override_run.h"
-#include "xvbd/dom0/share.h"
 #include "xvbd/base/sig.h"
-#include "xvbd/dom0/sysfs.h"
-#include "attach_impl.h"
+#include "xvbd/xen/xs.h"
+#include "disk_impl.h"
 
-/* ---- 4. add ---- */
+/* ---- 3. add ---- */
 
 /*
- * With overrides the guest must not run between blkback's probe and
- * xvbd's writes: blkfront reads the offer as soon as it sees InitWait.
- * Ctrl-C is held from here to the unpause.  A guest paused by someone
- * else stays paused (and nobody waits for its frontends).
+ * With offers the guest must not run between blkback's probe and xvbd's
+ * writes: blkfront reads the offer as soon as it sees InitWait.  Ctrl-C
+ * is held from here to the unpause.  A guest paused by someone else stays
+ * paused (and nobody waits for its frontends).
  */
 int pause_guest(struct attach *at)
 {
+	const char *name = at->dom->name;
 	struct xvbd_dominfo info;
 	int err;
 
-	err = xvbd_tstack_domain_info(at->ctx->ts, at->domid, &info);
+	err = xvbd_tstack_domain_info(at->env->ts, at->dom->domid, &info);
 	if (err) {
-		xvbd_err(CMD, "domain", "%s: %s", at->domain,
-			 err == -ENOENT ? "gone" : strerror(-err));
+		xvbd_report_err(at->rep, "domain", "%s: %s", name,
+				err == -ENOENT ? "gone" : strerror(-err));
 		return XVBD_EXIT_FAIL;
 	}
 	at->was_paused = info.paused;
-	if (!at->a.have_ovr || at->was_paused)
+	if (!at->have_ovr || at->was_paused)
 		return 0;
 	xvbd_sig_hold(&at->old_mask);
-	xvbd_journal_note(XVBD_J_PAUSED, "%u %s", at->domid, at->domain);
-	err = xvbd_tstack_pause(at->ctx->ts, at->domid);
+	xvbd_journal_note(XVBD_J_PAUSED, "%u %s", at->dom->domid, name);
+	err = xvbd_tstack_pause(at->env->ts, at->dom->domid);
 	if (err) {
 		xvbd_sig_release(&at->old_mask);
-		xvbd_err(CMD, "pause", "domain %s: %s", at->domain,
-			 strerror(-err));
+		xvbd_report_err(at->rep, "pause", "domain %s: %s", name,
+				strerror(-err));
 		return XVBD_EXIT_FAIL;
 	}
 	at->paused_by_us = true;
-	if (!quiet(at))
-		fprintf(stderr, "xvbd: attach: domain %s paused while its new "
-			"disks are set up\n", at->domain);
+	xvbd_report_say(at->rep, XVBD_SAY_NOTE, NULL, "domain %s paused while "
+			"its new disks are set up", name);
 	return 0;
 }
 
 /* Always called: undoes pause_guest, whatever happened in between. */
 int resume_guest(struct attach *at)
 {
+	uint32_t domid = at->dom->domid;
+	const char *name = at->dom->name;
 	int err;
 
 	if (!at->paused_by_us)
 		return 0;
-	err = xvbd_tstack_unpause(at->ctx->ts, at->domid);
+	err = xvbd_tstack_unpause(at->env->ts, domid);
 	at->interrupted = xvbd_sig_held_pending();
 	at->paused_by_us = false;
 	if (!err)
-		xvbd_journal_done(XVBD_J_PAUSED, "%u %s", at->domid,
-				  at->domain);
+		xvbd_journal_done(XVBD_J_PAUSED, "%u %s", domid, name);
 	if (err) {
 		xvbd_sig_release(&at->old_mask);
-		xvbd_err(CMD, "unpause", "domain %s (%u): %s", at->domain,
-			 at->domid, strerror(-err));
-		if (!quiet(at))
-			xvbd_hint("the guest is still paused: xl unpause %u",
-				  at->domid);
+		xvbd_report_err(at->rep, "unpause", "domain %s (%u): %s", name,
+				domid, strerror(-err));
+		xvbd_report_hint(at->rep, "the guest is still paused: xl "
+				 "unpause %u", domid);
 		return XVBD_EXIT_FAIL;
 	}
-	if (!quiet(at))
-		fprintf(stderr, "xvbd: attach: domain %s unpaused\n",
-			at->domain);
+	xvbd_report_say(at->rep, XVBD_SAY_NOTE, NULL, "domain %s unpaused",
+			name);
 	if (at->interrupted) {
 		/* The held signal is acted on by the caller, not delivered. */
-		xvbd_err(CMD, "interrupted", "domain %s is running; disks "
-			 "added, overrides %s, not verified", at->domain,
-			 at->ovr_why[0] ? "not written" : "written");
+		xvbd_report_err(at->rep, "interrupted", "domain %s is running; "
+				"disks added, overrides %s, not verified",
+				name, at->ovr_why[0] ? "not written" :
+				"written");
 		return XVBD_EXIT_FAIL;
 	}
 	xvbd_sig_release(&at->old_mask);
@@ -134,7 +116,7 @@ static void remove_leftovers(struct attach *at)
 	struct xvbd_disk *disks = NULL;
 	size_t nd = 0, i, k;
 
-	if (xvbd_tstack_disks(at->ctx->ts, at->domid, &disks, &nd))
+	if (xvbd_tstack_disks(at->env->ts, at->dom->domid, &disks, &nd))
 		return;
 	for (i = 0; i < at->n; i++) {
 		struct item *it = &at->items[i];
@@ -145,20 +127,20 @@ static void remove_leftovers(struct attach *at)
 			if (disks[k].devid != it->devid)
 				continue;
 			if (!ours(at, it, &disks[k])) {
-				if (!quiet(at))
-					xvbd_hint("%s is another disk's "
-						  "(target %s), added "
-						  "meanwhile: left alone",
-						  disks[k].vdev,
-						  disks[k].target ?
-						  disks[k].target : "none");
+				xvbd_report_hint(at->rep, "%s is another "
+						 "disk's (target %s), added "
+						 "meanwhile: left alone",
+						 disks[k].vdev,
+						 disks[k].target ?
+						 disks[k].target : "none");
 				continue;
 			}
-			if (xvbd_tstack_disk_remove(at->ctx->ts, at->domid,
+			if (xvbd_tstack_disk_remove(at->env->ts,
+						    at->dom->domid,
 						    disks[k].vdev, true))
-				xvbd_err(CMD, it->vdev, "cannot remove the "
-					 "half-added device: %s", "see "
-					 "libxl's messages above");
+				xvbd_report_err(at->rep, it->vdev, "cannot "
+						"remove the half-added device: "
+						"see libxl's messages above");
 		}
 	}
 	xvbd_tstack_disks_free(disks, nd);
@@ -166,15 +148,21 @@ static void remove_leftovers(struct attach *at)
 
 int add_items(struct attach *at)
 {
-	struct xvbd_tstack_disk *disks[MAX_ITEMS];
-	int errs[MAX_ITEMS];
+	struct xvbd_tstack_disk **disks = calloc(at->n, sizeof(*disks));
+	int *errs = calloc(at->n, sizeof(*errs));
 	size_t i;
 	int rc = 0;
 
+	if (!disks || !errs) {
+		free(disks);
+		free(errs);
+		xvbd_report_err(at->rep, NULL, "%s", strerror(ENOMEM));
+		return XVBD_EXIT_FAIL;
+	}
 	for (i = 0; i < at->n; i++)
 		disks[i] = at->items[i].disk;
-	xvbd_tstack_disks_add(at->ctx->ts, at->domid, disks, at->n,
-			      at->a.jobs, errs);
+	xvbd_tstack_disks_add(at->env->ts, at->dom->domid, disks, at->n,
+			      at->opts->jobs, errs);
 	for (i = 0; i < at->n; i++) {
 		struct item *it = &at->items[i];
 
@@ -182,10 +170,12 @@ int add_items(struct attach *at)
 			it->added = true;
 			continue;
 		}
-		item_err(it, "libxl could not add %s to domain %s (see "
-			 "libxl's messages above)", it->vdev, at->domain);
+		item_err(at, it, "libxl could not add %s to domain %s (see "
+			 "libxl's messages above)", it->vdev, at->dom->name);
 		rc = XVBD_EXIT_FAIL;
 	}
+	free(disks);
+	free(errs);
 	if (rc)
 		remove_leftovers(at);
 	return rc;
@@ -196,7 +186,7 @@ int add_items(struct attach *at)
  * itself finishes: libxl and the hotplug scripts are not cut off half-way):
  * this call's disks are removed again, and cleanup_items then removes the
  * images it created and the mounts nobody uses, so that the host is as it
- * was.  In the paused window (overrides) the signal is held instead, and
+ * was.  In the paused window (offers) the signal is held instead, and
  * resume_guest reports it with the disks kept.
  */
 int undo_if_interrupted(struct attach *at)
@@ -212,50 +202,50 @@ int undo_if_interrupted(struct attach *at)
 
 		if (!it->added)
 			continue;
-		if (xvbd_tstack_disk_remove(at->ctx->ts, at->domid, it->vdev,
-					    true)) {
-			item_err(it, "cannot remove %s again (see libxl's "
+		if (xvbd_tstack_disk_remove(at->env->ts, at->dom->domid,
+					    it->vdev, true)) {
+			item_err(at, it, "cannot remove %s again (see libxl's "
 				 "messages above)", it->vdev);
-			if (!quiet(at))
-				xvbd_hint("xvbd detach --force %s %s",
-					  at->domain, it->vdev);
+			xvbd_report_hint(at->rep, "xvbd detach --force %s %s",
+					 at->dom->name, it->vdev);
 			kept++;
 			continue;
 		}
 		it->added = false;
 		removed++;
 	}
-	xvbd_err(CMD, "interrupted", "by %s: %s", xvbd_sig_name(sig),
-		 kept ? "some disks could not be removed again" : removed ?
-		 "the disks added were removed again: nothing is left" :
-		 "nothing added, nothing is left");
+	xvbd_report_err(at->rep, "interrupted", "by %s: %s",
+			xvbd_sig_name(sig), kept ? "some disks could not be "
+			"removed again" : removed ? "the disks added were "
+			"removed again: nothing is left" : "nothing added, "
+			"nothing is left");
 	return XVBD_EXIT_FAIL;
 }
 
-/* ---- 5. backends ready ---- */
+/* ---- 4. backends ready ---- */
 
 /*
  * Every added disk's backend has run its hotplug script (InitWait or
- * later) and the guest is paused: the overrides, all disks in one
+ * later) and the guest is paused: the offers, all disks in one
  * transaction.
  */
 int backends_ready(struct attach *at)
 {
-	if (!at->a.have_ovr)
+	if (!at->have_ovr)
 		return 0;
-	xvbd_ovr_run_apply(at->ctx->ts, at->ctx->xs, at->domid, at->devs,
+	xvbd_ovr_run_apply(at->env->ts, at->env->xs, at->dom->domid, at->devs,
 			   at->n, &at->disks, &at->ndisks,
-			   (int)at->a.timeout_s * 1000, at->ovr_why,
+			   (int)at->opts->timeout_s * 1000, at->ovr_why,
 			   sizeof(at->ovr_why));
 	if (!at->ovr_why[0]) {
 		at->ovr_written = true;
 		return 0;
 	}
-	xvbd_err(CMD, "overrides", "not written: %s", at->ovr_why);
+	xvbd_report_err(at->rep, "overrides", "not written: %s", at->ovr_why);
 	return XVBD_EXIT_FAIL;
 }
 
-/* ---- 6. wait for Connected ---- */
+/* ---- 5. wait for Connected ---- */
 
 /*
  * Only the state key: this runs on every watch event of every disk, and
@@ -293,7 +283,7 @@ static bool settled(struct xvbd_xs *xs, void *arg)
  * key libxl_device_disk_getinfo reads too, checked for shape; one read
  * per disk instead of listing every disk through libxl.
  */
-static int find_backends(struct attach *at)
+int find_backends(struct attach *at)
 {
 	struct xvbd_xs_be_path be;
 	size_t i;
@@ -302,20 +292,19 @@ static int find_backends(struct attach *at)
 		struct item *it = &at->items[i];
 		char *record, *path;
 
-		if (!it->added)
+		if (!it->added || it->backend_path)
 			continue;
-		record = xvbd_xs_path_libxl_vbd(at->domid, it->devid);
+		record = xvbd_xs_path_libxl_vbd(at->dom->domid, it->devid);
 		if (!record)
 			return -ENOMEM;
-		path = xvbd_xs_read_dir_key(at->ctx->xs, record, "backend");
+		path = xvbd_xs_read_dir_key(at->env->xs, record, "backend");
 		free(record);
 		if (path && (xvbd_xs_parse_backend_path(path, &be) ||
-			     be.fe_domid != at->domid ||
+			     be.fe_domid != at->dom->domid ||
 			     be.devid != it->devid)) {
 			free(path);
 			path = NULL;
 		}
-		free(it->backend_path);
 		it->backend_path = path;
 	}
 	return 0;
@@ -323,12 +312,15 @@ static int find_backends(struct attach *at)
 
 int wait_items(struct attach *at)
 {
-	int64_t deadline = xvbd_now_ms() + (int64_t)at->a.timeout_s * 1000;
+	int64_t deadline = xvbd_now_ms() +
+			   (int64_t)at->opts->timeout_s * 1000;
+	const char *name = at->dom->name;
 	size_t i;
 	int rc = 0;
 
 	if (find_backends(at)) {
-		xvbd_err(CMD, "disks", "domain %s: cannot list", at->domain);
+		xvbd_report_err(at->rep, "disks", "domain %s: cannot list",
+				name);
 		return XVBD_EXIT_FAIL;
 	}
 	for (i = 0; i < at->n; i++) {
@@ -339,12 +331,13 @@ int wait_items(struct attach *at)
 
 		if (!it->added)
 			continue;
-		w.frontend = xvbd_xs_path_frontend_vbd(at->domid, it->devid);
+		w.frontend = xvbd_xs_path_frontend_vbd(at->dom->domid,
+						       it->devid);
 		if (!w.frontend) {
 			rc = XVBD_EXIT_FAIL;
 			continue;
 		}
-		err = xvbd_xs_watch_wait(at->ctx->xs, w.frontend,
+		err = xvbd_xs_watch_wait(at->env->xs, w.frontend,
 					 left > 0 ? (int)left : 0, settled, &w);
 		free((char *)w.frontend);
 		if (!err && it->bstate == XVBD_STATE_CONNECTED)
@@ -353,25 +346,22 @@ int wait_items(struct attach *at)
 		if (err == -EINTR) {
 			/* Added and working on it: the guest keeps them. */
 			at->interrupted = true;
-			xvbd_err(CMD, "interrupted", "by %s: the disks are "
-				 "added to domain %s, not waited for",
-				 xvbd_sig_name(xvbd_interrupted()),
-				 at->domain);
-			if (!quiet(at))
-				xvbd_hint("\"xvbd list %s\" shows them; "
-					  "\"xvbd detach\" removes one",
-					  at->domain);
+			xvbd_report_err(at->rep, "interrupted", "by %s: the "
+					"disks are added to domain %s, not "
+					"waited for", xvbd_sig_name(
+					xvbd_interrupted()), name);
+			xvbd_report_hint(at->rep, "\"xvbd list %s\" shows "
+					 "them; \"xvbd detach\" removes one",
+					 name);
 			break;
 		}
-		item_err(it, "%s attached but not connected%s: backend %s, "
-			 "frontend %s", it->vdev,
-			 err == -ETIMEDOUT ? " after --timeout" : "",
-			 xvbd_state_name(it->bstate),
+		item_err(at, it, "%s attached but not connected%s: backend "
+			 "%s, frontend %s", it->vdev, err == -ETIMEDOUT ?
+			 " after --timeout" : "", xvbd_state_name(it->bstate),
 			 xvbd_state_name(it->fstate));
-		if (!quiet(at))
-			xvbd_hint("is blkfront loaded in the guest?  \"xvbd "
-				  "show %s %s\" shows both sides; \"xvbd "
-				  "detach\" removes it", at->domain, it->vdev);
+		xvbd_report_hint(at->rep, "is blkfront loaded in the guest?  "
+				 "\"xvbd show %s %s\" shows both sides; "
+				 "\"xvbd detach\" removes it", name, it->vdev);
 	}
 	return rc;
 }
@@ -385,24 +375,23 @@ int verify_overrides(struct attach *at)
 	char verdict[320];
 	size_t failed;
 
-	if (!at->a.have_ovr || at->ovr_why[0])
+	if (!at->have_ovr || at->ovr_why[0])
 		return 0;
-	if (!at->a.wait || at->was_paused) {
-		if (!quiet(at))
-			xvbd_hint("overrides written, not verified (%s): "
-				  "\"xvbd show %s VDEV\" shows what the "
-				  "frontend chose", at->was_paused ?
-				  "the guest is paused" : "--no-wait",
-				  at->domain);
+	if (!at->opts->wait || at->was_paused) {
+		xvbd_report_hint(at->rep, "overrides written, not verified "
+				 "(%s): \"xvbd show %s VDEV\" shows what the "
+				 "frontend chose", at->was_paused ?
+				 "the guest is paused" : "--no-wait",
+				 at->dom->name);
 		return 0;
 	}
-	xvbd_ovr_run_verify(at->ctx->xs, at->domid, at->devs, at->n,
-			    (int)at->a.timeout_s * 1000);
+	xvbd_ovr_run_verify(at->env->xs, at->dom->domid, at->devs, at->n,
+			    (int)at->opts->timeout_s * 1000);
 	at->ovr_verified = true;
 	failed = xvbd_ovr_run_verdict(at->devs, at->n, NULL, verdict,
 				      sizeof(verdict));
 	if (!failed)
 		return 0;
-	xvbd_err(CMD, at->domain, "%s", verdict);
+	xvbd_report_err(at->rep, at->dom->name, "%s", verdict);
 	return XVBD_EXIT_FAIL;
 }

@@ -1,13 +1,10 @@
 /*
- * attach_prepare.c - xvbd attach, step 3 (src/cmd_attach.c lists the steps):
+ * disk_prepare.c - attach, step 2 (disk_attach.c lists the steps): the
  * side effects before libxl (share mounts, image files, the hotplug
- * script), their undoing (cleanup_items), and -N (dry_run).
+ * script), their undoing (cleanup_items), and -N (dry_run_items).
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <inttypes.h>
-#include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,48 +12,31 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include "xvbd/vbd/attach_script.h"
-#include "xvbd/vbd/vbd.h"
-#include "xvbd/xen/blkif.h"
-#include "xvbd/dom0/cache.h"
-#include "xvbd/cmd/cmd.h"
+#include "xvbd/base/sig.h"
 #include "xvbd/dom0/image.h"
 #include "xvbd/dom0/loop.h"
-#include "xvbd/dom0/modparam.h"
-#include "xvbd/vbd/override.h"
-#include "xvbd/vbd/override_run.h"
-#include "xvbd/dom0/share.h"
-#include "xvbd/base/sig.h"
 #include "xvbd/dom0/sysfs.h"
-#include "attach_impl.h"
+#include "xvbd/vbd/attach_script.h"
+#include "xvbd/vbd/vbd.h"
+#include "disk_impl.h"
 
-static const char *const kind_names[] = {
-	[ITEM_SPEC] = "spec", [ITEM_FILE] = "file", [ITEM_PHY] = "phy",
-	[ITEM_SHARE] = "share",
-};
-
-/* ---- 3. side effects before libxl ---- */
-
-/* --credentials: a root-owned regular file nobody else can read (not a
- * symbolic link to one). */
-static int check_credentials(const struct item *it, const char *path)
+/* credentials: a root-owned regular file nobody else can read (not a
+ * symbolic link to one); its path was checked with the description. */
+static int check_credentials(struct attach *at, const struct item *it)
 {
-	const char *bad;
+	const char *path = it->desc->credentials;
 	struct stat st;
 
-	if (xvbd_path_check(path, &bad)) {
-		item_err(it, "--credentials %s: %s", path, bad);
-		return XVBD_EXIT_USAGE;
-	}
 	/* lstat: a link could be re-pointed before the mount helper
 	 * reads it. */
 	if (lstat(path, &st)) {
-		item_err(it, "--credentials %s: %s", path, strerror(errno));
+		item_err(at, it, "--credentials %s: %s", path,
+			 strerror(errno));
 		return XVBD_EXIT_FAIL;
 	}
 	if (!S_ISREG(st.st_mode) || st.st_uid != 0 || (st.st_mode & 077)) {
-		item_err(it, "--credentials %s: must be a regular file owned "
-			 "by root with mode 0600", path);
+		item_err(at, it, "--credentials %s: must be a regular file "
+			 "owned by root with mode 0600", path);
 		return XVBD_EXIT_FAIL;
 	}
 	return 0;
@@ -79,7 +59,7 @@ static bool disk_uses(struct attach *at, const struct item *it,
 	if (disk->target && !strcmp(disk->target, it->target))
 		return true;
 	value = disk->backend_path ?
-		xvbd_xs_read_dir_key(at->ctx->xs, disk->backend_path,
+		xvbd_xs_read_dir_key(at->env->xs, disk->backend_path,
 				     "physical-device") : NULL;
 	have = value && !xvbd_sysfs_parse_devnum(value, &major, &minor);
 	free(value);
@@ -104,22 +84,22 @@ static int check_in_use(struct attach *at, const struct item *it,
 	size_t ndom = 0, d, k;
 	int rc = 0;
 
-	if (xvbd_tstack_domains(at->ctx->ts, &domids, &ndom)) {
-		item_err(it, "cannot list domains");
+	if (xvbd_tstack_domains(at->env->ts, &domids, &ndom)) {
+		item_err(at, it, "cannot list domains");
 		return XVBD_EXIT_FAIL;
 	}
 	for (d = 0; d < ndom && !rc; d++) {
 		struct xvbd_disk *disks = NULL;
 		size_t nd = 0;
 
-		if (xvbd_tstack_disks(at->ctx->ts, domids[d], &disks, &nd))
+		if (xvbd_tstack_disks(at->env->ts, domids[d], &disks, &nd))
 			continue;
 		for (k = 0; k < nd && !rc; k++) {
 			if ((!it->readwrite && !disks[k].readwrite) ||
 			    !disk_uses(at, it, &disks[k], st))
 				continue;
-			item_err(it, "in use: already attached to domain %u as "
-				 "%s%s", domids[d], disks[k].vdev,
+			item_err(at, it, "in use: already attached to domain "
+				 "%u as %s%s", domids[d], disks[k].vdev,
 				 disks[k].readwrite ? "" : " (read-only)");
 			rc = XVBD_EXIT_FAIL;
 		}
@@ -149,18 +129,17 @@ static int check_phy(struct attach *at, const struct item *it)
 	int fd, rc;
 
 	if (stat(it->target, &st)) {
-		item_err(it, "%s", strerror(errno));
+		item_err(at, it, "%s", strerror(errno));
 		return XVBD_EXIT_FAIL;
 	}
 	if (!S_ISBLK(st.st_mode)) {
-		item_err(it, "not a block device");
-		if (!quiet(at))
-			xvbd_hint("use --file for image files");
+		item_err(at, it, "not a block device");
+		xvbd_report_hint(at->rep, "use --file for image files");
 		return XVBD_EXIT_FAIL;
 	}
 	if (xvbd_mount_find_dev(major(st.st_rdev), minor(st.st_rdev), where,
 				sizeof(where)) == 1) {
-		item_err(it, "mounted in dom0 on %s", where);
+		item_err(at, it, "mounted in dom0 on %s", where);
 		return XVBD_EXIT_FAIL;
 	}
 	rc = check_in_use(at, it, &st);
@@ -168,15 +147,15 @@ static int check_phy(struct attach *at, const struct item *it)
 		return rc;
 	/* Overlaps count too: a partition of a disk in use, a loop of the
 	 * same file (vbd.c, from what backends published: no stat). */
-	rc = xvbd_vbd_phy_user(at->ctx->ts, at->ctx->xs, major(st.st_rdev),
+	rc = xvbd_vbd_phy_user(at->env->ts, at->env->xs, major(st.st_rdev),
 			       minor(st.st_rdev), &user);
 	if (rc < 0) {
-		item_err(it, "cannot list the guests' disks: %s",
+		item_err(at, it, "cannot list the guests' disks: %s",
 			 strerror(-rc));
 		return XVBD_EXIT_FAIL;
 	}
 	if (rc > 0) {
-		item_err(it, "already attached to domain %u as %s%s",
+		item_err(at, it, "already attached to domain %u as %s%s",
 			 user.domid, user.vdev, user.how);
 		return XVBD_EXIT_FAIL;
 	}
@@ -184,7 +163,7 @@ static int check_phy(struct attach *at, const struct item *it)
 	 * a loop device): the kernel refuses an exclusive open. */
 	fd = open(it->target, O_RDONLY | O_EXCL | O_CLOEXEC);
 	if (fd < 0) {
-		item_err(it, "in use in dom0: %s", strerror(errno));
+		item_err(at, it, "in use in dom0: %s", strerror(errno));
 		return XVBD_EXIT_FAIL;
 	}
 	close(fd);
@@ -193,14 +172,14 @@ static int check_phy(struct attach *at, const struct item *it)
 
 static int prepare_image(struct attach *at, struct item *it)
 {
-	const struct attach_args *a = &at->a;
+	const struct xvbd_disk_desc *d = it->desc;
 	char why[WHY_MAX];
 	int fd;
 
-	if (xvbd_image_prepare(it->target, a->have_size, a->size_bytes,
-			       a->prealloc, &it->created, &it->size_bytes,
+	if (xvbd_image_prepare(it->target, d->have_size, d->size_bytes,
+			       d->prealloc, &it->created, &it->size_bytes,
 			       why, sizeof(why))) {
-		item_err(it, "%s", why);
+		item_err(at, it, "%s", why);
 		return XVBD_EXIT_FAIL;
 	}
 	it->size_known = true;
@@ -210,11 +189,10 @@ static int prepare_image(struct attach *at, struct item *it)
 		fd = xvbd_image_open(it->target, O_RDWR, NULL, why,
 				     sizeof(why));
 		if (fd < 0) {
-			item_err(it, "not writable (%s)%s", strerror(-fd),
-				 it->kind == ITEM_SHARE ?
+			item_err(at, it, "not writable (%s)%s", strerror(-fd),
+				 d->kind == XVBD_DISK_SHARE ?
 				 ": a read-only share?" : "");
-			if (!quiet(at))
-				xvbd_hint("attach it with --access ro");
+			xvbd_report_hint(at->rep, "attach it with --access ro");
 			return XVBD_EXIT_FAIL;
 		}
 		close(fd);
@@ -224,41 +202,33 @@ static int prepare_image(struct attach *at, struct item *it)
 
 /*
  * What a share needs before it is mounted, none of it a side effect: the
- * credentials file, the mount options, and the image's path under xvbd's
- * mount point for the share (it->target).
+ * credentials file and the mount options.
  */
 static int check_share(struct attach *at, struct item *it, char *opts,
 		       size_t opts_len)
 {
-	char point[XVBD_PATH_MAX];
-	int err, n;
+	const struct xvbd_disk_desc *d = it->desc;
+	int err;
 
 	/* Refused before anything is mounted (attach_script.h says why). */
-	if (!xvbd_script_installed(at->a.cache, &at->xvbd_block)) {
-		item_err(it, "a share's image needs %s, which is not "
+	if (!xvbd_script_installed(d->cache, INSTALLED(at, d->cache))) {
+		item_err(at, it, "a share's image needs %s, which is not "
 			 "installed (Xen's block script follows links and "
 			 "device nodes on the share)",
-			 xvbd_script_path(at->a.cache));
-		if (!quiet(at))
-			xvbd_hint("make install puts it there");
+			 xvbd_script_path(d->cache));
+		xvbd_report_hint(at->rep, "make install puts it there");
 		return XVBD_EXIT_FAIL;
 	}
-	if (it->url.proto == XVBD_SHARE_SMB) {
-		err = check_credentials(it, at->a.credentials);
+	if (d->url.proto == XVBD_SHARE_SMB) {
+		err = check_credentials(at, it);
 		if (err)
 			return err;
 	}
-	if (xvbd_share_build_opts(it->url.proto, at->a.share_opts,
-				  at->a.credentials, opts, opts_len)) {
-		item_err(it, "mount options too long");
+	if (xvbd_share_build_opts(d->url.proto, d->share_opts,
+				  d->credentials[0] ? d->credentials : NULL,
+				  opts, opts_len)) {
+		item_err(at, it, "mount options too long");
 		return XVBD_EXIT_USAGE;
-	}
-	n = xvbd_share_mountpoint(&it->url, point, sizeof(point)) ? -1 :
-		snprintf(it->target, sizeof(it->target), "%s/%s", point,
-			 it->url.image);
-	if (n < 0 || (size_t)n >= sizeof(it->target)) {
-		item_err(it, "image path too long");
-		return XVBD_EXIT_FAIL;
 	}
 	return 0;
 }
@@ -266,44 +236,44 @@ static int check_share(struct attach *at, struct item *it, char *opts,
 static int mount_share(struct attach *at, struct item *it)
 {
 	char opts[MOUNT_OPTS_MAX], why[WHY_MAX];
+	unsigned timeout_s = at->opts->timeout_s;
 	int err;
 
 	err = check_share(at, it, opts, sizeof(opts));
 	if (err)
 		return err;
 	if (at->lock_fd < 0) {
-		at->lock_fd = xvbd_share_lock(CMD, at->a.timeout_s,
-					      !quiet(at) &&
-					      isatty(STDERR_FILENO));
+		at->lock_fd = xvbd_share_lock_cb(timeout_s, at->opts->tell ?
+						 disk_waiting : NULL, at->rep);
 		/* Ctrl-C while waiting: undo_if_interrupted says it, once. */
 		if (at->lock_fd == -EINTR)
 			return XVBD_EXIT_FAIL;
 		if (at->lock_fd == -ETIMEDOUT) {
-			item_err(it, "%s: another xvbd attach or detach held "
-				 "its lock for %u s; nothing is mounted",
-				 XVBD_SHARE_DIR, at->a.timeout_s);
+			item_err(at, it, "%s: another xvbd attach or detach "
+				 "held its lock for %u s; nothing is mounted",
+				 XVBD_SHARE_DIR, timeout_s);
 			return XVBD_EXIT_FAIL;
 		}
 		if (at->lock_fd < 0) {
-			item_err(it, "lock %s: %s", XVBD_SHARE_DIR,
+			item_err(at, it, "lock %s: %s", XVBD_SHARE_DIR,
 				 strerror(-at->lock_fd));
 			return XVBD_EXIT_FAIL;
 		}
 	}
-	err = xvbd_share_mount(&it->url, opts, MOUNT_TIMEOUT_MS,
+	err = xvbd_share_mount(&it->desc->url, opts, MOUNT_TIMEOUT_MS,
 			       &(bool){ false }, why, sizeof(why));
 	if (err) {
-		item_err(it, "mount %s: %s", it->url.source,
+		item_err(at, it, "mount %s: %s", it->desc->url.source,
 			 why[0] ? why : strerror(-err));
 		return XVBD_EXIT_FAIL;
 	}
-	/* Reused or not, release_share decides by the disks using it. */
+	/* Reused or not, cleanup_items decides by the disks using it. */
 	it->mounted_now = true;
 	return 0;
 }
 
 /* The xl spec of a shorthand; target= last (it takes the rest). */
-static int build_spec(struct item *it)
+static int build_spec(struct attach *at, struct item *it)
 {
 	char spec[SPEC_MAX], why[WHY_MAX];
 	int n, err;
@@ -312,18 +282,35 @@ static int build_spec(struct item *it)
 		     "target=%s", it->vdev, it->readwrite ? "rw" : "ro",
 		     it->target);
 	if (n < 0 || (size_t)n >= sizeof(spec)) {
-		item_err(it, "disk spec too long");
+		item_err(at, it, "disk spec too long");
 		return XVBD_EXIT_FAIL;
 	}
 	err = xvbd_tstack_disk_parse(spec, &it->disk, why, sizeof(why));
 	if (err) {
-		item_err(it, "%s", why);
+		item_err(at, it, "%s", why);
 		return XVBD_EXIT_FAIL;
 	}
 	return 0;
 }
 
-/* The hotplug script (xvbd/attach_script.h says which), on the disk. */
+/* A spec the user wrote, read by libxlutil again (described already). */
+static int parse_spec(struct attach *at, struct item *it)
+{
+	char why[WHY_MAX];
+
+	if (xvbd_tstack_disk_parse(it->desc->arg, &it->disk, why,
+				   sizeof(why))) {
+		item_err(at, it, "%s", why);
+		return XVBD_EXIT_FAIL;
+	}
+	if (it->auto_vdev && xvbd_tstack_disk_set_vdev(it->disk, it->vdev)) {
+		item_err(at, it, "%s", strerror(ENOMEM));
+		return XVBD_EXIT_FAIL;
+	}
+	return 0;
+}
+
+/* The hotplug script (xvbd/vbd/attach_script.h says which), on the disk. */
 static int choose_script(struct attach *at, struct item *it,
 			 bool assume_file)
 {
@@ -339,28 +326,28 @@ static int choose_script(struct attach *at, struct item *it,
 	 * regular file, or the attach stops before the add. */
 	file = assume_file || (info.target && !stat(info.target, &st) &&
 			       S_ISREG(st.st_mode));
-	if (xvbd_script_choose(&info, file, at->a.cache, &at->xvbd_block,
+	if (xvbd_script_choose(&info, file, it->desc->cache,
+			       INSTALLED(at, it->desc->cache),
 			       &ch, why, sizeof(why), &hint)) {
-		item_err(it, "%s", why);
-		if (hint && !quiet(at))
-			xvbd_hint("%s", hint);
+		item_err(at, it, "%s", why);
+		if (hint)
+			xvbd_report_hint(at->rep, "%s", hint);
 		return XVBD_EXIT_FAIL;
 	}
 	/* check_share's rule, whatever happened since */
-	if (it->kind == ITEM_SHARE && !ch.ours) {
-		item_err(it, "a share's image gets no hotplug script but %s",
-			 xvbd_script_path(at->a.cache));
+	if (it->desc->kind == XVBD_DISK_SHARE && !ch.ours) {
+		item_err(at, it, "a share's image gets no hotplug script but "
+			 "%s", xvbd_script_path(it->desc->cache));
 		return XVBD_EXIT_FAIL;
 	}
 	if (ch.ours && xvbd_tstack_disk_set_script(it->disk, ch.script)) {
-		item_err(it, "%s", strerror(ENOMEM));
+		item_err(at, it, "%s", strerror(ENOMEM));
 		return XVBD_EXIT_FAIL;
 	}
 	it->hotplug = ch.script;
 	it->cache = ch.cache;
-	if (at->ctx->opts->verbose)
-		fprintf(stderr, "xvbd: attach: %s: hotplug script %s%s\n",
-			it->vdev, it->hotplug, ch.ours || info.script ? "" :
+	xvbd_report_say(at->rep, XVBD_SAY_VERBOSE, it->vdev, "hotplug script "
+			"%s%s", it->hotplug, ch.ours || info.script ? "" :
 			" (libxl's default)");
 	return 0;
 }
@@ -374,15 +361,19 @@ static int prepare_spec(struct attach *at, struct item *it)
 	int rc;
 
 	if (it->target[0] && !it->script && access(it->target, F_OK)) {
-		item_err(it, "target %s: %s", it->target, strerror(errno));
+		item_err(at, it, "target %s: %s", it->target, strerror(errno));
 		return XVBD_EXIT_FAIL;
 	}
 	rc = check_target_free(at, it);
-	if (rc)
-		return rc;
-	if (it->auto_vdev && xvbd_tstack_disk_set_vdev(it->disk, it->vdev))
-		return XVBD_EXIT_FAIL;
-	return 0;
+	if (!rc)
+		rc = parse_spec(at, it);
+	return rc;
+}
+
+static bool is_image(const struct item *it)
+{
+	return it->desc->kind == XVBD_DISK_FILE ||
+	       it->desc->kind == XVBD_DISK_SHARE;
 }
 
 int prepare_items(struct attach *at)
@@ -396,36 +387,30 @@ int prepare_items(struct attach *at)
 		/* Ctrl-C: what was made so far is undone (cleanup_items). */
 		if (xvbd_interrupted())
 			return XVBD_EXIT_FAIL;
-		switch (it->kind) {
-		case ITEM_SPEC:
-			rc = prepare_spec(at, it);
-			break;
-		case ITEM_FILE:
+		switch (it->desc->kind) {
+		case XVBD_DISK_FILE:
 			rc = check_target_free(at, it);
 			if (!rc)
 				rc = prepare_image(at, it);
-			if (!rc)
-				rc = build_spec(it);
 			break;
-		case ITEM_PHY:
+		case XVBD_DISK_PHY:
 			rc = check_phy(at, it);
-			if (!rc)
-				rc = build_spec(it);
 			break;
-		case ITEM_SHARE:
+		case XVBD_DISK_SHARE:
 			rc = mount_share(at, it);
 			if (!rc)
 				rc = check_target_free(at, it);
 			if (!rc)
 				rc = prepare_image(at, it);
-			if (!rc)
-				rc = build_spec(it);
 			break;
+		default:
+			rc = prepare_spec(at, it);
 		}
+		if (!rc && it->desc->kind != XVBD_DISK_SPEC)
+			rc = build_spec(at, it);
 		/* A file checked by image.c: never re-looked at by path. */
 		if (!rc)
-			rc = choose_script(at, it, it->kind == ITEM_FILE ||
-					   it->kind == ITEM_SHARE);
+			rc = choose_script(at, it, is_image(it));
 	}
 	if (!rc && xvbd_interrupted())
 		rc = XVBD_EXIT_FAIL;
@@ -440,86 +425,56 @@ int prepare_items(struct attach *at)
  */
 static int dry_run_item(struct attach *at, struct item *it)
 {
-	const struct attach_args *a = &at->a;
+	const struct xvbd_disk_desc *d = it->desc;
 	enum xvbd_image_action act;
 	char why[WHY_MAX], opts[MOUNT_OPTS_MAX];
 	int rc;
 
-	switch (it->kind) {
-	case ITEM_SPEC:
-		it->action = "add";
-		rc = prepare_spec(at, it);
-		break;
-	case ITEM_FILE:
-		if (xvbd_image_check(it->target, a->have_size, a->size_bytes,
+	switch (d->kind) {
+	case XVBD_DISK_FILE:
+		if (xvbd_image_check(it->target, d->have_size, d->size_bytes,
 				     &act, &it->size_bytes, why,
 				     sizeof(why))) {
-			item_err(it, "%s", why);
+			item_err(at, it, "%s", why);
 			return XVBD_EXIT_FAIL;
 		}
 		it->size_known = true;
 		rc = check_target_free(at, it);
 		if (rc)
 			return rc;
-		it->action = act == XVBD_IMAGE_USE ? "add" : a->prealloc ?
+		it->action = act == XVBD_IMAGE_USE ? "add" : d->prealloc ?
 			"create the image (allocated), add" :
 			"create the image (sparse), add";
-		rc = build_spec(it);
+		rc = build_spec(at, it);
 		break;
-	case ITEM_PHY:
+	case XVBD_DISK_PHY:
 		it->action = "add";
 		rc = check_phy(at, it);
 		if (!rc)
-			rc = build_spec(it);
+			rc = build_spec(at, it);
 		break;
-	case ITEM_SHARE:
+	case XVBD_DISK_SHARE:
 		it->action = "mount the share (or reuse its mount), create "
 			"or use the image, add";
 		rc = check_share(at, it, opts, sizeof(opts));
 		if (rc)
 			return rc;
-		it->size_known = a->have_size;
-		it->size_bytes = a->size_bytes;
-		rc = build_spec(it);
+		it->size_known = d->have_size;
+		it->size_bytes = d->size_bytes;
+		rc = build_spec(at, it);
 		break;
 	default:
-		rc = XVBD_EXIT_FAIL;
+		it->action = "add";
+		rc = prepare_spec(at, it);
 	}
 	if (!rc)
-		rc = choose_script(at, it, it->kind == ITEM_FILE ||
-				   it->kind == ITEM_SHARE);
+		rc = choose_script(at, it, is_image(it));
 	return rc;
 }
 
-/* The columns a disk's row starts with, planned (-N) or added. */
-void render_disk(const struct attach *at, const struct item *it)
+int dry_run_items(struct attach *at)
 {
-	struct xvbd_out *o = at->ctx->out;
-
-	xvbd_out_str(o, "domain", at->domain);
-	xvbd_out_str(o, "vdev", it->vdev);
-	xvbd_out_uint(o, "devid", it->devid);
-	xvbd_out_str(o, "kind", kind_names[it->kind]);
-	xvbd_out_str(o, "target", it->target[0] ? it->target : NULL);
-	xvbd_out_str(o, "access", it->readwrite ? "rw" : "ro");
-	xvbd_out_size_opt(o, "size_bytes", it->size_known, it->size_bytes);
-}
-
-static const struct xvbd_out_label dry_labels[] = {
-	{ "domain", "DOMAIN" }, { "vdev", "VDEV" }, { "devid", "DEVID" },
-	{ "kind", "KIND" },
-	{ "target", "TARGET" }, { "access", "ACCESS" },
-	{ "size_bytes", "SIZE" }, { "script", "SCRIPT" },
-	{ "cache", "CACHE" },
-	{ "overrides", "OVERRIDES" }, { "action", "WOULD" },
-	{ NULL, NULL },
-};
-
-int dry_run(struct attach *at)
-{
-	struct xvbd_out *o = at->ctx->out;
-	char ovr[XVBD_OVR_NKEYS * 48];
-	size_t i, k, len = 0;
+	size_t i;
 	int rc;
 
 	for (i = 0; i < at->n; i++) {
@@ -527,26 +482,7 @@ int dry_run(struct attach *at)
 		if (rc)
 			return rc;
 	}
-	ovr[0] = '\0';
-	for (k = 0; k < XVBD_OVR_NKEYS; k++)
-		if (at->a.ovr_kv[k][0] && len < sizeof(ovr))
-			len += snprintf(ovr + len, sizeof(ovr) - len, "%s%s",
-					len ? "," : "", at->a.ovr_kv[k]);
-	xvbd_out_labels(o, dry_labels);
-	xvbd_out_arr_begin(o, NULL);
-	for (i = 0; i < at->n; i++) {
-		const struct item *it = &at->items[i];
-
-		xvbd_out_obj_begin(o, NULL);
-		render_disk(at, it);
-		xvbd_out_str(o, "script", it->hotplug);
-		xvbd_out_str(o, "cache", xvbd_cache_name(it->cache));
-		xvbd_out_str(o, "overrides", ovr[0] ? ovr : NULL);
-		xvbd_out_str(o, "action", it->action);
-		xvbd_out_obj_end(o);
-	}
-	xvbd_out_arr_end(o);
-	return XVBD_EXIT_OK;
+	return 0;
 }
 
 /*
@@ -555,9 +491,9 @@ int dry_run(struct attach *at)
  */
 void cleanup_items(struct attach *at)
 {
+	char name[128], why[WHY_MAX], point[XVBD_PATH_MAX];
 	size_t i, users;
 	int err;
-	char name[128], why[WHY_MAX];
 
 	for (i = 0; i < at->n; i++) {
 		struct item *it = &at->items[i];
@@ -569,21 +505,23 @@ void cleanup_items(struct attach *at)
 		}
 		err = it->created ? xvbd_image_remove(it->target) : 0;
 		if (err && err != -ENOENT)
-			xvbd_err(CMD, it->target, "cannot remove the image "
-				 "this call created: %s", strerror(-err));
+			xvbd_report_err(at->rep, it->target, "cannot remove "
+					"the image this call created: %s",
+					strerror(-err));
 		it->created = false;
 	}
 	for (i = 0; i < at->n; i++) {
 		struct item *it = &at->items[i];
-		char point[XVBD_PATH_MAX];
 
 		if (it->added || !it->mounted_now ||
-		    xvbd_share_mountpoint(&it->url, point, sizeof(point)) ||
-		    xvbd_tstack_targets_under(at->ctx->ts, point, &users) ||
+		    xvbd_share_mountpoint(&it->desc->url, point,
+					  sizeof(point)) ||
+		    xvbd_tstack_targets_under(at->env->ts, point, &users) ||
 		    users)
 			continue;
-		snprintf(name, sizeof(name), "%s", it->url.name);
+		snprintf(name, sizeof(name), "%s", it->desc->url.name);
 		if (xvbd_share_umount(name, why, sizeof(why)))
-			xvbd_err(CMD, point, "cannot unmount: %s", why);
+			xvbd_report_err(at->rep, point, "cannot unmount: %s",
+					why);
 	}
 }
