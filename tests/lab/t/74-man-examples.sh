@@ -103,6 +103,7 @@ declare -A CHECK=(
 	["xvbd start guest1.cfg --vbd xvda:indirect-segments=64 --guest-limits"]=c_start_limits
 	["xvbd stats"]=c_stats
 	["xvbd stats guest1 -d 5 -n 12 --json > guest1.jsonl"]=c_stats_json
+	["xvbd stats guest1 --latency -d 2 -n 5"]=c_stats_lat
 	["xvbd stats -d 15 --prometheus /var/lib/node_exporter/xvbd.prom"]=c_stats_prom
 	["xvbd tune guest1 xvda discard=0"]=c_tune
 	["xvbd -N tune guest1 xvda discard=0"]=c_tune_dry
@@ -425,6 +426,11 @@ c_start_limits() {
 c_stats() {
 	check "stats: a row of $G" grep -qw "$G" <<<"$EX_OUT"
 	check "stats: a row of its xvda" grep -qw xvda <<<"$EX_OUT"
+}
+c_stats_lat() {	# the figures themselves: t/88, against /sys/block stat
+	check "stats --latency: the latency columns" grep -q 'RD-P50(ms)' <<<"$EX_OUT"
+	check "stats --latency: a row of $G's xvda" grep -Eq "$G +xvda" <<<"$EX_OUT"
+	check "stats --latency: not unavailable" bash -c '! grep -qi unavailable <<<"$1"' _ "$EX_OUT"
 }
 c_stats_json() {
 	local f=$tmp/guest1.jsonl
