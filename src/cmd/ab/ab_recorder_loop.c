@@ -822,8 +822,14 @@ void xvbd_ab_recorder_block_signals(void)
 int xvbd_ab_recorder_loop(struct xvbd_tstack *ts, struct xvbd_xs *xs,
 			  struct xvbd_ab_run *run, struct xvbd_ab_record *rec)
 {
+	/*
+	 * out.fd -1: no pipe of ours until --run starts one.  Zero would be
+	 * stdin: drained and closed after the first run, and the next run's
+	 * first pipe (libxl's) read in its place and waited on forever.
+	 */
 	struct recorder r = { .ts = ts, .xs = xs, .run = run, .rec = rec,
-			      .interval_ns = run->interval_ns };
+			      .interval_ns = run->interval_ns,
+			      .out = { .fd = -1 } };
 	size_t per_sample, i;
 	bool fp_first;
 	int err;

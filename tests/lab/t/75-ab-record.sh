@@ -110,6 +110,16 @@ expect_eq "the report's totals are the record's" "$((rd_rec * 512)) $((wr_rec * 
 	"$(jq -r '.vbds[0] | "\(.rd_bytes) \(.wr_bytes)"' $top.out)"
 check "no reset in the run" jq_true '[.samples[].vbds[].reset] | any | not' "$rec"
 
+phase "a recording without --run leaves stdin alone"
+# Only --run's output is read: a script feeding the next command on
+# the same stdin must find its lines still there (the recorder once took
+# fd 0 for its pipe, read stdin to the end and closed it).
+printf 'line 1\nline 2\n' >$top.stdin
+mkdir -p $top.sstore
+rest=$( (xvbd ab record stdin --domain t75 --duration 1 --dir $top.sstore >/dev/null 2>$top.serr; cat) <$top.stdin)
+sed 's/^/# /' $top.serr
+expect_eq "stdin's two lines left for the next command" "line 1 line 2" "$(echo $rest)"
+
 phase "the fingerprint against xl, xenstore, sysfs"
 fp() { jq -r --arg k "$1" '.fingerprint[$k] // "MISSING"' "$rec"; }
 be=/local/domain/0/backend/vbd/$domid/51712
