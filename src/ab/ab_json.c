@@ -32,12 +32,12 @@
 
 /* ---- JSON out ---- */
 
-static yajl_gen_status gen_str(yajl_gen g, const char *s)
+yajl_gen_status xvbd_ab_gen_str(yajl_gen g, const char *s)
 {
 	return yajl_gen_string(g, (const unsigned char *)s, strlen(s));
 }
 
-static yajl_gen_status gen_u64(yajl_gen g, uint64_t v)
+yajl_gen_status xvbd_ab_gen_u64(yajl_gen g, uint64_t v)
 {
 	char buf[24];
 	int n = snprintf(buf, sizeof(buf), "%" PRIu64, v);
@@ -46,18 +46,19 @@ static yajl_gen_status gen_u64(yajl_gen g, uint64_t v)
 	return yajl_gen_number(g, buf, (size_t)n);
 }
 
-static yajl_gen_status gen_key_str(yajl_gen g, const char *k, const char *v)
+yajl_gen_status xvbd_ab_gen_key_str(yajl_gen g, const char *k,
+				    const char *v)
 {
-	yajl_gen_status st = gen_str(g, k);
+	yajl_gen_status st = xvbd_ab_gen_str(g, k);
 
-	return st ? st : gen_str(g, v);
+	return st ? st : xvbd_ab_gen_str(g, v);
 }
 
-static yajl_gen_status gen_key_u64(yajl_gen g, const char *k, uint64_t v)
+yajl_gen_status xvbd_ab_gen_key_u64(yajl_gen g, const char *k, uint64_t v)
 {
-	yajl_gen_status st = gen_str(g, k);
+	yajl_gen_status st = xvbd_ab_gen_str(g, k);
 
-	return st ? st : gen_u64(g, v);
+	return st ? st : xvbd_ab_gen_u64(g, v);
 }
 
 /* Each field of the counters, in sysfs order (xvbd_blkback_fields). */
@@ -109,41 +110,42 @@ static yajl_gen_status gen_vbd(yajl_gen g, const struct xvbd_ab_vbd_sample *cv)
 	size_t i;
 
 	for (i = 0; !st && i < XVBD_BLKBACK_NFIELDS; i++)
-		st = gen_key_u64(g, vbd_keys[i], *vbd_counter(&v, i));
+		st = xvbd_ab_gen_key_u64(g, vbd_keys[i], *vbd_counter(&v, i));
 	if (!st)
-		st = gen_str(g, "reset");
+		st = xvbd_ab_gen_str(g, "reset");
 	if (!st)
 		st = yajl_gen_bool(g, v.reset);
 	if (!st)
-		st = gen_str(g, "blk");
+		st = xvbd_ab_gen_str(g, "blk");
 	if (!st && !v.has_blk) {
 		st = yajl_gen_null(g);
 	} else if (!st) {
 		st = yajl_gen_map_open(g);
 		for (i = 0; !st && i < NBLK_KEYS; i++)
 			if (blk_has(&v, i))
-				st = gen_key_u64(g, blk_keys[i],
+				st = xvbd_ab_gen_key_u64(g, blk_keys[i],
 						 *blk_counter(&v, i));
 		if (!st)
 			st = yajl_gen_map_close(g);
 	}
 	if (!st)
-		st = gen_str(g, "backend_cpu_ns");
+		st = xvbd_ab_gen_str(g, "backend_cpu_ns");
 	if (!st)
-		st = v.has_be ? gen_u64(g, v.be_cpu_ns) : yajl_gen_null(g);
+		st = v.has_be ? xvbd_ab_gen_u64(g, v.be_cpu_ns) :
+				 yajl_gen_null(g);
 	if (!st)
-		st = gen_str(g, "backend_reset");
+		st = xvbd_ab_gen_str(g, "backend_reset");
 	if (!st)
 		st = yajl_gen_bool(g, v.be_reset);
 	/* A file via loop only, and only from records that have it. */
 	if (!st && v.has_file_dev)
-		st = gen_str(g, "file_dev");
+		st = xvbd_ab_gen_str(g, "file_dev");
 	if (!st && v.has_file_dev)
 		st = yajl_gen_map_open(g);
 	if (!st && v.has_file_dev)
-		st = gen_key_u64(g, "rd_sectors", v.file_dev_rd_sect);
+		st = xvbd_ab_gen_key_u64(g, "rd_sectors", v.file_dev_rd_sect);
 	if (!st && v.has_file_dev)
-		st = gen_key_u64(g, "wr_sectors", v.file_dev_wr_sect);
+		st = xvbd_ab_gen_key_u64(g, "wr_sectors", v.file_dev_wr_sect);
 	if (!st && v.has_file_dev)
 		st = yajl_gen_map_close(g);
 	return st ? st : yajl_gen_map_close(g);
@@ -152,16 +154,16 @@ static yajl_gen_status gen_vbd(yajl_gen g, const struct xvbd_ab_vbd_sample *cv)
 /* "others": {"cpu_ns", "domains"}, null when unknown. */
 static yajl_gen_status gen_others(yajl_gen g, const struct xvbd_ab_sample *s)
 {
-	yajl_gen_status st = gen_str(g, "others");
+	yajl_gen_status st = xvbd_ab_gen_str(g, "others");
 
 	if (!st && !s->has_others)
 		return yajl_gen_null(g);
 	if (!st)
 		st = yajl_gen_map_open(g);
 	if (!st)
-		st = gen_key_u64(g, "cpu_ns", s->others_cpu_ns);
+		st = xvbd_ab_gen_key_u64(g, "cpu_ns", s->others_cpu_ns);
 	if (!st)
-		st = gen_key_u64(g, "domains", s->others_doms);
+		st = xvbd_ab_gen_key_u64(g, "domains", s->others_doms);
 	return st ? st : yajl_gen_map_close(g);
 }
 
@@ -172,17 +174,17 @@ static yajl_gen_status gen_sample(yajl_gen g, const struct xvbd_ab_sample *s,
 	size_t i;
 
 	if (!st)
-		st = gen_key_u64(g, "t_ns", s->t_ns);
+		st = xvbd_ab_gen_key_u64(g, "t_ns", s->t_ns);
 	if (!st)
-		st = gen_key_u64(g, "guest_cpu_ns", s->guest_cpu_ns);
+		st = xvbd_ab_gen_key_u64(g, "guest_cpu_ns", s->guest_cpu_ns);
 	if (!st)
-		st = gen_key_u64(g, "dom0_cpu_ns", s->dom0_cpu_ns);
+		st = xvbd_ab_gen_key_u64(g, "dom0_cpu_ns", s->dom0_cpu_ns);
 	if (!st)
-		st = gen_key_u64(g, "guest_vcpus", s->guest_vcpus);
+		st = xvbd_ab_gen_key_u64(g, "guest_vcpus", s->guest_vcpus);
 	if (!st)
-		st = gen_key_u64(g, "dom0_vcpus", s->dom0_vcpus);
+		st = xvbd_ab_gen_key_u64(g, "dom0_vcpus", s->dom0_vcpus);
 	if (!st)
-		st = gen_str(g, "vbds");
+		st = xvbd_ab_gen_str(g, "vbds");
 	if (!st)
 		st = yajl_gen_array_open(g);
 	for (i = 0; !st && i < nvdevs; i++)
@@ -205,64 +207,65 @@ static yajl_gen_status gen_record(yajl_gen g, const struct xvbd_ab_record *r)
 		return yajl_gen_invalid_string;
 	st = yajl_gen_map_open(g);
 	if (!st)
-		st = gen_key_str(g, "format", XVBD_AB_FORMAT);
+		st = xvbd_ab_gen_key_str(g, "format", XVBD_AB_FORMAT);
 	if (!st)
-		st = gen_key_u64(g, "version", XVBD_AB_VERSION);
+		st = xvbd_ab_gen_key_u64(g, "version", XVBD_AB_VERSION);
 	if (!st)
-		st = gen_key_str(g, "id", r->id);
+		st = xvbd_ab_gen_key_str(g, "id", r->id);
 	if (!st)
-		st = gen_key_str(g, "label", r->label);
+		st = xvbd_ab_gen_key_str(g, "label", r->label);
 	if (!st)
-		st = gen_key_str(g, "started", started);
+		st = xvbd_ab_gen_key_str(g, "started", started);
 	if (!st)
-		st = gen_key_u64(g, "started_unix_ns",
+		st = xvbd_ab_gen_key_u64(g, "started_unix_ns",
 				 (uint64_t)r->started_unix_ns);
 	if (!st)
-		st = gen_key_str(g, "domain", r->domain);
+		st = xvbd_ab_gen_key_str(g, "domain", r->domain);
 	if (!st)
-		st = gen_str(g, "vdevs");
+		st = xvbd_ab_gen_str(g, "vdevs");
 	if (!st)
 		st = yajl_gen_array_open(g);
 	for (i = 0; !st && i < r->nvdevs; i++)
-		st = gen_str(g, r->vdevs[i]);
+		st = xvbd_ab_gen_str(g, r->vdevs[i]);
 	if (!st)
 		st = yajl_gen_array_close(g);
 	if (!st)
-		st = gen_key_str(g, "mode", xvbd_ab_mode_name(r->mode));
+		st = xvbd_ab_gen_key_str(g, "mode", xvbd_ab_mode_name(r->mode));
 	if (!st)
-		st = gen_key_str(g, "workload", r->workload);
+		st = xvbd_ab_gen_key_str(g, "workload", r->workload);
 	if (!st)
-		st = gen_key_u64(g, "workload_status",
+		st = xvbd_ab_gen_key_u64(g, "workload_status",
 				 (uint64_t)r->workload_status);
 	/* Only ab run's runs have them: older readers never see them. */
 	if (!st && r->experiment)
-		st = gen_key_str(g, "experiment", r->experiment);
+		st = xvbd_ab_gen_key_str(g, "experiment", r->experiment);
 	if (!st && r->experiment)
-		st = gen_key_u64(g, "pair", r->pair);
+		st = xvbd_ab_gen_key_u64(g, "pair", r->pair);
 	if (!st && r->experiment && r->position)
-		st = gen_key_u64(g, "position", r->position);
+		st = xvbd_ab_gen_key_u64(g, "position", r->position);
 	if (!st)
-		st = gen_key_u64(g, "interval_ns", r->interval_ns);
+		st = xvbd_ab_gen_key_u64(g, "interval_ns", r->interval_ns);
 	if (!st)
-		st = gen_key_u64(g, "warmup_ns", r->warmup_ns);
+		st = xvbd_ab_gen_key_u64(g, "warmup_ns", r->warmup_ns);
 	if (!st)
-		st = gen_str(g, "complete");
+		st = xvbd_ab_gen_str(g, "complete");
 	if (!st)
 		st = yajl_gen_bool(g, r->complete);
 	if (!st)
-		st = gen_str(g, "fingerprint");
+		st = xvbd_ab_gen_str(g, "fingerprint");
 	if (!st)
 		st = yajl_gen_map_open(g);
 	for (i = 0; !st && i < r->fp.n; i++)
-		st = gen_key_str(g, r->fp.facts[i].key, r->fp.facts[i].value);
+		st = xvbd_ab_gen_key_str(g, r->fp.facts[i].key,
+					 r->fp.facts[i].value);
 	if (!st)
 		st = yajl_gen_map_close(g);
 	if (!st)
-		st = gen_str(g, "notes");
+		st = xvbd_ab_gen_str(g, "notes");
 	if (!st)
 		st = yajl_gen_array_open(g);
 	for (i = 0; !st && i < r->nnotes; i++)
-		st = gen_str(g, r->notes[i]);
+		st = xvbd_ab_gen_str(g, r->notes[i]);
 	if (!st)
 		st = yajl_gen_array_close(g);
 	/* Only runs recorded with --latency: older readers never see it. */
@@ -270,11 +273,11 @@ static yajl_gen_status gen_record(yajl_gen g, const struct xvbd_ab_record *r)
 		st = yajl_gen_generation_complete;
 	/* --run's only, and only from records that have it. */
 	if (!st && r->results)
-		st = gen_str(g, "results");
+		st = xvbd_ab_gen_str(g, "results");
 	if (!st && r->results)
 		st = xvbd_ab_results_gen(g, r->results);
 	if (!st)
-		st = gen_str(g, "samples");
+		st = xvbd_ab_gen_str(g, "samples");
 	if (!st)
 		st = yajl_gen_array_open(g);
 	for (i = 0; !st && i < r->nsamples; i++)

@@ -13,6 +13,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <stdint.h>
+
+#include <yajl/yajl_gen.h>
 #include <yajl/yajl_tree.h>
 
 #include "xvbd/ab/ab.h"
@@ -37,5 +40,15 @@ int xvbd_ab_json_read_sample(yajl_val v, size_t index, size_t nvdevs,
 int xvbd_ab_json_obj_check(yajl_val v, const char *where,
 			   const char *const *keys, size_t nkeys,
 			   size_t nrequired, struct xvbd_ab_err *e);
+
+/*
+ * The writers' common values (a record, its results, its latency): a
+ * string, and a counter as a number of its own digits, since
+ * yajl_gen_integer takes long long and a uint64 counter may not fit.
+ */
+yajl_gen_status xvbd_ab_gen_str(yajl_gen g, const char *s);
+yajl_gen_status xvbd_ab_gen_u64(yajl_gen g, uint64_t v);
+yajl_gen_status xvbd_ab_gen_key_str(yajl_gen g, const char *k, const char *v);
+yajl_gen_status xvbd_ab_gen_key_u64(yajl_gen g, const char *k, uint64_t v);
 
 #endif /* XVBD_AB_JSON_IMPL_H */

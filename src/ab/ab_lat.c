@@ -14,6 +14,7 @@
 #include "xvbd/ab/ab.h"
 #include "xvbd/ab/ab_lat.h"
 #include "xvbd/ab/ab_record_impl.h"
+#include "ab_json_impl.h"
 
 #define err_set xvbd_ab_err_set
 
@@ -90,25 +91,8 @@ bool xvbd_ab_lat_complete(const struct xvbd_ab_lat *l)
 
 /* ---- JSON out ---- */
 
-static yajl_gen_status str(yajl_gen g, const char *s)
-{
-	return yajl_gen_string(g, (const unsigned char *)s, strlen(s));
-}
 
-static yajl_gen_status u64(yajl_gen g, uint64_t v)
-{
-	char buf[24];
-	int n = snprintf(buf, sizeof(buf), "%" PRIu64, v);
 
-	return yajl_gen_number(g, buf, (size_t)n);
-}
-
-static yajl_gen_status key_u64(yajl_gen g, const char *k, uint64_t v)
-{
-	yajl_gen_status st = str(g, k);
-
-	return st ? st : u64(g, v);
-}
 
 static yajl_gen_status gen_hist(yajl_gen g, const struct xvbd_lathist *h)
 {
@@ -116,21 +100,21 @@ static yajl_gen_status gen_hist(yajl_gen g, const struct xvbd_lathist *h)
 	yajl_gen_status st = yajl_gen_map_open(g);
 
 	if (!st)
-		st = key_u64(g, "count", h->count);
+		st = xvbd_ab_gen_key_u64(g, "count", h->count);
 	if (!st)
-		st = key_u64(g, "sum_ns", h->sum_ns);
+		st = xvbd_ab_gen_key_u64(g, "sum_ns", h->sum_ns);
 	if (!st)
-		st = key_u64(g, "max_ns", h->max_ns);
+		st = xvbd_ab_gen_key_u64(g, "max_ns", h->max_ns);
 	if (!st)
-		st = str(g, "buckets");
+		st = xvbd_ab_gen_str(g, "buckets");
 	if (!st)
 		st = yajl_gen_array_open(g);
 	while (!st && xvbd_lathist_next(h, &idx)) {
 		st = yajl_gen_array_open(g);
 		if (!st)
-			st = u64(g, xvbd_lathist_lower_ns(idx));
+			st = xvbd_ab_gen_u64(g, xvbd_lathist_lower_ns(idx));
 		if (!st)
-			st = u64(g, h->buckets[idx]);
+			st = xvbd_ab_gen_u64(g, h->buckets[idx]);
 		if (!st)
 			st = yajl_gen_array_close(g);
 	}
@@ -146,21 +130,21 @@ static yajl_gen_status gen_vbd(yajl_gen g, const char *vdev,
 	size_t k, d;
 
 	if (!st)
-		st = str(g, "vdev");
+		st = xvbd_ab_gen_str(g, "vdev");
 	if (!st)
-		st = str(g, vdev);
+		st = xvbd_ab_gen_str(g, vdev);
 	if (!st)
-		st = str(g, "state");
+		st = xvbd_ab_gen_str(g, "state");
 	if (!st)
-		st = str(g, xvbd_lat_state_name(v->state));
+		st = xvbd_ab_gen_str(g, xvbd_lat_state_name(v->state));
 	if (!st)
-		st = key_u64(g, "backwards", v->backwards);
+		st = xvbd_ab_gen_key_u64(g, "backwards", v->backwards);
 	for (k = 0; !st && k < XVBD_LAT_NKINDS; k++) {
-		st = str(g, xvbd_lat_kind_name(k));
+		st = xvbd_ab_gen_str(g, xvbd_lat_kind_name(k));
 		if (!st)
 			st = yajl_gen_map_open(g);
 		for (d = 0; !st && d < XVBD_LAT_NDIRS; d++) {
-			st = str(g, xvbd_lat_dir_name(d));
+			st = xvbd_ab_gen_str(g, xvbd_lat_dir_name(d));
 			if (!st)
 				st = gen_hist(g, &v->h[k][d]);
 		}
@@ -177,20 +161,20 @@ int xvbd_ab_lat_gen(struct yajl_gen_t *g, const struct xvbd_ab_record *rec)
 	char err[24];
 	size_t i;
 
-	st = str(g, "latency");
+	st = xvbd_ab_gen_str(g, "latency");
 	if (!st)
 		st = yajl_gen_map_open(g);
 	if (!st)
-		st = str(g, "clock");
+		st = xvbd_ab_gen_str(g, "clock");
 	if (!st)
-		st = str(g, XVBD_LAT_CLOCK);
+		st = xvbd_ab_gen_str(g, XVBD_LAT_CLOCK);
 	if (!st)
-		st = str(g, "relative_error");
+		st = xvbd_ab_gen_str(g, "relative_error");
 	snprintf(err, sizeof(err), "%.6f", XVBD_LH_REL_ERROR);
 	if (!st)
 		st = yajl_gen_number(g, err, strlen(err));
 	if (!st)
-		st = str(g, "vbds");
+		st = xvbd_ab_gen_str(g, "vbds");
 	if (!st)
 		st = yajl_gen_array_open(g);
 	for (i = 0; !st && i < l->n; i++)

@@ -76,18 +76,7 @@ const size_t xvbd_ab_ndisk_fields = N(xvbd_ab_disk_fields);
 
 #define TRY(x)	do { st = (x); if (st) return st; } while (0)
 
-static yajl_gen_status str(yajl_gen g, const char *s)
-{
-	return yajl_gen_string(g, (const unsigned char *)s, strlen(s));
-}
 
-static yajl_gen_status u64(yajl_gen g, uint64_t v)
-{
-	char buf[24];
-	int n = snprintf(buf, sizeof(buf), "%" PRIu64, v);
-
-	return yajl_gen_number(g, buf, (size_t)n);
-}
 
 static yajl_gen_status fields_gen(yajl_gen g, const struct xvbd_ab_field *f,
 				  size_t n, const void *base)
@@ -97,13 +86,15 @@ static yajl_gen_status fields_gen(yajl_gen g, const struct xvbd_ab_field *f,
 	size_t i;
 
 	for (i = 0; i < n; i++) {
-		TRY(str(g, f[i].key));
+		TRY(xvbd_ab_gen_str(g, f[i].key));
 		switch (f[i].type) {
 		case XVBD_AB_F_U64:
-			TRY(u64(g, *(const uint64_t *)(p + f[i].off)));
+			TRY(xvbd_ab_gen_u64(g,
+					    *(const uint64_t *)(p + f[i].off)));
 			break;
 		case XVBD_AB_F_U32:
-			TRY(u64(g, *(const uint32_t *)(p + f[i].off)));
+			TRY(xvbd_ab_gen_u64(g,
+					    *(const uint32_t *)(p + f[i].off)));
 			break;
 		case XVBD_AB_F_I32:
 			TRY(yajl_gen_integer(g, *(const int32_t *)(p + f[i].off)));
@@ -122,12 +113,12 @@ static yajl_gen_status opts_gen(yajl_gen g, const char *key,
 	yajl_gen_status st;
 	size_t i;
 
-	TRY(str(g, key));
+	TRY(xvbd_ab_gen_str(g, key));
 	TRY(yajl_gen_array_open(g));
 	for (i = 0; i < n; i++) {
 		TRY(yajl_gen_array_open(g));
-		TRY(str(g, o[i].key));
-		TRY(str(g, o[i].value));
+		TRY(xvbd_ab_gen_str(g, o[i].key));
+		TRY(xvbd_ab_gen_str(g, o[i].value));
 		TRY(yajl_gen_array_close(g));
 	}
 	return yajl_gen_array_close(g);
@@ -140,12 +131,12 @@ static yajl_gen_status lat_gen(yajl_gen g, const struct xvbd_wl_lat *l)
 
 	TRY(yajl_gen_map_open(g));
 	TRY(fields_gen(g, xvbd_ab_lat_fields, xvbd_ab_nlat_fields, l));
-	TRY(str(g, "percentiles"));
+	TRY(xvbd_ab_gen_str(g, "percentiles"));
 	TRY(yajl_gen_array_open(g));
 	for (i = 0; i < l->npcts; i++) {
 		TRY(yajl_gen_array_open(g));
 		TRY(yajl_gen_double(g, l->pcts[i].pct));
-		TRY(u64(g, l->pcts[i].value_ns));
+		TRY(xvbd_ab_gen_u64(g, l->pcts[i].value_ns));
 		TRY(yajl_gen_array_close(g));
 	}
 	TRY(yajl_gen_array_close(g));
@@ -164,8 +155,8 @@ static yajl_gen_status job_gen(yajl_gen g, const struct xvbd_wl_job *j)
 	int d, k;
 
 	TRY(yajl_gen_map_open(g));
-	TRY(str(g, "name"));
-	TRY(str(g, j->name ? j->name : ""));
+	TRY(xvbd_ab_gen_str(g, "name"));
+	TRY(xvbd_ab_gen_str(g, j->name ? j->name : ""));
 	TRY(fields_gen(g, xvbd_ab_job_fields, xvbd_ab_njob_fields, j));
 	TRY(opts_gen(g, "options", j->opts, j->nopts));
 	/* Directions without I/O and latencies without samples: left out
@@ -173,14 +164,14 @@ static yajl_gen_status job_gen(yajl_gen g, const struct xvbd_wl_job *j)
 	for (d = 0; d < XVBD_WL_NDIRS; d++) {
 		if (!dir_active(&j->dir[d]))
 			continue;
-		TRY(str(g, xvbd_wl_dir_name(d)));
+		TRY(xvbd_ab_gen_str(g, xvbd_wl_dir_name(d)));
 		TRY(yajl_gen_map_open(g));
 		TRY(fields_gen(g, xvbd_ab_dir_fields, xvbd_ab_ndir_fields,
 				      &j->dir[d]));
 		for (k = 0; k < XVBD_WL_NLATS; k++) {
 			if (!j->dir[d].lat[k].n)
 				continue;
-			TRY(str(g, xvbd_wl_lat_name(k)));
+			TRY(xvbd_ab_gen_str(g, xvbd_wl_lat_name(k)));
 			TRY(lat_gen(g, &j->dir[d].lat[k]));
 		}
 		TRY(yajl_gen_map_close(g));
@@ -195,7 +186,7 @@ static yajl_gen_status bins_gen(yajl_gen g, const struct xvbd_wl_fio *f)
 	size_t i;
 	int d, k;
 
-	TRY(str(g, "bins"));
+	TRY(xvbd_ab_gen_str(g, "bins"));
 	TRY(yajl_gen_array_open(g));
 	for (d = 0; d < XVBD_WL_NDIRS; d++) {
 		for (k = 0; k < XVBD_WL_NLATS; k++) {
@@ -204,16 +195,16 @@ static yajl_gen_status bins_gen(yajl_gen g, const struct xvbd_wl_fio *f)
 			if (!h->n)
 				continue;
 			TRY(yajl_gen_map_open(g));
-			TRY(str(g, "dir"));
-			TRY(str(g, xvbd_wl_dir_name(d)));
-			TRY(str(g, "lat"));
-			TRY(str(g, xvbd_wl_lat_name(k)));
-			TRY(str(g, "bins"));
+			TRY(xvbd_ab_gen_str(g, "dir"));
+			TRY(xvbd_ab_gen_str(g, xvbd_wl_dir_name(d)));
+			TRY(xvbd_ab_gen_str(g, "lat"));
+			TRY(xvbd_ab_gen_str(g, xvbd_wl_lat_name(k)));
+			TRY(xvbd_ab_gen_str(g, "bins"));
 			TRY(yajl_gen_array_open(g));
 			for (i = 0; i < h->n; i++) {
 				TRY(yajl_gen_array_open(g));
-				TRY(u64(g, h->bins[i].value_ns));
-				TRY(u64(g, h->bins[i].count));
+				TRY(xvbd_ab_gen_u64(g, h->bins[i].value_ns));
+				TRY(xvbd_ab_gen_u64(g, h->bins[i].count));
 				TRY(yajl_gen_array_close(g));
 			}
 			TRY(yajl_gen_array_close(g));
@@ -229,23 +220,24 @@ static yajl_gen_status fio_gen(yajl_gen g, const struct xvbd_wl_fio *f)
 	size_t i;
 
 	TRY(yajl_gen_map_open(g));
-	TRY(str(g, "version"));
-	TRY(str(g, f->version ? f->version : ""));
-	TRY(str(g, "timestamp_ms"));
-	TRY(u64(g, f->timestamp_ms));
+	TRY(xvbd_ab_gen_str(g, "version"));
+	TRY(xvbd_ab_gen_str(g, f->version ? f->version : ""));
+	TRY(xvbd_ab_gen_str(g, "timestamp_ms"));
+	TRY(xvbd_ab_gen_u64(g, f->timestamp_ms));
 	TRY(opts_gen(g, "global_options", f->global_opts, f->nglobal_opts));
-	TRY(str(g, "jobs"));
+	TRY(xvbd_ab_gen_str(g, "jobs"));
 	TRY(yajl_gen_array_open(g));
 	for (i = 0; i < f->njobs; i++)
 		TRY(job_gen(g, &f->jobs[i]));
 	TRY(yajl_gen_array_close(g));
 	TRY(bins_gen(g, f));
-	TRY(str(g, "disks"));
+	TRY(xvbd_ab_gen_str(g, "disks"));
 	TRY(yajl_gen_array_open(g));
 	for (i = 0; i < f->ndisks; i++) {
 		TRY(yajl_gen_map_open(g));
-		TRY(str(g, "name"));
-		TRY(str(g, f->disks[i].name ? f->disks[i].name : ""));
+		TRY(xvbd_ab_gen_str(g, "name"));
+		TRY(xvbd_ab_gen_str(g, f->disks[i].name ?
+				    f->disks[i].name : ""));
 		TRY(fields_gen(g, xvbd_ab_disk_fields, xvbd_ab_ndisk_fields,
 				      &f->disks[i]));
 		TRY(yajl_gen_map_close(g));
@@ -261,42 +253,42 @@ static yajl_gen_status bench_gen(yajl_gen g, const struct xvbd_wl_bench *b)
 
 	TRY(yajl_gen_map_open(g));
 	TRY(opts_gen(g, "config", b->config, b->nconfig));
-	TRY(str(g, "units"));
+	TRY(xvbd_ab_gen_str(g, "units"));
 	TRY(yajl_gen_array_open(g));
 	for (i = 0; i < b->nunits; i++) {
 		TRY(yajl_gen_array_open(g));
-		TRY(str(g, b->units[i].unit));
-		TRY(str(g, b->units[i].better == XVBD_WL_HIGHER_BETTER ?
-			"higher" : "lower"));
+		TRY(xvbd_ab_gen_str(g, b->units[i].unit));
+		TRY(xvbd_ab_gen_str(g, b->units[i].better ==
+				    XVBD_WL_HIGHER_BETTER ? "higher" : "lower"));
 		TRY(yajl_gen_array_close(g));
 	}
 	TRY(yajl_gen_array_close(g));
-	TRY(str(g, "lines"));
+	TRY(xvbd_ab_gen_str(g, "lines"));
 	TRY(yajl_gen_array_open(g));
 	for (i = 0; i < b->nlines; i++) {
 		const struct xvbd_wl_bench_line *l = &b->lines[i];
 
 		TRY(yajl_gen_map_open(g));
-		TRY(str(g, "name"));
-		TRY(str(g, l->name));
-		TRY(str(g, "iterations"));
-		TRY(u64(g, l->iterations));
-		TRY(str(g, "values"));
+		TRY(xvbd_ab_gen_str(g, "name"));
+		TRY(xvbd_ab_gen_str(g, l->name));
+		TRY(xvbd_ab_gen_str(g, "iterations"));
+		TRY(xvbd_ab_gen_u64(g, l->iterations));
+		TRY(xvbd_ab_gen_str(g, "values"));
 		TRY(yajl_gen_array_open(g));
 		for (k = 0; k < l->nvalues; k++) {
 			TRY(yajl_gen_array_open(g));
 			TRY(yajl_gen_double(g, l->values[k].value));
-			TRY(str(g, l->values[k].unit));
+			TRY(xvbd_ab_gen_str(g, l->values[k].unit));
 			TRY(yajl_gen_array_close(g));
 		}
 		TRY(yajl_gen_array_close(g));
 		TRY(yajl_gen_map_close(g));
 	}
 	TRY(yajl_gen_array_close(g));
-	TRY(str(g, "refused"));
-	TRY(u64(g, b->nbad));
-	TRY(str(g, "first_refused"));
-	TRY(str(g, b->first_bad));
+	TRY(xvbd_ab_gen_str(g, "refused"));
+	TRY(xvbd_ab_gen_u64(g, b->nbad));
+	TRY(xvbd_ab_gen_str(g, "first_refused"));
+	TRY(xvbd_ab_gen_str(g, b->first_bad));
 	return yajl_gen_map_close(g);
 }
 
@@ -306,23 +298,23 @@ yajl_gen_status xvbd_ab_results_gen(yajl_gen g,
 	yajl_gen_status st;
 
 	TRY(yajl_gen_map_open(g));
-	TRY(str(g, "mode"));
-	TRY(str(g, xvbd_wl_results_mode_name(r->mode)));
-	TRY(str(g, "format"));
-	TRY(str(g, xvbd_wl_format_name(r->format)));
+	TRY(xvbd_ab_gen_str(g, "mode"));
+	TRY(xvbd_ab_gen_str(g, xvbd_wl_results_mode_name(r->mode)));
+	TRY(xvbd_ab_gen_str(g, "format"));
+	TRY(xvbd_ab_gen_str(g, xvbd_wl_format_name(r->format)));
 	if (r->format == XVBD_WL_ABSENT) {
-		TRY(str(g, "why"));
-		TRY(str(g, r->why));
-		TRY(str(g, "quiet"));
+		TRY(xvbd_ab_gen_str(g, "why"));
+		TRY(xvbd_ab_gen_str(g, r->why));
+		TRY(xvbd_ab_gen_str(g, "quiet"));
 		TRY(yajl_gen_bool(g, r->quiet));
 	}
-	TRY(str(g, "output_bytes"));
-	TRY(u64(g, r->output_bytes));
+	TRY(xvbd_ab_gen_str(g, "output_bytes"));
+	TRY(xvbd_ab_gen_u64(g, r->output_bytes));
 	if (r->format == XVBD_WL_FIO) {
-		TRY(str(g, "fio"));
+		TRY(xvbd_ab_gen_str(g, "fio"));
 		TRY(fio_gen(g, &r->fio));
 	} else if (r->format == XVBD_WL_BENCHFMT) {
-		TRY(str(g, "benchfmt"));
+		TRY(xvbd_ab_gen_str(g, "benchfmt"));
 		TRY(bench_gen(g, &r->bench));
 	}
 	return yajl_gen_map_close(g);
