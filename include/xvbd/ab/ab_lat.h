@@ -74,6 +74,49 @@ struct xvbd_out;
 void xvbd_ab_lat_render(struct xvbd_out *o, const char *key,
 			const struct xvbd_ab_record *recs, size_t n);
 
+/* ---- guest against device (src/ab/ab_pvsplit.c) ---- */
+
+/* p50 and p99: the percentiles split. */
+#define XVBD_AB_PV_NPCT		2
+
+/* One direction over the runs whose guest and device sides match. */
+struct xvbd_ab_pv_dir {
+	bool known;			/* some run had both sides */
+	bool guest_bins;		/* from JSON+ bins (else fio's own
+					 * percentiles of the one run) */
+	char vdev[16];			/* the VBD fio's jobs ran on */
+	size_t runs;
+	uint64_t guest_ios;		/* in the merged bins */
+	uint64_t device_requests;	/* in the merged d2c histogram */
+	double guest_ms[XVBD_AB_PV_NPCT];	/* fio's clat */
+	double device_ms[XVBD_AB_PV_NPCT];	/* the backing device's d2c */
+};
+
+struct xvbd_ab_pv_split {
+	struct xvbd_ab_pv_dir dir[XVBD_LAT_NDIRS];
+};
+
+/*
+ * The guest's completion latency (fio) beside the backing device's
+ * service time (d2c) of the VBD fio ran on, merged over the runs
+ * recs[n] that have both, per direction.  A run counts when fio's jobs
+ * all ran on one recorded VBD (or it recorded one and no job names
+ * another) and that VBD's latency is complete.
+ */
+void xvbd_ab_pv_split(const struct xvbd_ab_record *recs, size_t n,
+		      struct xvbd_ab_pv_split *out);
+bool xvbd_ab_pv_split_any(const struct xvbd_ab_pv_split *s);
+/*
+ * "read p99: guest 4.100 ms, device 1.200 ms on xvdb: 2.900 ms (71 %) in
+ * the PV path (...)"; a guest percentile below the device's says so
+ * instead of a negative time.  -1 when unknown.
+ */
+int xvbd_ab_pv_split_text(const struct xvbd_ab_pv_dir *pd, int dir, int p,
+			  char *buf, size_t len);
+/* Under key: per direction its sides and difference, then "lines". */
+void xvbd_ab_pv_split_render(struct xvbd_out *o, const char *key,
+			     const struct xvbd_ab_pv_split *s);
+
 /* ---- JSON (ab_json.c calls these for the record's "latency") ---- */
 
 struct yajl_gen_t;

@@ -11,7 +11,9 @@
  * fio JSON+ bins, their merged completion latency; without bins it is
  * refused (the runs are listed with `ab list LABEL`).  With --latency,
  * a label's runs' latency distributions merged: each VBD's percentiles
- * over all of their requests.
+ * over all of their requests.  Each of the three puts fio's completion
+ * latency beside the device's where runs have both (pv_path,
+ * src/ab/ab_pvsplit.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +74,15 @@ static const struct xvbd_out_label show_labels[] = {
 	{ "accounting", "where the I/O went" },
 	{ "run_s", "the command's run (s, dom0's clock)" },
 	{ "guest_runtime_s", "fio's runtime (s, the guest's clock)" },
+	/* the guest against its device (ab_pvsplit.c) */
+	{ "pv_path", "guest against device (fio's clat, the device's d2c)" },
+	{ "guest_from", "guest from" },
+	{ "device_from", "device from" },
+	{ "device_requests", "device requests" },
+	{ "guest_ms", "guest (ms)" },
+	{ "device_ms", "device (ms)" },
+	{ "pv_path_ms", "in the PV path (ms)" },
+	{ "pv_path_pct", "in the PV path (%)" },
 	{ NULL, NULL },
 };
 
@@ -210,6 +221,17 @@ static void render_merged(struct xvbd_out *o,
 	xvbd_wl_hist_free(&h[1]);
 }
 
+/* The guest's clat beside its device's d2c, where runs have both. */
+static void render_pv_split(struct xvbd_out *o,
+			    const struct xvbd_ab_record *recs, size_t n)
+{
+	struct xvbd_ab_pv_split s;
+
+	xvbd_ab_pv_split(recs, n, &s);
+	if (xvbd_ab_pv_split_any(&s))
+		xvbd_ab_pv_split_render(o, "pv_path", &s);
+}
+
 /* A label of several runs: which, and their merged distribution. */
 static void render_label(struct xvbd_out *o,
 			 const struct xvbd_ab_record *recs, size_t n)
@@ -224,6 +246,7 @@ static void render_label(struct xvbd_out *o,
 		xvbd_out_str(o, NULL, recs[i].id);
 	xvbd_out_arr_end(o);
 	render_merged(o, recs, n);
+	render_pv_split(o, recs, n);
 	xvbd_out_obj_end(o);
 }
 
@@ -292,6 +315,7 @@ static void render(struct xvbd_out *o, const struct xvbd_ab_record *r,
 	xvbd_out_arr_end(o);
 	if (r->lat)
 		xvbd_ab_lat_render(o, "latency", r, 1);
+	render_pv_split(o, r, 1);
 	xvbd_out_obj_end(o);
 }
 
@@ -314,6 +338,7 @@ static int render_lat_merged(struct xvbd_ctx *ctx, const char *what,
 	xvbd_out_uint(ctx->out, "selected_runs", n);
 	xvbd_out_uint(ctx->out, "runs_with_latency", with);
 	xvbd_ab_lat_render(ctx->out, "latency", recs, n);
+	render_pv_split(ctx->out, recs, n);
 	xvbd_out_obj_end(ctx->out);
 	return XVBD_EXIT_OK;
 }
