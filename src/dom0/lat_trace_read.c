@@ -374,6 +374,18 @@ uint64_t xvbd_lat_start_ns(const struct xvbd_lat *lat)
 			      READ_GRACE_NS : 0;
 }
 
+uint64_t xvbd_lat_whole_from_ns(const struct xvbd_lat *lat)
+{
+	uint64_t slot = 0;
+	size_t i;
+
+	for (i = 0; lat && i < lat->nunits; i++)
+		if (lat->units[i].live &&
+		    lat->units[i].live_from_slot > slot)
+			slot = lat->units[i].live_from_slot;
+	return slot ? slot * lat->slot_ns + READ_GRACE_NS : 0;
+}
+
 enum xvbd_lat_state xvbd_lat_take(struct xvbd_lat *lat, unsigned major,
 				  unsigned minor, struct xvbd_lat_result *r)
 {

@@ -268,6 +268,11 @@ uint64_t xvbd_stats_lat_start_ns(const struct xvbd_stats *st, uint64_t t)
 	return stats_lat_start_ns(st->lat, t);
 }
 
+uint64_t xvbd_stats_lat_whole_from_ns(const struct xvbd_stats *st)
+{
+	return stats_lat_whole_from_ns(st->lat);
+}
+
 uint64_t xvbd_stats_lat_deadline_ns(const struct xvbd_stats *st, uint64_t t)
 {
 	return stats_lat_deadline_ns(st->lat, t);

@@ -287,6 +287,11 @@ uint64_t stats_lat_start_ns(const struct stats_lat *sl, uint64_t t)
 	return s > t ? s : xvbd_lat_deadline_ns(sl->lat, t);
 }
 
+uint64_t stats_lat_whole_from_ns(const struct stats_lat *sl)
+{
+	return sl && sl->lat ? xvbd_lat_whole_from_ns(sl->lat) : 0;
+}
+
 uint64_t stats_lat_deadline_ns(const struct stats_lat *sl, uint64_t t)
 {
 	if (!sl || !sl->lat)

@@ -330,6 +330,46 @@ static void test_incomplete(void **state)
 	free_tracker(lat);
 }
 
+/*
+ * A device that joins a running tracker (a disk hot-attached after the
+ * session began) is counted from the slot after: read before that slot
+ * has ended, its first take is incomplete; a baseline taken once it has
+ * (xvbd_lat_whole_from_ns) leaves every later take complete.
+ */
+static void test_joined_late(void **state)
+{
+	struct xvbd_lat *lat = fake_tracker();
+	struct xvbd_lat_result r;
+	struct text t = { .used = 0 };
+	size_t k, d;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	section(&t, count_info);
+	totals(&t, 0);
+	/* the slot's start and the reader's slack (below GRACE) */
+	assert_in_range(xvbd_lat_whole_from_ns(lat), 10 * S, 10 * S + GRACE);
+	read_at(lat, 12 * S + GRACE, &t);		/* done: slot 11 */
+	assert_int_equal(xvbd_lat_take(lat, 254, 33, &r), XVBD_LAT_OK);
+	/* It joins during slot 12: counted from slot 13. */
+	lat->units[1].live_from_slot = 13;
+	assert_in_range(xvbd_lat_whole_from_ns(lat), 13 * S, 13 * S + GRACE);
+	/* A baseline now, the next sample after slot 13: not whole. */
+	read_at(lat, 14 * S + GRACE, &t);
+	assert_int_equal(xvbd_lat_take(lat, 254, 33, &r),
+			 XVBD_LAT_INCOMPLETE);
+	/* Again, with the baseline at whole_from: complete after it. */
+	lat->units[1].live_from_slot = 15;
+	read_at(lat, xvbd_lat_whole_from_ns(lat), &t);	/* done: 14 */
+	xvbd_lat_take(lat, 254, 33, &r);
+	read_at(lat, 16 * S + GRACE, &t);
+	assert_int_equal(xvbd_lat_take(lat, 254, 33, &r), XVBD_LAT_OK);
+	for (k = 0; k < XVBD_LAT_NKINDS; k++)
+		for (d = 0; d < XVBD_LAT_NDIRS; d++)
+			xvbd_lathist_free(&r.h[k][d]);
+	free_tracker(lat);
+}
+
 /* vk round trip for whole devices and partitions. */
 static void test_vk(void **state)
 {
@@ -433,6 +473,7 @@ int main(void)
 		cmocka_unit_test(test_cycle_reuse),
 		cmocka_unit_test(test_handover),
 		cmocka_unit_test(test_incomplete),
+		cmocka_unit_test(test_joined_late),
 		cmocka_unit_test(test_vk),
 		cmocka_unit_test(test_specs),
 	};

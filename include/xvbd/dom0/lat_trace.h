@@ -99,6 +99,13 @@ int xvbd_lat_read(struct xvbd_lat *lat, uint64_t now_ns);
  */
 uint64_t xvbd_lat_deadline_ns(const struct xvbd_lat *lat, uint64_t t);
 uint64_t xvbd_lat_start_ns(const struct xvbd_lat *lat);
+/*
+ * When every device now tracked is counted in whole slots: the start of
+ * the slot the last of them joined at, plus the reader's slack (a device
+ * joins from the slot after it was set: a baseline taken before then
+ * would make its first interval incomplete).  0 with no device.
+ */
+uint64_t xvbd_lat_whole_from_ns(const struct xvbd_lat *lat);
 
 /* What a device's histograms since the last take hold. */
 enum xvbd_lat_state {

@@ -268,6 +268,13 @@ uint64_t xvbd_stats_now_ns(void);
  */
 uint64_t xvbd_stats_lat_start_ns(const struct xvbd_stats *st, uint64_t t);
 uint64_t xvbd_stats_lat_deadline_ns(const struct xvbd_stats *st, uint64_t t);
+/*
+ * With latency: when every VBD's device tracked so far is counted in
+ * whole slots (one that joined at the last sample, a disk hot-attached
+ * after the session began, is counted from the slot after it); 0
+ * without latency or device.
+ */
+uint64_t xvbd_stats_lat_whole_from_ns(const struct xvbd_stats *st);
 /* Warnings collected by the last sample (impossible CPU%, ...). */
 size_t xvbd_stats_nwarnings(const struct xvbd_stats *st);
 const char *xvbd_stats_warning(const struct xvbd_stats *st, size_t i);

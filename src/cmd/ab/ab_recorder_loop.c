@@ -687,7 +687,7 @@ static int baseline(struct recorder *r)
 	char id[XVBD_AB_ID_MAX];
 	uint64_t start;
 	size_t j;
-	int err;
+	int err, tries;
 
 	/*
 	 * --latency: at the start of the first slot the kernel counts its
@@ -695,18 +695,30 @@ static int baseline(struct recorder *r)
 	 * that none of the run's is left out.
 	 */
 	start = xvbd_stats_lat_start_ns(r->st, xvbd_stats_now_ns());
-	if (start > xvbd_stats_now_ns())
-		wait_until(r, start);
-	if (r->run->stop_signal) {
-		xvbd_err(r->run->cmd, "interrupted", "by %s before the "
-			 "baseline: nothing recorded",
-			 xvbd_sig_name(r->run->stop_signal));
-		return -ECANCELED;
-	}
-	err = xvbd_stats_sample(r->st, &r->s);
-	if (err) {
-		xvbd_err(r->run->cmd, "sampling", "%s", strerror(-err));
-		return err;
+	for (tries = 0; tries < 2; tries++) {
+		if (start > xvbd_stats_now_ns())
+			wait_until(r, start);
+		if (r->run->stop_signal) {
+			xvbd_err(r->run->cmd, "interrupted", "by %s before "
+				 "the baseline: nothing recorded",
+				 xvbd_sig_name(r->run->stop_signal));
+			return -ECANCELED;
+		}
+		err = xvbd_stats_sample(r->st, &r->s);
+		if (err) {
+			xvbd_err(r->run->cmd, "sampling", "%s",
+				 strerror(-err));
+			return err;
+		}
+		/*
+		 * A device this sample set (a disk attached after the
+		 * session began: the hot run's) is counted from the next
+		 * slot on: a baseline before then would leave the run's
+		 * first interval, and so its whole latency, incomplete.
+		 */
+		start = xvbd_stats_lat_whole_from_ns(r->st);
+		if (start <= xvbd_stats_now_ns())
+			break;
 	}
 	r->base_ns = r->s.mono_ns;
 	if (!convert(r, &r->s, &as, &missing)) {
