@@ -65,6 +65,19 @@
 #define LAT_STYLE_VK_CONST_LAST	1u	/* "N+dev*8", not "8*dev+N" */
 #define LAT_STYLES		2u
 
+/*
+ * Slack after a slot's end before it is read: the triggers of a request
+ * timestamped just before the end have run by then.  A tenth of the slot,
+ * at most 100 ms: under emulation a vCPU can stall for milliseconds
+ * between a request's timestamp and its triggers' update (1 ms left a
+ * count for the next read in most 5 s runs, and with it a maximum the
+ * counts did not hold).
+ */
+#define LAT_READ_GRACE_MAX_NS	UINT64_C(100000000)
+#define LAT_READ_GRACE_NS(slot_ns) \
+	((slot_ns) / 10 < LAT_READ_GRACE_MAX_NS ? (slot_ns) / 10 : \
+	 LAT_READ_GRACE_MAX_NS)
+
 /* A device being timed. */
 struct lat_unit {
 	unsigned major, minor;		/* as the caller named it */
@@ -80,6 +93,7 @@ struct lat_unit {
 	uint64_t pend_max[XVBD_LAT_NKINDS][XVBD_LAT_NDIRS];
 	uint64_t backwards;
 	bool incomplete;
+	const char *why;	/* the first reason of incomplete */
 };
 
 /* One ingress generation: its triggers, in the order to remove them. */

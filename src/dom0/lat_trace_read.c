@@ -15,9 +15,6 @@
 #include "xvbd/dom0/tracefs.h"
 #include "lat_trace_impl.h"
 
-/* Slack after a slot's end before it is read: the triggers of a
- * request timestamped just before it have run by then. */
-#define READ_GRACE_NS		1000000u
 /* The synthetic event's hist file: every trigger's entries. */
 #define HIST_READ_MAX		(64u << 20)
 
@@ -126,6 +123,14 @@ struct read_ctx {
 };
 
 /* The slot that a place in the cycle stands for at this read. */
+/* Not all of a unit's requests in what it holds; the first reason kept. */
+static void unit_incomplete(struct lat_unit *u, const char *why)
+{
+	if (!u->incomplete)
+		u->why = why;
+	u->incomplete = true;
+}
+
 static uint64_t slot_of_place(const struct read_ctx *rc, uint64_t place)
 {
 	const uint64_t c = XVBD_LAT_CYCLE_SLOTS;
@@ -212,7 +217,7 @@ static void count_entry(struct read_ctx *rc, const struct xvbd_hist_entry *e,
 		u->backwards += dh;
 	else if (xvbd_lathist_add_counts(&u->pend[kind][dir],
 					 xvbd_lathist_index(latlo), dh, ds))
-		u->incomplete = true;	/* a sum no bucket can have */
+		unit_incomplete(u, "a count whose sum no bucket can hold");
 }
 
 /* "mx<id>=" in a max trigger's text: which of lat->maxt[] it is. */
@@ -296,8 +301,10 @@ static void upkeep(struct xvbd_lat *lat, const struct lat_read_stats *rc)
 /* Is there a slot that ended and was not read? */
 static bool due(const struct xvbd_lat *lat, uint64_t now)
 {
-	return lat->started && now >= lat->slot_ns + READ_GRACE_NS &&
-	       (now - READ_GRACE_NS) / lat->slot_ns - 1 > lat->done_slot;
+	uint64_t grace = LAT_READ_GRACE_NS(lat->slot_ns);
+
+	return lat->started && now >= lat->slot_ns + grace &&
+	       (now - grace) / lat->slot_ns - 1 > lat->done_slot;
 }
 
 int lat_read_text(struct xvbd_lat *lat, uint64_t now, const char *text,
@@ -311,7 +318,7 @@ int lat_read_text(struct xvbd_lat *lat, uint64_t now, const char *text,
 	memset(out, 0, sizeof(*out));
 	if (!due(lat, now))
 		return 0;
-	rc.open = (now - READ_GRACE_NS) / lat->slot_ns;
+	rc.open = (now - LAT_READ_GRACE_NS(lat->slot_ns)) / lat->slot_ns;
 	rc.closed = rc.open - 1;
 	rc.done = lat->done_slot;
 	rc.stall = rc.closed - rc.done >= XVBD_LAT_CYCLE_SLOTS;
@@ -323,11 +330,17 @@ int lat_read_text(struct xvbd_lat *lat, uint64_t now, const char *text,
 
 		/* Dropped counts, a reader a cycle behind, or tracking that
 		 * began within the slots taken: not all of them. */
-		if (tot.dropped > lat->dropped || rc.stall || lat->stalled ||
-		    (u->live && rc.off_cycle) ||
-		    (u->live && u->live_from_slot > rc.done + 1 &&
-		     u->live_from_slot <= rc.closed))
-			u->incomplete = true;
+		if (tot.dropped > lat->dropped)
+			unit_incomplete(u, "the kernel dropped counts (its "
+					"table was full)");
+		else if (rc.stall || lat->stalled)
+			unit_incomplete(u, "the reader fell a cycle behind");
+		else if (u->live && rc.off_cycle)
+			unit_incomplete(u, "a count at no place of the cycle");
+		else if (u->live && u->live_from_slot > rc.done + 1 &&
+			 u->live_from_slot <= rc.closed)
+			unit_incomplete(u, "tracking began within the "
+					"interval");
 	}
 	lat->dropped = tot.dropped;
 	/* After a stall, the open slot's maximum so far was taken too. */
@@ -360,18 +373,18 @@ int xvbd_lat_read(struct xvbd_lat *lat, uint64_t now)
 
 uint64_t xvbd_lat_deadline_ns(const struct xvbd_lat *lat, uint64_t t)
 {
-	uint64_t m;
+	uint64_t grace = LAT_READ_GRACE_NS(lat->slot_ns), m;
 
-	if (t <= READ_GRACE_NS)
-		return READ_GRACE_NS;
-	m = (t - READ_GRACE_NS + lat->slot_ns - 1) / lat->slot_ns;
-	return m * lat->slot_ns + READ_GRACE_NS;
+	if (t <= grace)
+		return grace;
+	m = (t - grace + lat->slot_ns - 1) / lat->slot_ns;
+	return m * lat->slot_ns + grace;
 }
 
 uint64_t xvbd_lat_start_ns(const struct xvbd_lat *lat)
 {
 	return lat->started ? (lat->done_slot + 1) * lat->slot_ns +
-			      READ_GRACE_NS : 0;
+			      LAT_READ_GRACE_NS(lat->slot_ns) : 0;
 }
 
 uint64_t xvbd_lat_whole_from_ns(const struct xvbd_lat *lat)
@@ -383,7 +396,8 @@ uint64_t xvbd_lat_whole_from_ns(const struct xvbd_lat *lat)
 		if (lat->units[i].live &&
 		    lat->units[i].live_from_slot > slot)
 			slot = lat->units[i].live_from_slot;
-	return slot ? slot * lat->slot_ns + READ_GRACE_NS : 0;
+	return slot ? slot * lat->slot_ns + LAT_READ_GRACE_NS(lat->slot_ns) :
+		      0;
 }
 
 enum xvbd_lat_state xvbd_lat_take(struct xvbd_lat *lat, unsigned major,
@@ -398,6 +412,7 @@ enum xvbd_lat_state xvbd_lat_take(struct xvbd_lat *lat, unsigned major,
 	if (u->unsupported)
 		return r->state = XVBD_LAT_UNSUPPORTED;
 	bad = u->incomplete;
+	r->why = u->why;
 	for (k = 0; k < XVBD_LAT_NKINDS; k++) {
 		for (d = 0; d < XVBD_LAT_NDIRS; d++) {
 			struct xvbd_lathist *p = &u->pend[k][d];
@@ -410,12 +425,26 @@ enum xvbd_lat_state xvbd_lat_take(struct xvbd_lat *lat, unsigned major,
 
 				/* Then the top bucket's end bounds it. */
 				xvbd_lathist_top(p, &top);
+				if (!r->why)
+					r->why = !u->pend_max[k][d] ?
+						 "no maximum for the counts" :
+						 u->pend_max[k][d] <
+						 xvbd_lathist_lower_ns(top) ?
+						 "the maximum below the counts' "
+						 "top bucket (a count came "
+						 "late)" :
+						 "the maximum above the counts' "
+						 "top bucket (a count missing)";
 				p->max_ns = xvbd_lathist_lower_ns(top) +
 					    (xvbd_lathist_width_ns(top) - 1);
 				bad = true;
 			}
 			if (xvbd_lathist_merge(&r->h[k][d], p))
+				{
 				bad = true;
+				if (!r->why)
+					r->why = strerror(ENOMEM);
+			}
 			xvbd_lathist_free(p);
 			u->pend_max[k][d] = 0;
 		}
@@ -423,5 +452,6 @@ enum xvbd_lat_state xvbd_lat_take(struct xvbd_lat *lat, unsigned major,
 	r->backwards += u->backwards;
 	u->backwards = 0;
 	u->incomplete = false;
+	u->why = NULL;
 	return r->state = bad ? XVBD_LAT_INCOMPLETE : XVBD_LAT_OK;
 }

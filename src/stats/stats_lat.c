@@ -239,8 +239,10 @@ int stats_lat_sample(struct stats_lat *sl, uint64_t now_ns,
 			xvbd_lat_take(sl->lat, v->blk_major, v->blk_minor,
 				      &s->lat[i]) : XVBD_LAT_NOT_TRACKED;
 		/* A read that failed leaves nothing whole. */
-		if (err && v->lat_state == XVBD_LAT_OK)
+		if (err && v->lat_state == XVBD_LAT_OK) {
 			v->lat_state = s->lat[i].state = XVBD_LAT_INCOMPLETE;
+			s->lat[i].why = "reading the histograms failed";
+		}
 		s->lat[i].state = v->lat_state;
 	}
 	/*

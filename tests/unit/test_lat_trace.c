@@ -23,7 +23,8 @@
 
 #define S	UINT64_C(1000000000)	/* slot: 1 s */
 #define KDEV	((UINT32_C(254) << 20) | 16)
-#define GRACE	UINT64_C(2000000)
+/* just past the reader's slack after a slot end */
+#define GRACE	(LAT_READ_GRACE_NS(S) + UINT64_C(1000000))
 
 static struct xvbd_lat *fake_tracker(void)
 {

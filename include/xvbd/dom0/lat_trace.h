@@ -124,6 +124,8 @@ struct xvbd_lat_result {
 	/* Requests whose completion came before their start on the
 	 * clock: never counted as latencies (0 on a sound clock). */
 	uint64_t backwards;
+	/* Why not ok (a static string), NULL when ok. */
+	const char *why;
 };
 
 /*

@@ -239,6 +239,15 @@ static int take_latency(struct recorder *r, const struct xvbd_stats_sample *s)
 			if (s->vbds[i].domid != r->run->domid ||
 			    s->vbds[i].devid != r->run->devids[j])
 				continue;
+			/* The first interval not whole, said with its reason. */
+			if (s->lat[i].state != XVBD_LAT_OK &&
+			    r->rec->lat->vbds[j].state == XVBD_LAT_OK)
+				xvbd_ab_record_note(r->rec, "latency of %s not "
+					"complete from %.1f s on: %s",
+					r->rec->vdevs[j],
+					(double)(s->mono_ns - r->base_ns) / 1e9,
+					s->lat[i].why ? s->lat[i].why :
+					xvbd_lat_state_name(s->lat[i].state));
 			err = xvbd_ab_lat_add(r->rec->lat, j, &s->lat[i]);
 			if (err)
 				return err;
@@ -679,6 +688,25 @@ static int record_loop(struct recorder *r)
 	}
 }
 
+/* At most this many samples before the baseline is taken as it is. */
+#define BASELINE_TRIES	3
+
+/* Did the last sample find a recorded VBD's latency not whole? */
+static bool baseline_lat_partial(const struct recorder *r)
+{
+	size_t i, j;
+
+	if (!r->run->latency || !r->s.lat_on)
+		return false;
+	for (j = 0; j < r->rec->nvdevs; j++)
+		for (i = 0; i < r->s.nvbds; i++)
+			if (r->s.vbds[i].domid == r->run->domid &&
+			    r->s.vbds[i].devid == r->run->devids[j] &&
+			    r->s.lat[i].state == XVBD_LAT_INCOMPLETE)
+				return true;
+	return false;
+}
+
 /* Baseline: the first sample, time 0; the record's start. */
 static int baseline(struct recorder *r)
 {
@@ -695,7 +723,7 @@ static int baseline(struct recorder *r)
 	 * that none of the run's is left out.
 	 */
 	start = xvbd_stats_lat_start_ns(r->st, xvbd_stats_now_ns());
-	for (tries = 0; tries < 2; tries++) {
+	for (tries = 0; tries < BASELINE_TRIES; tries++) {
 		if (start > xvbd_stats_now_ns())
 			wait_until(r, start);
 		if (r->run->stop_signal) {
@@ -713,10 +741,16 @@ static int baseline(struct recorder *r)
 		/*
 		 * A device this sample set (a disk attached after the
 		 * session began: the hot run's) is counted from the next
-		 * slot on: a baseline before then would leave the run's
-		 * first interval, and so its whole latency, incomplete.
+		 * slot on, and a read that found the slots before it not
+		 * whole (no read for a cycle: the fingerprint ran) marks
+		 * the next read too: a baseline before either is over
+		 * would leave the run's first interval, and so its whole
+		 * latency, incomplete.  The baseline moves on a slot.
 		 */
 		start = xvbd_stats_lat_whole_from_ns(r->st);
+		if (baseline_lat_partial(r))
+			start = xvbd_stats_lat_deadline_ns(r->st,
+							xvbd_stats_now_ns());
 		if (start <= xvbd_stats_now_ns())
 			break;
 	}

@@ -59,6 +59,8 @@ for l in one two; do
 	rec=$(ls $store/$l-*.json)
 	id=$(jq -r .id $rec)
 	xvbd ab show $id --dir $store --json >$top/show-$l.json
+	# for a failure's log: the record's latency state and notes
+	jq -c '[.latency.vbds[] | {vdev, state, backwards}], .notes' $rec | sed 's/^/# record: /'
 	# the record's d2c reads, its device p50/p99 (ns); fio's own (ns)
 	set -- $(jq -rs '[(.[0].latency.vbds[] | select(.vdev == "xvdb") |
 		 .d2c.read.count), (.[1].latency.vbds[] | select(.vdev == "xvdb"
