@@ -413,6 +413,8 @@ enum xvbd_lat_state xvbd_lat_take(struct xvbd_lat *lat, unsigned major,
 		return r->state = XVBD_LAT_UNSUPPORTED;
 	bad = u->incomplete;
 	r->why = u->why;
+	r->max_only = false;
+	r->count_pending = false;
 	for (k = 0; k < XVBD_LAT_NKINDS; k++) {
 		for (d = 0; d < XVBD_LAT_NDIRS; d++) {
 			struct xvbd_lathist *p = &u->pend[k][d];
@@ -437,11 +439,16 @@ enum xvbd_lat_state xvbd_lat_take(struct xvbd_lat *lat, unsigned major,
 						 "top bucket (a count missing)";
 				p->max_ns = xvbd_lathist_lower_ns(top) +
 					    (xvbd_lathist_width_ns(top) - 1);
+				if (!bad)
+					r->max_only = true;
+				if (u->pend_max[k][d] >
+				    xvbd_lathist_lower_ns(top))
+					r->count_pending = true;
 				bad = true;
 			}
-			if (xvbd_lathist_merge(&r->h[k][d], p))
-				{
+			if (xvbd_lathist_merge(&r->h[k][d], p)) {
 				bad = true;
+				r->max_only = false;
 				if (!r->why)
 					r->why = strerror(ENOMEM);
 			}

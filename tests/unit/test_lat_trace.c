@@ -291,6 +291,9 @@ static void test_incomplete(void **state)
 	read_at(lat, 11 * S + GRACE, &t);
 	assert_int_equal(xvbd_lat_take(lat, 254, 16, &r),
 			 XVBD_LAT_INCOMPLETE);
+	/* dropped counts are more than a maximum's disagreement */
+	assert_false(r.max_only);
+	assert_non_null(strstr(r.why, "dropped"));
 	/* The same dropped count again: complete. */
 	read_at(lat, 12 * S + GRACE, &t);
 	assert_int_equal(xvbd_lat_take(lat, 254, 16, &r), XVBD_LAT_OK);
@@ -307,10 +310,18 @@ static void test_incomplete(void **state)
 	max(&t, rd, 20, 999999);
 	totals(&t, 3);
 	read_at(lat, 20 * S + GRACE, &t);	/* stall over */
+	/* its mark taken: what follows is the maximum alone */
+	assert_int_equal(xvbd_lat_take(lat, 254, 16, &r),
+			 XVBD_LAT_INCOMPLETE);
+	assert_false(r.max_only);
 	read_at(lat, 21 * S + GRACE, &t);
 	xvbd_lathist_free(&r.h[XVBD_LAT_D2C][XVBD_LAT_READ]);
 	assert_int_equal(xvbd_lat_take(lat, 254, 16, &r),
 			 XVBD_LAT_INCOMPLETE);
+	/* only the maximum disagrees; above the counts: one to come */
+	assert_true(r.max_only);
+	assert_true(r.count_pending);
+	assert_non_null(strstr(r.why, "above the counts' top bucket"));
 	assert_int_equal(r.h[XVBD_LAT_D2C][XVBD_LAT_READ].max_ns,
 			 100352 + 2047);
 	xvbd_lathist_free(&r.h[XVBD_LAT_D2C][XVBD_LAT_READ]);

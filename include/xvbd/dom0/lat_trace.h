@@ -126,6 +126,16 @@ struct xvbd_lat_result {
 	uint64_t backwards;
 	/* Why not ok (a static string), NULL when ok. */
 	const char *why;
+	/*
+	 * Incomplete only in that the maximum trigger and the counts saw
+	 * different requests by this read (one of them counted a request
+	 * a read before the other): the counts move to the next read and
+	 * the maximum is bounded by its bucket; over several reads that
+	 * end after the requests, nothing is missing.
+	 */
+	bool max_only;
+	/* ... and a count is still to come (the maximum above the counts). */
+	bool count_pending;
 };
 
 /*

@@ -48,6 +48,8 @@ struct recorder {
 	pid_t child;			/* --run, while it runs; else 0 */
 	sigset_t sigs;			/* blocked, taken by wait_until() */
 	int sigfd;			/* ... from this signalfd */
+	bool lat_late_noted;		/* the record says a count came late */
+	bool final;			/* the run's last sample: no read after */
 	/* the devices holding loop-backed VBDs' files */
 	struct xvbd_ab_filedev filedev[XVBD_AB_VDEVS_MAX];
 	struct xvbd_ab_output out;	/* --run's stdout, when read */
@@ -219,7 +221,7 @@ static int add_sample(struct recorder *r, const struct xvbd_ab_sample *as)
  * device, into the run's histograms (every sample after the baseline:
  * the run is the slots that ended between it and the last sample).
  */
-static int take_latency(struct recorder *r, const struct xvbd_stats_sample *s)
+static int take_latency(struct recorder *r, struct xvbd_stats_sample *s)
 {
 	size_t i, j;
 	int err;
@@ -239,6 +241,28 @@ static int take_latency(struct recorder *r, const struct xvbd_stats_sample *s)
 			if (s->vbds[i].domid != r->run->domid ||
 			    s->vbds[i].devid != r->run->devids[j])
 				continue;
+			/*
+			 * A request the counts and the maximum took a read
+			 * apart: the counts carry it to the next read, so the
+			 * run's histogram has it (the last read comes after
+			 * the run's requests); only an interval's maximum is
+			 * bounded by its bucket.  Said once.
+			 */
+			if (s->lat[i].state == XVBD_LAT_INCOMPLETE &&
+			    s->lat[i].max_only &&
+			    !(r->final && s->lat[i].count_pending)) {
+				if (!r->lat_late_noted)
+					xvbd_ab_record_note(r->rec, "latency "
+						"of %s: a request counted a "
+						"read late at %.1f s (the "
+						"interval's maximum within its "
+						"bucket, %s)", r->rec->vdevs[j],
+						(double)(s->mono_ns -
+							 r->base_ns) / 1e9,
+						XVBD_LH_REL_ERROR_TEXT);
+				r->lat_late_noted = true;
+				s->lat[i].state = XVBD_LAT_OK;
+			}
 			/* The first interval not whole, said with its reason. */
 			if (s->lat[i].state != XVBD_LAT_OK &&
 			    r->rec->lat->vbds[j].state == XVBD_LAT_OK)
@@ -528,8 +552,10 @@ static int final_sample(struct recorder *r, const char *when)
 	const char *missing = NULL;
 	struct xvbd_ab_sample as;
 	bool had_shadow;
-	int got = sample_now(r, &as, &missing);
+	int got;
 
+	r->final = true;
+	got = sample_now(r, &as, &missing);
 	if (got < 0)
 		return got;
 	if (got && !torn_down(r, &as))
