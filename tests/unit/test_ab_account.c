@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "ab_testrec.h"
+#include "wl_testload.h"
 #include "xvbd/workload/workload.h"
 
 #define MIB_SECT	2048	/* 512-byte sectors in a MiB */
@@ -27,21 +28,8 @@ static struct xvbd_wl_results fio;	/* randread-jsonplus: 4 MiB read */
 
 static int setup(void **state)
 {
-	struct xvbd_wl_capture *c =
-		xvbd_wl_capture_new(XVBD_WL_RESULTS_AUTO, XVBD_WL_OUTPUT_MAX);
-	FILE *fp = fopen("tests/data/fio/randread-jsonplus.json", "rb");
-	char buf[65536];
-	size_t n;
-
 	(void)state;
-	if (!c || !fp)
-		return -1;
-	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0)
-		xvbd_wl_capture_feed(c, buf, n);
-	fclose(fp);
-	xvbd_wl_capture_finish(c, 0, &fio);
-	xvbd_wl_capture_free(c);
-	return fio.format == XVBD_WL_FIO ? 0 : -1;
+	return wl_test_load_fio("tests/data/fio/randread-jsonplus.json", &fio);
 }
 
 static int teardown(void **state)

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "ab_testrec.h"
+#include "wl_testload.h"
 #include "xvbd/ab/ab_lat.h"
 #include "xvbd/workload/workload.h"
 
@@ -27,23 +28,11 @@ static double fio_p50_ms, fio_p99_ms;	/* fio's own, from its JSON */
 
 static int setup(void **state)
 {
-	struct xvbd_wl_capture *c =
-		xvbd_wl_capture_new(XVBD_WL_RESULTS_AUTO, XVBD_WL_OUTPUT_MAX);
-	FILE *fp = fopen("tests/data/fio/randread-jsonplus.json", "rb");
 	struct xvbd_ab_summary s;
 	struct trec t;
-	char buf[65536];
-	size_t n;
 
 	(void)state;
-	if (!c || !fp)
-		return -1;
-	while ((n = fread(buf, 1, sizeof(buf), fp)) > 0)
-		xvbd_wl_capture_feed(c, buf, n);
-	fclose(fp);
-	xvbd_wl_capture_finish(c, 0, &fio);
-	xvbd_wl_capture_free(c);
-	if (fio.format != XVBD_WL_FIO)
+	if (wl_test_load_fio("tests/data/fio/randread-jsonplus.json", &fio))
 		return -1;
 	/* fio's clat_ns.percentile["50.000000"] and ["99.000000"] */
 	trec_init(&t, "a", "a-20240501T120000-0000", 1);
