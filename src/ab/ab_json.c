@@ -124,7 +124,7 @@ static yajl_gen_status gen_vbd(yajl_gen g, const struct xvbd_ab_vbd_sample *cv)
 		for (i = 0; !st && i < NBLK_KEYS; i++)
 			if (blk_has(&v, i))
 				st = xvbd_ab_gen_key_u64(g, blk_keys[i],
-						 *blk_counter(&v, i));
+							 *blk_counter(&v, i));
 		if (!st)
 			st = yajl_gen_map_close(g);
 	}
@@ -218,7 +218,7 @@ static yajl_gen_status gen_record(yajl_gen g, const struct xvbd_ab_record *r)
 		st = xvbd_ab_gen_key_str(g, "started", started);
 	if (!st)
 		st = xvbd_ab_gen_key_u64(g, "started_unix_ns",
-				 (uint64_t)r->started_unix_ns);
+					 (uint64_t)r->started_unix_ns);
 	if (!st)
 		st = xvbd_ab_gen_key_str(g, "domain", r->domain);
 	if (!st)
@@ -235,7 +235,7 @@ static yajl_gen_status gen_record(yajl_gen g, const struct xvbd_ab_record *r)
 		st = xvbd_ab_gen_key_str(g, "workload", r->workload);
 	if (!st)
 		st = xvbd_ab_gen_key_u64(g, "workload_status",
-				 (uint64_t)r->workload_status);
+					 (uint64_t)r->workload_status);
 	/* Only ab run's runs have them: older readers never see them. */
 	if (!st && r->experiment)
 		st = xvbd_ab_gen_key_str(g, "experiment", r->experiment);

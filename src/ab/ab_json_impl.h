@@ -12,7 +12,6 @@
 
 #include <stdbool.h>
 #include <stddef.h>
-
 #include <stdint.h>
 
 #include <yajl/yajl_gen.h>

@@ -122,7 +122,6 @@ struct read_ctx {
 	int err;
 };
 
-/* The slot that a place in the cycle stands for at this read. */
 /* Not all of a unit's requests in what it holds; the first reason kept. */
 static void unit_incomplete(struct lat_unit *u, const char *why)
 {
@@ -131,6 +130,7 @@ static void unit_incomplete(struct lat_unit *u, const char *why)
 	u->incomplete = true;
 }
 
+/* The slot that a place in the cycle stands for at this read. */
 static uint64_t slot_of_place(const struct read_ctx *rc, uint64_t place)
 {
 	const uint64_t c = XVBD_LAT_CYCLE_SLOTS;
