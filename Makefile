@@ -106,6 +106,7 @@ XEN_SRCS  += src/ab/ab_sys.c src/cmd/ab/ab_recorder.c src/cmd/ab/ab_recorder_loo
 	     src/cmd/ab/ab_recorder_cmd.c src/cmd/ab/ab_recorder_filedev.c \
 	     src/xen/tstack_facts.c
 CMD_SRCS  += src/cmd/ab/cmd_ab_record.c src/cmd/ab/cmd_ab_run.c src/cmd/ab/cmd_ab_run_hot.c \
+	     src/cmd/ab/cmd_ab_run_levels.c src/cmd/ab/cmd_ab_run_exp.c \
 	     src/cmd/ab/cmd_ab_run_seq.c
 XEN_SRCS  += src/stats/stats_sys.c src/xen/tstack_stats.c
 CMD_SRCS  += src/cmd/cmd_stats.c src/cmd/cmd_advise.c

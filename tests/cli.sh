@@ -291,6 +291,9 @@ fi
 # The ab commands that read records: no Xen needed, run for real.
 . "$(dirname "$0")/cli-ab.sh"
 
+# ab run over k levels, --sweep: the refusals before any connection.
+. "$(dirname "$0")/cli-sweep.sh"
+
 # pv CONFIG_FILE on|off: no Xen needed, edits run for real.
 . "$(dirname "$0")/cli-pv.sh"
 

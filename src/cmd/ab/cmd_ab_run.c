@@ -71,42 +71,9 @@
 #define DESTROY_WAIT_US		100000
 /* Where a running experiment names the guest it owns (kill -9 proof). */
 
-struct side {
-	const char *label;
-	struct xvbd_ovr_set sets[XVBD_START_MAX_DEVS];
-	size_t nsets;
-	struct xvbd_start_req req;
-	struct xvbd_start_plan plan;
-	bool prepared;
-	struct xvbd_ab_record *recs;	/* this experiment's runs */
-	size_t nrecs;
-};
-
-struct run_opts {
-	struct side side[2];		/* A, B */
-	struct xvbd_ab_rec_opts rec;	/* label/domain set per run */
-	size_t pairs;			/* --runs */
-	bool until_confident;
-	size_t max_pairs;
-	double min_effect;
-	double equivalence;		/* --equivalence; 0: none */
-	double confidence;
-	int metric;			/* -1: chosen after the first pair */
-	bool guest_limits;
-	int timeout_s;
-	const char *dir;
-	bool mode_given;
-	/* --vdev: the disks to record (none: all of the guest's) */
-	const char *vdevs[XVBD_START_MAX_DEVS];
-	size_t nvdevs;
-	struct ab_hot hot;	/* --domain: the hot experiment */
-	/* in every record: ab compare pairs A's and B's runs by it */
-	char experiment[XVBD_AB_ID_MAX];
-};
-
 /* ---- options ---- */
 
-static int add_vbd(struct side *sd, const char *opt, const char *arg)
+int ab_run_add_vbd(struct side *sd, const char *opt, const char *arg)
 {
 	char why[256];
 	size_t i;
@@ -162,16 +129,18 @@ static int add_vdev(struct run_opts *o, const char *arg)
 	return 0;
 }
 
-/* Fresh guests (LABEL CONFIG twice) or hot (--domain, LABEL twice). */
-static int check_mode(const struct xvbd_cmd *cmd, struct run_opts *o,
-		      int nargs)
+/*
+ * Fresh guests (LABEL CONFIG twice) or hot (--domain, two labels or
+ * more, or --sweep's).
+ */
+static int check_mode(struct xvbd_ctx *ctx, struct run_opts *o, int nargs,
+		      char **argv)
 {
-	struct xvbd_ovr_set *sets[2] = { o->side[0].sets, o->side[1].sets };
-	size_t nsets[2] = { o->side[0].nsets, o->side[1].nsets };
 	const char *hot_only = o->hot.side[0].spec ? "--disk-a" :
 			       o->hot.side[1].spec ? "--disk-b" :
 			       o->hot.side[0].cache ? "--cache-a" :
-			       o->hot.side[1].cache ? "--cache-b" : NULL;
+			       o->hot.side[1].cache ? "--cache-b" :
+			       ab_run_levels_given(ctx);
 
 	if (!o->hot.domain) {
 		if (hot_only) {
@@ -180,31 +149,20 @@ static int check_mode(const struct xvbd_cmd *cmd, struct run_opts *o,
 			return XVBD_EXIT_USAGE;
 		}
 		if (nargs != 4)
-			return xvbd_usage_error(cmd, "expected LABEL_A CONFIG_A "
-						"LABEL_B CONFIG_B (or LABEL_A "
-						"LABEL_B with --domain)");
+			return xvbd_usage_error(ctx->cmd, "expected LABEL_A "
+						"CONFIG_A LABEL_B CONFIG_B (or "
+						"two labels or more with "
+						"--domain)");
+		o->nsides = 2;
 		return 0;
 	}
-	if (nargs != 2)
-		return xvbd_usage_error(cmd, "with --domain: expected LABEL_A "
-					"LABEL_B (each side's disk is --disk-a "
-					"and --disk-b)");
 	if (o->guest_limits) {
 		xvbd_err(CMD, "--guest-limits", "goes with fresh guests, not "
 			 "--domain");
 		return XVBD_EXIT_USAGE;
 	}
-	return ab_hot_check(&o->hot, sets, nsets);
+	return ab_run_levels(ctx, o, nargs, argv);
 }
-
-enum {
-	O_VBD_A, O_VBD_B, O_GUEST_LIMITS, O_VDEV, O_DURATION, O_RUN,
-	O_UNTIL_SHUTDOWN, O_INTERVAL, O_WARMUP, O_RESULTS, O_LATENCY, O_RUNS,
-	O_UNTIL_CONFIDENT,
-	O_MIN_EFFECT, O_EQUIVALENCE, O_MAX_RUNS, O_METRIC, O_CONFIDENCE,
-	O_DIR, O_TIMEOUT, O_DOMAIN, O_DISK_A, O_DISK_B, O_CACHE_A, O_CACHE_B,
-	O_READY,
-};
 
 const struct xvbd_cmdopt cmd_ab_run_opts[] = {
 	[O_VBD_A] = XVBD_OPT_STR("vbd-a", 0, "VDEV:k=v[,...]",
@@ -239,7 +197,7 @@ const struct xvbd_cmdopt cmd_ab_run_opts[] = {
 	[O_DOMAIN] = XVBD_OPT_STR("domain", 0, "Domain", 0, "hot: the "
 		"running guest whose disk under test is swapped"),
 	[O_DISK_A] = XVBD_OPT_STR("disk-a", 0, "DiskSpec", 0, "hot: A's "
-		"disk (xl disk spec)"),
+		"disk (xl disk spec; --disk A=SPEC)"),
 	[O_DISK_B] = XVBD_OPT_STR("disk-b", 0, "DiskSpec", 0, "hot: B's "
 		"disk"),
 	[O_CACHE_A] = XVBD_OPT_STR("cache-a", 0, "host|none", 0, "hot: A's "
@@ -248,6 +206,14 @@ const struct xvbd_cmdopt cmd_ab_run_opts[] = {
 		"dom0 page cache"),
 	[O_READY] = XVBD_OPT_STR("ready", 0, "CMD", 0, "a dom0 command that "
 		"exits 0 once the workload can start (instead of a warmup)"),
+	[O_DISK] = XVBD_OPT_STR("disk", 0, "[LABEL=]DiskSpec", XVBD_OPT_REPEAT,
+		"hot: a level's disk (without LABEL=: every level's)"),
+	[O_CACHE] = XVBD_OPT_STR("cache", 0, "[LABEL=]host|none",
+		XVBD_OPT_REPEAT, "hot: a level's dom0 page cache"),
+	[O_VBD] = XVBD_OPT_STR("vbd", 0, "LABEL=VDEV:k=v[,...]",
+		XVBD_OPT_REPEAT, "hot: a level's blkif offers"),
+	[O_SWEEP] = XVBD_OPT_STR("sweep", 0, "KEY=V1,V2[,...]", 0, "hot: one "
+		"level per value of an offer, labels KEY-V"),
 	XVBD_OPT_END,
 };
 _Static_assert(O_RUN - O_DURATION == XVBD_AB_REC_RUN &&
@@ -280,7 +246,7 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 		switch (v->id) {
 		case O_VBD_A:
 		case O_VBD_B:
-			rc = add_vbd(&o->side[v->id == O_VBD_B], v->spelled,
+			rc = ab_run_add_vbd(&o->side[v->id == O_VBD_B], v->spelled,
 				     optarg);
 			break;
 		case O_GUEST_LIMITS:
@@ -332,10 +298,20 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 		case O_DISK_A:
 		case O_DISK_B:
 			o->hot.side[v->id == O_DISK_B].spec = optarg;
+			o->hot.side[v->id == O_DISK_B].spec_opt = v->spelled;
 			break;
 		case O_CACHE_A:
 		case O_CACHE_B:
 			o->hot.side[v->id == O_CACHE_B].cache = optarg;
+			o->hot.side[v->id == O_CACHE_B].cache_opt = v->spelled;
+			break;
+		case O_SWEEP:
+			o->sweep = optarg;
+			break;
+		case O_DISK:
+		case O_CACHE:
+		case O_VBD:
+			/* by level, once the levels are known */
 			break;
 		case O_READY:
 			if (!*optarg) {
@@ -357,21 +333,19 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 	}
 	if (rc)
 		return rc;
-	rc = check_mode(ctx->cmd, o, argc - first);
+	rc = check_mode(ctx, o, argc - first, argv + first);
 	if (rc)
 		return rc;
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < 2 && !o->hot.domain; i++) {
 		struct side *sd = &o->side[i];
 
-		sd->label = argv[first + (o->hot.domain ? i : 2 * i)];
+		sd->label = argv[first + 2 * i];
 		if (!xvbd_ab_label_valid(sd->label)) {
 			xvbd_err(CMD, "label", "\"%s\": use letters, digits, "
 				 "'.', '_' and '-', not leading '.' or '-'",
 				 sd->label);
 			return XVBD_EXIT_USAGE;
 		}
-		if (o->hot.domain)
-			continue;
 		sd->req = (struct xvbd_start_req){
 			.cfg_path = argv[first + 2 * i + 1],
 			.sets = sd->sets, .nsets = sd->nsets,
@@ -380,7 +354,7 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 			.pin = true,
 		};
 	}
-	if (!strcmp(o->side[0].label, o->side[1].label)) {
+	if (!o->hot.domain && !strcmp(o->side[0].label, o->side[1].label)) {
 		xvbd_err(CMD, "label", "A and B are both \"%s\": give each "
 			 "configuration its own label", o->side[0].label);
 		return XVBD_EXIT_USAGE;
@@ -505,8 +479,8 @@ static void destroy_guest(struct xvbd_ctx *ctx, const char *name,
  * Create side sd's guest, record it, destroy it.  Exit code; the record
  * joins sd->recs when the run was complete.
  */
-static int one_run(struct xvbd_ctx *ctx, struct run_opts *o, struct side *sd,
-		   const char **stopped_by)
+int ab_run_one(struct xvbd_ctx *ctx, struct run_opts *o, struct side *sd,
+	       const char **stopped_by)
 {
 	struct xvbd_start_result res;
 	struct xvbd_ab_rec_opts ro = o->rec;
@@ -573,182 +547,53 @@ keep:
 	return XVBD_EXIT_OK;
 }
 
-/* ---- the experiment ---- */
-
-/* The busier direction's MB/s, from the first pair's A run. */
-static int default_metric(const struct xvbd_ab_record *a)
+/* -N: what would run, in which order. */
+static void render_plan(struct xvbd_ctx *ctx, const struct run_opts *o)
 {
-	struct xvbd_ab_summary s;
+	size_t i;
 
-	if (xvbd_ab_summarize(a, &s))
-		return XVBD_AB_RD_MBS;
-	return s.value[XVBD_AB_WR_MBS] > s.value[XVBD_AB_RD_MBS] ?
-	       XVBD_AB_WR_MBS : XVBD_AB_RD_MBS;
-}
-
-static void say_progress(struct xvbd_ctx *ctx, const struct run_opts *o,
-			 size_t run, size_t total, const struct side *sd)
-{
-	const struct xvbd_ab_record *r = &sd->recs[sd->nrecs - 1];
-	struct xvbd_ab_summary s;
-	int m = o->metric >= 0 ? o->metric : XVBD_AB_RD_MBS;
-	char of[32] = "";
-
-	if (ctx->opts->quiet || xvbd_ab_summarize(r, &s))
-		return;
-	/* --until-confident: no total to show ("run 3", not "run 30"). */
-	if (total)
-		snprintf(of, sizeof(of), "/%zu", total);
-	fprintf(stderr, "xvbd: ab run: run %zu%s %s: %s %.*f %s (%s)\n",
-		run, of, sd->label,
-		xvbd_ab_metrics[m].name, xvbd_ab_metrics[m].decimals,
-		s.known[m] ? s.value[m] : 0.0, xvbd_ab_metrics[m].unit, r->id);
-}
-
-/*
- * The id every run of this experiment carries with its pair's index:
- * ab compare pairs A's and B's runs by them (ab_compare_pair.c).
- */
-static int experiment_id(struct run_opts *o)
-{
-	struct timespec now;
-	int err;
-
-	clock_gettime(CLOCK_REALTIME, &now);
-	err = xvbd_ab_make_id("ab-run", (int64_t)now.tv_sec *
-			      (int64_t)NS_PER_S + now.tv_nsec, o->experiment,
-			      sizeof(o->experiment));
-	if (err) {
-		xvbd_err(CMD, "experiment", "%s", strerror(-err));
-		return err;
-	}
-	o->rec.experiment = o->experiment;
-	return 0;
-}
-
-static int experiment(struct xvbd_ctx *ctx, struct run_opts *o)
-{
-	struct xvbd_seq_params sp = {
-		.alpha = 1 - o->confidence, .min_effect = o->min_effect,
-		.equivalence = o->equivalence, .max_pairs = o->max_pairs,
-	};
-	struct xvbd_ab_compare_opts co = {
-		.confidence = o->confidence, .test = XVBD_AB_TEST_WELCH,
-		.equivalence = o->equivalence, .min_effect = o->min_effect,
-	};
-	struct xvbd_seq_state st = { 0 };
-	struct xvbd_ab_comparison cmp;
-	size_t pairs = o->until_confident ? o->max_pairs : o->pairs;
-	size_t k, run = 0, nd = 0;
-	const char *stopped_by = NULL;
-	double *d = calloc(pairs, sizeof(*d));
-	int rc = XVBD_EXIT_OK, i;
-
-	if (!d)
-		return XVBD_EXIT_FAIL;
-	if (experiment_id(o)) {
-		free(d);
-		return XVBD_EXIT_FAIL;
-	}
-	st.decision = XVBD_SEQ_CONTINUE;
-	if (o->until_confident && !ctx->opts->quiet)
-		ab_run_seq_say_cap(&sp);
-	for (k = 0; k < pairs && !rc; k++) {
-		size_t order[2];
-
-		o->rec.pair = (uint32_t)(k + 1);
-		/* ABBA, the two levels' Williams design: A B, B A, ... */
-		xvbd_ab_order(2, k, order);
-		for (i = 0; i < 2 && !rc; i++) {
-			struct side *sd = &o->side[order[i]];
-
-			o->rec.position = (uint32_t)i + 1;
-			rc = one_run(ctx, o, sd, &stopped_by);
-			if (rc)
-				break;
-			say_progress(ctx, o, ++run,
-				     o->until_confident ? 0 : 2 * pairs, sd);
-			/* Between runs, where a signal must stop the next. */
-			xvbd_test_stop("ab-run-ended");
-		}
-		/*
-		 * Only the sequential procedure needs each pair's ratio: a
-		 * fixed number of runs goes on through a pair with no I/O
-		 * of one kind (ab compare then says so per metric).
-		 */
-		if (rc || !o->until_confident)
-			continue;
-		if (o->metric < 0)
-			o->metric = default_metric(&o->side[0].recs[0]);
-		if (!xvbd_ab_pair_logratio(&o->side[0].recs[k],
-					   &o->side[1].recs[k], o->metric,
-					   &d[nd])) {
-			xvbd_err(CMD, xvbd_ab_metrics[o->metric].name, "pair "
-				 "%zu has no %s on a side (no I/O of that "
-				 "kind?): choose another --metric", k + 1,
-				 xvbd_ab_metrics[o->metric].name);
-			rc = XVBD_EXIT_FAIL;
-			break;
-		}
-		nd++;
-		if (xvbd_seq_decide(d, nd, &sp, &st)) {
-			rc = XVBD_EXIT_FAIL;
-			break;
-		}
-		if (!ctx->opts->quiet)
-			ab_run_seq_say_pair(o->metric, &st);
-		ab_run_seq_warn_cap(&sp, &st);
-		if (st.decision != XVBD_SEQ_CONTINUE)
-			break;
-	}
-	if (o->until_confident && !rc && !ctx->opts->quiet)
-		ab_run_seq_say_exhausted(&sp, &st);
-	free(d);
-	if (stopped_by || xvbd_sig_held_pending()) {
-		xvbd_err(CMD, "interrupted", "%s: %zu complete run%s kept in "
-			 "%s; no %s left behind", stopped_by ? stopped_by :
-			 "signal", run, run == 1 ? "" : "s", o->dir,
-			 o->hot.domain ? "disk under test" : "guest");
-		return XVBD_EXIT_FAIL;
-	}
-	if (!o->side[0].nrecs || !o->side[1].nrecs)
-		return rc ? rc : XVBD_EXIT_FAIL;
-	/* The verdict: ab compare's, on this experiment's records only. */
-	if (xvbd_ab_compare_with(o->side[0].recs, o->side[0].nrecs,
-				 o->side[1].recs, o->side[1].nrecs, &co, &cmp))
-		return XVBD_EXIT_FAIL;
-	/* all eight metrics shown: Holm over them, as ab compare */
-	xvbd_ab_compare_adjust(&cmp, NULL, true);
-	if (o->until_confident && o->metric >= 0 &&
-	    xvbd_ab_comparison_note_sequential(&cmp, o->metric,
-				xvbd_seq_decision_name(st.decision))) {
-		xvbd_ab_comparison_free(&cmp);
-		return XVBD_EXIT_FAIL;
-	}
 	xvbd_out_obj_begin(ctx->out, NULL);
-	xvbd_out_str(ctx->out, "a", o->side[0].label);
-	xvbd_out_str(ctx->out, "b", o->side[1].label);
-	xvbd_out_uint(ctx->out, "runs", run);
-	xvbd_out_str(ctx->out, "order", "ABBA");
-	xvbd_out_str(ctx->out, "dir", o->dir);
-	if (o->until_confident)
-		ab_run_seq_render(ctx->out, o->metric, &sp, &st);
-	xvbd_ab_comparison_render(ctx->out, "comparison", &cmp, NULL);
+	/* two levels: "a" and "b", as always; more: "levels" */
+	if (o->nsides > 2)
+		xvbd_out_arr_begin(ctx->out, "levels");
+	for (i = 0; i < o->nsides; i++) {
+		xvbd_out_obj_begin(ctx->out, o->nsides > 2 ? NULL :
+				   i ? "b" : "a");
+		xvbd_out_str(ctx->out, "label", o->side[i].label);
+		if (o->hot.domain) {
+			ab_hot_render_plan(ctx, &o->hot, (int)i);
+		} else {
+			xvbd_out_str(ctx->out, "config",
+				     o->side[i].req.cfg_path);
+			xvbd_out_str(ctx->out, "guest",
+				     o->side[i].plan.cfg.name);
+		}
+		xvbd_out_uint(ctx->out, "overrides", o->side[i].nsets);
+		xvbd_out_obj_end(ctx->out);
+	}
+	if (o->nsides > 2)
+		xvbd_out_arr_end(ctx->out);
+	xvbd_out_str(ctx->out, "baseline", o->side[0].label);
+	xvbd_out_str(ctx->out, "order", ab_run_order_name(o->nsides));
+	xvbd_out_uint(ctx->out, o->until_confident ? "max_pairs" : "pairs",
+		      o->until_confident ? o->max_pairs : o->pairs);
+	ab_run_render_order(ctx, o);
 	xvbd_out_obj_end(ctx->out);
-	xvbd_ab_comparison_free(&cmp);
-	return rc;
 }
 
 int cmd_ab_run(struct xvbd_ctx *ctx, int argc, char **argv)
 {
-	struct run_opts o;
-	int rc, i;
-	size_t j;
+	struct run_opts *o = calloc(1, sizeof(*o));
+	size_t i, j;
+	int rc;
 
-	memset(&o, 0, sizeof(o));
-	rc = parse_opts(ctx, argc, argv, &o);
+	if (!o) {
+		xvbd_err(CMD, NULL, "%s", strerror(ENOMEM));
+		return XVBD_EXIT_FAIL;
+	}
+	rc = parse_opts(ctx, argc, argv, o);
 	if (rc)
-		return rc;
+		goto out;
 	/*
 	 * Held for the whole experiment, in every thread libxl and
 	 * libxenstore start: taken between steps and by the recorder, so a
@@ -757,47 +602,28 @@ int cmd_ab_run(struct xvbd_ctx *ctx, int argc, char **argv)
 	xvbd_ab_recorder_block_signals();
 	rc = xvbd_cmd_connect(ctx);
 	if (rc)
-		return rc;
+		goto out;
 	open_sigchld();
-	if (o.hot.domain)
-		rc = ab_hot_prepare(ctx, &o.hot);
-	for (i = 0; i < 2 && !rc && !o.hot.domain; i++) {
-		rc = xvbd_start_prepare(ctx, &o.side[i].req, &o.side[i].plan);
-		o.side[i].prepared = true;
+	if (o->hot.domain)
+		rc = ab_hot_prepare(ctx, &o->hot);
+	for (i = 0; i < 2 && !rc && !o->hot.domain; i++) {
+		rc = xvbd_start_prepare(ctx, &o->side[i].req,
+					&o->side[i].plan);
+		o->side[i].prepared = true;
 	}
-	if (!rc && ctx->opts->dry_run) {
-		/* The plan: what would run, in which order. */
-		xvbd_out_obj_begin(ctx->out, NULL);
-		for (i = 0; i < 2; i++) {
-			xvbd_out_obj_begin(ctx->out, i ? "b" : "a");
-			xvbd_out_str(ctx->out, "label", o.side[i].label);
-			if (o.hot.domain) {
-				ab_hot_render_plan(ctx, &o.hot, i);
-			} else {
-				xvbd_out_str(ctx->out, "config",
-					     o.side[i].req.cfg_path);
-				xvbd_out_str(ctx->out, "guest",
-					     o.side[i].plan.cfg.name);
-			}
-			xvbd_out_uint(ctx->out, "overrides",
-				      o.side[i].nsets);
-			xvbd_out_obj_end(ctx->out);
-		}
-		xvbd_out_str(ctx->out, "order", "ABBA");
-		xvbd_out_uint(ctx->out, o.until_confident ? "max_pairs" :
-			      "pairs", o.until_confident ? o.max_pairs :
-			      o.pairs);
-		xvbd_out_obj_end(ctx->out);
-	} else if (!rc) {
-		rc = experiment(ctx, &o);
+	if (!rc && ctx->opts->dry_run)
+		render_plan(ctx, o);
+	else if (!rc)
+		rc = ab_run_experiment(ctx, o);
+out:
+	for (i = 0; i < XVBD_AB_LEVELS_MAX; i++) {
+		if (o->side[i].prepared)
+			xvbd_start_plan_free(&o->side[i].plan);
+		for (j = 0; j < o->side[i].nrecs; j++)
+			xvbd_ab_record_free(&o->side[i].recs[j]);
+		free(o->side[i].recs);
 	}
-	for (i = 0; i < 2; i++) {
-		if (o.side[i].prepared)
-			xvbd_start_plan_free(&o.side[i].plan);
-		for (j = 0; j < o.side[i].nrecs; j++)
-			xvbd_ab_record_free(&o.side[i].recs[j]);
-		free(o.side[i].recs);
-	}
-	ab_hot_free(&o.hot);
+	ab_hot_free(&o->hot);
+	free(o);
 	return rc;
 }

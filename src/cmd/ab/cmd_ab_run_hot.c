@@ -36,13 +36,14 @@
 #define GONE_TIMEOUT_MS	10000
 
 /*
- * Side i's disk through the disk layer's parser: its spec, its cache,
- * the offers of its --vbd set.  Usage errors printed: 2.
+ * Level i's disk through the disk layer's parser: its spec, its cache,
+ * the offers of its --vbd set, its --sweep value.  Usage errors printed:
+ * 2.
  */
 static int describe_side(struct ab_hot *h, int i,
 			 const struct xvbd_ovr_set *set)
 {
-	const char *opt = i ? "--disk-b" : "--disk-a";
+	const struct ab_hot_side *sd = &h->side[i];
 	struct xvbd_disk_desc *d = &h->desc[i];
 	struct xvbd_report rep;
 	size_t k;
@@ -50,13 +51,17 @@ static int describe_side(struct ab_hot *h, int i,
 	xvbd_report_init(&rep, NULL, NULL);
 	xvbd_disk_desc_init(d, XVBD_DISK_WORDS_KEYS,
 			    XVBD_DISK_SOURCE(XVBD_DISK_SPEC));
-	if (xvbd_disk_desc_set(d, "spec", h->side[i].spec, &rep)) {
-		xvbd_err(CMD, opt, "\"%s\": %s", h->side[i].spec, rep.why);
+	if (xvbd_disk_desc_set(d, "spec", sd->spec, &rep)) {
+		xvbd_err(CMD, sd->spec_opt, "\"%s\": %s", sd->spec, rep.why);
 		return XVBD_EXIT_USAGE;
 	}
-	if (h->side[i].cache &&
-	    xvbd_disk_desc_set(d, "cache", h->side[i].cache, &rep)) {
-		xvbd_err(CMD, i ? "--cache-b" : "--cache-a", "%s", rep.why);
+	if (sd->cache && xvbd_disk_desc_set(d, "cache", sd->cache, &rep)) {
+		xvbd_err(CMD, sd->cache_opt, "%s", rep.why);
+		return XVBD_EXIT_USAGE;
+	}
+	if (sd->sweep_key &&
+	    xvbd_disk_desc_set(d, sd->sweep_key, sd->sweep_value, &rep)) {
+		xvbd_err(CMD, "--sweep", "%s", rep.why);
 		return XVBD_EXIT_USAGE;
 	}
 	for (k = 0; set && k < set->n; k++) {
@@ -67,75 +72,89 @@ static int describe_side(struct ab_hot *h, int i,
 			 (unsigned long long)set->items[k].value);
 		if (!xvbd_disk_desc_set(d, key, value, &rep))
 			continue;
-		xvbd_err(CMD, i ? "--vbd-b" : "--vbd-a", "%s: not one attach "
-			 "offers to a running guest (ring-order, queues, "
-			 "indirect-segments, discard, trusted)", key);
+		xvbd_err(CMD, sd->vbd_opt, "%s: not one attach offers to a "
+			 "running guest (ring-order, queues, indirect-segments, "
+			 "discard, trusted)", key);
 		return XVBD_EXIT_USAGE;
 	}
 	if (xvbd_disk_desc_check(d, &rep)) {
-		xvbd_err(CMD, opt, "\"%s\": %s", h->side[i].spec, rep.why);
+		xvbd_err(CMD, sd->spec_opt, "\"%s\": %s", sd->spec, rep.why);
 		return XVBD_EXIT_USAGE;
 	}
 	if (d->auto_vdev) {
-		xvbd_err(CMD, opt, "\"%s\": name its vdev (vdev=xvdb): both "
-			 "sides are the same disk of the guest",
-			 h->side[i].spec);
+		xvbd_err(CMD, sd->spec_opt, "\"%s\": name its vdev (vdev=xvdb): "
+			 "every level is the same disk of the guest", sd->spec);
 		return XVBD_EXIT_USAGE;
 	}
 	return 0;
 }
 
-/* The --vbd sets: the disk under test only, one set a side. */
-static int check_sets(const struct ab_hot *h, struct xvbd_ovr_set *const sets[2],
-		      const size_t nsets[2])
+/* The --vbd sets: the disk under test only, one set a level. */
+static int check_sets(const struct ab_hot *h, struct xvbd_ovr_set *const sets[],
+		      const size_t nsets[])
 {
-	size_t j;
-	int i;
+	size_t i, j;
 
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < h->nlevels; i++)
 		for (j = 0; j < nsets[i]; j++) {
 			if (sets[i][j].devid == h->devid)
 				continue;
-			xvbd_err(CMD, i ? "--vbd-b" : "--vbd-a", "%s: the disk "
-				 "under test is %s (the guest's other disks "
-				 "stay as they are)", sets[i][j].vdev,
-				 h->vdev);
+			xvbd_err(CMD, h->side[i].vbd_opt, "%s: the disk under "
+				 "test is %s (the guest's other disks stay as "
+				 "they are)", sets[i][j].vdev, h->vdev);
 			return XVBD_EXIT_USAGE;
 		}
 	return 0;
 }
 
-int ab_hot_check(struct ab_hot *h, struct xvbd_ovr_set *const sets[2],
-		 const size_t nsets[2])
+/* --sweep: each value a disk of its own (on and 1 are one value). */
+static int check_sweep_values(const struct ab_hot *h)
 {
-	int i, rc;
+	size_t i, j;
 
-	for (i = 0; i < 2; i++) {
-		if (!h->side[i].spec) {
-			xvbd_err(CMD, i ? "--disk-b" : "--disk-a", "--domain "
-				 "runs each side as a disk of that guest: give "
-				 "--disk-a SPEC and --disk-b SPEC");
+	for (i = 0; i < h->nlevels && h->side[0].sweep_key; i++)
+		for (j = 0; j < i; j++) {
+			if (!xvbd_disk_desc_same(&h->desc[i], &h->desc[j]))
+				continue;
+			xvbd_err(CMD, "--sweep", "%s=%s and %s=%s are the same "
+				 "setting: give each value once",
+				 h->side[j].sweep_key, h->side[j].sweep_value,
+				 h->side[i].sweep_key, h->side[i].sweep_value);
 			return XVBD_EXIT_USAGE;
 		}
+	return 0;
+}
+
+int ab_hot_check(struct ab_hot *h, struct xvbd_ovr_set *const sets[],
+		 const size_t nsets[])
+{
+	size_t i;
+	int rc;
+
+	h->desc = calloc(h->nlevels, sizeof(*h->desc));
+	if (!h->desc) {
+		xvbd_err(CMD, NULL, "%s", strerror(ENOMEM));
+		return XVBD_EXIT_FAIL;
 	}
 	/* the vdev first: a --vbd set of another disk is named as such */
-	for (i = 0; i < 2; i++) {
-		rc = describe_side(h, i, NULL);
+	for (i = 0; i < h->nlevels; i++) {
+		rc = describe_side(h, (int)i, NULL);
 		if (rc)
 			return rc;
-	}
-	if (h->desc[0].devid != h->desc[1].devid) {
-		xvbd_err(CMD, "--disk-b", "vdev %s, but A's is %s: both sides "
-			 "are the same disk of the guest (give them one vdev)",
-			 h->desc[1].vdev, h->desc[0].vdev);
+		if (h->desc[i].devid == h->desc[0].devid)
+			continue;
+		xvbd_err(CMD, h->side[i].spec_opt, "vdev %s, but the first "
+			 "level's is %s: every level is the same disk of the "
+			 "guest (give them one vdev)", h->desc[i].vdev,
+			 h->desc[0].vdev);
 		return XVBD_EXIT_USAGE;
 	}
 	snprintf(h->vdev, sizeof(h->vdev), "%s", h->desc[0].vdev);
 	h->devid = h->desc[0].devid;
 	rc = check_sets(h, sets, nsets);
-	for (i = 0; i < 2 && !rc; i++)
-		rc = describe_side(h, i, nsets[i] ? &sets[i][0] : NULL);
-	return rc;
+	for (i = 0; i < h->nlevels && !rc; i++)
+		rc = describe_side(h, (int)i, nsets[i] ? &sets[i][0] : NULL);
+	return rc ? rc : check_sweep_values(h);
 }
 
 int ab_hot_prepare(struct xvbd_ctx *ctx, struct ab_hot *h)
@@ -172,9 +191,10 @@ int ab_hot_prepare(struct xvbd_ctx *ctx, struct ab_hot *h)
 		return rc;
 	err = xvbd_disk_find(&h->env, &h->dom, h->devid, &there);
 	if (!err) {
-		xvbd_err(CMD, "--disk-a", "%s already has %s (target %s): give "
-			 "the sides a vdev it does not use (each run attaches "
-			 "the disk under test and detaches it after)", h->name,
+		xvbd_err(CMD, h->side[0].spec_opt, "%s already has %s (target "
+			 "%s): give the levels a vdev it does not use (each "
+			 "run attaches the disk under test and detaches it "
+			 "after)", h->name,
 			 h->vdev, there.target[0] ? there.target : "none");
 		return XVBD_EXIT_FAIL;
 	}
@@ -189,10 +209,15 @@ int ab_hot_prepare(struct xvbd_ctx *ctx, struct ab_hot *h)
 void ab_hot_render_plan(struct xvbd_ctx *ctx, const struct ab_hot *h,
 			int i)
 {
+	char text[XVBD_DISK_ARG_MAX + 256];
+
+	/* the disk as attach will add it: its cache and offers too */
+	xvbd_disk_desc_text(&h->desc[i], text, sizeof(text));
 	xvbd_out_str(ctx->out, "domain", h->name);
 	xvbd_out_str(ctx->out, "disk", h->side[i].spec);
 	xvbd_out_str(ctx->out, "cache", h->side[i].cache);
 	xvbd_out_str(ctx->out, "vdev", h->vdev);
+	xvbd_out_str(ctx->out, "attaches", text);
 }
 
 /*
@@ -313,4 +338,6 @@ void ab_hot_free(struct ab_hot *h)
 		xvbd_disk_unlock(&h->dom);
 	free(h->name);
 	h->name = NULL;
+	free(h->desc);
+	h->desc = NULL;
 }

@@ -15,6 +15,7 @@
 
 #include "cmd_ab_run_impl.h"
 #include "xvbd/ab/ab_stat.h"
+#include "xvbd/ab/ab_sweep.h"
 
 void ab_run_seq_render(struct xvbd_out *out, int metric,
 		       const struct xvbd_seq_params *sp,
@@ -127,4 +128,72 @@ void ab_run_seq_say_exhausted(const struct xvbd_seq_params *sp,
 	say_pairs(xvbd_seq_pairs_to_settle(sp, st->sd));
 	fprintf(stderr, " (raise --max-runs or --min-effect, or reduce the "
 		"noise)\n");
+}
+
+/*
+ * More than two levels: after each block, each level's decision so far
+ * against the baseline, its estimate and (after the first block) its
+ * sequence's interval, on one line.
+ */
+void ab_run_seq_say_block(int metric, const struct xvbd_ab_sweep_seq *ss,
+			  const char *baseline)
+{
+	size_t i;
+
+	fprintf(stderr, "xvbd: ab run: %zu block%s: %s against %s:",
+		ss->blocks, ss->blocks == 1 ? "" : "s",
+		xvbd_ab_metrics[metric].name, baseline);
+	for (i = 0; i < ss->nlevels; i++) {
+		const struct xvbd_seq_state *st = &ss->st[i];
+
+		if (i == ss->baseline)
+			continue;
+		fprintf(stderr, " #%zu %s %+.2f %%", i + 1,
+			xvbd_seq_decision_name(st->decision),
+			(exp(st->mean) - 1) * 100);
+		if (isnan(st->lo) || isnan(st->hi))
+			continue;
+		fputs(" [", stderr);
+		say_bound(st->lo);
+		fputs(", ", stderr);
+		say_bound(st->hi);
+		fputc(']', stderr);
+	}
+	fprintf(stderr, " (%s)\n", xvbd_ab_sweep_stop_name(ss->stop));
+}
+
+void ab_run_seq_render_levels(struct xvbd_out *out, int metric,
+			      const struct xvbd_ab_sweep_seq *ss,
+			      const struct xvbd_ab_level *lv)
+{
+	size_t i;
+
+	xvbd_out_obj_begin(out, "sequential");
+	xvbd_out_str(out, "metric", xvbd_ab_metrics[metric].name);
+	xvbd_out_str(out, "procedure", "always-valid confidence sequences "
+		     "(mixture e-value, safe t-test) on ln(level / baseline) "
+		     "of each block, each at alpha / (k - 1) (Bonferroni)");
+	xvbd_out_uint(out, "blocks", ss->blocks);
+	xvbd_out_str(out, "stop", xvbd_ab_sweep_stop_name(ss->stop));
+	xvbd_out_arr_begin(out, "levels");
+	for (i = 0; i < ss->nlevels; i++) {
+		const struct xvbd_seq_state *st = &ss->st[i];
+
+		if (i == ss->baseline)
+			continue;
+		xvbd_out_obj_begin(out, NULL);
+		xvbd_out_str(out, "label", lv[i].label);
+		xvbd_out_str(out, "decision",
+			     xvbd_seq_decision_name(st->decision));
+		xvbd_out_uint(out, "decided_at_block", ss->decided_at[i]);
+		xvbd_out_fixed_opt(out, "effect_pct", st->n > 0,
+				   (exp(st->mean) - 1) * 100, 2);
+		xvbd_out_fixed_opt(out, "effect_lo_pct", isfinite(st->lo),
+				   (exp(st->lo) - 1) * 100, 2);
+		xvbd_out_fixed_opt(out, "effect_hi_pct", isfinite(st->hi),
+				   (exp(st->hi) - 1) * 100, 2);
+		xvbd_out_obj_end(out);
+	}
+	xvbd_out_arr_end(out);
+	xvbd_out_obj_end(out);
 }
