@@ -17,6 +17,18 @@
 #include "xvbd/ab/ab_stat.h"
 #include "xvbd/ab/ab_sweep.h"
 
+/* The estimate and the sequence's interval so far, as % of the baseline. */
+static void render_effect(struct xvbd_out *out,
+			  const struct xvbd_seq_state *st)
+{
+	xvbd_out_fixed_opt(out, "effect_pct", st->n > 0,
+			   (exp(st->mean) - 1) * 100, 2);
+	xvbd_out_fixed_opt(out, "effect_lo_pct", isfinite(st->lo),
+			   (exp(st->lo) - 1) * 100, 2);
+	xvbd_out_fixed_opt(out, "effect_hi_pct", isfinite(st->hi),
+			   (exp(st->hi) - 1) * 100, 2);
+}
+
 void ab_run_seq_render(struct xvbd_out *out, int metric,
 		       const struct xvbd_seq_params *sp,
 		       const struct xvbd_seq_state *st)
@@ -27,12 +39,7 @@ void ab_run_seq_render(struct xvbd_out *out, int metric,
 		     "(mixture e-value, safe t-test) on ln(B/A) of ABBA pairs");
 	xvbd_out_uint(out, "pairs", st->n);
 	xvbd_out_str(out, "decision", xvbd_seq_decision_name(st->decision));
-	xvbd_out_fixed_opt(out, "effect_pct", st->n > 0,
-			   (exp(st->mean) - 1) * 100, 2);
-	xvbd_out_fixed_opt(out, "effect_lo_pct", isfinite(st->lo),
-			   (exp(st->lo) - 1) * 100, 2);
-	xvbd_out_fixed_opt(out, "effect_hi_pct", isfinite(st->hi),
-			   (exp(st->hi) - 1) * 100, 2);
+	render_effect(out, st);
 	xvbd_out_fixed_opt(out, "min_effect_pct", true, sp->min_effect * 100,
 			   2);
 	/* "equivalent" meant inside +-this (--equivalence), when given */
@@ -62,6 +69,16 @@ static void say_bound(double x)
 		fprintf(stderr, "%+.2f %%", (exp(x) - 1) * 100);
 }
 
+/* "[lo %, hi %]" */
+static void say_interval(const struct xvbd_seq_state *st)
+{
+	fputc('[', stderr);
+	say_bound(st->lo);
+	fputs(", ", stderr);
+	say_bound(st->hi);
+	fputc(']', stderr);
+}
+
 /* After each pair: the decision so far and the sequence's interval (none
  * from one pair: its spread is unknown). */
 void ab_run_seq_say_pair(int metric, const struct xvbd_seq_state *st)
@@ -74,11 +91,8 @@ void ab_run_seq_say_pair(int metric, const struct xvbd_seq_state *st)
 		fputs("(no interval from one pair)\n", stderr);
 		return;
 	}
-	fputc('[', stderr);
-	say_bound(st->lo);
-	fputs(", ", stderr);
-	say_bound(st->hi);
-	fputs("]\n", stderr);
+	say_interval(st);
+	fputc('\n', stderr);
 }
 
 /* "about 208 pairs", or more than the sizing looks at. */
@@ -153,11 +167,8 @@ void ab_run_seq_say_block(int metric, const struct xvbd_ab_sweep_seq *ss,
 			(exp(st->mean) - 1) * 100);
 		if (isnan(st->lo) || isnan(st->hi))
 			continue;
-		fputs(" [", stderr);
-		say_bound(st->lo);
-		fputs(", ", stderr);
-		say_bound(st->hi);
-		fputc(']', stderr);
+		fputc(' ', stderr);
+		say_interval(st);
 	}
 	fprintf(stderr, " (%s)\n", xvbd_ab_sweep_stop_name(ss->stop));
 }
@@ -186,12 +197,7 @@ void ab_run_seq_render_levels(struct xvbd_out *out, int metric,
 		xvbd_out_str(out, "decision",
 			     xvbd_seq_decision_name(st->decision));
 		xvbd_out_uint(out, "decided_at_block", ss->decided_at[i]);
-		xvbd_out_fixed_opt(out, "effect_pct", st->n > 0,
-				   (exp(st->mean) - 1) * 100, 2);
-		xvbd_out_fixed_opt(out, "effect_lo_pct", isfinite(st->lo),
-				   (exp(st->lo) - 1) * 100, 2);
-		xvbd_out_fixed_opt(out, "effect_hi_pct", isfinite(st->hi),
-				   (exp(st->hi) - 1) * 100, 2);
+		render_effect(out, st);
 		xvbd_out_obj_end(out);
 	}
 	xvbd_out_arr_end(out);
