@@ -92,6 +92,7 @@ static int seq_step(struct xvbd_ctx *ctx, struct run_opts *o,
 		    struct seq_run *q, size_t b)
 {
 	const struct xvbd_ab_record *base = &o->side[0].recs[b];
+	const char *labels[XVBD_AB_LEVELS_MAX];
 	size_t i;
 
 	if (o->metric < 0)
@@ -111,8 +112,10 @@ static int seq_step(struct xvbd_ctx *ctx, struct run_opts *o,
 		if (xvbd_ab_sweep_seq_step(&q->ss, (const double *const *)q->d,
 					   b + 1))
 			return -XVBD_EXIT_FAIL;
+		for (i = 0; i < o->nsides; i++)
+			labels[i] = o->side[i].label;
 		if (!ctx->opts->quiet)
-			ab_run_seq_say_block(o->metric, &q->ss, o->side[0].label);
+			ab_run_seq_say_block(o->metric, &q->ss, labels);
 		return q->ss.stop != XVBD_AB_SWEEP_GO_ON;
 	}
 	if (xvbd_seq_decide(q->d[1], b + 1, &q->sp, &q->st))

@@ -185,7 +185,7 @@ void ab_run_seq_render(struct xvbd_out *out, int metric,
  * "sequential" object, each level's decision.
  */
 void ab_run_seq_say_block(int metric, const struct xvbd_ab_sweep_seq *ss,
-			  const char *baseline);
+			  const char *const *labels);
 void ab_run_seq_render_levels(struct xvbd_out *out, int metric,
 			      const struct xvbd_ab_sweep_seq *ss,
 			      const struct xvbd_ab_level *lv);

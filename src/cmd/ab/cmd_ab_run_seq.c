@@ -150,19 +150,19 @@ void ab_run_seq_say_exhausted(const struct xvbd_seq_params *sp,
  * sequence's interval, on one line.
  */
 void ab_run_seq_say_block(int metric, const struct xvbd_ab_sweep_seq *ss,
-			  const char *baseline)
+			  const char *const *labels)
 {
 	size_t i;
 
 	fprintf(stderr, "xvbd: ab run: %zu block%s: %s against %s:",
 		ss->blocks, ss->blocks == 1 ? "" : "s",
-		xvbd_ab_metrics[metric].name, baseline);
+		xvbd_ab_metrics[metric].name, labels[ss->baseline]);
 	for (i = 0; i < ss->nlevels; i++) {
 		const struct xvbd_seq_state *st = &ss->st[i];
 
 		if (i == ss->baseline)
 			continue;
-		fprintf(stderr, " #%zu %s %+.2f %%", i + 1,
+		fprintf(stderr, " %s %s %+.2f %%", labels[i],
 			xvbd_seq_decision_name(st->decision),
 			(exp(st->mean) - 1) * 100);
 		if (isnan(st->lo) || isnan(st->hi))

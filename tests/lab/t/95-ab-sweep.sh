@@ -9,12 +9,13 @@
 #    its level's direct-I/O flag (sysfs), the records' blocks and
 #    positions agree with their start times, the verdict is the sweep's
 #    table against base;
-#  - --sweep ring-order=0,1,2, 3 blocks, on a guest whose blkfront allows
-#    order 2: each run's offer (the backend's max-ring-page-order) and the
-#    ring the frontend took (its ring-page-order: none is order 0) are
-#    the level's, and each record's fingerprint shows those ring pages;
-#    over the 3 blocks each level ran once at each position (Williams,
-#    from the start times);
+#  - --sweep ring-order=0,1,2 --until-confident --max-runs 3, on a guest
+#    whose blkfront allows order 2: each run's offer (the backend's
+#    max-ring-page-order) and the ring the frontend took (its
+#    ring-page-order: none is order 0) are the level's, and each record's
+#    fingerprint shows those ring pages; each level at a different
+#    position in each block (Williams, from the start times); the
+#    sequential stop over the 2 comparisons says each block on stderr;
 #  - after each experiment: nothing of xvdb in xenstore, no loop over the
 #    images.
 # lab-tier: all
@@ -121,11 +122,11 @@ sed 's/^/# /' $top/lv.err $top/lv.log
 expect_eq "ab run base none slow exits 0" 0 $rc
 expect_eq "2 runs a level" "2 2 2" "$(for l in base none slow; do ls $top/lv/$l-*.json | wc -l; done | xargs)"
 expect_eq "base's runs: the /scratch image, buffered loop" 2 \
-	"$(grep -c "^base .* file=$fast dio=0\$" $top/lv.log)"
+	"$(grep -c "^base .* file=[^ ]*scratch/t95.img dio=0\$" $top/lv.log)"
 expect_eq "none's runs: the /scratch image, direct loop" 2 \
-	"$(grep -c "^none .* file=$fast dio=1\$" $top/lv.log)"
+	"$(grep -c "^none .* file=[^ ]*scratch/t95.img dio=1\$" $top/lv.log)"
 expect_eq "slow's runs: the slow disk's copy, direct loop" 2 \
-	"$(grep -c "^slow .* file=$slow dio=1\$" $top/lv.log)"
+	"$(grep -c "^slow .* file=[^ ]*slow/t95.img dio=1\$" $top/lv.log)"
 order $top/lv >$top/lv.txt
 sed 's/^/# /' $top/lv.txt
 check "blocks and positions agree with the start times" blocks_agree $top/lv.txt 3
@@ -136,24 +137,33 @@ expect_eq "the verdict: the levels, base the baseline, Williams, a table" \
 	"$(jq -r '"\(.levels | join(" "))|\(.baseline)|\(.order)|\(.comparison | type)"' $top/lv.json)"
 check "nothing of xvdb left (xenstore, loop)" nothing_left
 
-phase "--sweep ring-order=0,1,2, 3 blocks"
+phase "--sweep ring-order=0,1,2 --until-confident, at most 3 blocks"
 t0=$SECONDS
-hot $top/sw --disk "$(spec $fast)" --cache none --sweep ring-order=0,1,2 --runs 3
+hot $top/sw --disk "$(spec $fast)" --cache none --sweep ring-order=0,1,2 \
+	--until-confident --max-runs 3
 rc=$?
-echo "# 3 levels x 3 blocks: $((SECONDS - t0)) s"
+echo "# 3 levels x at most 3 blocks: $((SECONDS - t0)) s"
 sed 's/^/# /' $top/sw.err $top/sw.log
 expect_eq "ab run --sweep exits 0" 0 $rc
+# The sequential stop over the 2 comparisons with ring-order-0: one line
+# a block on stderr, its decisions in the output.
+nb=$(jq -r '.sequential.blocks' $top/sw.json)
+echo "# stopped after $nb blocks: $(jq -c '.sequential | {stop, levels: [.levels[] | {label, decision}]}' $top/sw.json)"
+expect_eq "a stderr line a block" "$nb" "$(grep -c ': ab run: [0-9]* blocks\{0,1\}: read-mbs against ring-order-0:' $top/sw.err)"
+expect_eq "the sequential decisions: the two levels against the baseline" \
+	"ring-order-1 ring-order-2" "$(jq -r '[.sequential.levels[].label] | join(" ")' $top/sw.json)"
 for o in 0 1 2; do
-	expect_eq "ring-order-$o's 3 runs: offer $o, the frontend took order $o" 3 \
+	expect_eq "ring-order-$o's $nb runs: offer $o, the frontend took order $o" $nb \
 		"$(grep -c "^ring-order-$o offer=$o fe=$o " $top/sw.log)"
 	expect_eq "ring-order-$o's records: $((1 << o)) ring pages in the fingerprint" \
-		"$((1 << o)) $((1 << o)) $((1 << o))" \
+		"$(for i in $(seq $nb); do printf '%s ' $((1 << o)); done | xargs)" \
 		"$(jq -r '.fingerprint["vbd.xvdb.ring_pages"]' $top/sw/ring-order-$o-*.json | xargs)"
 done
 order $top/sw >$top/sw.txt
 sed 's/^/# /' $top/sw.txt
 check "blocks and positions agree with the start times" blocks_agree $top/sw.txt 3
-expect_eq "over 3 blocks each level once at each position" 9 \
+# Blocks 1-3 are rows 0-2 of the design: a Latin square.
+expect_eq "each level at a different position in each block" $((nb * 3)) \
 	"$(awk '{ print $2, $4 }' $top/sw.txt | sort -u | wc -l)"
 expect_eq "the baseline is the first value" ring-order-0 "$(jq -r .baseline $top/sw.json)"
 check "nothing of xvdb left (xenstore, loop)" nothing_left
