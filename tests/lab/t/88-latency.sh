@@ -33,6 +33,7 @@
 #  5. without tracefs: "unavailable" with the reason, the other columns
 #     there, exit 0.
 # testlib's finish checks that nothing of xvbd's is left in tracefs.
+# lab-timeout: 300
 . /lab/lib/testlib.sh
 T=/sys/kernel/tracing
 slow=/tmp/t88-slow.jsonl
