@@ -67,3 +67,7 @@ case_ 2 "ab run: --sweep: more than 16 values" \
 	$SW --disk $sw_spec --sweep queues=$(seq -s, 1 17)
 case_ 2 'ab run: --disk: no disk for level "ring-order-0"' \
 	$SW --sweep ring-order=0,1
+case_ 2 "ab run: --sweep: cache is also set by --cache: sweep it or set it, not both" \
+	$SW --disk $sw_spec --sweep cache=host,none --cache none
+case_ 2 "ab run: --sweep: ring-order is also set by --vbd: sweep it or set it" \
+	$SW --disk $sw_spec --sweep ring-order=1,2 --vbd ring-order-1=xvdb:ring-order=3

@@ -35,6 +35,23 @@
 /* After the detach: how long the hotplug script may take to free it. */
 #define GONE_TIMEOUT_MS	10000
 
+/* --sweep's key set by another option as well: which value is meant? */
+static bool sweep_clash(const struct ab_hot_side *sd,
+			const struct xvbd_ovr_set *set)
+{
+	const char *by = !strcmp(sd->sweep_key, "cache") && sd->cache ?
+			 sd->cache_opt : NULL;
+	size_t k;
+
+	for (k = 0; !by && set && k < set->n; k++)
+		if (!strcmp(set->items[k].key->name, sd->sweep_key))
+			by = sd->vbd_opt;
+	if (by)
+		xvbd_err(CMD, "--sweep", "%s is also set by %s: sweep it or "
+			 "set it, not both", sd->sweep_key, by);
+	return by != NULL;
+}
+
 /*
  * Level i's disk through the disk layer's parser: its spec, its cache,
  * the offers of its --vbd set, its --sweep value.  Usage errors printed:
@@ -59,6 +76,8 @@ static int describe_side(struct ab_hot *h, int i,
 		xvbd_err(CMD, sd->cache_opt, "%s", rep.why);
 		return XVBD_EXIT_USAGE;
 	}
+	if (sd->sweep_key && sweep_clash(sd, set))
+		return XVBD_EXIT_USAGE;
 	if (sd->sweep_key &&
 	    xvbd_disk_desc_set(d, sd->sweep_key, sd->sweep_value, &rep)) {
 		xvbd_err(CMD, "--sweep", "%s", rep.why);
