@@ -140,7 +140,7 @@ static void take_value(struct parse *p, const struct xvbd_cmdopt *o,
 {
 	char why[XVBD_OPTVAL_WHY_MAX] = "";
 	const char *s = v->arg;
-	bool b;
+	bool b = false;	/* read below also when the value is refused */
 	int err = 0;
 
 	switch (o->kind) {
