@@ -93,3 +93,69 @@ ab_ok "cells: centre +- half its 95 % interval in % of it" \
 	ab compare cached direct --dir "$sd" -v
 ab_ok "read-mbs: B slower by" ab compare cached direct --dir "$sd" -v
 
+# The picture: every text inside it, on a line of its own.
+# plot_fits WHAT SVG ARGS...: `xvbd ab plot ARGS -o SVG` exits 0 and
+# tests/svg-fit.sh passes SVG.
+plot_fits() {
+	local what=$1 svg=$2 out
+	shift 2
+	if out=$("$xvbd" -q ab plot "$@" -o "$svg" 2>&1) &&
+		out=$(sh "$(dirname "${BASH_SOURCE[0]}")/svg-fit.sh" "$svg" 2>&1); then
+		echo "ok - ab plot of $what: every text inside, none on another"
+		passed=$((passed + 1))
+	else
+		echo "not ok - ab plot of $what:"
+		printf '%s\n' "$out" | sed 's/^/#   /'
+		failed=$((failed + 1))
+	fi
+}
+long=a-label-of-sixty-four-characters-the-longest-a-label-may-be-xyzw
+sl=$abdir/long
+mkdir -m 700 "$sl"
+for i in 0 1 2; do
+	ab_rec "$sl" "$long" "$i" $((1500 + i * 10))
+	ab_rec "$sl" "${long%xyzw}bcde" "$((i + 3))" $((1700 + i * 10)) \
+		vbd.xvdb.ring_pages=8
+done
+plot_fits "two labels" "$abdir/two.svg" ring1 ring8 --dir "$sv"
+plot_fits "two labels of 64 characters" "$abdir/long.svg" "$long" \
+	"${long%xyzw}bcde" --dir "$sl"
+plot_fits "4 levels" "$abdir/lv4.svg" ring1 ring8 order2 vcpus2 --dir "$sv"
+plot_fits "8 levels (labels turned)" "$abdir/lv8.svg" ring1 ring8 order0 \
+	order2 order2t vcpus2 big fio64k --dir "$sv"
+# a verdict and B/A % per metric, as ab compare says them
+if grep -q 'B/A +12.5 % +- 1.7 %: B faster (p=5.6e-07)' "$abdir/two.svg" &&
+	grep -q '>+12.5% +-1.7 better<' "$abdir/lv4.svg"; then
+	echo "ok - ab plot: each metric's verdict and B/A %"
+	passed=$((passed + 1))
+else
+	echo "not ok - ab plot: no verdict or B/A % in a panel"
+	failed=$((failed + 1))
+fi
+# A under an identical B: A's line wide, B's dashed over it
+if grep -q 'stroke="#1f77b4" stroke-width="4"' "$abdir/two.svg" &&
+	grep -q 'stroke="#d95f02" stroke-width="1.5" stroke-dasharray' \
+		"$abdir/two.svg" &&
+	grep -q 'no time series: one number per run' "$abdir/two.svg"; then
+	echo "ok - ab plot: A drawn under a dashed B; busy-seconds says why it has no series"
+	passed=$((passed + 1))
+else
+	echo "not ok - ab plot: A's and B's lines, or busy-seconds's panel"
+	failed=$((failed + 1))
+fi
+# -o -: the picture on stdout, alone
+out=$("$xvbd" -q ab plot ring1 ring8 --dir "$sv" -o - --metric read-iops)
+if [[ $out == '<?xml version="1.0" encoding="UTF-8"?>'*'</svg>' ]]; then
+	echo "ok - ab plot -o -: the SVG on stdout"
+	passed=$((passed + 1))
+else
+	echo "not ok - ab plot -o -: ${out:0:200}"
+	failed=$((failed + 1))
+fi
+case_ 2 "ab plot: --metric write-iops: no run of A or B has it above 0" \
+	ab plot ring1 ring8 --dir "$sv" -o - --metric write-iops
+case_ 2 "ab plot: --metric write-lat: no run of the levels has it above 0" \
+	ab plot ring1 ring8 order2 --dir "$sv" -o "$abdir/x.svg" \
+	--metric read-iops,write-lat
+case_ 2 "ab plot: -o - writes the SVG on stdout: --json has no room there" \
+	ab plot ring1 ring8 --dir "$sv" -o - --json

@@ -957,10 +957,13 @@ static void test_plot_svg(void **state)
 	assert_true(xml_well_formed(svg));
 	assert_null(strstr(svg, "<script"));
 	assert_non_null(strstr(svg, "a&lt;b&gt;&amp;&quot;c&quot;"));
-	assert_non_null(strstr(svg, "read IO/s"));
+	assert_non_null(strstr(svg, ">read-iops (IO/s)<"));
+	/* each metric's verdict and B/A %, as ab compare's words */
+	assert_non_null(strstr(svg, ">B/A +"));
+	assert_non_null(strstr(svg, "B faster (p="));
 	assert_non_null(strstr(svg, "<polyline"));
 	/* no writes in any run: no row for them */
-	assert_null(strstr(svg, "write IO/s"));
+	assert_null(strstr(svg, "write-iops"));
 	free(svg);
 
 	shown[XVBD_AB_GUEST_CPU] = true;
@@ -968,9 +971,15 @@ static void test_plot_svg(void **state)
 	assert_int_equal(xvbd_ab_plot_svg(recs(&a), a.n, recs(&b), b.n, &opts,
 					  &svg, &len), 0);
 	assert_true(xml_well_formed(svg));
-	assert_null(strstr(svg, "read IO/s"));
-	assert_non_null(strstr(svg, "guest CPU"));
+	assert_null(strstr(svg, "read-iops"));
+	assert_non_null(strstr(svg, ">guest-cpu (%CPU)<"));
 	free(svg);
+	/* a metric without data is never drawn: nothing to draw */
+	memset(shown, 0, sizeof(shown));
+	shown[XVBD_AB_WR_IOPS] = true;
+	opts.series_a = 0;
+	assert_int_equal(xvbd_ab_plot_svg(recs(&a), a.n, recs(&b), b.n, &opts,
+					  &svg, &len), -ENODATA);
 
 	opts.series_a = 5;	/* no such run */
 	assert_int_equal(xvbd_ab_plot_svg(recs(&a), a.n, recs(&b), b.n, &opts,
