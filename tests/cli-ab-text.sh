@@ -118,6 +118,12 @@ for i in 0 1 2; do
 		vbd.xvdb.ring_pages=8
 done
 plot_fits "two labels" "$abdir/two.svg" ring1 ring8 --dir "$sv"
+# with latency: the percentiles' rows and the distributions' curves
+for i in 0 1 2; do
+	ab_rec "$sv" lat1 "$i" $((1500 + i * 10)) lat=5
+	ab_rec "$sv" lat2 "$((i + 3))" $((1600 + i * 10)) lat=50
+done
+plot_fits "two labels with latency" "$abdir/lat.svg" lat1 lat2 --dir "$sv"
 plot_fits "two labels of 64 characters" "$abdir/long.svg" "$long" \
 	"${long%xyzw}bcde" --dir "$sl"
 plot_fits "4 levels" "$abdir/lv4.svg" ring1 ring8 order2 vcpus2 --dir "$sv"
