@@ -8,6 +8,19 @@
 # to stdout, a metric without data refused.  Uses ab_rec, ab_ok, case_,
 # $xvbd, $abdir, passed and failed from cli.sh and cli-ab.sh.
 
+# said WHAT WHY OUT: "ok - WHAT" when WHY is empty, else "not ok - WHAT:
+# WHY" and OUT, counted.
+said() {
+	if [ -z "$2" ]; then
+		echo "ok - $1"
+		passed=$((passed + 1))
+	else
+		echo "not ok - $1: $2"
+		printf '%s\n' "$3" | sed 's/^/#   /'
+		failed=$((failed + 1))
+	fi
+}
+
 # text_fits WHAT ARGS...: `xvbd ARGS` exits 0 and reads as said above.
 text_fits() {
 	local what=$1 out rc why=
@@ -29,35 +42,13 @@ text_fits() {
 		'^  (read|write)-[a-z-]+ (IO/s|MB/s|ms|KiB) '; then
 		why="no row with its unit"
 	fi
-	if [ -z "$why" ]; then
-		echo "ok - ab compare of $what: fits 100 columns"
-		passed=$((passed + 1))
-	else
-		echo "not ok - ab compare of $what: $why:"
-		printf '%s\n' "$out" | sed 's/^/#   /'
-		failed=$((failed + 1))
-	fi
+	said "ab compare of $what: fits 100 columns" "$why" "$out"
 }
 
 # A store of our own (cli-ab.sh's has a record spoilt on purpose by now).
 sv=$abdir/vocab
 mkdir -m 700 "$sv"
-i=0
-for iops in 1510 1523 1498 1540 1529; do
-	ab_rec "$sv" ring1 $i $iops
-	ab_rec "$sv" ring8 $i $((iops + 190)) vbd.xvdb.ring_pages=8
-	ab_rec "$sv" order0 $i $iops vbd.xvdb.offer.ring_order=0
-	ab_rec "$sv" order2 $i $((iops + 3)) vbd.xvdb.offer.ring_order=2
-	ab_rec "$sv" order2t $i $((iops + 190)) vbd.xvdb.offer.ring_order=2 \
-		vbd.xvdb.ring_pages=4
-	ab_rec "$sv" vcpus2 $i $((iops + 190)) vbd.xvdb.ring_pages=8 \
-		guest.vcpus=2
-	ab_rec "$sv" big $i $((iops + 190)) vbd.xvdb.ring_pages=8 \
-		vbd.xvdb.size_bytes=7516192768
-	ab_rec "$sv" fio64k $i $((iops + 190)) vbd.xvdb.ring_pages=8 \
-		workload="fio 64k read"
-	i=$((i + 1))
-done
+ab_labels "$sv"
 
 # The demo's records (tests/lab/demo.sh): a hot A/B of six ABBA pairs,
 # "cached" (dom0's page cache) against "direct" (--cache none), --run
@@ -97,17 +88,15 @@ ab_ok "read-mbs: B slower by" ab compare cached direct --dir "$sd" -v
 # plot_fits WHAT SVG ARGS...: `xvbd ab plot ARGS -o SVG` exits 0 and
 # tests/svg-fit.sh passes SVG.
 plot_fits() {
-	local what=$1 svg=$2 out
+	local what=$1 svg=$2 out why=
 	shift 2
-	if out=$("$xvbd" -q ab plot "$@" -o "$svg" 2>&1) &&
-		out=$(sh "$(dirname "${BASH_SOURCE[0]}")/svg-fit.sh" "$svg" 2>&1); then
-		echo "ok - ab plot of $what: every text inside, none on another"
-		passed=$((passed + 1))
-	else
-		echo "not ok - ab plot of $what:"
-		printf '%s\n' "$out" | sed 's/^/#   /'
-		failed=$((failed + 1))
+	if ! out=$("$xvbd" -q ab plot "$@" -o "$svg" 2>&1); then
+		why="ab plot failed"
+	elif ! out=$(sh "$(dirname "${BASH_SOURCE[0]}")/svg-fit.sh" "$svg" 2>&1); then
+		why="a text outside or on another"
 	fi
+	said "ab plot of $what: every text inside, none on another" "$why" \
+		"$out"
 }
 long=a-label-of-sixty-four-characters-the-longest-a-label-may-be-xyzw
 sl=$abdir/long
@@ -130,34 +119,26 @@ plot_fits "4 levels" "$abdir/lv4.svg" ring1 ring8 order2 vcpus2 --dir "$sv"
 plot_fits "8 levels (labels turned)" "$abdir/lv8.svg" ring1 ring8 order0 \
 	order2 order2t vcpus2 big fio64k --dir "$sv"
 # a verdict and B/A % per metric, as ab compare says them
-if grep -q 'B/A +12.5 % +- 1.7 %: B faster (p=5.6e-07)' "$abdir/two.svg" &&
-	grep -q '>+12.5% +-1.7 better<' "$abdir/lv4.svg"; then
-	echo "ok - ab plot: each metric's verdict and B/A %"
-	passed=$((passed + 1))
-else
-	echo "not ok - ab plot: no verdict or B/A % in a panel"
-	failed=$((failed + 1))
-fi
+why=
+grep -q 'B/A +12.5 % +- 1.7 %: B faster (p=5.6e-07)' "$abdir/two.svg" &&
+	grep -q '>+12.5% +-1.7 better<' "$abdir/lv4.svg" ||
+	why="no verdict or B/A % in a panel"
+said "ab plot: each metric's verdict and B/A %" "$why" ""
 # A under an identical B: A's line wide, B's dashed over it
-if grep -q 'stroke="#1f77b4" stroke-width="4"' "$abdir/two.svg" &&
+why=
+grep -q 'stroke="#1f77b4" stroke-width="4"' "$abdir/two.svg" &&
 	grep -q 'stroke="#d95f02" stroke-width="1.5" stroke-dasharray' \
 		"$abdir/two.svg" &&
-	grep -q 'no time series: one number per run' "$abdir/two.svg"; then
-	echo "ok - ab plot: A drawn under a dashed B; busy-seconds says why it has no series"
-	passed=$((passed + 1))
-else
-	echo "not ok - ab plot: A's and B's lines, or busy-seconds's panel"
-	failed=$((failed + 1))
-fi
+	grep -q 'no time series: one number per run' "$abdir/two.svg" ||
+	why="A's and B's lines, or busy-seconds's panel"
+said "ab plot: A drawn under a dashed B; busy-seconds says why it has no series" \
+	"$why" ""
 # -o -: the picture on stdout, alone
 out=$("$xvbd" -q ab plot ring1 ring8 --dir "$sv" -o - --metric read-iops)
-if [[ $out == '<?xml version="1.0" encoding="UTF-8"?>'*'</svg>' ]]; then
-	echo "ok - ab plot -o -: the SVG on stdout"
-	passed=$((passed + 1))
-else
-	echo "not ok - ab plot -o -: ${out:0:200}"
-	failed=$((failed + 1))
-fi
+why=
+[[ $out == '<?xml version="1.0" encoding="UTF-8"?>'*'</svg>' ]] ||
+	why="not the SVG alone"
+said "ab plot -o -: the SVG on stdout" "$why" "${out:0:200}"
 case_ 2 "ab plot: --metric write-iops: no run of A or B has it above 0" \
 	ab plot ring1 ring8 --dir "$sv" -o - --metric write-iops
 case_ 2 "ab plot: --metric write-lat: no run of the levels has it above 0" \

@@ -127,26 +127,33 @@ ab_ok() {
 	fi
 }
 
+# ab_labels DIR: five runs of each of the labels the comparisons read,
+# a variable or a confounder each against ring1.
+ab_labels() {
+	local i=0 iops s=$1
+
+	for iops in 1510 1523 1498 1540 1529; do
+		ab_rec "$s" ring1 $i $iops
+		ab_rec "$s" ring8 $i $((iops + 190)) vbd.xvdb.ring_pages=8
+		ab_rec "$s" order0 $i $iops vbd.xvdb.offer.ring_order=0
+		ab_rec "$s" order2 $i $((iops + 3)) vbd.xvdb.offer.ring_order=2
+		ab_rec "$s" order2t $i $((iops + 190)) vbd.xvdb.offer.ring_order=2 \
+			vbd.xvdb.ring_pages=4
+		ab_rec "$s" vcpus2 $i $((iops + 190)) vbd.xvdb.ring_pages=8 \
+			guest.vcpus=2
+		ab_rec "$s" file $i $((iops + 900)) vbd.xvdb.backend="file via loop" \
+			vbd.xvdb.dom0_cache=host
+		ab_rec "$s" big $i $((iops + 190)) vbd.xvdb.ring_pages=8 \
+			vbd.xvdb.size_bytes=7516192768
+		ab_rec "$s" fio64k $i $((iops + 190)) vbd.xvdb.ring_pages=8 \
+			workload="fio 64k read"
+		i=$((i + 1))
+	done
+}
+
 s=$abdir/store
 mkdir -p "$s"
-i=0
-for iops in 1510 1523 1498 1540 1529; do
-	ab_rec "$s" ring1 $i $iops
-	ab_rec "$s" ring8 $i $((iops + 190)) vbd.xvdb.ring_pages=8
-	ab_rec "$s" order0 $i $iops vbd.xvdb.offer.ring_order=0
-	ab_rec "$s" order2 $i $((iops + 3)) vbd.xvdb.offer.ring_order=2
-	ab_rec "$s" order2t $i $((iops + 190)) vbd.xvdb.offer.ring_order=2 \
-		vbd.xvdb.ring_pages=4
-	ab_rec "$s" vcpus2 $i $((iops + 190)) vbd.xvdb.ring_pages=8 \
-		guest.vcpus=2
-	ab_rec "$s" file $i $((iops + 900)) vbd.xvdb.backend="file via loop" \
-		vbd.xvdb.dom0_cache=host
-	ab_rec "$s" big $i $((iops + 190)) vbd.xvdb.ring_pages=8 \
-		vbd.xvdb.size_bytes=7516192768
-	ab_rec "$s" fio64k $i $((iops + 190)) vbd.xvdb.ring_pages=8 \
-		workload="fio 64k read"
-	i=$((i + 1))
-done
+ab_labels "$s"
 ab_rec "$s" two 0 1700 vbd.xvdb.ring_pages=8
 ab_rec "$s" two 1 1710 vbd.xvdb.ring_pages=8
 ab_rec "$s" fast 0 1700 vbd.xvdb.ring_pages=8
