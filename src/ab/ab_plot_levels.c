@@ -32,7 +32,13 @@
 #define PLOT_W		840
 /* below the axis: a level's label, its verdict; rotated past this many */
 #define FLAT_LEVELS_MAX	6
-#define ROTATED_PX	110
+/*
+ * A turned label runs down-left from under its slot: at most this long,
+ * and no further left than the picture (cos 30 of it across, from its
+ * slot's centre); half of it down, within ROW_H_TURNED's room.
+ */
+#define ROTATED_PX	170
+#define COS_30		0.866
 #define COLOUR_RUN	"#1f77b4"
 #define COLOUR_BASE	"#d95f02"
 
@@ -135,11 +141,14 @@ static void slot(FILE *f, struct lvl *l, int m, double x, double w,
 	}
 	snprintf(buf, sizeof(buf), "%s (%zu)", l->l->label, n);
 	if (k > FLAT_LEVELS_MAX) {
-		snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), " %s",
+		/* the runs are the dots above: room for the label and its % */
+		snprintf(buf, sizeof(buf), "%s %s", l->l->label,
 			 base ? "base" : vs);
 		fprintf(f, "<g transform=\"translate(%.1f %.1f) "
 			"rotate(-30)\">", x, y0 + 14);
-		ab_svg_label(f, 0, 0, "end", 11, false, ROTATED_PX, buf);
+		ab_svg_label(f, 0, 0, "end", 11, false,
+			     fmin(ROTATED_PX, (x - 4) / COS_30),
+			     buf);
 		fputs("</g>\n", f);
 		return;
 	}
