@@ -72,7 +72,7 @@ XCFLAGS  += -DXVBD_TEST_HOOKS
 endif
 
 # Sources by how they link (their layer is their folder: tests/layers.sh
-# checks the rule, README's Layout states it).  LIB_SRCS link without
+# checks the rule, DEVELOPMENT.md's Layout states it).  LIB_SRCS link without
 # libxl and libxenstore: the unit tests and fuzzers link them (they may
 # still touch the host: share.c mounts, modparam.c runs modprobe);
 # XEN_SRCS need the Xen libraries; CMD_SRCS are the commands.

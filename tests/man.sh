@@ -23,6 +23,31 @@ for p in "${pages[@]}"; do
 		[ -z "$out" ] && ok "$n: mandoc -T lint prints nothing" ||
 			{ not_ok "$n: mandoc -T lint"; sed 's/^/#   /' <<<"$out"; }
 	fi
+	# Alternating-font macros glue their arguments: ".BR a ). Next word"
+	# renders "a).Nextword" and no linter says so.  Two plain words in a
+	# row among them are always that mistake (paths and keys glue a word
+	# to punctuation: ".BI vbd. vdev .target").
+	glued=$(awk '/^\.(BR|RB|IR|RI|BI|IB)[ \t]/ {
+		line = substr($0, 5); n = 0
+		while (line != "") {
+			sub(/^[ \t]+/, "", line)
+			if (line == "") break
+			if (substr(line, 1, 1) == "\"") {
+				rest = substr(line, 2); q = index(rest, "\"")
+				if (q == 0) { arg[++n] = rest; line = "" }
+				else { arg[++n] = substr(rest, 1, q - 1); line = substr(rest, q + 1) }
+			} else {
+				match(line, /^[^ \t]+/)
+				arg[++n] = substr(line, 1, RLENGTH); line = substr(line, RLENGTH + 1)
+			}
+		}
+		for (i = 2; i <= n; i++)
+			if (arg[i-1] ~ /^[A-Za-z][a-z]+$/ && arg[i] ~ /^[A-Za-z][a-z]+$/) {
+				printf "line %d: %s\n", FNR, $0; break
+			}
+	}' "$p")
+	[ -z "$glued" ] && ok "$n: no words run together by an alternating-font macro" ||
+		{ not_ok "$n: words run together (one word per argument of .BR and the like)"; sed 's/^/#   /' <<<"$glued"; }
 	if ! command -v groff >/dev/null; then
 		not_ok "$n: groff missing (tests/lab/install-deps installs groff-base)"
 	else

@@ -4,7 +4,7 @@
 #   make check-fuzz      each harness FUZZ_SECONDS (5) on its seed corpus:
 #                        "fuzz: N passed, N failed"
 #   make fuzz-long       each harness FUZZ_RUNS (10000000) executions;
-#                        prints each one's count (README: Fuzzing)
+#                        prints each one's count (DEVELOPMENT.md: Fuzzing)
 #
 # Warnings as in the gcc build, less clang's -Wformat-nonliteral for
 # vprintf-style helpers gcc accepts.  The parsers are the pure layers (LIB_SRCS) plus tstack.c, whose disk

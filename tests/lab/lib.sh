@@ -53,6 +53,16 @@ lab_pid() {
 serial_tail() {
 	local n=${1:-40}
 	[ -f "$LAB_SERIAL" ] || return 0
+	# A hung dom0 prints its first report (soft lockup, RCU stall, oops)
+	# with the stack that says where it hung once, long before the last
+	# lines: CI keeps only what is printed.
+	if grep -qE 'BUG: |rcu: INFO|WARNING: |Call Trace:' "$LAB_SERIAL"; then
+		echo "---- dom0's first kernel report in $LAB_SERIAL ----" >&2
+		grep -m1 -n -E 'BUG: |rcu: INFO|WARNING: |Call Trace:' "$LAB_SERIAL" |
+			cut -d: -f1 | { read -r first || first=1
+			sed -n "$((first > 5 ? first - 5 : 1)),$((first + 80))p" \
+				"$LAB_SERIAL"; } | tr -d '\r' >&2
+	fi
 	echo "---- last $n lines of $LAB_SERIAL ----" >&2
 	tail -n "$n" "$LAB_SERIAL" | tr -d '\r' >&2
 	echo "----" >&2

@@ -11,6 +11,7 @@
 # is not adopted.  Without xvbd-block installed a share is refused (Xen's
 # block script would open the image by path again).  A shares' lock held
 # by someone else bounds attach's wait, and Ctrl-C ends it.
+# lab-tier: all
 . /lab/lib/testlib.sh
 G=t66
 dir=/srv/nfs/export/t66

@@ -12,6 +12,7 @@
 # created on the admin's own NFS mount of the server; a stale "guest -1
 # NAME" entry is not a running guest of that name, and a stale loop entry
 # is not a loop device another backend publishes.
+# lab-tier: all
 . /lab/lib/testlib.sh
 G=t67
 dir=/srv/nfs/export/t67

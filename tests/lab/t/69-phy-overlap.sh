@@ -3,6 +3,7 @@
 # whose partition a guest uses, and a loop device that is another guest
 # disk's backing.  Both refused with nothing left behind; a partition
 # nobody uses still works.
+# lab-tier: all
 . /lab/lib/testlib.sh
 G=t69
 img=/scratch/t69.img

@@ -2,6 +2,7 @@
 # shows ~100 % (+-10) CPU; detaching and re-attaching its disk while
 # `xvbd stats -d 1 --json` runs prints no negative value: the VBD leaves
 # the samples, comes back marked "reset" with null rates, then "ok".
+# lab-tier: all
 . /lab/lib/testlib.sh
 img=/scratch/t71.img
 truncate -s 64M $img

@@ -10,6 +10,7 @@
 # Before the fix both attaches picked xvdb and the loser's cleanup removed
 # the winner's disk (3 of 3 rounds: both failed, loops left bound).
 # Then two tunes of one device at once: one after the other, never mixed.
+# lab-tier: all
 . /lab/lib/testlib.sh
 G=t73
 rounds=3

@@ -7,6 +7,7 @@
 # a true A/A fails it 1 % of the time, not 5 % (a failure here is worth a
 # look, not a rerun).  (The fresh-guest mode's whole experiment is t/79's.)
 # lab-timeout: 900
+# lab-tier: all
 . /lab/lib/testlib.sh
 . /lab/lib/abguest.sh
 name=t78
