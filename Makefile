@@ -117,7 +117,7 @@ LIB_SRCS += src/ab/ab_stat.c src/ab/ab_stat_dist.c src/ab/ab_stat_fieller.c \
 # commands that read records
 LIB_SRCS += src/ab/ab_fp.c src/ab/ab_fp_offer.c src/ab/ab_summary.c src/ab/ab_compare.c \
 	     src/ab/ab_compare_pair.c src/ab/ab_compare_render.c src/ab/ab_plot.c src/ab/ab_plot_cdf.c \
-	     src/ab/ab_verdict.c src/ab/ab_compare_words.c \
+	     src/ab/ab_verdict.c src/ab/ab_compare_words.c src/ab/ab_compare_text.c \
 	     src/ab/ab_interf.c src/ab/ab_guest.c src/ab/ab_account.c src/ab/ab_svg.c \
 	     src/ab/ab_pvsplit.c
 # ab: experiments over k levels (order, comparison with a baseline, the

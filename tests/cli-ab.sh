@@ -15,14 +15,15 @@ trap 'rm -rf "$abdir"' EXIT
 # at 2024-05-01T12:00:0SEQ.  key=value replaces a fingerprint fact;
 # cpu_jump=K adds 2.5 s of guest CPU time from sample K on (1 vCPU: that
 # interval's CPU time outruns its wall time); exp=ID pair=N make it pair
-# N's run of ab run experiment ID.  others=P: the samples carry the
+# N's run of ab run experiment ID; mode=run: a --run record (its run
+# time known).  others=P: the samples carry the
 # other domains' CPU (2 domains using P % of one CPU); foreign=N: the
 # backing device serves N reads a second of 8 sectors that are not the
 # VBD's, and its sector counts are in the record.  lat=T: the run has
 # latency (ab record --latency): 1000 reads at 1 ms and T at 20 ms.
 ab_rec() {
 	local dir=$1 label=$2 seq=$3 iops=$4 kv k jump=0 sep id t exp= pair=
-	local others= foreign= lat=
+	local others= foreign= lat= mode=duration
 	shift 4
 	local -A fp=(
 		[dom0.clocksource]=xen [guest.vcpus]=1
@@ -38,6 +39,7 @@ ab_rec() {
 		others=*) others=${kv#*=} ;;
 		foreign=*) foreign=${kv#*=} ;;
 		lat=*) lat=${kv#*=} ;;
+		mode=*) mode=${kv#*=} ;;
 		*) fp[${kv%%=*}]=${kv#*=} ;;
 		esac
 	done
@@ -47,7 +49,7 @@ ab_rec() {
 		printf '"label":"%s","started":"2024-05-01T12:00:0%sZ",' \
 			"$label" "$seq"
 		printf '"started_unix_ns":%s000000000,' $((1714564800 + seq))
-		printf '"domain":"guest1","vdevs":["xvdb"],"mode":"duration",'
+		printf '"domain":"guest1","vdevs":["xvdb"],"mode":"%s",' "$mode"
 		printf '"workload":"%s","workload_status":0,' "${fp[workload]}"
 		printf '"interval_ns":1000000000,"warmup_ns":0,"complete":true,'
 		[ -n "$exp" ] && printf '"experiment":"%s","pair":%s,' "$exp" "$pair"
@@ -96,13 +98,17 @@ ab_rec() {
 	} > "$dir/$id.json"
 }
 
-# ab_ok TEXT ARGS...: exit 0 and TEXT in stdout; then under valgrind.
+# ab_ok TEXT ARGS...: exit 0 and TEXT in stdout (blanks and line ends
+# alike: the text form wraps its lines at 100 columns); then under
+# valgrind.
 ab_ok() {
-	local text=$1 out rc
+	local text=$1 out rc flat want
 	shift
 	out=$("$xvbd" -q "$@" 2>&1)
 	rc=$?
-	if [ "$rc" = 0 ] && [[ $out == *"$text"* ]]; then
+	flat=$(printf '%s' "$out" | tr -s '[:space:]' ' ')
+	want=$(printf '%s' "$text" | tr -s '[:space:]' ' ')
+	if [ "$rc" = 0 ] && [[ $flat == *"$want"* ]]; then
 		echo "ok - xvbd $* -> 0: $text"
 		passed=$((passed + 1))
 	else
@@ -121,26 +127,33 @@ ab_ok() {
 	fi
 }
 
+# ab_labels DIR: five runs of each of the labels the comparisons read,
+# a variable or a confounder each against ring1.
+ab_labels() {
+	local i=0 iops s=$1
+
+	for iops in 1510 1523 1498 1540 1529; do
+		ab_rec "$s" ring1 $i $iops
+		ab_rec "$s" ring8 $i $((iops + 190)) vbd.xvdb.ring_pages=8
+		ab_rec "$s" order0 $i $iops vbd.xvdb.offer.ring_order=0
+		ab_rec "$s" order2 $i $((iops + 3)) vbd.xvdb.offer.ring_order=2
+		ab_rec "$s" order2t $i $((iops + 190)) vbd.xvdb.offer.ring_order=2 \
+			vbd.xvdb.ring_pages=4
+		ab_rec "$s" vcpus2 $i $((iops + 190)) vbd.xvdb.ring_pages=8 \
+			guest.vcpus=2
+		ab_rec "$s" file $i $((iops + 900)) vbd.xvdb.backend="file via loop" \
+			vbd.xvdb.dom0_cache=host
+		ab_rec "$s" big $i $((iops + 190)) vbd.xvdb.ring_pages=8 \
+			vbd.xvdb.size_bytes=7516192768
+		ab_rec "$s" fio64k $i $((iops + 190)) vbd.xvdb.ring_pages=8 \
+			workload="fio 64k read"
+		i=$((i + 1))
+	done
+}
+
 s=$abdir/store
 mkdir -p "$s"
-i=0
-for iops in 1510 1523 1498 1540 1529; do
-	ab_rec "$s" ring1 $i $iops
-	ab_rec "$s" ring8 $i $((iops + 190)) vbd.xvdb.ring_pages=8
-	ab_rec "$s" order0 $i $iops vbd.xvdb.offer.ring_order=0
-	ab_rec "$s" order2 $i $((iops + 3)) vbd.xvdb.offer.ring_order=2
-	ab_rec "$s" order2t $i $((iops + 190)) vbd.xvdb.offer.ring_order=2 \
-		vbd.xvdb.ring_pages=4
-	ab_rec "$s" vcpus2 $i $((iops + 190)) vbd.xvdb.ring_pages=8 \
-		guest.vcpus=2
-	ab_rec "$s" file $i $((iops + 900)) vbd.xvdb.backend="file via loop" \
-		vbd.xvdb.dom0_cache=host
-	ab_rec "$s" big $i $((iops + 190)) vbd.xvdb.ring_pages=8 \
-		vbd.xvdb.size_bytes=7516192768
-	ab_rec "$s" fio64k $i $((iops + 190)) vbd.xvdb.ring_pages=8 \
-		workload="fio 64k read"
-	i=$((i + 1))
-done
+ab_labels "$s"
 ab_rec "$s" two 0 1700 vbd.xvdb.ring_pages=8
 ab_rec "$s" two 1 1710 vbd.xvdb.ring_pages=8
 ab_rec "$s" fast 0 1700 vbd.xvdb.ring_pages=8
@@ -157,8 +170,13 @@ for iops in 1000 1200 1400 1600 1800; do
 	i=$((i + 1))
 done
 ab_ok "paired t on the 5 ABBA pairs of experiment ab-run-20240501T120000-0000" \
+	ab compare pa pb --dir "$s" -v
+ab_ok "compared: A pa, B pb: the 5 ABBA pairs of ab-run-20240501T120000-0000" \
 	ab compare pa pb --dir "$s"
-ab_ok "B faster (paired t, p=" ab compare pa pb --dir "$s" --metric read-iops
+ab_ok "read-iops: B faster by 2.0 % +- 0.1 % (paired t, p=" \
+	ab compare pa pb --dir "$s" --metric read-iops -v
+ab_ok "+2.0% +-0.1 B faster (p=3.7e-08)" ab compare pa pb --dir "$s" \
+	--metric read-iops
 ab_ok '"test":"paired","pairs":5,' ab compare pa pb --dir "$s" --json
 ab_ok "Welch's t on run summaries" ab compare pa pb --dir "$s" --unpaired
 ab_ok "runs per side would detect 5 % at 80 % power" \
@@ -169,15 +187,20 @@ ab_ok "read-iops: not shown to be the same within +-1 %" \
 	ab compare pa pb --dir "$s" --equivalence 1
 ab_ok "runs per side would detect 20 %" \
 	ab compare pa pb --dir "$s" --unpaired --min-effect 20
-ab_ok "B faster (Welch's t, p=" ab compare ring1 ring8 --dir "$s"
-ab_ok "multiple metrics:    Holm-Bonferroni over" \
-	ab compare ring1 ring8 --dir "$s"
+ab_ok "B faster by 12.5 % +- 1.7 % (Welch's t, p=" ab compare ring1 ring8 \
+	--dir "$s" -v
+ab_ok "B faster (p=5.6e-07)" ab compare ring1 ring8 --dir "$s"
+ab_ok "multiple metrics: Holm-Bonferroni over" \
+	ab compare ring1 ring8 --dir "$s" -v
+ab_ok "p Holm-adjusted over 7 metrics" ab compare ring1 ring8 --dir "$s"
 ab_ok "none (--no-adjust: each verdict at the confidence alone)" \
-	ab compare ring1 ring8 --dir "$s" --no-adjust
+	ab compare ring1 ring8 --dir "$s" --no-adjust -v
+ab_ok "p per metric (--no-adjust)" ab compare ring1 ring8 --dir "$s" \
+	--no-adjust
 ab_ok '"adjust":"none"' ab compare ring1 ring8 --dir "$s" --no-adjust \
 	--json
 ab_ok "none (one metric)" ab compare ring1 ring8 --dir "$s" \
-	--metric read-iops
+	--metric read-iops -v
 ab_ok "variable under test: vbd.xvdb.ring_pages: A 1, B 8" \
 	ab compare ring1 ring8 --dir "$s"
 ab_ok "guest.vcpus: A 1, B 2: guest vCPUs differ" \
@@ -406,8 +429,10 @@ for i in $(seq 0 19); do
 	ab_rate "$swd/w2" a $((2 * i)) $((i % 2 ? 10000 : 100)) exp=$E pair=$((i + 1))
 	ab_rate "$swd/w2" b $((2 * i + 1)) "${bs[i % 6]}" exp=$E pair=$((i + 1))
 done
-ab_ok "+13.2 +- 7.9 IO/s  +13.2 % +- 7.9 %  B faster (paired t, p=0.0015)" \
+ab_ok "+13.2% +-7.9 B faster (p=0.0015)" \
 	ab compare a b --dir "$swd/w2" --metric read-iops
+ab_ok "read-iops: B faster by 13.2 % +- 7.9 % (paired t, p=0.0015)" \
+	ab compare a b --dir "$swd/w2" --metric read-iops -v
 ab_ok "read-iops: the pairs' raw differences B-A average -9.4 +- 6.0 IO/s, the other way from the paired test's ln(B/A)" \
 	ab compare a b --dir "$swd/w2" --metric read-iops
 # read-lat known in 3 runs a side but 2 pairs: weak, not "same"
@@ -431,6 +456,8 @@ for i in 0 1 2 3 4; do
 	ab_rate "$swd/w4" b $((2 * i + 1)) "${rb[i]}0" exp=$E pair=$((i + 1))
 done
 ab_ok "read-iops: the runs made already rule out an effect of 5 % (their 95 % interval of B-A %: -0.2 to +0.2 %)" \
+	ab compare a b --dir "$swd/w4" --metric read-iops -v
+ab_ok "read-iops: the runs made already rule out an effect of 5 %" \
 	ab compare a b --dir "$swd/w4" --metric read-iops
 ab_ok '"runs_needed":null,"runs_needed_status":"ruled-out"' \
 	ab compare a b --dir "$swd/w4" --metric read-iops --json
@@ -446,6 +473,8 @@ ab_rate "$swd/w5" b 1 10300 exp=$E pair=1
 ab_rate "$swd/w5" a 2 10000 exp=$E pair=2
 ab_rate "$swd/w5" b 3 10000 exp=$E pair=2
 ab_ok "+1.5 % (-100.0 to +inf) %" \
+	ab compare a b --dir "$swd/w5" --metric read-iops --confidence 99.999 -v
+ab_ok "+1.5% [-100.0,+inf] weak: 2 pairs, not proven" \
 	ab compare a b --dir "$swd/w5" --metric read-iops --confidence 99.999
 ab_no "+- inf" ab compare a b --dir "$swd/w5" --metric read-iops \
 	--confidence 99.999
@@ -463,15 +492,17 @@ for i in 0 1 2 3 4; do
 		$((L[i] * 3125)) $((L[i] * 100)) $((L[i] * 200)) exp=$E pair=$((i + 1))
 done
 ab_ok "no difference proven at 95 % (paired t, p=1)" \
-	ab compare a b --dir "$swd/w6" --metric read-mbs
+	ab compare a b --dir "$swd/w6" --metric read-mbs -v
 ab_ok "no difference proven at 95 % (Welch's t, p=1)" \
-	ab compare a b --dir "$swd/w6" --metric read-mbs --unpaired
+	ab compare a b --dir "$swd/w6" --metric read-mbs --unpaired -v
 # A = 4, 3, 4, 8, 5 against B = 5, 6: Fieller's set is two pieces
 mkdir -m 700 "$swd/w8"
 i=0
 for v in 40 30 40 80 50; do ab_rate "$swd/w8" a $i $v; i=$((i + 1)); done
 for v in 50 60; do ab_rate "$swd/w8" b $i $v; i=$((i + 1)); done
 ab_ok "+14.6 % (-108.0 to -83.0 or -30.9 to +126.1) %" \
+	ab compare a b --dir "$swd/w8" --metric read-iops -v
+ab_ok "+14.6% [-108.0,-83.0]u[-30.9,+126.1]" \
 	ab compare a b --dir "$swd/w8" --metric read-iops
 ab_ok '"pct_lo":-107.987238,"pct_hi":126.097535,"pct_interval":"bounded","pct_pieces":[[-107.987238,-83.045483],[-30.880204,126.097535]]' \
 	ab compare a b --dir "$swd/w8" --metric read-iops --json
@@ -524,9 +555,11 @@ for iops in 1000 1200 1400 1600 1800; do
 	i=$((i + 1))
 done
 ab_ok "paired t on the 5 blocks of experiment ab-run-20240501T120000-0041" \
+	ab compare host none slow same --dir "$sw" -v
+ab_ok "host (5 runs) against none (5), slow (5), same (5): the 5 blocks of ab-run-20240501T120000-0041" \
 	ab compare host none slow same --dir "$sw"
 ab_ok "Holm-Bonferroni over 21 tests (3 levels x metrics)" \
-	ab compare host none slow same --dir "$sw"
+	ab compare host none slow same --dir "$sw" -v
 ab_ok "vbd.xvdb.dom0_cache: host -> none" \
 	ab compare host none slow same --dir "$sw"
 # The table: benchstat's columns, every line within 100 columns.
@@ -553,12 +586,14 @@ ab_ok '"verdict":"worse"' \
 	ab compare host none slow same --dir "$sw" --json --metric read-iops
 ab_ok '"comparisons":[{"a":"host","runs_a":5,"b":"none",' \
 	ab compare host none slow same --dir "$sw" --json
-ab_ok "baseline:       slow (5 runs)" \
+ab_ok "baseline: slow (5 runs)" \
+	ab compare host none slow --dir "$sw" --baseline slow -v
+ab_ok "compared: slow (5 runs) against host (5), none (5)" \
 	ab compare host none slow --dir "$sw" --baseline slow
 # Two labels: ab compare as ever (--baseline names the A side).
 a=$("$xvbd" -q ab compare host none --dir "$sw")
 b=$("$xvbd" -q ab compare none host --dir "$sw" --baseline host)
-if [ "$a" = "$b" ] && [[ $a == "A:                   host (5 runs)"* ]]; then
+if [ "$a" = "$b" ] && [[ $a == "compared: "*"A host"*"B none"* ]]; then
 	echo "ok - ab compare of two labels: A is the baseline"
 	passed=$((passed + 1))
 else
@@ -618,3 +653,4 @@ else
 	echo "not ok - ab plot of 4 levels: $abdir/levels.svg"
 	failed=$((failed + 1))
 fi
+. "$(dirname "${BASH_SOURCE[0]}")/cli-ab-text.sh"

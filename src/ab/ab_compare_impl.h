@@ -78,6 +78,41 @@ int ab_fmt_ci(char *buf, size_t len, const struct xvbd_ab_ci *ci,
 
 struct xvbd_out;
 /*
+ * The text tables' cells (ab_compare_text.c), for the two labels' table
+ * and the sweep's: a centre "1523.0 +-2.6%" (" n=3" when n is not every
+ * run, "-" unknown); B-A % "+12.3% +-1.2", "+12.3% [+8.0,+20.1]", pieces
+ * joined by "u"; a metric with its unit "read-iops IO/s".  snprintf's
+ * return.
+ */
+int ab_cell_centre(char *buf, size_t len, double centre, double half,
+		   size_t n, size_t runs, int decimals);
+int ab_cell_pct(char *buf, size_t len, double v, const struct xvbd_ab_ci *ci);
+int ab_cell_metric(char *buf, size_t len, int m);
+/*
+ * No data on either side: unknown on both, or 0 in every run (all_zero).
+ * The text table leaves such a metric out and names it in one line:
+ * none[m] and zero[m] as KEY, nothing when there is none.
+ */
+bool ab_metric_no_data(const struct xvbd_ab_metric_cmp *mc);
+bool ab_metric_all_zero(const struct xvbd_ab_metric_cmp *mc);
+void ab_no_data_line(struct xvbd_out *o, const char *key,
+		     const bool *none, const bool *zero);
+/*
+ * The verdict in words with the p that decided it (Holm's when the
+ * comparison is adjusted): "B faster (p=5.6e-07)", "no difference proven
+ * (p=0.31)", "weak: 5 and 2 runs, not proven", why it is unknown.
+ */
+void ab_verdict_short(char *buf, size_t len,
+		      const struct xvbd_ab_comparison *c,
+		      const struct xvbd_ab_metric_cmp *mc);
+/* The paired metrics whose raw mean goes the other way, as warnings. */
+void ab_raw_notes(struct xvbd_out *o, const struct xvbd_ab_comparison *c,
+		  const bool *shown);
+/* The two labels' text form, inside the comparison's object. */
+void ab_compare_text(struct xvbd_out *o, const struct xvbd_ab_comparison *c,
+		     const bool *shown);
+
+/*
  * JSON of a set (ab_compare_render.c): KEY_lo and KEY_hi, both numbers or
  * both null; with shape, KEY_interval its shape's name.
  */

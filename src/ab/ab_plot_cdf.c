@@ -78,7 +78,8 @@ static void row(FILE *f, const struct xvbd_lathist *h, const char *dir,
 		double y)
 {
 	static const char *const colour[2] = { PLOT_COLOUR_A, PLOT_COLOUR_B };
-	double y0 = y + ROW_H - 35, lo = 1e30, hi = 0;
+	/* the axis' unit above the plot, below the title's line */
+	double y0 = y + ROW_H - 24, lo = 1e30, hi = 0;
 	char buf[128];
 	size_t k, idx;
 

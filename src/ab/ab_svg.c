@@ -7,6 +7,8 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "ab_svg_impl.h"
 
@@ -46,6 +48,41 @@ void ab_svg_text(FILE *f, double x, double y, const char *anchor,
 	fputs("</text>\n", f);
 }
 
+double ab_svg_width(const char *s, int size, bool bold)
+{
+	return (double)strlen(s) * size * (bold ? AB_SVG_CHAR_EM_BOLD :
+					   AB_SVG_CHAR_EM);
+}
+
+void ab_svg_label(FILE *f, double x, double y, const char *anchor, int size,
+		  bool bold, double max_px, const char *s)
+{
+	size_t fit = (size_t)(max_px / (size * (bold ? AB_SVG_CHAR_EM_BOLD :
+						 AB_SVG_CHAR_EM)));
+	size_t len = strlen(s), head;
+	char attrs[64], *cut;
+
+	snprintf(attrs, sizeof(attrs), "font-size=\"%d\"%s", size,
+		 bold ? " font-weight=\"bold\"" : "");
+	if (len <= fit) {
+		ab_svg_text(f, x, y, anchor, attrs, s);
+		return;
+	}
+	cut = malloc(fit + 1);
+	if (!cut || fit < 4) {
+		free(cut);
+		return;		/* no room: no label rather than one outside */
+	}
+	/* the start and the end say most: labels, ids, their times */
+	head = (fit - 3) / 2;
+	memcpy(cut, s, head);
+	memcpy(cut + head, "...", 3);
+	memcpy(cut + head + 3, s + len - (fit - 3 - head), fit - 3 - head);
+	cut[fit] = '\0';
+	ab_svg_text(f, x, y, anchor, attrs, cut);
+	free(cut);
+}
+
 double ab_svg_nice_ceil(double v)
 {
 	double p, m;
@@ -77,9 +114,11 @@ void ab_svg_axis(FILE *f, double x, double y0, double height, double top,
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
 			"y2=\"%.1f\" stroke=\"#444\"/>\n", x - 4, y, x, y);
 		snprintf(buf, sizeof(buf), "%g", top * i / 2.0);
-		ab_svg_text(f, x - 6, y + 4, "end", "font-size=\"11\"", buf);
+		ab_svg_label(f, x - 6, y + 4, "end", 11, false, x - 10, buf);
 	}
-	ab_svg_text(f, x - 6, y0 - height - 8, "end", "font-size=\"11\"", unit);
+	/* above the axis, right-aligned to it: clear of a title beside */
+	ab_svg_label(f, x - 6, y0 - height - 8, "end", 11, false, x - 10,
+		     unit);
 }
 
 void ab_svg_begin(FILE *f, int width, size_t height, const char *title)
@@ -93,8 +132,7 @@ void ab_svg_begin(FILE *f, int width, size_t height, const char *title)
 	fputs("<title>", f);
 	ab_svg_esc(f, title);
 	fputs("</title>\n", f);
-	ab_svg_text(f, 20, 26, "start", "font-size=\"16\" font-weight=\"bold\"",
-		    title);
+	ab_svg_label(f, 20, 26, "start", 16, true, width - 40, title);
 }
 
 int ab_svg_end(FILE *f, int rc, char **buf, const size_t *size, char **svg,

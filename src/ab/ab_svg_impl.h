@@ -7,6 +7,7 @@
 #ifndef XVBD_AB_SVG_IMPL_H
 #define XVBD_AB_SVG_IMPL_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 /* Text content and attribute values: the five XML specials escaped,
@@ -15,6 +16,19 @@ void ab_svg_esc(FILE *f, const char *s);
 /* <text> at x, y; extra: more attributes or NULL; s escaped. */
 void ab_svg_text(FILE *f, double x, double y, const char *anchor,
 		 const char *extra, const char *s);
+/*
+ * A label that stays inside max_px: <text> at x, y in a font of size px
+ * (bold or not), its middle cut to "..." when the text is wider than
+ * that at AB_SVG_CHAR_EM of the size per character (0.62, bold 0.68:
+ * wider than DejaVu Sans' and Liberation Sans' ASCII on average, which
+ * tests/svg-fit.sh takes as 0.6 and 0.65).
+ */
+#define AB_SVG_CHAR_EM		0.62
+#define AB_SVG_CHAR_EM_BOLD	0.68
+void ab_svg_label(FILE *f, double x, double y, const char *anchor, int size,
+		  bool bold, double max_px, const char *s);
+/* How wide ab_svg_label draws s at size (its estimate, in px). */
+double ab_svg_width(const char *s, int size, bool bold);
 /* 1, 2 or 5 times a power of ten, at least v (axis tops). */
 double ab_svg_nice_ceil(double v);
 /* A y axis at x from y0 up height: ticks 0, top/2, top, and the unit. */

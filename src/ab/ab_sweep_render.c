@@ -77,59 +77,6 @@ static bool has_row(const struct xvbd_ab_sweep *s, const bool *shown, int m)
 	return false;
 }
 
-/* "1523.0 +-2.6%", "- " when unknown, " n=2" when not every run. */
-static void cell_centre(char *buf, size_t len, double centre, double half,
-			size_t n, size_t runs, int decimals)
-{
-	double rel = half / centre * 100;
-	int k;
-
-	if (isnan(centre)) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	if (isnan(half) || !(centre > 0))
-		k = snprintf(buf, len, "%.*f", decimals, centre);
-	else
-		k = snprintf(buf, len, "%.*f +-%.*f%%", decimals, centre,
-			     rel < 10 ? 1 : 0, rel);
-	if (k > 0 && (size_t)k < len && n != runs)
-		snprintf(buf + k, len - (size_t)k, " n=%zu", n);
-}
-
-/* "-12.3% +-1.1", "-81.2% [-84.0,-78.1]", "+3.0%" */
-/*
- * "+12.3% +-1.2", "+12.3% [+8.0,+20.1]", pieces "[lo,hi]u[lo,hi]", an
- * end beyond any double "+inf", a set with none "(unbounded)": numbers
- * of bounded width (ab_fmt_num), the set whole.
- */
-static int fmt_pct(char *buf, size_t len, double v, const struct xvbd_ab_ci *ci)
-{
-	char x[32], lo[32], hi[32];
-	double h = (ci->hi - ci->lo) / 2;
-	size_t i;
-	int n;
-
-	ab_fmt_num(x, sizeof(x), v, 1, true);
-	if (ci->shape == XVBD_AB_CI_NONE)
-		return snprintf(buf, len, "%s%%", x);
-	if (ci->shape == XVBD_AB_CI_UNBOUNDED)
-		return snprintf(buf, len, "%s%% (unbounded)", x);
-	if (xvbd_ab_ci_bounded(ci) && ci->npieces == 1 &&
-	    fabs((ci->hi - v) - (v - ci->lo)) <= 0.1 * h + 1e-12) {
-		ab_fmt_num(hi, sizeof(hi), h, 1, false);
-		return snprintf(buf, len, "%s%% +-%s", x, hi);
-	}
-	n = snprintf(buf, len, "%s%% ", x);
-	for (i = 0; i < ci->npieces && n > 0 && (size_t)n < len; i++) {
-		ab_fmt_num(lo, sizeof(lo), ci->piece_lo[i], 1, true);
-		ab_fmt_num(hi, sizeof(hi), ci->piece_hi[i], 1, true);
-		n += snprintf(buf + n, len - (size_t)n, "%s[%s,%s]",
-			      i ? "u" : "", lo, hi);
-	}
-	return n;
-}
-
 static void cell_vs(char *buf, size_t len, const struct xvbd_ab_metric_cmp *mc)
 {
 	const struct xvbd_ab_metric_info *info = &xvbd_ab_metrics[mc->metric];
@@ -140,7 +87,7 @@ static void cell_vs(char *buf, size_t len, const struct xvbd_ab_metric_cmp *mc)
 		return;
 	}
 	if (!isnan(mc->s.pct))
-		k = fmt_pct(buf, len, mc->s.pct, &mc->s.pct_ci);
+		k = ab_cell_pct(buf, len, mc->s.pct, &mc->s.pct_ci);
 	else
 		k = snprintf(buf, len, "%+.*f %s", info->decimals, mc->s.diff,
 			     info->unit);
@@ -165,13 +112,13 @@ static void metric_row(const struct xvbd_ab_sweep *s, int m, struct row *r)
 		const struct xvbd_ab_metric_cmp *mc = &s->cmp[i].m[m];
 
 		if (i == s->baseline) {
-			cell_centre(r->cell[1 + 2 * i], CELL_MAX, b->s.centre_a,
+			ab_cell_centre(r->cell[1 + 2 * i], CELL_MAX, b->s.centre_a,
 				    b->s.half_a, b->na, s->runs[i],
 				    info->decimals);
 			r->cell[2 + 2 * i][0] = '\0';
 			continue;
 		}
-		cell_centre(r->cell[1 + 2 * i], CELL_MAX, mc->s.centre_b,
+		ab_cell_centre(r->cell[1 + 2 * i], CELL_MAX, mc->s.centre_b,
 			    mc->s.half_b, mc->nb, s->runs[i], info->decimals);
 		cell_vs(r->cell[2 + 2 * i], CELL_MAX, mc);
 	}
@@ -197,7 +144,7 @@ static void geomean_row(const struct xvbd_ab_sweep *s, struct row *r)
 		if (i == s->baseline)
 			continue;
 		geomean_ci(g, i, &ci);
-		fmt_pct(r->cell[2 + 2 * i], CELL_MAX, g->pct[i], &ci);
+		ab_cell_pct(r->cell[2 + 2 * i], CELL_MAX, g->pct[i], &ci);
 	}
 }
 
@@ -279,7 +226,44 @@ static void render_table(struct xvbd_out *o, const struct xvbd_ab_sweep *s,
 	render_chunk(o, s, rows, nrows, from, n, key);
 }
 
-static void render_head_text(struct xvbd_out *o, const struct xvbd_ab_sweep *s)
+/* Three lines; -v: render_head_long. */
+static void render_head_short(struct xvbd_out *o,
+			      const struct xvbd_ab_sweep *s)
+{
+	const struct xvbd_ab_comparison *c = any_cmp(s);
+	const char *base = s->label[s->baseline];
+	char buf[512];
+	size_t i;
+	int k;
+
+	k = snprintf(buf, sizeof(buf), "%s (%zu run%s) against", base,
+		     s->runs[s->baseline], s->runs[s->baseline] == 1 ? "" :
+		     "s");
+	for (i = 0; i < s->nlevels && k > 0 && (size_t)k < sizeof(buf); i++)
+		if (i != s->baseline)
+			k += snprintf(buf + k, sizeof(buf) - (size_t)k,
+				      "%s %s (%zu)", buf[k - 1] == 't' ? "" :
+				      ",", s->label[i], s->runs[i]);
+	if (s->experiment && k > 0 && (size_t)k < sizeof(buf))
+		snprintf(buf + k, sizeof(buf) - (size_t)k, ": the %zu blocks "
+			 "of %s", s->blocks, s->experiment);
+	xvbd_out_str(o, "compared", buf);
+	k = snprintf(buf, sizeof(buf), "%s; %g %% intervals", s->experiment ?
+		     "paired t on ln(level/baseline)" :
+		     c->test == XVBD_AB_TEST_MWU ?
+		     "Mann-Whitney U on run summaries" :
+		     "Welch's t on run summaries", s->confidence * 100);
+	if (k > 0 && (size_t)k < sizeof(buf))
+		snprintf(buf + k, sizeof(buf) - (size_t)k, s->adjusted ?
+			 "; p Holm-adjusted over %zu tests" : s->family > 1 ?
+			 "; p per test (--no-adjust)" : "", s->family);
+	xvbd_out_str(o, "test", buf);
+	snprintf(buf, sizeof(buf), "centre +-half its interval; vs %s: %% "
+		 "+-interval, verdict (~: no difference proven)", base);
+	xvbd_out_str(o, "cells", buf);
+}
+
+static void render_head_long(struct xvbd_out *o, const struct xvbd_ab_sweep *s)
 {
 	const struct xvbd_ab_comparison *c = any_cmp(s);
 	char buf[512];
@@ -465,21 +449,52 @@ static void render_warnings_text(struct xvbd_out *o,
 	xvbd_out_arr_end(o);
 }
 
+static const struct xvbd_out_label sweep_labels[] = {
+	{ "no_data", "no data" },
+	{ NULL, NULL },
+};
+
+/* A metric without a row: 0 in every run of every level, or unknown. */
+static void no_data(const struct xvbd_ab_sweep *s, int m, bool *none,
+		    bool *zero)
+{
+	bool all_zero = true;
+	size_t i;
+
+	for (i = 0; i < s->nlevels; i++)
+		if (i != s->baseline)
+			all_zero &= ab_metric_all_zero(&s->cmp[i].m[m]);
+	zero[m] = all_zero;
+	none[m] = !all_zero;
+}
+
 static void render_text(struct xvbd_out *o, const struct xvbd_ab_sweep *s,
 			const bool *shown)
 {
 	struct row *rows = calloc(XVBD_AB_NMETRICS + 1, sizeof(*rows));
+	bool none[XVBD_AB_NMETRICS] = { false };
+	bool zero[XVBD_AB_NMETRICS] = { false };
 	size_t nrows = 0;
 	int m;
 
-	render_head_text(o, s);
+	xvbd_out_labels(o, sweep_labels);
+	xvbd_out_wrap(o, XVBD_AB_SWEEP_TEXT_COLS);
+	if (xvbd_out_verbose(o))
+		render_head_long(o, s);
+	else
+		render_head_short(o, s);
 	if (!rows) {
 		xvbd_out_str(o, "metrics", "(out of memory)");
 		return;
 	}
-	for (m = 0; m < XVBD_AB_NMETRICS; m++)
+	for (m = 0; m < XVBD_AB_NMETRICS; m++) {
 		if (has_row(s, shown, m))
 			metric_row(s, m, &rows[nrows++]);
+		/* the guest's own figures only where some run has them */
+		else if ((!shown || shown[m]) &&
+			 !(!shown && xvbd_ab_metric_is_guest(m)))
+			no_data(s, m, none, zero);
+	}
 	if (s->geomean.nmetrics)
 		geomean_row(s, &rows[nrows++]);
 	if (nrows)
@@ -487,6 +502,7 @@ static void render_text(struct xvbd_out *o, const struct xvbd_ab_sweep *s,
 	else
 		xvbd_out_str(o, "metrics", "none with data in these runs");
 	free(rows);
+	ab_no_data_line(o, "no_data", none, zero);
 	render_runs_text(o, s, shown);
 	render_variables_text(o, s);
 	render_warnings_text(o, s);

@@ -76,6 +76,21 @@ void xvbd_out_labels(struct xvbd_out *o, const struct xvbd_out_label *labels)
 	o->labels = labels;
 }
 
+void xvbd_out_wrap(struct xvbd_out *o, int cols)
+{
+	o->wrap_cols = cols > 0 ? cols : 0;
+}
+
+void xvbd_out_set_verbose(struct xvbd_out *o, int level)
+{
+	o->verbose = level;
+}
+
+int xvbd_out_verbose(const struct xvbd_out *o)
+{
+	return o->verbose;
+}
+
 static void node_free(struct node *n)
 {
 	size_t i;
@@ -441,6 +456,41 @@ static const char *label_of(const struct xvbd_out *o, const char *key)
 
 static void render(struct xvbd_out *o, const struct node *n, int indent);
 
+/*
+ * text from column col on, the cursor there: whole, or wrapped at
+ * o->wrap_cols with each further line indented to col (to a quarter of
+ * the width when col is beyond half of it).
+ */
+static void put_text(struct xvbd_out *o, const char *text, int col)
+{
+	int width = o->wrap_cols, at = col, cont = col;
+	const char *p = text;
+
+	if (!width || col + (int)strlen(text) <= width) {
+		fputs(text, o->stream);
+		return;
+	}
+	if (cont > width / 2)
+		cont = width / 4;
+	while (*p) {
+		const char *end = strchr(p, ' ');
+		int wl = end ? (int)(end - p) : (int)strlen(p);
+
+		if (p != text && at > cont && at + 1 + wl > width) {
+			fprintf(o->stream, "\n%*s", cont, "");
+			at = cont;
+		} else if (p != text) {
+			fputc(' ', o->stream);
+			at++;
+		}
+		fwrite(p, 1, (size_t)wl, o->stream);
+		at += wl;
+		p += wl;
+		while (*p == ' ')
+			p++;
+	}
+}
+
 static void render_obj(struct xvbd_out *o, const struct node *n, int indent)
 {
 	size_t i;
@@ -467,8 +517,9 @@ static void render_obj(struct xvbd_out *o, const struct node *n, int indent)
 			render(o, k, indent + 2);
 			continue;
 		}
-		fprintf(o->stream, "%*s%s:%*s %s", indent, "", label,
-			key_w - (int)strlen(label) - 1, "", k->text);
+		fprintf(o->stream, "%*s%s:%*s ", indent, "", label,
+			key_w - (int)strlen(label) - 1, "");
+		put_text(o, k->text, indent + key_w + 1);
 		if (k->note)
 			fprintf(o->stream, "%*s  # %s",
 				val_w - (int)strlen(k->text), "", k->note);
@@ -558,10 +609,11 @@ static void render(struct xvbd_out *o, const struct node *n, int indent)
 		return;
 	}
 	for (i = 0; i < n->nkids; i++) {
-		if (n->kids[i]->kind == N_SCALAR)
-			fprintf(o->stream, "%*s- %s\n", indent, "",
-				n->kids[i]->text);
-		else
+		if (n->kids[i]->kind == N_SCALAR) {
+			fprintf(o->stream, "%*s- ", indent, "");
+			put_text(o, n->kids[i]->text, indent + 2);
+			fputc('\n', o->stream);
+		} else
 			render(o, n->kids[i], indent + 2);
 	}
 }

@@ -66,6 +66,8 @@ struct node {
 struct xvbd_out {
 	FILE *stream;
 	enum xvbd_out_mode mode;
+	int wrap_cols;		/* text: wrap values and items; 0 never */
+	int verbose;		/* the reader asked for more (-v) */
 	bool json;			/* mode == XVBD_OUT_JSON */
 	bool failed;
 	bool started;

@@ -151,6 +151,7 @@ int xvbd_cmd_run(struct xvbd_ctx *ctx, int argc, char **argv)
 		xvbd_err(cmd->name, "output", "%s", strerror(ENOMEM));
 		return XVBD_EXIT_FAIL;
 	}
+	xvbd_out_set_verbose(ctx->out, ctx->opts->verbose);
 	rc = check_args(cmd, argc);
 	if (!rc && ctx->opts->dry_run && !(cmd->flags & CMD_CAN_DRY_RUN))
 		rc = xvbd_usage_error(cmd, "-N (dry run) is not supported "

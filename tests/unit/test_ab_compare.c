@@ -564,10 +564,16 @@ static void test_render(void **state)
 					 XVBD_AB_TEST_WELCH, &c), 0);
 	text = ab_render(&c, false, NULL);
 	fprintf(stderr, "%s", text);
-	assert_non_null(strstr(text, "read-iops"));
-	assert_non_null(strstr(text, "(n=5)"));
-	assert_non_null(strstr(text, "IO/s"));
-	assert_non_null(strstr(text, "B faster (Welch's t, p"));
+	/* the row: the metric with its unit, the cells, the verdict */
+	assert_non_null(strstr(text, "read-iops IO/s 1520.0 +-"));
+	assert_non_null(strstr(text, "B faster (p="));
+	/* no data on either side: not a row, named below */
+	assert_null(strstr(text, "unknown on both sides"));
+	assert_non_null(strstr(text, "no data: write-lat"));
+	free(text);
+	text = ab_render_v(&c, false, NULL, 1);
+	assert_non_null(strstr(text, "read-iops: B faster by"));
+	assert_non_null(strstr(text, "(Welch's t, p"));
 	assert_non_null(strstr(text, "variable under test: "
 				     "vbd.xvdb.ring_pages: A 1, B 8"));
 	free(text);
@@ -717,7 +723,7 @@ static void test_tiny_p(void **state)
 	assert_true(YAJL_GET_DOUBLE(v) == p);
 	yajl_tree_free(doc);
 	free(json);
-	text = ab_render(&c, false, shown);
+	text = ab_render_v(&c, false, shown, 1);
 	snprintf(want, sizeof(want), "(Welch's t, p=%.2g)", p);
 	assert_non_null(strstr(want, "e-"));
 	assert_non_null(strstr(text, want));
@@ -762,10 +768,14 @@ static void test_holm_adjust(void **state)
 			assert_true(m->s.p_adj > 0.05);
 			assert_int_equal(m->verdict, XVBD_AB_V_NO_DIFF);
 			assert_non_null(strstr(ab_vtext(&c, m), "Holm"));
-			text = ab_render(&c, false, NULL);
+			text = ab_render_v(&c, false, NULL, 1);
 			assert_non_null(strstr(text, "Holm-Bonferroni over 7 "
 						     "metrics"));
 			assert_non_null(strstr(text, "Holm p="));
+			free(text);
+			text = ab_render(&c, false, NULL);
+			assert_non_null(strstr(text, "p Holm-adjusted over 7 "
+						     "metrics"));
 			free(text);
 		} else {
 			/* --no-adjust, or one metric shown: as it was */
@@ -947,10 +957,13 @@ static void test_plot_svg(void **state)
 	assert_true(xml_well_formed(svg));
 	assert_null(strstr(svg, "<script"));
 	assert_non_null(strstr(svg, "a&lt;b&gt;&amp;&quot;c&quot;"));
-	assert_non_null(strstr(svg, "read IO/s"));
+	assert_non_null(strstr(svg, ">read-iops (IO/s)<"));
+	/* each metric's verdict and B/A %, as ab compare's words */
+	assert_non_null(strstr(svg, ">B/A +"));
+	assert_non_null(strstr(svg, "B faster (p="));
 	assert_non_null(strstr(svg, "<polyline"));
 	/* no writes in any run: no row for them */
-	assert_null(strstr(svg, "write IO/s"));
+	assert_null(strstr(svg, "write-iops"));
 	free(svg);
 
 	shown[XVBD_AB_GUEST_CPU] = true;
@@ -958,9 +971,15 @@ static void test_plot_svg(void **state)
 	assert_int_equal(xvbd_ab_plot_svg(recs(&a), a.n, recs(&b), b.n, &opts,
 					  &svg, &len), 0);
 	assert_true(xml_well_formed(svg));
-	assert_null(strstr(svg, "read IO/s"));
-	assert_non_null(strstr(svg, "guest CPU"));
+	assert_null(strstr(svg, "read-iops"));
+	assert_non_null(strstr(svg, ">guest-cpu (%CPU)<"));
 	free(svg);
+	/* a metric without data is never drawn: nothing to draw */
+	memset(shown, 0, sizeof(shown));
+	shown[XVBD_AB_WR_IOPS] = true;
+	opts.series_a = 0;
+	assert_int_equal(xvbd_ab_plot_svg(recs(&a), a.n, recs(&b), b.n, &opts,
+					  &svg, &len), -ENODATA);
 
 	opts.series_a = 5;	/* no such run */
 	assert_int_equal(xvbd_ab_plot_svg(recs(&a), a.n, recs(&b), b.n, &opts,

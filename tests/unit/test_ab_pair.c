@@ -368,13 +368,19 @@ static void test_render_paired(void **state)
 	make_label(&a, "a", drift_a, 6, EXP_ID);
 	make_label(&b, "b", drift_b, 6, EXP_ID);
 	compare(&a, &b, &o, &c);
-	text = ab_render(&c, false, NULL);
+	text = ab_render_v(&c, false, NULL, 1);
 	fprintf(stderr, "%s", text);
 	assert_non_null(strstr(text, "paired t on the 6 ABBA pairs of "
 				     "experiment " EXP_ID));
-	assert_non_null(strstr(text, "B faster (paired t, p"));
+	assert_non_null(strstr(text, "B faster by"));
+	assert_non_null(strstr(text, "(paired t, p"));
 	assert_non_null(strstr(text, "read-iops: same within +-5 % (90 % "
 				     "interval +"));
+	free(text);
+	/* without -v: the pairs in the first line, the verdict's p alone */
+	text = ab_render(&c, false, NULL);
+	assert_non_null(strstr(text, "the 6 ABBA pairs of " EXP_ID));
+	assert_non_null(strstr(text, "B faster (p="));
 	free(text);
 	json = ab_render(&c, true, NULL);
 	doc = yajl_tree_parse(json, err, sizeof(err));

@@ -670,7 +670,7 @@ static void test_fieller_union(void **state)
 	compare(&a, &b, &o, &c);
 	m = &c.m[XVBD_AB_RD_IOPS];
 	assert_int_equal(m->s.pct_ci.npieces, 2);
-	text = ab_render(&c, false, NULL);
+	text = ab_render_v(&c, false, NULL, 1);
 	fprintf(stderr, "%s", text);
 	assert_non_null(strstr(text, "(-108.0 to -83.0 or -30.9 to +126.1) %"));
 	free(text);

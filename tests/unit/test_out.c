@@ -420,11 +420,50 @@ static void test_prom_histogram(void **state)
 	free(buf);
 }
 
+/*
+ * Wrapping at 20 columns: a value goes on under itself, broken between
+ * words; a list item under its text; a word longer than the line whole;
+ * a table as it is (the caller fits it); 0 never wraps.
+ */
+static void test_wrap(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct xvbd_out *o = xvbd_out_new(f, false);
+
+	(void)state;
+	xvbd_out_wrap(o, 20);
+	xvbd_out_obj_begin(o, NULL);
+	xvbd_out_str(o, "k", "one two three four five");
+	xvbd_out_str(o, "long", "abcdefghijklmnopqrstuvwxyz end");
+	xvbd_out_arr_begin(o, "list");
+	xvbd_out_str(o, NULL, "alpha beta gamma delta");
+	xvbd_out_arr_end(o);
+	xvbd_out_arr_begin(o, "rows");
+	xvbd_out_obj_begin(o, NULL);
+	xvbd_out_str(o, "cell", "a cell of more than twenty columns");
+	xvbd_out_obj_end(o);
+	xvbd_out_arr_end(o);
+	xvbd_out_obj_end(o);
+	assert_int_equal(xvbd_out_finish(o), 0);
+	xvbd_out_free(o);
+	fclose(f);
+	fprintf(stderr, "%s", buf);
+	assert_non_null(strstr(buf, "k:    one two three\n      four five\n"));
+	assert_non_null(strstr(buf, "long: abcdefghijklmnopqrstuvwxyz\n"
+				    "      end\n"));
+	assert_non_null(strstr(buf, "  - alpha beta gamma\n    delta\n"));
+	assert_non_null(strstr(buf, "  a cell of more than twenty columns\n"));
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_json_roundtrip),
 		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_wrap),
 		cmocka_unit_test(test_table_and_empty),
 		cmocka_unit_test(test_misuse_and_write_error),
 		cmocka_unit_test(test_rows),

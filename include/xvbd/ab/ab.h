@@ -876,9 +876,15 @@ const char *xvbd_ab_test_name(enum xvbd_ab_test t);
 const char *xvbd_ab_direction(enum xvbd_ab_metric m, bool b_higher);
 
 struct xvbd_out;
-/* Text table or JSON, through the out layer (src/ab_compare_render.c),
- * as the object key (NULL: the document); shown_metrics
- * [XVBD_AB_NMETRICS], NULL: all. */
+/*
+ * Text or JSON, through the out layer (src/ab/ab_compare_render.c), as
+ * the object key (NULL: the document); shown_metrics [XVBD_AB_NMETRICS],
+ * NULL: all.  Text (ab_compare_text.c): three lines on what was compared
+ * and how (the out layer's verbose: each in full), the table of the
+ * metrics with data, those without named below it, every line within
+ * XVBD_AB_TEXT_COLS.
+ */
+#define XVBD_AB_TEXT_COLS	100
 void xvbd_ab_comparison_render(struct xvbd_out *o, const char *key,
 			       const struct xvbd_ab_comparison *c,
 			       const bool *shown_metrics);

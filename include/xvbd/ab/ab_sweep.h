@@ -250,5 +250,11 @@ int xvbd_ab_sweep_seq_step(struct xvbd_ab_sweep_seq *s,
 int xvbd_ab_plot_levels_svg(const struct xvbd_ab_level *lv, size_t k,
 			    size_t baseline, const bool *metrics,
 			    double confidence, char **svg, size_t *len);
+/*
+ * seen[XVBD_AB_NMETRICS]: the metrics some run of lv[k] has above 0,
+ * those the pictures draw (-errno when a summary fails).  `ab plot`
+ * refuses a metric named that has nothing to draw.
+ */
+int xvbd_ab_plot_seen(const struct xvbd_ab_level *lv, size_t k, bool *seen);
 
 #endif /* XVBD_AB_SWEEP_H */

@@ -81,6 +81,16 @@ void xvbd_out_prom_metrics(struct xvbd_out *o,
 			   size_t nlabels);
 /* NULL-terminated; the array must outlive the out handle. */
 void xvbd_out_labels(struct xvbd_out *o, const struct xvbd_out_label *labels);
+/*
+ * Text: a value of a "label: value" line or an item of a "- item" list
+ * longer than cols goes on under itself, broken between words (a word
+ * longer than the line stays whole); tables are the caller's to fit.
+ * 0 (the default): never.
+ */
+void xvbd_out_wrap(struct xvbd_out *o, int cols);
+/* How much the reader asked to see (-v), for renderers that say more. */
+void xvbd_out_set_verbose(struct xvbd_out *o, int level);
+int xvbd_out_verbose(const struct xvbd_out *o);
 
 void xvbd_out_obj_begin(struct xvbd_out *o, const char *key);
 void xvbd_out_obj_end(struct xvbd_out *o);

@@ -39,18 +39,20 @@ struct plot_opts {
 	size_t nops, base;
 };
 
-/* FILE: a name ending in ".svg", not a directory or a device. */
+/* FILE: a name ending in ".svg", not a directory or a device; "-". */
 static int check_out(const struct xvbd_cmd *cmd, const char *path)
 {
 	const char *base = strrchr(path, '/');
 	size_t len = strlen(path);
 	struct stat st;
 
+	if (!strcmp(path, "-"))
+		return XVBD_EXIT_OK;
 	base = base ? base + 1 : path;
 	if (len >= PATH_MAX - 16 || strlen(base) <= 4 ||
 	    strcmp(path + len - 4, ".svg"))
 		return xvbd_usage_error(cmd, "-o: expected a file name ending "
-					"in .svg");
+					"in .svg, or - for stdout");
 	if (!lstat(path, &st) && !S_ISREG(st.st_mode))
 		return xvbd_usage_error(cmd, "-o: \"%s\" exists and is not a "
 					"regular file", path);
@@ -61,7 +63,7 @@ enum { O_OUTPUT, O_METRIC, O_TEST, O_DIR, O_BASELINE };
 
 const struct xvbd_cmdopt cmd_ab_plot_opts[] = {
 	[O_OUTPUT] = XVBD_OPT_STR("output", 'o', "FILE.svg", 0,
-		"the SVG file to write (replaced)"),
+		"the SVG file to write (replaced); -: stdout"),
 	[O_METRIC] = XVBD_AB_ROW_METRIC("the metrics to draw (default: "
 					"the main ones)"),
 	[O_TEST] = XVBD_AB_ROW_TEST,
@@ -114,6 +116,10 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 	*first = 0;
 	if (!po->out)
 		return xvbd_usage_error(ctx->cmd, "-o FILE.svg is needed");
+	/* stdout is the picture's: no room for the summary's JSON */
+	if (!strcmp(po->out, "-") && ctx->opts->json)
+		return xvbd_usage_error(ctx->cmd, "-o - writes the SVG on "
+					"stdout: --json has no room there");
 	po->ops = &argv[*first];
 	po->nops = (size_t)(argc - *first);
 	return xvbd_ab_cli_levels(ctx->cmd, po->ops, po->nops, po->baseline,
@@ -162,6 +168,39 @@ static int write_atomic(const char *path, const char *buf, size_t len)
 	return rc;
 }
 
+/*
+ * A metric named that no run has (0 or unknown in every one) is a wrong
+ * request: exit 2, as any; nothing at all to draw is a failure (1).
+ */
+static int check_data(struct xvbd_ctx *ctx, const struct plot_opts *po,
+		      const struct xvbd_ab_level *lv)
+{
+	bool seen[XVBD_AB_NMETRICS], any = false;
+	int m, err;
+
+	err = xvbd_ab_plot_seen(lv, po->nops, seen);
+	if (err) {
+		xvbd_err(ctx->cmd->name, "summary", "%s", strerror(-err));
+		return XVBD_EXIT_FAIL;
+	}
+	for (m = 0; m < XVBD_AB_NMETRICS; m++) {
+		if (po->some_metric && po->shown[m] && !seen[m])
+			return xvbd_usage_error(ctx->cmd, "--metric %s: no "
+						"run of %s has it above 0 "
+						"(unknown or 0 in every run): "
+						"nothing to draw",
+						xvbd_ab_metrics[m].name,
+						po->nops > 2 ? "the levels" :
+						"A or B");
+		any |= seen[m];
+	}
+	if (any)
+		return XVBD_EXIT_OK;
+	xvbd_err(ctx->cmd->name, NULL, "nothing to draw: no metric is above 0 "
+		 "in any run");
+	return XVBD_EXIT_FAIL;
+}
+
 /* The picture: two labels' (A, B; the baseline is A) or the levels'. */
 static int draw(const struct plot_opts *po, const struct xvbd_ab_level *lv,
 		char **svg, size_t *len)
@@ -187,26 +226,37 @@ int cmd_ab_plot(struct xvbd_ctx *ctx, int argc, char **argv)
 	struct xvbd_ab_record *recs[XVBD_AB_LEVELS_MAX] = { NULL };
 	size_t len = 0, i;
 	char *svg = NULL;
+	bool stdout_svg;
 	int first = 0, rc, err;
 
 	rc = parse_opts(ctx, argc, argv, &po, &first);
 	if (rc)
 		return rc;
+	stdout_svg = !strcmp(po.out, "-");
 	rc = xvbd_cmd_connect(ctx);
 	if (!rc)
 		rc = xvbd_ab_cli_select_levels(ctx->cmd, po.dir, po.ops,
 					       po.nops, lv, recs);
 	if (rc)
 		goto out;
+	/* before the default: a metric the user named */
+	rc = check_data(ctx, &po, lv);
+	if (rc)
+		goto out;
 	xvbd_ab_cli_default_metrics(lv, po.nops, po.shown, &po.some_metric);
 	err = draw(&po, lv, &svg, &len);
-	if (!err)
+	if (!err && stdout_svg)
+		err = xvbd_write_all(STDOUT_FILENO, svg, len);
+	else if (!err)
 		err = write_atomic(po.out, svg, len);
 	if (err) {
-		xvbd_err(ctx->cmd->name, po.out, "%s", strerror(-err));
+		xvbd_err(ctx->cmd->name, stdout_svg ? "stdout" : po.out, "%s",
+			 strerror(-err));
 		rc = XVBD_EXIT_FAIL;
 		goto out;
 	}
+	if (stdout_svg)
+		goto out;
 	xvbd_out_obj_begin(ctx->out, NULL);
 	xvbd_out_str(ctx->out, "file", po.out);
 	if (po.nops == 2) {

@@ -222,7 +222,7 @@ c_ab_list() {
 store_same() { expect_eq "$1: the store unchanged" "$store_before" "$(ls $store)"; }
 c_ab_compare() {
 	check "compare: A and B with as many runs as run files" \
-		grep -Ezq "A: +ring1 \($(ab_count ring1) runs\).*B: +ring8 \($(ab_count ring8) runs\)" <<<"$EX_OUT"
+		grep -Eq "^compared: +A ring1 \($(ab_count ring1) runs\), B ring8 \($(ab_count ring8) runs\)" <<<"$EX_OUT"
 	store_same compare
 }
 c_ab_compare99() {
@@ -250,9 +250,9 @@ c_ab_export() {
 c_ab_plot() { check "plot: an SVG file" grep -q '<svg' $tmp/ring.svg; }
 c_ab_compare_levels() {
 	check "compare of 4 labels: ring1 the baseline with its run files" \
-		grep -Eq "baseline: +ring1 \($(ab_count ring1) runs\)" <<<"$EX_OUT"
+		grep -Eq "^compared: +ring1 \($(ab_count ring1) runs\) against" <<<"$EX_OUT"
 	check "compare of 4 labels: the other three with their run files" \
-		grep -Eq "levels: +ring2 \($(ab_count ring2)\), ring4 \($(ab_count ring4)\), ring8 \($(ab_count ring8)\)" <<<"$EX_OUT"
+		grep -Eq "against ring2 \($(ab_count ring2)\), ring4 \($(ab_count ring4)\), ring8 \($(ab_count ring8)\)" <<<"$EX_OUT"
 	store_same "compare of 4 labels"
 }
 c_ab_plot_levels() {	# the set-up's runs are idle: no point to count
