@@ -71,3 +71,28 @@ case_ 2 "ab run: --sweep: cache is also set by --cache: sweep it or set it, not 
 	$SW --disk $sw_spec --sweep cache=host,none --cache none
 case_ 2 "ab run: --sweep: ring-order is also set by --vbd: sweep it or set it" \
 	$SW --disk $sw_spec --sweep ring-order=1,2 --vbd ring-order-1=xvdb:ring-order=3
+
+# Fresh guests over k levels: LABEL CONFIG pairs, --vbd LABEL=.
+FR="ab run --duration 1"
+for args in "a a.cfg b b.cfg c c.cfg" \
+	"a a.cfg b b.cfg c c.cfg --vbd c=xvda:ring-order=1 --vbd b=xvda:queues=2" \
+	"a a.cfg b b.cfg --vbd-b xvda:ring-order=1" \
+	"a a.cfg b b.cfg --vbd b=xvda:ring-order=1"; do
+	case_ 1 "ab run: cannot open xenstore" $FR $args
+done
+case_ 2 'ab run: label: "a" given twice: give each level its own label' \
+	$FR a a.cfg b b.cfg a c.cfg
+case_ 2 "ab run: expected LABEL CONFIG pairs, two or more" \
+	$FR a a.cfg b b.cfg c
+case_ 2 "ab run: expected LABEL CONFIG pairs, two or more" \
+	$FR a a.cfg
+case_ 2 "ab run: 17 levels: at most 16" \
+	$FR $(for i in $(seq 17); do echo l$i l$i.cfg; done)
+case_ 2 "ab run: --vbd-b: with more than two levels, name the level" \
+	$FR a a.cfg b b.cfg c c.cfg --vbd-b xvda:ring-order=1
+case_ 2 'ab run: --vbd: "xvda:ring-order=1": name the level' \
+	$FR a a.cfg b b.cfg c c.cfg --vbd xvda:ring-order=1
+case_ 2 'ab run: --vbd: "z=xvda:ring-order=1": name the level' \
+	$FR a a.cfg b b.cfg c c.cfg --vbd z=xvda:ring-order=1
+case_ 2 "ab run: --vbd: xvda given twice" \
+	$FR a a.cfg b b.cfg c c.cfg --vbd c=xvda:ring-order=1 --vbd c=xvda:queues=1

@@ -86,10 +86,11 @@ static const struct xvbd_cmd commands[] = {
 	{ "ab run", cmd_ab_run,
 	  CMD_NEEDS_ROOT | CMD_NEEDS_XS | CMD_NEEDS_LIBXL | CMD_WRITES_XS |
 	  CMD_CAN_DRY_RUN | CMD_LATE_CONNECT, 0, CMD_ARGS_ANY,
-	  "run an experiment: A/B on fresh guests, or 2 to 16 levels of one "
+	  "run an experiment: 2 to 16 levels, each a fresh guest or one "
 	  "running guest's disk under test, in balanced blocks, recorded, "
 	  "until settled",
-	  "(<LabelA> <xl.cfg> <LabelB> <xl.cfg> | <Label>... --domain "
+	  "(<LabelA> <xl.cfg> <LabelB> <xl.cfg> [<Label> <xl.cfg>]... | "
+	  "<Label>... --domain "
 	  "<Domain> --disk [<Label>=]<DiskSpec>... | --domain <Domain> "
 	  "--disk <DiskSpec> --sweep KEY=V1,V2[,...]) "
 	  "(--duration S | --run CMD | --until-shutdown) [options]",

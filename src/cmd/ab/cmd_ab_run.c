@@ -129,8 +129,20 @@ static int add_vdev(struct run_opts *o, const char *arg)
 	return 0;
 }
 
+/* --vbd-a or --vbd-b as spelled, if given. */
+static const char *ab_vbd_ab_given(const struct xvbd_ctx *ctx)
+{
+	size_t k;
+
+	for (k = 0; k < ctx->cl->ngiven; k++)
+		if (ctx->cl->given[k].id == O_VBD_A ||
+		    ctx->cl->given[k].id == O_VBD_B)
+			return ctx->cl->given[k].spelled;
+	return NULL;
+}
+
 /*
- * Fresh guests (LABEL CONFIG twice) or hot (--domain, two labels or
+ * Fresh guests (LABEL CONFIG pairs) or hot (--domain, two labels or
  * more, or --sweep's).
  */
 static int check_mode(struct xvbd_ctx *ctx, struct run_opts *o, int nargs,
@@ -140,7 +152,8 @@ static int check_mode(struct xvbd_ctx *ctx, struct run_opts *o, int nargs,
 			       o->hot.side[1].spec ? "--disk-b" :
 			       o->hot.side[0].cache ? "--cache-a" :
 			       o->hot.side[1].cache ? "--cache-b" :
-			       ab_run_levels_given(ctx);
+			       ab_run_levels_given(ctx, false);
+	const char *ab = ab_vbd_ab_given(ctx);
 
 	if (!o->hot.domain) {
 		if (hot_only) {
@@ -148,13 +161,12 @@ static int check_mode(struct xvbd_ctx *ctx, struct run_opts *o, int nargs,
 				 "experiment on a running guest)");
 			return XVBD_EXIT_USAGE;
 		}
-		if (nargs != 4)
-			return xvbd_usage_error(ctx->cmd, "expected LABEL_A "
-						"CONFIG_A LABEL_B CONFIG_B (or "
-						"two labels or more with "
-						"--domain)");
-		o->nsides = 2;
-		return 0;
+		if (ab && nargs > 4) {
+			xvbd_err(CMD, ab, "with more than two levels, name the "
+				 "level: --vbd LABEL=VDEV:key=value,...");
+			return XVBD_EXIT_USAGE;
+		}
+		return ab_run_fresh_levels(ctx, o, nargs, argv);
 	}
 	if (o->guest_limits) {
 		xvbd_err(CMD, "--guest-limits", "goes with fresh guests, not "
@@ -211,7 +223,8 @@ const struct xvbd_cmdopt cmd_ab_run_opts[] = {
 	[O_CACHE] = XVBD_OPT_STR("cache", 0, "[LABEL=]host|none",
 		XVBD_OPT_REPEAT, "hot: a level's dom0 page cache"),
 	[O_VBD] = XVBD_OPT_STR("vbd", 0, "LABEL=VDEV:k=v[,...]",
-		XVBD_OPT_REPEAT, "hot: a level's blkif offers"),
+		XVBD_OPT_REPEAT, "a level's blkif keys (as start --vbd; hot: "
+		"the disk under test's offers)"),
 	[O_SWEEP] = XVBD_OPT_STR("sweep", 0, "KEY=V1,V2[,...]", 0, "hot: one "
 		"level per value of an offer, labels KEY-V"),
 	XVBD_OPT_END,
@@ -336,16 +349,9 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 	rc = check_mode(ctx, o, argc - first, argv + first);
 	if (rc)
 		return rc;
-	for (i = 0; i < 2 && !o->hot.domain; i++) {
+	for (i = 0; i < (int)o->nsides && !o->hot.domain; i++) {
 		struct side *sd = &o->side[i];
 
-		sd->label = argv[first + 2 * i];
-		if (!xvbd_ab_label_valid(sd->label)) {
-			xvbd_err(CMD, "label", "\"%s\": use letters, digits, "
-				 "'.', '_' and '-', not leading '.' or '-'",
-				 sd->label);
-			return XVBD_EXIT_USAGE;
-		}
 		sd->req = (struct xvbd_start_req){
 			.cfg_path = argv[first + 2 * i + 1],
 			.sets = sd->sets, .nsets = sd->nsets,
@@ -353,11 +359,6 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 			.timeout_s = o->timeout_s,
 			.pin = true,
 		};
-	}
-	if (!o->hot.domain && !strcmp(o->side[0].label, o->side[1].label)) {
-		xvbd_err(CMD, "label", "A and B are both \"%s\": give each "
-			 "configuration its own label", o->side[0].label);
-		return XVBD_EXIT_USAGE;
 	}
 	if (!o->mode_given)
 		return xvbd_usage_error(ctx->cmd, "how long? --duration S, "
@@ -606,7 +607,7 @@ int cmd_ab_run(struct xvbd_ctx *ctx, int argc, char **argv)
 	open_sigchld();
 	if (o->hot.domain)
 		rc = ab_hot_prepare(ctx, &o->hot);
-	for (i = 0; i < 2 && !rc && !o->hot.domain; i++) {
+	for (i = 0; i < o->nsides && !rc && !o->hot.domain; i++) {
 		rc = xvbd_start_prepare(ctx, &o->side[i].req,
 					&o->side[i].plan);
 		o->side[i].prepared = true;

@@ -150,8 +150,14 @@ int ab_run_add_vbd(struct side *sd, const char *opt, const char *arg);
  */
 int ab_run_levels(struct xvbd_ctx *ctx, struct run_opts *o, int nargs,
 		  char **argv);
-/* The first of --disk, --cache, --vbd, --sweep given, or NULL. */
-const char *ab_run_levels_given(const struct xvbd_ctx *ctx);
+/*
+ * Fresh guests: the levels from LABEL CONFIG pairs and --vbd LABEL=
+ * (cmd_ab_run_levels.c).  Usage errors printed: 2.
+ */
+int ab_run_fresh_levels(struct xvbd_ctx *ctx, struct run_opts *o, int nargs,
+			char **argv);
+/* The first of --disk, --cache, --sweep (and --vbd) given, or NULL. */
+const char *ab_run_levels_given(const struct xvbd_ctx *ctx, bool with_vbd);
 /* "ABBA" for two levels, "Williams" beyond. */
 const char *ab_run_order_name(size_t k);
 /* -N: the runs in their order, block by block (cmd_ab_run_levels.c). */

@@ -35,15 +35,15 @@ const char *ab_run_order_name(size_t k)
 	return k == 2 ? "ABBA" : "Williams";
 }
 
-const char *ab_run_levels_given(const struct xvbd_ctx *ctx)
+const char *ab_run_levels_given(const struct xvbd_ctx *ctx, bool with_vbd)
 {
 	size_t k;
 
 	for (k = 0; k < ctx->cl->ngiven; k++) {
 		const struct xvbd_optval *v = &ctx->cl->given[k];
 
-		if (v->id == O_DISK || v->id == O_CACHE || v->id == O_VBD ||
-		    v->id == O_SWEEP)
+		if (v->id == O_DISK || v->id == O_CACHE || v->id == O_SWEEP ||
+		    (with_vbd && v->id == O_VBD))
 			return v->spelled;
 	}
 	return NULL;
@@ -138,6 +138,7 @@ static int label_levels(struct xvbd_ctx *ctx, struct run_opts *o, int nargs,
 		return xvbd_usage_error(ctx->cmd, "with --domain: expected two "
 					"labels or more (each level's disk is "
 					"--disk LABEL=SPEC)");
+	/* (fresh guests: ab_run_fresh_levels checked the count) */
 	if (nargs > XVBD_AB_LEVELS_MAX)
 		return xvbd_usage_error(ctx->cmd, "%d labels: at most %d "
 					"levels (split the experiment)",
@@ -160,6 +161,47 @@ static int label_levels(struct xvbd_ctx *ctx, struct run_opts *o, int nargs,
 	}
 	o->nsides = (size_t)nargs;
 	return 0;
+}
+
+/*
+ * Fresh guests: LABEL CONFIG pairs, two levels or more, each label once;
+ * --vbd LABEL=VDEV:key=value,... to its level (the configs come later,
+ * from cmd_ab_run.c).
+ */
+int ab_run_fresh_levels(struct xvbd_ctx *ctx, struct run_opts *o, int nargs,
+			char **argv)
+{
+	char *labels[XVBD_AB_LEVELS_MAX];
+	size_t i, k;
+	int rc;
+
+	if (nargs < 4 || nargs % 2)
+		return xvbd_usage_error(ctx->cmd, "expected LABEL CONFIG "
+					"pairs, two or more (or two labels or "
+					"more with --domain)");
+	if (nargs > 2 * XVBD_AB_LEVELS_MAX)
+		return xvbd_usage_error(ctx->cmd, "%d levels: at most %d "
+					"(split the experiment)", nargs / 2,
+					XVBD_AB_LEVELS_MAX);
+	for (i = 0; i < (size_t)nargs / 2; i++)
+		labels[i] = argv[2 * i];
+	rc = label_levels(ctx, o, nargs / 2, labels);
+	for (k = 0; k < ctx->cl->ngiven && !rc; k++) {
+		const struct xvbd_optval *v = &ctx->cl->given[k];
+		const char *rest;
+		int lv;
+
+		if (v->id != O_VBD)
+			continue;
+		lv = level_of(o, v->arg, &rest);
+		if (lv < 0) {
+			xvbd_err(CMD, v->spelled, "\"%s\": name the level: "
+				 "--vbd LABEL=VDEV:key=value,...", v->arg);
+			return XVBD_EXIT_USAGE;
+		}
+		rc = ab_run_add_vbd(&o->side[lv], v->spelled, rest);
+	}
+	return rc;
 }
 
 /* One value for a level, or for every level (*common). */
