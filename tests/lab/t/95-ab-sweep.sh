@@ -3,12 +3,15 @@
 # while it runs, from what xvbd does not control:
 #  - -N: the plan of a 3-level experiment (LABEL... --disk LABEL=SPEC
 #    --cache LABEL=MODE), 2 blocks of every level once, nothing attached;
-#  - base, none, slow (dom0's page cache on and off for one image on
-#    /scratch, and a copy on the throttled slow disk, cache off), 2
-#    blocks: each run's loop device backs onto its level's image with
-#    its level's direct-I/O flag (sysfs), the records' blocks and
+#  - base, same, none, slow (dom0's page cache on for one image on
+#    /scratch twice, off, and a copy on the throttled slow disk, cache
+#    off), 3 blocks: each run's loop device backs onto its level's image
+#    with its level's direct-I/O flag (sysfs), the records' blocks and
 #    positions agree with their start times, the verdict is the sweep's
-#    table against base;
+#    table against base; ab compare of read-mbs calls same "no
+#    difference" and slow "worse"; the experiment's wall time is logged
+#    against its runs' guest I/O (the guest's own uptimes) plus a timed
+#    attach and detach each;
 #  - --sweep ring-order=0,1,2 --until-confident --max-runs 3, on a guest
 #    whose blkfront allows order 2: each run's offer (the backend's
 #    max-ring-page-order) and the ring the frontend took (its
@@ -111,30 +114,59 @@ jq -r '.runs[] | "\(.block) \(.position) 0 \(.label)"' $top/plan.json >$top/plan
 check "6 runs, 2 blocks of every level once" blocks_agree $top/plan.txt 3
 check "nothing attached by -N" nothing_left
 
-phase "three levels: cache host, cache none, the slow disk; 2 blocks"
+phase "four levels: cache host twice, cache none, the slow disk; 3 blocks"
 cat $fast >/dev/null	# base's image in dom0's page cache
-t0=$SECONDS
-hot $top/lv base none slow --disk "$(spec $fast)" --disk slow="$(spec $slow)" \
-	--cache base=host --cache none --runs 2
+# One attach and detach of the disk under test on its own, timed: the
+# experiment's wall time against its runs' guest I/O plus that, 12 times.
+t0=$(date +%s%N)
+for i in 1 2; do
+	xvbd -q attach $name --spec "$(spec $fast)" >/dev/null &&
+		xvbd -q detach $name xvdb >/dev/null || fail "attach/detach $i"
+done
+cycle_ms=$(( ($(date +%s%N) - t0) / 2000000 ))
+# The guest may have said READY to those: the first run must not take it.
+sleep 1
+dd if=/dev/zero of=$trig bs=4096 count=1 conv=notrunc oflag=direct 2>/dev/null
+: >$top/guest.log
+t0=$(date +%s%N)
+hot $top/lv base same none slow --disk "$(spec $fast)" --disk slow="$(spec $slow)" \
+	--cache base=host --cache same=host --cache none --runs 3
 rc=$?
-echo "# 3 levels x 2 blocks: $((SECONDS - t0)) s"
+wall_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 sed 's/^/# /' $top/lv.err $top/lv.log
-expect_eq "ab run base none slow exits 0" 0 $rc
-expect_eq "2 runs a level" "2 2 2" "$(for l in base none slow; do ls $top/lv/$l-*.json | wc -l; done | xargs)"
-expect_eq "base's runs: the /scratch image, buffered loop" 2 \
-	"$(grep -c "^base .* file=[^ ]*scratch/t95.img dio=0\$" $top/lv.log)"
-expect_eq "none's runs: the /scratch image, direct loop" 2 \
+expect_eq "ab run base same none slow exits 0" 0 $rc
+expect_eq "3 runs a level" "3 3 3 3" "$(for l in base same none slow; do ls $top/lv/$l-*.json | wc -l; done | xargs)"
+expect_eq "base's and same's runs: the /scratch image, buffered loop" 6 \
+	"$(grep -Ec "^(base|same) .* file=[^ ]*scratch/t95.img dio=0\$" $top/lv.log)"
+expect_eq "none's runs: the /scratch image, direct loop" 3 \
 	"$(grep -c "^none .* file=[^ ]*scratch/t95.img dio=1\$" $top/lv.log)"
-expect_eq "slow's runs: the slow disk's copy, direct loop" 2 \
+expect_eq "slow's runs: the slow disk's copy, direct loop" 3 \
 	"$(grep -c "^slow .* file=[^ ]*slow/t95.img dio=1\$" $top/lv.log)"
 order $top/lv >$top/lv.txt
 sed 's/^/# /' $top/lv.txt
-check "blocks and positions agree with the start times" blocks_agree $top/lv.txt 3
+check "blocks and positions agree with the start times" blocks_agree $top/lv.txt 4
+check "each level once at each position over the blocks' first three" \
+	awk '$1 <= 3 { if (seen[$2, $4]++) bad = 1 } END { exit bad }' $top/lv.txt
 expect_eq "the runs' own logs in the records' order" \
 	"$(awk '{ print $4 }' $top/lv.txt | xargs)" "$(awk '{ print $1 }' $top/lv.log | xargs)"
 expect_eq "the verdict: the levels, base the baseline, Williams, a table" \
-	"base none slow|base|Williams|object" \
+	"base same none slow|base|Williams|object" \
 	"$(jq -r '"\(.levels | join(" "))|\(.baseline)|\(.order)|\(.comparison | type)"' $top/lv.json)"
+# The question as a user asks it: read-mbs of every level against base.
+xvbd ab compare base same none slow --metric read-mbs --dir $top/lv \
+	--json >$top/cmp.json 2>$top/cmp.err
+xvbd ab compare base same none slow --metric read-mbs --dir $top/lv 2>&1 |
+	sed 's/^/# compare: /'
+verdict() { jq -r --arg l $1 '.metrics[] | select(.metric == "read-mbs") |
+	.cells[] | select(.label == $l) | .verdict' $top/cmp.json; }
+expect_eq "same (base's settings again): no difference" no-difference "$(verdict same)"
+expect_eq "slow (the throttled disk): worse" worse "$(verdict slow)"
+# Guest I/O: the guest's own uptimes around each read (10 ms steps).
+io_ms=$(awk '{ s += ($3 - $2) * 1000 } END { printf "%d", s }' $top/guest.log)
+runs=$(wc -l <$top/guest.log)
+echo "# 4 levels x 3 blocks: wall $wall_ms ms; guest I/O $io_ms ms over $runs runs;" \
+	"attach+detach $cycle_ms ms a cycle; wall / (I/O + $runs cycles) =" \
+	"$(awk -v w=$wall_ms -v i=$io_ms -v c=$cycle_ms -v n=$runs 'BEGIN { printf "%.2f", w / (i + n * c) }')"
 check "nothing of xvdb left (xenstore, loop)" nothing_left
 
 phase "--sweep ring-order=0,1,2 --until-confident, at most 3 blocks"
