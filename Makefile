@@ -92,7 +92,7 @@ LIB_SRCS += src/dom0/sysfs.c src/dom0/sysfs_parse.c src/stats/stats.c src/stats/
 	src/stats/stats_render_lat.c \
 	src/stats/stats_render.c
 # JSON strings read whole (a \u0000 inside is refused, with its place)
-LIB_SRCS += src/base/jsonpath.c
+LIB_SRCS += src/base/jsonpath.c src/cmd/plan_json.c
 # workload: what the guest's benchmark printed (fio JSON/JSON+, benchfmt)
 LIB_SRCS += src/base/json_err.c src/workload/fio_json.c src/workload/fio_frame.c \
 	     src/workload/fio_model.c src/workload/benchfmt.c \
@@ -107,7 +107,7 @@ XEN_SRCS  += src/ab/ab_sys.c src/cmd/ab/ab_recorder.c src/cmd/ab/ab_recorder_loo
 	     src/xen/tstack_facts.c
 CMD_SRCS  += src/cmd/ab/cmd_ab_record.c src/cmd/ab/cmd_ab_run.c src/cmd/ab/cmd_ab_run_hot.c \
 	     src/cmd/ab/cmd_ab_run_levels.c src/cmd/ab/cmd_ab_run_exp.c \
-	     src/cmd/ab/cmd_ab_run_seq.c
+	     src/cmd/ab/cmd_ab_run_seq.c src/cmd/ab/cmd_ab_run_plan.c
 XEN_SRCS  += src/stats/stats_sys.c src/xen/tstack_stats.c
 CMD_SRCS  += src/cmd/cmd_stats.c src/cmd/cmd_advise.c
 # ab: the statistics of A/B experiments (pure math, needs libm)

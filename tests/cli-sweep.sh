@@ -96,3 +96,89 @@ case_ 2 'ab run: --vbd: "z=xvda:ring-order=1": name the level' \
 	$FR a a.cfg b b.cfg c c.cfg --vbd z=xvda:ring-order=1
 case_ 2 "ab run: --vbd: xvda given twice" \
 	$FR a a.cfg b b.cfg c c.cfg --vbd c=xvda:ring-order=1 --vbd c=xvda:queues=1
+# --plan FILE: the experiment from a JSON plan.  A bad plan is one line
+# naming the plan's path (and the place in it), exit 2, before any
+# connection; a good one is the command line it stands for.
+sw_plans=$(mktemp -d)
+chmod 0755 "$sw_plans"
+sw_plan() { printf '%s\n' "$2" >"$sw_plans/$1.json"; }
+sw_lv() { printf '{"label": "%s", "disk": "%s"%s}' "$1" "$sw_spec" "${2:-}"; }
+sw_plan good '{"domain": "g", "levels": ['"$(sw_lv a), $(sw_lv b ', "cache": "none"'), $(sw_lv c ', "vbd": ["xvdb:ring-order=1"]')"'],
+ "baseline": "b", "duration": 1, "runs": 2, "metric": "read-iops"}'
+sw_plan sweep '{"domain": "g", "sweep": "ring_order=0,1,2", "baseline": "ring-order-1",
+ "disk": "'"$sw_spec"'", "cache": "none", "duration": "2s", "until_confident": true, "max_runs": 4}'
+sw_plan one '{"domain": "g", "levels": ['"$(sw_lv a)"'], "duration": 1}'
+sw_plan empty '{"domain": "g", "levels": [], "duration": 1}'
+sw_plan twice '{"domain": "g", "levels": ['"$(sw_lv a), $(sw_lv b), $(sw_lv a)"'], "duration": 1}'
+sw_plan topkey '{"domain": "g", "levels": ['"$(sw_lv a), $(sw_lv b)"'], "duration": 1, "run_s": 3}'
+sw_plan lvkey '{"domain": "g", "levels": ['"$(sw_lv a), $(sw_lv b), $(sw_lv c ', "cahce": "none"')"'], "duration": 1}'
+sw_plan sweepval '{"domain": "g", "sweep": "ring-order=0,9", "disk": "'"$sw_spec"'", "duration": 1}'
+sw_plan base '{"domain": "g", "levels": ['"$(sw_lv a), $(sw_lv b)"'], "baseline": "z", "duration": 1}'
+sw_plan sbase '{"domain": "g", "sweep": "queues=1,2", "baseline": "queues-3", "disk": "'"$sw_spec"'", "duration": 1}'
+sw_plan type '{"domain": "g", "levels": ['"$(sw_lv a), $(sw_lv b)"'], "duration": 1, "runs": [3]}'
+sw_plan ltype '{"domain": "g", "levels": [{"label": 7, "disk": "x"}, '"$(sw_lv b)"'], "duration": 1}'
+sw_plan notjson '{"domain": "g", "levels": ['
+sw_plan nodisk '{"domain": "g", "levels": ['"$(sw_lv a)"', {"label": "b"}], "duration": 1}'
+sw_plan both '{"domain": "g", "levels": ['"$(sw_lv a), $(sw_lv b)"'], "sweep": "queues=1,2", "duration": 1}'
+sw_plan runs0 '{"domain": "g", "levels": ['"$(sw_lv a), $(sw_lv b)"'], "duration": 1, "runs": 0}'
+sw_plan disk2 '{"domain": "g", "levels": ['"$(sw_lv a)"', {"label": "b", "disk": "'"$sw_other"'"}], "duration": 1}'
+sw_plan nodom '{"levels": ['"$(sw_lv a), $(sw_lv b)"'], "duration": 1}'
+P=$sw_plans
+case_ 2 "ab run: $P/one.json: levels: one level: an experiment compares two levels or more" ab run --plan "$P/one.json"
+case_ 2 "ab run: $P/empty.json: levels: empty" ab run --plan "$P/empty.json"
+case_ 2 "ab run: $P/twice.json: levels[2].label: \"a\" given twice (also levels[0])" ab run --plan "$P/twice.json"
+case_ 2 "ab run: $P/topkey.json: plan.run_s: unknown key" ab run --plan "$P/topkey.json"
+case_ 2 "ab run: $P/lvkey.json: levels[2].cahce: unknown key" ab run --plan "$P/lvkey.json"
+case_ 2 "ab run: $P/sweepval.json: --sweep: ring-order=9: expected a number 0..4" ab run --plan "$P/sweepval.json"
+case_ 2 "ab run: $P/base.json: baseline: \"z\": not one of the levels' labels" ab run --plan "$P/base.json"
+case_ 2 "ab run: $P/sbase.json: baseline: \"queues-3\": not one of the sweep's labels" ab run --plan "$P/sbase.json"
+case_ 2 "ab run: $P/type.json: runs: a string, not null, an array or an object" ab run --plan "$P/type.json"
+case_ 2 "ab run: $P/ltype.json: levels[0].label: a string, not a number" ab run --plan "$P/ltype.json"
+case_ 2 "ab run: $P/notjson.json: plan: not valid JSON" ab run --plan "$P/notjson.json"
+case_ 2 "ab run: $P/nodisk.json: levels[1].disk: missing" ab run --plan "$P/nodisk.json"
+case_ 2 "ab run: $P/both.json: sweep: \"levels\" and \"sweep\" exclude each other" ab run --plan "$P/both.json"
+case_ 2 "ab run: $P/runs0.json: --runs: \"0\": expected a count from 1 to 500" ab run --plan "$P/runs0.json"
+case_ 2 "ab run: $P/disk2.json: --disk: vdev xvdc, but the first level's is xvdb" ab run --plan "$P/disk2.json"
+case_ 2 "ab run: $P/nodom.json: domain: missing" ab run --plan "$P/nodom.json"
+case_ 2 "ab run: $P/nothere.json: No such file" ab run --plan "$P/nothere.json"
+CASE_STDIN=$P/lvkey.json case_ 2 "ab run: -: levels[2].cahce: unknown key" ab run --plan -
+# beside --plan: what the plan says is refused, the rest is taken
+case_ 2 'ab run: --runs: beside --plan: the plan says it ("runs")' ab run --plan "$P/good.json" --runs 3
+case_ 2 'ab run: --disk: beside --plan: the plan says it ("disk")' ab run --plan "$P/good.json" --disk "$sw_spec"
+case_ 2 "ab run: --plan names the levels: give no LABEL operands" ab run --plan "$P/good.json" a b
+case_ 1 "ab run: $no_xs" ab run --plan "$P/good.json"
+case_ 1 "ab run: $no_xs" ab run --plan "$P/sweep.json" --dir "$P/records" --timeout 30
+CASE_STDIN=$P/good.json case_ 1 "ab run: $no_xs" ab run --plan -
+# A plan chooses what root attaches: another user's hand on it refuses it.
+if [ "$(id -u)" = 0 ]; then
+	cp "$P/good.json" "$P/open.json"
+	chmod 0666 "$P/open.json"
+	case_ 2 "ab run: $P/open.json: $P/open.json: writable by others (mode 0666): root runs an experiment plan only from a file and directories nobody else can change" \
+		ab run --plan "$P/open.json"
+fi
+
+# The plan is the command line it stands for: -v says which, and -N
+# gives what that command line gives (on dom0 the plan of runs; here the
+# same refusal to go on without xenstore).
+sw_same() {
+	local name=$1 want got line
+	shift
+	line=$("$xvbd" -v ab run --plan "$P/$name.json" 2>&1 >/dev/null | head -n 1)
+	want="xvbd: ab run: $P/$name.json: as the command line: $*"
+	got=$("$xvbd" -N ab run --plan "$P/$name.json" 2>&1; echo "rc=$?")
+	if [ "$line" = "$want" ] &&
+		[ "$got" = "$("$xvbd" -N "$@" 2>&1; echo "rc=$?")" ]; then
+		echo "ok - ab run --plan $name.json is: $*"
+		passed=$((passed + 1))
+	else
+		echo "not ok - ab run --plan $name.json is not: $*"
+		printf '#   %s\n' "$line" "$got"
+		failed=$((failed + 1))
+	fi
+}
+sw_same good ab run b a c --disk "a=$sw_spec" --disk "b=$sw_spec" --cache b=none \
+	--disk "c=$sw_spec" --vbd c=xvdb:ring-order=1 --domain g --duration 1 \
+	--runs 2 --metric read-iops
+sw_same sweep ab run --sweep ring_order=1,0,2 --domain g --disk "$sw_spec" \
+	--cache none --duration 2s --max-runs 4 --until-confident
+rm -rf "$sw_plans"

@@ -48,6 +48,14 @@ const char *xvbd_err_first(void)
 	return first_err[0] ? first_err : NULL;
 }
 
+/* What the errors are about, after the command (xvbd_err_context). */
+static const char *err_context;
+
+void xvbd_err_context(const char *context)
+{
+	err_context = context;
+}
+
 void xvbd_verr(const char *cmd, const char *what, const char *why_fmt,
 	       va_list ap)
 {
@@ -62,6 +70,10 @@ void xvbd_verr(const char *cmd, const char *what, const char *why_fmt,
 	if (f) {
 		if (cmd)
 			fprintf(f, "%s: ", cmd);
+		if (err_context) {
+			put_escaped(f, err_context);
+			fputs(": ", f);
+		}
 		if (what) {
 			put_escaped(f, what);
 			fputs(": ", f);

@@ -34,6 +34,12 @@ void xvbd_err(const char *cmd, const char *what, const char *why_fmt, ...)
 	XVBD_PRINTF(3, 4);
 void xvbd_verr(const char *cmd, const char *what, const char *why_fmt,
 	       va_list ap) XVBD_PRINTF(3, 0);
+/*
+ * Every error from now on names context after the command ("ab run:
+ * plan.json: --sweep: ..."): values a file gave, checked by the code that
+ * checks the options they stand for.  NULL: none again.
+ */
+void xvbd_err_context(const char *context);
 /* The first error printed (not a warning), without "xvbd: "; NULL when
  * none was. */
 const char *xvbd_err_first(void);

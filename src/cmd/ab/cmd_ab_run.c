@@ -227,6 +227,8 @@ const struct xvbd_cmdopt cmd_ab_run_opts[] = {
 		"the disk under test's offers)"),
 	[O_SWEEP] = XVBD_OPT_STR("sweep", 0, "KEY=V1,V2[,...]", 0, "hot: one "
 		"level per value of an offer, labels KEY-V"),
+	[O_PLAN] = XVBD_OPT_STR("plan", 0, "FILE", 0, "hot: the experiment "
+		"from a JSON plan (- for stdin)"),
 	XVBD_OPT_END,
 };
 _Static_assert(O_RUN - O_DURATION == XVBD_AB_REC_RUN &&
@@ -320,6 +322,9 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 			break;
 		case O_SWEEP:
 			o->sweep = optarg;
+			break;
+		case O_PLAN:
+			/* read before: ctx->cl is the plan's command line */
 			break;
 		case O_DISK:
 		case O_CACHE:
@@ -582,9 +587,30 @@ static void render_plan(struct xvbd_ctx *ctx, const struct run_opts *o)
 	xvbd_out_obj_end(ctx->out);
 }
 
+/*
+ * The options, from the command line or from the experiment plan that
+ * stands for one (the plan's words parsed by the same table, so the same
+ * run_opts either way).
+ */
+static int parse_opts_or_plan(struct xvbd_ctx *ctx, int argc, char **argv,
+			      struct run_opts *o, struct ab_run_plan *plan)
+{
+	int rc;
+
+	if (!xvbd_opt(ctx, O_PLAN))
+		return parse_opts(ctx, argc, argv, o);
+	rc = ab_run_plan_load(ctx, argc, plan);
+	if (!rc)
+		rc = parse_opts(ctx, plan->cl.noperands, plan->cl.operands, o);
+	/* the plan's command line is parsed: errors are the connection's */
+	xvbd_err_context(NULL);
+	return rc;
+}
+
 int cmd_ab_run(struct xvbd_ctx *ctx, int argc, char **argv)
 {
 	struct run_opts *o = calloc(1, sizeof(*o));
+	struct ab_run_plan plan = { 0 };
 	size_t i, j;
 	int rc;
 
@@ -592,7 +618,7 @@ int cmd_ab_run(struct xvbd_ctx *ctx, int argc, char **argv)
 		xvbd_err(CMD, NULL, "%s", strerror(ENOMEM));
 		return XVBD_EXIT_FAIL;
 	}
-	rc = parse_opts(ctx, argc, argv, o);
+	rc = parse_opts_or_plan(ctx, argc, argv, o, &plan);
 	if (rc)
 		goto out;
 	/*
@@ -626,5 +652,6 @@ out:
 	}
 	ab_hot_free(&o->hot);
 	free(o);
+	ab_run_plan_free(ctx, &plan);
 	return rc;
 }

@@ -20,6 +20,7 @@
 #include "xvbd/base/out.h"
 #include "xvbd/cmd/ab/ab_recorder.h"
 #include "xvbd/cmd/cmd.h"
+#include "xvbd/cmd/cmd_opt.h"
 #include "xvbd/cmd/guest_start.h"
 #include "xvbd/disk/disk.h"
 #include "xvbd/vbd/override.h"
@@ -99,7 +100,7 @@ enum {
 	O_UNTIL_CONFIDENT,
 	O_MIN_EFFECT, O_EQUIVALENCE, O_MAX_RUNS, O_METRIC, O_CONFIDENCE,
 	O_DIR, O_TIMEOUT, O_DOMAIN, O_DISK_A, O_DISK_B, O_CACHE_A, O_CACHE_B,
-	O_READY, O_DISK, O_CACHE, O_VBD, O_SWEEP,
+	O_READY, O_DISK, O_CACHE, O_VBD, O_SWEEP, O_PLAN,
 };
 
 /* One level: fresh guests have two (A, B), hot experiments 2 to 16. */
@@ -195,5 +196,28 @@ void ab_run_seq_say_block(int metric, const struct xvbd_ab_sweep_seq *ss,
 void ab_run_seq_render_levels(struct xvbd_out *out, int metric,
 			      const struct xvbd_ab_sweep_seq *ss,
 			      const struct xvbd_ab_level *lv);
+
+/*
+ * --plan FILE (cmd_ab_run_plan.c): the experiment plan read, checked and
+ * turned into the command line it stands for, parsed by the option table;
+ * ctx->cl is that command line (and the options given beside --plan) and
+ * every error names the plan until ab_run_plan_free.
+ */
+struct ab_run_plan {
+	const char *path;
+	char **argv;			/* "ab" "run" and the plan's words */
+	int argc;
+	struct xvbd_cmdline cl;		/* argv parsed */
+	const struct xvbd_cmdline *saved;	/* the command line's own */
+};
+
+/*
+ * Read and check the plan, then point ctx->cl at its command line.
+ * nargs: the operands given (refused beside --plan).  Usage errors
+ * printed, naming the plan: 2; 1 out of memory.
+ */
+int ab_run_plan_load(struct xvbd_ctx *ctx, int nargs, struct ab_run_plan *p);
+/* ctx->cl back to the command line's; errors no longer name the plan. */
+void ab_run_plan_free(struct xvbd_ctx *ctx, struct ab_run_plan *p);
 
 #endif

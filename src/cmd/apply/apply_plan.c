@@ -6,43 +6,19 @@
  * in its errors, prefixed by the place in the plan.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include <yajl/yajl_tree.h>
 
-#include "xvbd/base/jsonpath.h"
 #include "xvbd/base/optval.h"
 #include "xvbd/base/util.h"
 #include "xvbd/dom0/image.h"
 #include "xvbd/cmd/apply_plan.h"
+#include "xvbd/cmd/plan_json.h"
 #include "xvbd/disk/disk.h"
 #include "xvbd/xen/blkif.h"
-
-struct perr {
-	char *buf;
-	size_t len;
-};
-
-static int fail(struct perr *e, const char *where, const char *key,
-		const char *fmt, ...) XVBD_PRINTF(4, 5);
-
-/* "disks[1].ring_order: why" (key NULL: the place alone). */
-static int fail(struct perr *e, const char *where, const char *key,
-		const char *fmt, ...)
-{
-	char why[400];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(why, sizeof(why), fmt, ap);
-	va_end(ap);
-	snprintf(e->buf, e->len, "%s%s%s: %s", where, key ? "." : "",
-		 key ? key : "", why);
-	return -EINVAL;
-}
 
 /* Plan key -> override key (the plan spells attach's options with _). */
 static const struct {
@@ -85,84 +61,6 @@ static bool known_disk_key(const char *k)
 	return false;
 }
 
-/* An object's keys: each known and given once. */
-static int check_keys(struct perr *e, const char *where, yajl_val obj,
-		      bool (*known)(const char *), const char *list)
-{
-	size_t i, k;
-
-	for (i = 0; i < obj->u.object.len; i++) {
-		const char *key = obj->u.object.keys[i];
-
-		if (!known(key))
-			return fail(e, where, key, "unknown key (known: %s)",
-				    list);
-		for (k = 0; k < i; k++)
-			if (!strcmp(obj->u.object.keys[k], key))
-				return fail(e, where, key, "given twice");
-	}
-	return 0;
-}
-
-/* A string value into buf (NULL v: absent, buf untouched). */
-static int get_str(struct perr *e, const char *where, const char *key,
-		   yajl_val v, char *buf, size_t len)
-{
-	if (!v)
-		return 0;
-	if (!YAJL_IS_STRING(v))
-		return fail(e, where, key, "a string, not %s",
-			    YAJL_IS_NUMBER(v) ? "a number" :
-			    YAJL_IS_TRUE(v) || YAJL_IS_FALSE(v) ? "a boolean" :
-			    "null, an array or an object");
-	if (strlen(v->u.string) >= len)
-		return fail(e, where, key, "longer than %zu bytes", len - 1);
-	snprintf(buf, len, "%s", v->u.string);
-	return 0;
-}
-
-/* A number or a string, as text for the option parser it stands for. */
-static int get_word(struct perr *e, const char *where, const char *key,
-		    yajl_val v, char *buf, size_t len)
-{
-	if (YAJL_IS_NUMBER(v)) {
-		if (strlen(v->u.number.r) >= len)
-			return fail(e, where, key, "\"%.24s...\": too long",
-				    v->u.number.r);
-		snprintf(buf, len, "%s", v->u.number.r);
-		return 0;
-	}
-	return get_str(e, where, key, v, buf, len);
-}
-
-/* JSON's true/false, or a string in the one boolean grammar ("on"). */
-static int get_onoff(struct perr *e, const char *where, const char *key,
-		     yajl_val v, bool *out)
-{
-	char why[XVBD_OPTVAL_WHY_MAX];
-
-	if (YAJL_IS_TRUE(v) || YAJL_IS_FALSE(v)) {
-		*out = YAJL_IS_TRUE(v);
-		return 0;
-	}
-	if (!YAJL_IS_STRING(v))
-		return fail(e, where, key, "true or false (or a string such "
-			    "as \"on\")");
-	if (!xvbd_optval_bool(v->u.string, out, why, sizeof(why)))
-		return 0;
-	return fail(e, where, key, "\"%.24s\": %s", v->u.string, why);
-}
-
-static yajl_val member(yajl_val obj, const char *key)
-{
-	size_t i;
-
-	for (i = 0; i < obj->u.object.len; i++)
-		if (!strcmp(obj->u.object.keys[i], key))
-			return obj->u.object.values[i];
-	return NULL;
-}
-
 /* A plan's spelling of a disk key: ring-order -> ring_order. */
 static void plan_key(const char *key, char *buf, size_t len)
 {
@@ -189,20 +87,20 @@ static int offer_kind(const char *name)
  * string, a number (size, the numeric offers), or a boolean (prealloc,
  * the boolean offers; "on"/"off" too).
  */
-static int json_word(struct perr *e, const char *where, const char *key,
+static int json_word(struct xvbd_plan_err *e, const char *where, const char *key,
 		     yajl_val v, char *buf, size_t len)
 {
 	bool on = false;
 	int err;
 
 	if (!strcmp(key, "prealloc") || offer_kind(key) == 1) {
-		err = get_onoff(e, where, key, v, &on);
+		err = xvbd_plan_onoff(e, where, key, v, &on);
 		snprintf(buf, len, "%s", on ? "on" : "off");
 		return err;
 	}
 	if (!strcmp(key, "size") || offer_kind(key) == 0)
-		return get_word(e, where, key, v, buf, len);
-	return get_str(e, where, key, v, buf, len);
+		return xvbd_plan_word(e, where, key, v, buf, len);
+	return xvbd_plan_str(e, where, key, v, buf, len);
 }
 
 /*
@@ -210,7 +108,7 @@ static int json_word(struct perr *e, const char *where, const char *key,
  * source first), then the keys together; its errors named by the plan's
  * place and key.
  */
-static int describe(struct perr *e, yajl_val obj, struct xvbd_apply_disk *d)
+static int describe(struct xvbd_plan_err *e, yajl_val obj, struct xvbd_apply_disk *d)
 {
 	struct xvbd_disk_desc *desc = &d->desc;
 	struct xvbd_report rep;
@@ -226,7 +124,7 @@ static int describe(struct perr *e, yajl_val obj, struct xvbd_apply_disk *d)
 			    XVBD_DISK_SOURCE(XVBD_DISK_SHARE));
 	for (k = 0; xvbd_disk_keys[k]; k++) {
 		plan_key(xvbd_disk_keys[k], key, sizeof(key));
-		v = member(obj, key);
+		v = xvbd_plan_member(obj, key);
 		if (!v)
 			continue;
 		err = json_word(e, d->where, key, v, word, sizeof(word));
@@ -239,9 +137,9 @@ static int describe(struct perr *e, yajl_val obj, struct xvbd_apply_disk *d)
 		return 0;
 refused:
 	if (!rep.has_what)
-		return fail(e, d->where, NULL, "%s", rep.why);
+		return xvbd_plan_fail(e, d->where, NULL, "%s", rep.why);
 	plan_key(rep.what, key, sizeof(key));
-	return fail(e, d->where, key, "%s", rep.why);
+	return xvbd_plan_fail(e, d->where, key, "%s", rep.why);
 }
 
 /* What the description says, in the plan's own fields. */
@@ -269,7 +167,7 @@ static void plan_fields(struct xvbd_apply_disk *d)
 	d->ovr = desc->offers;
 }
 
-static int parse_disk(struct perr *e, yajl_val obj, size_t idx,
+static int parse_disk(struct xvbd_plan_err *e, yajl_val obj, size_t idx,
 		      struct xvbd_apply_disk *d)
 {
 	static const char list[] = "vdev, file, phy, share, credentials, "
@@ -279,20 +177,20 @@ static int parse_disk(struct perr *e, yajl_val obj, size_t idx,
 
 	snprintf(d->where, sizeof(d->where), "disks[%u]", (unsigned)idx);
 	if (!YAJL_IS_OBJECT(obj))
-		return fail(e, d->where, NULL, "an object {\"vdev\": ..., "
+		return xvbd_plan_fail(e, d->where, NULL, "an object {\"vdev\": ..., "
 			    "\"file\": ...}");
-	err = check_keys(e, d->where, obj, known_disk_key, list);
+	err = xvbd_plan_check_keys(e, d->where, obj, known_disk_key, list);
 	if (err)
 		return err;
-	if (!member(obj, "vdev"))
-		return fail(e, d->where, "vdev", "missing: apply finds a disk "
+	if (!xvbd_plan_member(obj, "vdev"))
+		return xvbd_plan_fail(e, d->where, "vdev", "missing: apply finds a disk "
 			    "again by its vdev (\"xvdb\")");
-	err = get_str(e, d->where, "vdev", member(obj, "vdev"), d->vdev,
+	err = xvbd_plan_str(e, d->where, "vdev", xvbd_plan_member(obj, "vdev"), d->vdev,
 		      sizeof(d->vdev));
 	if (err)
 		return err;
 	if (!strcmp(d->vdev, "auto"))
-		return fail(e, d->where, "vdev", "\"auto\": not a virtual "
+		return xvbd_plan_fail(e, d->where, "vdev", "\"auto\": not a virtual "
 			    "device name (apply needs a fixed one: it finds "
 			    "the disk again by it)");
 	err = describe(e, obj, d);
@@ -309,19 +207,19 @@ static bool known_top_key(const char *k)
 }
 
 /* One vdev, one target per plan: two writers (or a typo). */
-static int check_twice(struct perr *e, const struct xvbd_apply_plan *p)
+static int check_twice(struct xvbd_plan_err *e, const struct xvbd_apply_plan *p)
 {
 	size_t i, k;
 
 	for (i = 0; i < p->n; i++)
 		for (k = 0; k < i; k++) {
 			if (p->disks[k].devid == p->disks[i].devid)
-				return fail(e, p->disks[i].where, "vdev",
+				return xvbd_plan_fail(e, p->disks[i].where, "vdev",
 					    "%s given twice (also %s)",
 					    p->disks[i].vdev,
 					    p->disks[k].where);
 			if (!strcmp(p->disks[k].target, p->disks[i].target))
-				return fail(e, p->disks[i].where, NULL,
+				return xvbd_plan_fail(e, p->disks[i].where, NULL,
 					    "target %s given twice (also %s)",
 					    p->disks[i].target,
 					    p->disks[k].where);
@@ -329,7 +227,7 @@ static int check_twice(struct perr *e, const struct xvbd_apply_plan *p)
 	return 0;
 }
 
-static int parse_root(struct perr *e, yajl_val root,
+static int parse_root(struct xvbd_plan_err *e, yajl_val root,
 		      struct xvbd_apply_plan *p)
 {
 	yajl_val guest, disks;
@@ -337,26 +235,26 @@ static int parse_root(struct perr *e, yajl_val root,
 	int err;
 
 	if (!YAJL_IS_OBJECT(root))
-		return fail(e, "plan", NULL, "an object {\"guest\": ..., "
+		return xvbd_plan_fail(e, "plan", NULL, "an object {\"guest\": ..., "
 			    "\"disks\": [...]}");
-	err = check_keys(e, "plan", root, known_top_key, "guest, disks");
+	err = xvbd_plan_check_keys(e, "plan", root, known_top_key, "guest, disks");
 	if (err)
 		return err;
-	guest = member(root, "guest");
+	guest = xvbd_plan_member(root, "guest");
 	if (!guest)
-		return fail(e, "guest", NULL, "missing: the domain's name or "
+		return xvbd_plan_fail(e, "guest", NULL, "missing: the domain's name or "
 			    "id");
-	err = get_word(e, "guest", NULL, guest, p->guest, sizeof(p->guest));
+	err = xvbd_plan_word(e, "guest", NULL, guest, p->guest, sizeof(p->guest));
 	if (err)
 		return err;
 	if (!p->guest[0])
-		return fail(e, "guest", NULL, "empty");
-	disks = member(root, "disks");
+		return xvbd_plan_fail(e, "guest", NULL, "empty");
+	disks = xvbd_plan_member(root, "disks");
 	if (!disks || !YAJL_IS_ARRAY(disks))
-		return fail(e, "disks", NULL, "%s: an array of disks",
+		return xvbd_plan_fail(e, "disks", NULL, "%s: an array of disks",
 			    disks ? "not an array" : "missing");
 	if (disks->u.array.len > XVBD_APPLY_DISKS_MAX)
-		return fail(e, "disks", NULL, "%zu disks: at most %d",
+		return xvbd_plan_fail(e, "disks", NULL, "%zu disks: at most %d",
 			    disks->u.array.len, XVBD_APPLY_DISKS_MAX);
 	p->disks = calloc(disks->u.array.len ? disks->u.array.len : 1,
 			  sizeof(*p->disks));
@@ -376,42 +274,15 @@ int xvbd_apply_plan_parse(const char *text, size_t len,
 			  struct xvbd_apply_plan *plan, char *why,
 			  size_t why_len)
 {
-	struct perr e = { why, why_len };
-	char errbuf[256], *copy, *nl;
+	struct xvbd_plan_err e = { why, why_len };
 	yajl_val root;
 	int err;
 
 	memset(plan, 0, sizeof(*plan));
-	if (len > XVBD_APPLY_PLAN_MAX) {
-		snprintf(why, why_len, "plan: larger than %d KiB",
-			 XVBD_APPLY_PLAN_MAX >> 10);
-		return -EFBIG;
-	}
-	if (memchr(text, '\0', len))
-		return fail(&e, "plan", NULL, "not JSON text (a NUL byte)");
-	if (xvbd_json_depth(text, len, XVBD_APPLY_DEPTH_MAX) >
-	    XVBD_APPLY_DEPTH_MAX)
-		return fail(&e, "plan", NULL, "nested deeper than a plan");
-	/* yajl_tree keeps C strings: one cut at a \u0000 is another value. */
-	err = xvbd_json_strings_whole(text, len, "plan", why, why_len);
+	err = xvbd_plan_tree(text, len, XVBD_APPLY_PLAN_MAX,
+			     XVBD_APPLY_DEPTH_MAX, &root, why, why_len);
 	if (err)
 		return err;
-	copy = malloc(len + 1);
-	if (!copy)
-		return -ENOMEM;
-	memcpy(copy, text, len);
-	copy[len] = '\0';
-	errbuf[0] = '\0';
-	root = yajl_tree_parse(copy, errbuf, sizeof(errbuf));
-	free(copy);
-	if (!root) {
-		/* yajl's message spans lines (a caret under the spot). */
-		nl = strchr(errbuf, '\n');
-		if (nl)
-			*nl = '\0';
-		return fail(&e, "plan", NULL, "not valid JSON (%s)",
-			    errbuf[0] ? errbuf : "parse error");
-	}
 	err = parse_root(&e, root, plan);
 	yajl_tree_free(root);
 	if (err == -ENOMEM)

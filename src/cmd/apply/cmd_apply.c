@@ -19,14 +19,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "xvbd/base/lock.h"
-#include "xvbd/base/safepath.h"
 #include "xvbd/base/sig.h"
 #include "xvbd/base/util.h"
 #include "xvbd/cmd/cmd_report.h"
+#include "xvbd/cmd/plan_json.h"
 #include "xvbd/xen/blkif.h"
 #include "apply_impl.h"
 
@@ -86,84 +84,14 @@ static const char *status_name(enum apply_status s)
 
 /* ---- 1. arguments and the plan ---- */
 
-/*
- * The plan chooses the guest and what root attaches to it: read only
- * from a file that nobody but root could have written, swapped or
- * pointed elsewhere (the rule of pv's configs and the record store), once,
- * from the descriptor that was checked.  Standard input is what the
- * caller chose to give.
- */
-static int open_plan(struct apply *ap, int *fd)
-{
-	struct xvbd_safe_why why;
-	struct stat st;
-	int rc;
-
-	*fd = 0;
-	if (!strcmp(ap->plan_path, "-"))
-		return 0;
-	rc = xvbd_safe_open_file(ap->plan_path, &st, &why);
-	if (rc >= 0) {
-		*fd = rc;
-		xvbd_safe_why_free(&why);
-		return 0;
-	}
-	if (rc == -EPERM)
-		xvbd_err(CMD, ap->plan_path, "%s: root applies a plan only from "
-			 "a file and directories nobody else can change: make "
-			 "them root's and not writable by group or others",
-			 why.msg);
-	else if (rc == -EINVAL)
-		xvbd_err(CMD, ap->plan_path, "not a regular file");
-	else
-		xvbd_err(CMD, ap->plan_path, "%s", strerror(-rc));
-	return XVBD_EXIT_USAGE;
-}
-
-static int read_plan_text(struct apply *ap, char **text, size_t *len)
-{
-	size_t cap = XVBD_APPLY_PLAN_MAX + 1, n = 0;
-	ssize_t got;
-	int fd, rc;
-	char *buf;
-
-	rc = open_plan(ap, &fd);
-	if (rc)
-		return rc;
-	buf = malloc(cap);
-	if (!buf) {
-		if (fd)
-			close(fd);
-		xvbd_err(CMD, NULL, "%s", strerror(ENOMEM));
-		return XVBD_EXIT_FAIL;
-	}
-	/* One byte past the bound tells "too large" from "just fits". */
-	while (n < cap && (got = read(fd, buf + n, cap - n)) != 0) {
-		if (got < 0 && errno == EINTR)
-			continue;
-		if (got < 0) {
-			xvbd_err(CMD, ap->plan_path, "%s", strerror(errno));
-			free(buf);
-			if (fd)
-				close(fd);
-			return XVBD_EXIT_USAGE;
-		}
-		n += (size_t)got;
-	}
-	if (fd)
-		close(fd);
-	*text = buf;
-	*len = n;
-	return 0;
-}
-
 static int load_plan(struct apply *ap)
 {
 	char *text = NULL, why[512];
 	size_t len = 0;
 	int rc, err;
 
-	rc = read_plan_text(ap, &text, &len);
+	rc = xvbd_plan_read(CMD, ap->plan_path, "root applies a plan",
+			    XVBD_APPLY_PLAN_MAX, &text, &len);
 	if (rc)
 		return rc;
 	err = xvbd_apply_plan_parse(text, len, &ap->plan, why, sizeof(why));

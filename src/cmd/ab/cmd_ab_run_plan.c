@@ -1,0 +1,553 @@
+/*
+ * cmd_ab_run_plan.c - ab run --plan FILE: an experiment kept in a file
+ * (JSON), so that it can be reviewed and run again.  The plan is turned
+ * into the command line it stands for (--domain G, the labels, --disk
+ * LABEL=SPEC, --cache LABEL=MODE, --vbd LABEL=VDEV:k=v, --sweep, the
+ * workload and the stop rule) and that command line is parsed by the
+ * option table, so every value goes through the same grammar and the
+ * same checks as when it is typed, and what runs is the same.  The file
+ * is read with apply's rules (plan_json.h): root's alone, bounded, yajl.
+ *
+ *	{ "domain": "NAME" | ID,
+ *	  "levels": [ { "label": "L", "disk": "XL DISK SPEC",
+ *			"cache": "host" | "none",
+ *			"vbd": "VDEV:key=value,..." | [ ... ] }, ... ],
+ *	| "sweep": "KEY=V1,V2,...",
+ *	  "disk": SPEC, "cache": MODE,	(every level's)
+ *	  "baseline": "L",		(default: the first level)
+ *	  "run": CMD, "ready": CMD, "duration": S, "interval": S,
+ *	  "results": FILE, "runs": N, "until_confident": BOOL,
+ *	  "max_runs": N, "min_effect": P, "metric": M, "confidence": P }
+ *
+ * An option the plan has a key for is refused beside --plan (two values,
+ * one experiment: which one ran would not be in the file); the others
+ * (--dir, --timeout, --warmup, --vdev, ...) may be given.  Every error
+ * before the connection names the plan's path: those of the plan's
+ * shape here with the place in it ("levels[2].cahce: unknown key"),
+ * those of its values through xvbd_err_context.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd_ab_run_impl.h"
+#include "xvbd/cmd/plan_json.h"
+#include "xvbd/base/util.h"
+
+#define CMD		"ab run"
+/* An experiment plan is a short text. */
+#define PLAN_MAX	(64 * 1024)
+/* root, levels, level, vbd's array */
+#define PLAN_DEPTH_MAX	4
+#define WORD_MAX	4096
+
+/* A top-level key: the option it stands for (NULL: handled here). */
+static const struct {
+	const char *key;
+	const char *opt;
+	int row;		/* the option's row, refused beside --plan */
+} top_keys[] = {
+	{ "domain", "--domain", O_DOMAIN },
+	{ "levels", NULL, -1 },
+	{ "sweep", NULL, O_SWEEP },
+	{ "disk", "--disk", O_DISK },
+	{ "cache", "--cache", O_CACHE },
+	{ "baseline", NULL, -1 },
+	{ "run", "--run", O_RUN },
+	{ "ready", "--ready", O_READY },
+	{ "duration", "--duration", O_DURATION },
+	{ "interval", "--interval", O_INTERVAL },
+	{ "results", "--results", O_RESULTS },
+	{ "runs", "--runs", O_RUNS },
+	{ "until_confident", NULL, O_UNTIL_CONFIDENT },
+	{ "max_runs", "--max-runs", O_MAX_RUNS },
+	{ "min_effect", "--min-effect", O_MIN_EFFECT },
+	{ "metric", "--metric", O_METRIC },
+	{ "confidence", "--confidence", O_CONFIDENCE },
+};
+#define NTOP	(sizeof(top_keys) / sizeof(top_keys[0]))
+
+/* The rows a plan's "levels" set. */
+static const int plan_rows[] = {
+	O_DISK_A, O_DISK_B, O_CACHE_A, O_CACHE_B, O_VBD_A, O_VBD_B, O_VBD,
+};
+
+/* The command line being built: "ab run" and the plan's words. */
+struct words {
+	char **v;
+	int n, cap;
+};
+
+static int push(struct words *w, const char *a, const char *b)
+{
+	char **grown;
+	int len;
+
+	if (w->n + 1 >= w->cap) {
+		grown = realloc(w->v, (size_t)(w->cap + 32) * sizeof(*grown));
+		if (!grown)
+			return -ENOMEM;
+		w->v = grown;
+		w->cap += 32;
+	}
+	len = b ? asprintf(&w->v[w->n], "%s=%s", a, b) :
+		  asprintf(&w->v[w->n], "%s", a);
+	if (len < 0)
+		return -ENOMEM;
+	w->v[++w->n] = NULL;
+	return 0;
+}
+
+/* An option and its value. */
+static int push_opt(struct words *w, const char *opt, const char *value)
+{
+	int err = push(w, opt, NULL);
+
+	return err ? err : push(w, value, NULL);
+}
+
+/* An option and a level's value of it: --disk LABEL=SPEC. */
+static int push_level(struct words *w, const char *opt, const char *label,
+		      const char *value)
+{
+	int err = push(w, opt, NULL);
+
+	return err ? err : push(w, label, value);
+}
+
+static bool known_top(const char *k)
+{
+	size_t i;
+
+	for (i = 0; i < NTOP; i++)
+		if (!strcmp(top_keys[i].key, k))
+			return true;
+	return false;
+}
+
+static bool known_level(const char *k)
+{
+	return !strcmp(k, "label") || !strcmp(k, "disk") ||
+	       !strcmp(k, "cache") || !strcmp(k, "vbd");
+}
+
+/* One level's "vbd": a string, or an array of them. */
+static int level_vbd(struct xvbd_plan_err *e, const char *where, yajl_val v,
+		     const char *label, struct words *w)
+{
+	char word[WORD_MAX], at[64];
+	size_t i, n = YAJL_IS_ARRAY(v) ? v->u.array.len : 1;
+	int err;
+
+	for (i = 0; i < n; i++) {
+		yajl_val one = YAJL_IS_ARRAY(v) ? v->u.array.values[i] : v;
+
+		if (YAJL_IS_ARRAY(v))
+			snprintf(at, sizeof(at), "%s.vbd[%zu]", where, i);
+		else
+			snprintf(at, sizeof(at), "%s.vbd", where);
+		err = xvbd_plan_str(e, at, NULL, one, word, sizeof(word));
+		if (!err && !strchr(word, ':'))
+			err = xvbd_plan_fail(e, at, NULL, "\"%.40s\": expected "
+					     "VDEV:key=value,... (xvdb:ring-"
+					     "order=1)", word);
+		if (!err)
+			err = push_level(w, "--vbd", label, word);
+		if (err)
+			return err;
+	}
+	return 0;
+}
+
+/* One level's disk, cache and vbd, as --disk/--cache/--vbd LABEL=... */
+static int level_opts(struct xvbd_plan_err *e, yajl_val lv, size_t idx,
+		      const char *label, bool common_disk, struct words *w)
+{
+	char where[32], word[WORD_MAX];
+	yajl_val v;
+	int err = 0;
+
+	snprintf(where, sizeof(where), "levels[%zu]", idx);
+	v = xvbd_plan_member(lv, "disk");
+	if (!v && !common_disk)
+		return xvbd_plan_fail(e, where, "disk", "missing: the level's "
+				      "disk (an xl disk spec), or \"disk\" at "
+				      "the top for every level");
+	if (v && !YAJL_IS_STRING(v))
+		return xvbd_plan_fail(e, where, "disk", "an xl disk spec, as a "
+				      "string (\"format=raw,vdev=xvdb,access="
+				      "ro,target=/srv/t.img\")");
+	if (v)
+		err = xvbd_plan_str(e, where, "disk", v, word, sizeof(word));
+	if (v && !err)
+		err = push_level(w, "--disk", label, word);
+	v = xvbd_plan_member(lv, "cache");
+	if (v && !err)
+		err = xvbd_plan_str(e, where, "cache", v, word, sizeof(word));
+	if (v && !err)
+		err = push_level(w, "--cache", label, word);
+	v = xvbd_plan_member(lv, "vbd");
+	if (v && !err)
+		err = level_vbd(e, where, v, label, w);
+	return err;
+}
+
+/* The levels' labels, checked, into labels[] (the plan's order). */
+static int level_labels(struct xvbd_plan_err *e, yajl_val levels,
+			char labels[][XVBD_AB_LABEL_MAX + 1])
+{
+	char where[32];
+	size_t i, j, n = levels->u.array.len;
+	int err;
+
+	if (n < 2)
+		return xvbd_plan_fail(e, "levels", NULL, "%s: an experiment "
+				      "compares two levels or more (the "
+				      "baseline first)", n ? "one level" :
+				      "empty");
+	if (n > XVBD_AB_LEVELS_MAX)
+		return xvbd_plan_fail(e, "levels", NULL, "%zu levels: at most "
+				      "%d (split the experiment)", n,
+				      XVBD_AB_LEVELS_MAX);
+	for (i = 0; i < n; i++) {
+		yajl_val lv = levels->u.array.values[i];
+
+		snprintf(where, sizeof(where), "levels[%zu]", i);
+		if (!YAJL_IS_OBJECT(lv))
+			return xvbd_plan_fail(e, where, NULL, "an object "
+					      "{\"label\": ..., \"disk\": ...}");
+		err = xvbd_plan_check_keys(e, where, lv, known_level,
+					   "label, disk, cache, vbd");
+		if (err)
+			return err;
+		if (!xvbd_plan_member(lv, "label"))
+			return xvbd_plan_fail(e, where, "label", "missing: the "
+					      "level's name in the records");
+		err = xvbd_plan_str(e, where, "label",
+				    xvbd_plan_member(lv, "label"), labels[i],
+				    XVBD_AB_LABEL_MAX + 1);
+		if (err)
+			return err;
+		if (!xvbd_ab_label_valid(labels[i]))
+			return xvbd_plan_fail(e, where, "label", "\"%s\": use "
+					      "letters, digits, '.', '_' and "
+					      "'-', not leading '.' or '-'",
+					      labels[i]);
+		for (j = 0; j < i; j++)
+			if (!strcmp(labels[i], labels[j]))
+				return xvbd_plan_fail(e, where, "label", "\"%s\" "
+						      "given twice (also levels"
+						      "[%zu]): give each level "
+						      "its own label",
+						      labels[i], j);
+	}
+	return 0;
+}
+
+/* "levels": the labels as operands (the baseline first), their options. */
+static int plan_levels(struct xvbd_plan_err *e, yajl_val root,
+		       const char *baseline, struct words *w)
+{
+	char labels[XVBD_AB_LEVELS_MAX][XVBD_AB_LABEL_MAX + 1];
+	yajl_val levels = xvbd_plan_member(root, "levels");
+	size_t i, n, base = 0;
+	int err;
+
+	if (!YAJL_IS_ARRAY(levels))
+		return xvbd_plan_fail(e, "levels", NULL, "an array of levels "
+				      "[{\"label\": ..., \"disk\": ...}, ...]");
+	err = level_labels(e, levels, labels);
+	if (err)
+		return err;
+	n = levels->u.array.len;
+	for (i = 0; baseline && i < n && strcmp(labels[i], baseline); i++)
+		;
+	if (baseline && i == n)
+		return xvbd_plan_fail(e, "baseline", NULL, "\"%s\": not one of "
+				      "the levels' labels", baseline);
+	base = baseline ? i : 0;
+	err = push(w, labels[base], NULL);
+	for (i = 0; i < n && !err; i++)
+		if (i != base)
+			err = push(w, labels[i], NULL);
+	for (i = 0; i < n && !err; i++)
+		err = level_opts(e, levels->u.array.values[i], i, labels[i],
+				 xvbd_plan_member(root, "disk") != NULL, w);
+	return err;
+}
+
+/* KEY-VALUE, as --sweep labels its levels ('_' in KEY as '-'). */
+static bool is_label(const char *sweep, size_t klen, const char *v,
+		     size_t vlen, const char *label)
+{
+	size_t i;
+
+	if (strlen(label) != klen + 1 + vlen || label[klen] != '-' ||
+	    strncmp(label + klen + 1, v, vlen))
+		return false;
+	for (i = 0; i < klen; i++)
+		if (label[i] != (sweep[i] == '_' ? '-' : sweep[i]))
+			return false;
+	return true;
+}
+
+/*
+ * "sweep": KEY=V1,V2,... as --sweep takes it, the baseline's value moved
+ * first (the first level is the baseline).
+ */
+static int plan_sweep(struct xvbd_plan_err *e, const char *sweep,
+		      const char *baseline, struct words *w)
+{
+	const char *eq = strchr(sweep, '='), *v, *end, *base = NULL;
+	size_t klen = eq ? (size_t)(eq - sweep) : 0, blen = 0, n;
+	char *out;
+	int err;
+
+	if (!baseline || !klen)
+		return push_opt(w, "--sweep", sweep);
+	for (v = eq + 1; !base; v = end + 1) {
+		end = strchrnul(v, ',');
+		if (is_label(sweep, klen, v, (size_t)(end - v), baseline)) {
+			base = v;
+			blen = (size_t)(end - v);
+		} else if (!*end) {
+			return xvbd_plan_fail(e, "baseline", NULL, "\"%s\": not "
+					      "one of the sweep's labels "
+					      "(KEY-VALUE)", baseline);
+		}
+	}
+	out = malloc(strlen(sweep) + 2);
+	if (!out)
+		return -ENOMEM;
+	n = (size_t)sprintf(out, "%.*s%.*s", (int)klen + 1, sweep, (int)blen,
+			    base);
+	for (v = eq + 1; ; v = end + 1) {
+		end = strchrnul(v, ',');
+		if (v != base)
+			n += (size_t)sprintf(out + n, ",%.*s", (int)(end - v),
+					     v);
+		if (!*end)
+			break;
+	}
+	err = push_opt(w, "--sweep", out);
+	free(out);
+	return err;
+}
+
+/* The other top-level keys: one option each. */
+static int plan_options(struct xvbd_plan_err *e, yajl_val root,
+			struct words *w)
+{
+	char word[WORD_MAX];
+	bool on;
+	size_t i;
+	int err = 0;
+
+	for (i = 0; i < NTOP && !err; i++) {
+		yajl_val v = xvbd_plan_member(root, top_keys[i].key);
+
+		if (!v || !top_keys[i].opt)
+			continue;
+		err = xvbd_plan_word(e, top_keys[i].key, NULL, v, word,
+				     sizeof(word));
+		if (!err)
+			err = push_opt(w, top_keys[i].opt, word);
+	}
+	if (!err && xvbd_plan_member(root, "until_confident")) {
+		err = xvbd_plan_onoff(e, "until_confident", NULL,
+				      xvbd_plan_member(root, "until_confident"),
+				      &on);
+		if (!err && on)
+			err = push(w, "--until-confident", NULL);
+	}
+	return err;
+}
+
+/* The plan's tree -> the words of its command line. */
+static int plan_words(struct xvbd_plan_err *e, yajl_val root,
+		      struct words *w)
+{
+	char baseline[XVBD_AB_LABEL_MAX + 1], sweep[WORD_MAX];
+	yajl_val b;
+	int err;
+
+	if (!YAJL_IS_OBJECT(root))
+		return xvbd_plan_fail(e, "plan", NULL, "an object {\"domain\": "
+				      "..., \"levels\": [...]}");
+	err = xvbd_plan_check_keys(e, "plan", root, known_top, "domain, "
+				   "levels, sweep, disk, cache, baseline, run, "
+				   "ready, duration, interval, results, runs, "
+				   "until_confident, max_runs, min_effect, "
+				   "metric, confidence");
+	if (err)
+		return err;
+	if (!xvbd_plan_member(root, "domain"))
+		return xvbd_plan_fail(e, "domain", NULL, "missing: the running "
+				      "guest (its name or id)");
+	b = xvbd_plan_member(root, "baseline");
+	err = xvbd_plan_str(e, "baseline", NULL, b, baseline,
+			    sizeof(baseline));
+	if (err)
+		return err;
+	if (xvbd_plan_member(root, "sweep")) {
+		if (xvbd_plan_member(root, "levels"))
+			return xvbd_plan_fail(e, "sweep", NULL, "\"levels\" and "
+					      "\"sweep\" exclude each other (a "
+					      "sweep makes the levels)");
+		err = xvbd_plan_str(e, "sweep", NULL,
+				    xvbd_plan_member(root, "sweep"), sweep,
+				    sizeof(sweep));
+		if (!err)
+			err = plan_sweep(e, sweep, b ? baseline : NULL, w);
+	} else if (!xvbd_plan_member(root, "levels")) {
+		return xvbd_plan_fail(e, "levels", NULL, "missing: the levels "
+				      "[{\"label\": ..., \"disk\": ...}, ...] "
+				      "(or \"sweep\")");
+	} else {
+		err = plan_levels(e, root, b ? baseline : NULL, w);
+	}
+	return err ? err : plan_options(e, root, w);
+}
+
+/* Beside --plan: no operand, no option the plan has a key for. */
+static int check_beside(const struct xvbd_ctx *ctx, int nargs)
+{
+	size_t k, i;
+
+	if (nargs)
+		return xvbd_usage_error(ctx->cmd, "--plan names the levels: "
+					"give no LABEL operands");
+	for (k = 0; k < ctx->cl->ngiven; k++) {
+		const struct xvbd_optval *v = &ctx->cl->given[k];
+		const char *key = NULL;
+
+		for (i = 0; i < NTOP && !key; i++)
+			if (top_keys[i].row == v->id)
+				key = top_keys[i].key;
+		for (i = 0; !key && i < sizeof(plan_rows) /
+		     sizeof(plan_rows[0]); i++)
+			if (plan_rows[i] == v->id)
+				key = "levels";
+		if (!key)
+			continue;
+		xvbd_err(CMD, v->spelled, "beside --plan: the plan says it "
+			 "(\"%s\"), so that the file is the whole experiment",
+			 key);
+		return XVBD_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* The command line's own options (those a plan has no key for). */
+static int own_words(const struct xvbd_ctx *ctx, struct words *w)
+{
+	size_t k;
+	int err = 0;
+
+	for (k = 0; k < ctx->cl->ngiven && !err; k++) {
+		const struct xvbd_optval *v = &ctx->cl->given[k];
+
+		if (v->id == O_PLAN)
+			continue;
+		err = push(w, v->spelled, NULL);
+		if (!err && v->arg)
+			err = push(w, v->arg, NULL);
+	}
+	return err;
+}
+
+/* -v: the command line the plan stands for, to run or to compare. */
+static void say_words(const char *path, const struct words *w)
+{
+	int i;
+
+	fprintf(stderr, "xvbd: ab run: %s: as the command line:", path);
+	for (i = 0; i < w->n; i++)
+		if (w->v[i][strcspn(w->v[i], " \t\n'\"\\$`;&|<>(){}*?[]!#~")])
+			fprintf(stderr, " '%s'", w->v[i]);
+		else
+			fprintf(stderr, " %s", w->v[i]);
+	fputc('\n', stderr);
+}
+
+static int load_words(struct xvbd_ctx *ctx, const char *path, struct words *w)
+{
+	char *text = NULL, why[600];
+	struct xvbd_plan_err e = { why, sizeof(why) };
+	size_t len = 0;
+	yajl_val root;
+	int rc, err;
+
+	rc = xvbd_plan_read(CMD, path, "root runs an experiment plan",
+			    PLAN_MAX, &text, &len);
+	if (rc)
+		return rc;
+	err = xvbd_plan_tree(text, len, PLAN_MAX, PLAN_DEPTH_MAX, &root, why,
+			     sizeof(why));
+	free(text);
+	if (!err) {
+		err = push_opt(w, "ab", "run");
+		if (!err)
+			err = plan_words(&e, root, w);
+		if (!err)
+			err = own_words(ctx, w);
+		yajl_tree_free(root);
+	}
+	if (err == -ENOMEM) {
+		xvbd_err(CMD, NULL, "%s", strerror(ENOMEM));
+		return XVBD_EXIT_FAIL;
+	}
+	if (err) {
+		xvbd_err(CMD, path, "%s", why);
+		return XVBD_EXIT_USAGE;
+	}
+	if (ctx->opts->verbose)
+		say_words(path, w);
+	return 0;
+}
+
+int ab_run_plan_load(struct xvbd_ctx *ctx, int nargs, struct ab_run_plan *p)
+{
+	const struct xvbd_optval *plan = xvbd_opt(ctx, O_PLAN);
+	struct words w = { 0 };
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	p->path = plan->arg;
+	rc = check_beside(ctx, nargs);
+	if (!rc)
+		rc = load_words(ctx, p->path, &w);
+	p->argv = w.v;
+	p->argc = w.n;
+	if (rc)
+		return rc;
+	xvbd_err_context(p->path);
+	xvbd_cmdline_parse(ctx->cmds, ctx->ncmds, p->argc, p->argv, &p->cl);
+	if (p->cl.rc) {
+		/* "ab run: --runs: ...": the command is said already */
+		xvbd_err(CMD, NULL, "%s",
+			 !strncmp(p->cl.err, CMD ": ", strlen(CMD ": ")) ?
+			 p->cl.err + strlen(CMD ": ") : p->cl.err);
+		return p->cl.rc;
+	}
+	p->saved = ctx->cl;
+	ctx->cl = &p->cl;
+	return 0;
+}
+
+void ab_run_plan_free(struct xvbd_ctx *ctx, struct ab_run_plan *p)
+{
+	int i;
+
+	xvbd_err_context(NULL);
+	if (p->saved)
+		ctx->cl = p->saved;
+	p->saved = NULL;
+	xvbd_cmdline_free(&p->cl);
+	for (i = 0; i < p->argc; i++)
+		free(p->argv[i]);
+	free(p->argv);
+	p->argv = NULL;
+	p->argc = 0;
+}
