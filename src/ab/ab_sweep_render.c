@@ -253,10 +253,12 @@ static void render_head_short(struct xvbd_out *o,
 		     c->test == XVBD_AB_TEST_MWU ?
 		     "Mann-Whitney U on run summaries" :
 		     "Welch's t on run summaries", s->confidence * 100);
-	if (k > 0 && (size_t)k < sizeof(buf))
-		snprintf(buf + k, sizeof(buf) - (size_t)k, s->adjusted ?
-			 "; p Holm-adjusted over %zu tests" : s->family > 1 ?
-			 "; p per test (--no-adjust)" : "", s->family);
+	if (k > 0 && (size_t)k < sizeof(buf) && s->adjusted)
+		snprintf(buf + k, sizeof(buf) - (size_t)k,
+			 "; p Holm-adjusted over %zu tests", s->family);
+	else if (k > 0 && (size_t)k < sizeof(buf) && s->family > 1)
+		snprintf(buf + k, sizeof(buf) - (size_t)k,
+			 "; p per test (--no-adjust)");
 	xvbd_out_str(o, "test", buf);
 	snprintf(buf, sizeof(buf), "centre +-half its interval; vs %s: %% "
 		 "+-interval, verdict (~: no difference proven)", base);
