@@ -152,7 +152,7 @@ static int check_mode(struct xvbd_ctx *ctx, struct run_opts *o, int nargs,
 			       o->hot.side[1].spec ? "--disk-b" :
 			       o->hot.side[0].cache ? "--cache-a" :
 			       o->hot.side[1].cache ? "--cache-b" :
-			       ab_run_levels_given(ctx, false);
+			       ab_run_levels_given(ctx);
 	const char *ab = ab_vbd_ab_given(ctx);
 
 	if (!o->hot.domain) {

@@ -157,8 +157,8 @@ int ab_run_levels(struct xvbd_ctx *ctx, struct run_opts *o, int nargs,
  */
 int ab_run_fresh_levels(struct xvbd_ctx *ctx, struct run_opts *o, int nargs,
 			char **argv);
-/* The first of --disk, --cache, --sweep (and --vbd) given, or NULL. */
-const char *ab_run_levels_given(const struct xvbd_ctx *ctx, bool with_vbd);
+/* The first of --disk, --cache, --sweep given (hot only), or NULL. */
+const char *ab_run_levels_given(const struct xvbd_ctx *ctx);
 /* "ABBA" for two levels, "Williams" beyond. */
 const char *ab_run_order_name(size_t k);
 /* -N: the runs in their order, block by block (cmd_ab_run_levels.c). */

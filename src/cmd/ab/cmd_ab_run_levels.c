@@ -35,15 +35,14 @@ const char *ab_run_order_name(size_t k)
 	return k == 2 ? "ABBA" : "Williams";
 }
 
-const char *ab_run_levels_given(const struct xvbd_ctx *ctx, bool with_vbd)
+const char *ab_run_levels_given(const struct xvbd_ctx *ctx)
 {
 	size_t k;
 
 	for (k = 0; k < ctx->cl->ngiven; k++) {
 		const struct xvbd_optval *v = &ctx->cl->given[k];
 
-		if (v->id == O_DISK || v->id == O_CACHE || v->id == O_SWEEP ||
-		    (with_vbd && v->id == O_VBD))
+		if (v->id == O_DISK || v->id == O_CACHE || v->id == O_SWEEP)
 			return v->spelled;
 	}
 	return NULL;
