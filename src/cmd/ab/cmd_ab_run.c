@@ -192,16 +192,16 @@ const struct xvbd_cmdopt cmd_ab_run_opts[] = {
 	[O_WARMUP] = XVBD_AB_ROW_WARMUP,
 	[O_RESULTS] = XVBD_AB_ROW_RESULTS,
 	[O_LATENCY] = XVBD_AB_ROW_LATENCY,
-	[O_RUNS] = XVBD_OPT_N("runs", 0, "N", 1, PAIRS_MAX, "pairs of runs "
-		"(default 3)"),
-	[O_UNTIL_CONFIDENT] = XVBD_OPT_F("until-confident", 0, "run pairs "
-		"until the sequential test settles the verdict"),
+	[O_RUNS] = XVBD_OPT_N("runs", 0, "N", 1, PAIRS_MAX, "blocks of runs, "
+		"each level once a block (two levels: pairs) (default 3)"),
+	[O_UNTIL_CONFIDENT] = XVBD_OPT_F("until-confident", 0, "run blocks "
+		"until the sequential test settles each level's verdict"),
 	[O_MIN_EFFECT] = XVBD_AB_ROW_MIN_EFFECT,
 	[O_EQUIVALENCE] = XVBD_AB_ROW_EQUIVALENCE,
 	[O_MAX_RUNS] = XVBD_OPT_N("max-runs", 0, "N", 2, PAIRS_MAX, "with "
-		"--until-confident: pairs at most (default 20)"),
+		"--until-confident: blocks at most (default 20)"),
 	[O_METRIC] = XVBD_OPT_STR("metric", 0, "M", 0, "the metric that "
-		"decides (default: chosen after the first pair)"),
+		"decides (default: chosen after the first block)"),
 	[O_CONFIDENCE] = XVBD_AB_ROW_CONFIDENCE,
 	[O_DIR] = XVBD_AB_ROW_DIR,
 	[O_TIMEOUT] = XVBD_OPT_S("timeout", 0, 1, 3600, "how long a guest "
