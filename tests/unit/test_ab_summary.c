@@ -34,8 +34,8 @@ static void test_metric_table(void **state)
 	assert_int_equal(xvbd_ab_metric_find("write-lat"), XVBD_AB_WR_LAT_MS);
 	assert_int_equal(xvbd_ab_metric_find("iops"), -1);
 	assert_int_equal(xvbd_ab_metric_find(NULL), -1);
-	assert_string_equal(xvbd_ab_metrics[XVBD_AB_RD_MBS].unit, "MB/s");
-	assert_string_equal(xvbd_ab_metrics[XVBD_AB_GUEST_CPU].unit, "%CPU");
+	assert_string_equal(xvbd_ab_metric_unit(XVBD_AB_RD_MBS), "MB/s");
+	assert_string_equal(xvbd_ab_metric_unit(XVBD_AB_GUEST_CPU), "%CPU");
 	assert_false(xvbd_ab_metrics[XVBD_AB_RD_LAT_MS].higher_is_better);
 }
 

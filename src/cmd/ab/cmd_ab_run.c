@@ -289,14 +289,18 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 			have_seq_opt = true;
 			break;
 		case O_METRIC:
-			o->metric = xvbd_ab_metric_find(optarg);
+			o->metric = xvbd_ab_cli_metric(CMD, optarg);
 			if (o->metric < 0 ||
 			    o->metric == XVBD_AB_GUEST_CPU ||
 			    o->metric == XVBD_AB_DOM0_CPU) {
 				xvbd_err(CMD, "--metric", "\"%s\": expected one "
-					 "of read-iops, write-iops, read-mbs, "
-					 "write-mbs, read-lat, write-lat",
-					 optarg);
+					 "of %s, %s, %s, %s, %s, %s, ...", optarg,
+					 xvbd_ab_metric_name(XVBD_AB_RD_IOPS),
+					 xvbd_ab_metric_name(XVBD_AB_WR_IOPS),
+					 xvbd_ab_metric_name(XVBD_AB_RD_MBS),
+					 xvbd_ab_metric_name(XVBD_AB_WR_MBS),
+					 xvbd_ab_metric_name(XVBD_AB_RD_LAT_MS),
+					 xvbd_ab_metric_name(XVBD_AB_WR_LAT_MS));
 				rc = XVBD_EXIT_USAGE;
 			}
 			break;

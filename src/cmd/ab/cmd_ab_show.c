@@ -23,6 +23,9 @@
 #include "xvbd/cmd/cmd.h"
 #include "xvbd/cmd/ab/cmd_ab.h"
 #include "xvbd/base/util.h"
+#include "xvbd/base/vocab.h"
+
+#define Q(id)		xvbd_q_name(XVBD_Q_##id)
 
 /* The unit of the merged latencies (a note, not a field). */
 #define MS	"ms"
@@ -97,11 +100,11 @@ static void render_summary(struct xvbd_out *o, const struct xvbd_ab_record *r)
 		xvbd_out_null(o, "summary");
 		return;
 	}
-	xvbd_out_uint(o, "intervals", s.nintervals);
-	xvbd_out_uint(o, "intervals_reset", s.nreset);
-	xvbd_out_uint(o, "intervals_flagged", s.nflagged);
-	xvbd_out_fixed_opt(o, "used_s", true, (double)s.used_ns / 1e9, 3);
-	xvbd_out_fixed_opt(o, "busy_s", true, (double)s.busy_ns / 1e9, 3);
+	xvbd_out_uint(o, Q(INTERVALS), s.nintervals);
+	xvbd_out_uint(o, Q(INTERVALS_RESET), s.nreset);
+	xvbd_out_uint(o, Q(INTERVALS_FLAGGED), s.nflagged);
+	xvbd_out_fixed_opt(o, Q(USED_S), true, (double)s.used_ns / 1e9, 3);
+	xvbd_out_fixed_opt(o, Q(BUSY_S), true, (double)s.busy_ns / 1e9, 3);
 	/* Rates say which time they are over; the window's follow. */
 	xvbd_out_obj_begin(o, "summary");
 	for (m = 0; m < XVBD_AB_NMETRICS; m++) {
@@ -112,13 +115,13 @@ static void render_summary(struct xvbd_out *o, const struct xvbd_ab_record *r)
 		/* The guest's own figures where the results hold them. */
 		if (xvbd_ab_metric_is_guest(m) && !s.known[m])
 			continue;
-		snprintf(note, sizeof(note), "%s%s", xvbd_ab_metrics[m].unit,
+		snprintf(note, sizeof(note), "%s%s", xvbd_ab_metric_unit(m),
 			 xvbd_ab_metric_is_rate(m) ? " over the busy span" :
 			 xvbd_ab_metric_is_guest(m) ? " (the guest's own)" : "");
 		if (xvbd_ab_bench_slot(r, m, &bname, &bunit, &mean))
 			snprintf(note, sizeof(note), "%.64s: %.200s (the "
 				 "guest's own)", bunit, bname);
-		xvbd_out_fixed_opt(o, xvbd_ab_metrics[m].name, s.known[m],
+		xvbd_out_fixed_opt(o, xvbd_ab_metric_name(m), s.known[m],
 				   s.value[m], xvbd_ab_metrics[m].decimals);
 		xvbd_out_note(o, note);
 	}
@@ -127,9 +130,9 @@ static void render_summary(struct xvbd_out *o, const struct xvbd_ab_record *r)
 	for (m = 0; m < XVBD_AB_NMETRICS; m++) {
 		if (!xvbd_ab_metric_is_rate(m))
 			continue;
-		xvbd_out_fixed_opt(o, xvbd_ab_metrics[m].name, s.known[m],
+		xvbd_out_fixed_opt(o, xvbd_ab_metric_name(m), s.known[m],
 				   s.window[m], xvbd_ab_metrics[m].decimals);
-		xvbd_out_note(o, xvbd_ab_metrics[m].unit);
+		xvbd_out_note(o, xvbd_ab_metric_unit(m));
 	}
 	xvbd_out_obj_end(o);
 	/* Which intervals were left out, and why: the evidence. */
