@@ -153,7 +153,7 @@ const struct xvbd_quantity xvbd_quantities[XVBD_Q_N] = {
 		"the guest's cpu_pct over a run", NULL, "guest-cpu" },
 	[XVBD_Q_DOM0_CPU_PCT] = { "dom0_cpu_pct", NULL, "%CPU",
 		"dom0's cpu_pct over a run", NULL, "dom0-cpu" },
-	[XVBD_Q_INTERVAL_S] = { "interval_s", "interval (s)", "s",
+	[XVBD_Q_INTERVAL_S] = { "interval_s", NULL, "s",
 		"time between two samples", NULL, "" },
 	[XVBD_Q_DURATION_S] = { "duration_s", NULL, "s",
 		"how long a record's samples cover, its first to its last",
@@ -270,21 +270,5 @@ const char *xvbd_q_abbrev(const char *key)
 	for (q = 0; key && q < XVBD_Q_N; q++)
 		if (!strcmp(xvbd_quantities[q].name, key))
 			return xvbd_quantities[q].abbrev;
-	return NULL;
-}
-
-const char *xvbd_q_prom(const char *key)
-{
-	const char *us = key ? strchr(key, '_') : NULL;
-	int q;
-
-	for (q = 0; key && q < XVBD_Q_N; q++)
-		if (!strcmp(xvbd_quantities[q].name, key))
-			return xvbd_quantities[q].prom;
-	/* a histogram's row: KIND_le_count, KIND_sum_ns, KIND_count */
-	for (q = 0; us && q < XVBD_Q_N; q++)
-		if (strlen(xvbd_quantities[q].name) == (size_t)(us - key) &&
-		    !strncmp(xvbd_quantities[q].name, key, (size_t)(us - key)))
-			return xvbd_quantities[q].prom;
 	return NULL;
 }

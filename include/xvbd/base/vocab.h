@@ -139,11 +139,4 @@ static inline const char *xvbd_q_unit(enum xvbd_q q)
 int xvbd_q_find(const char *name, bool *old);
 /* The text header of a key: the abbreviation, NULL without one. */
 const char *xvbd_q_abbrev(const char *key);
-/*
- * The Prometheus family read from key: the quantity's, or for a
- * histogram's rows ("d2c_le_count", "d2c_sum_ns", "d2c_count") that of
- * the quantity before the first '_'; NULL when none.
- */
-const char *xvbd_q_prom(const char *key);
-
 #endif /* XVBD_VOCAB_H */
