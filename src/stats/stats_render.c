@@ -31,7 +31,6 @@
 
 /* ---- one render path: the out layer's modes ---- */
 
-#define Q(id)		xvbd_q_name(XVBD_Q_##id)
 
 /*
  * CSV: one header, one row per domain and per VBD ("type" tells which);
@@ -100,7 +99,7 @@ static void csv_columns_fill(void)
 	for (i = 0; i < NCSV; i++)
 		csv_columns[i] = csv_spec[i].q >= 0 ?
 				 xvbd_q_name(csv_spec[i].q) : csv_spec[i].key;
-	stats_labels[0].key = Q(INTERVAL_S);
+	stats_labels[0].key = XVBD_QN(INTERVAL_S);
 }
 
 static void render_dom(struct xvbd_out *o, const struct xvbd_stats_dom *d)
@@ -112,17 +111,17 @@ static void render_dom(struct xvbd_out *o, const struct xvbd_stats_dom *d)
 		xvbd_out_str(o, "type", "domain");
 	xvbd_out_uint(o, "domid", d->domid);
 	xvbd_out_str(o, "domain", d->name);
-	xvbd_out_uint(o, Q(VCPUS), d->vcpus);
-	xvbd_out_size_opt(o, Q(MEM_BYTES), true, d->mem_bytes);
+	xvbd_out_uint(o, XVBD_QN(VCPUS), d->vcpus);
+	xvbd_out_size_opt(o, XVBD_QN(MEM_BYTES), true, d->mem_bytes);
 	if (!human)
-		xvbd_out_uint(o, Q(CPU_NS), d->cpu_ns);
-	xvbd_out_fixed_opt(o, Q(CPU_PCT), ok, d->cpu_pct, 2);
+		xvbd_out_uint(o, XVBD_QN(CPU_NS), d->cpu_ns);
+	xvbd_out_fixed_opt(o, XVBD_QN(CPU_PCT), ok, d->cpu_pct, 2);
 	if (d->nvcpu && xvbd_out_is_json(o)) {
-		xvbd_out_arr_begin(o, Q(VCPU_NS));
+		xvbd_out_arr_begin(o, XVBD_QN(VCPU_NS));
 		for (i = 0; i < d->nvcpu; i++)
 			xvbd_out_uint(o, NULL, d->vcpu_ns[i]);
 		xvbd_out_arr_end(o);
-		xvbd_out_arr_begin(o, Q(VCPU_PCT));
+		xvbd_out_arr_begin(o, XVBD_QN(VCPU_PCT));
 		for (i = 0; i < d->nvcpu; i++)
 			xvbd_out_fixed_opt(o, NULL, d->vcpu_pct_known[i],
 					   d->vcpu_pct[i], 2);
@@ -145,7 +144,7 @@ static void render_dom(struct xvbd_out *o, const struct xvbd_stats_dom *d)
 							 sizeof(buf) - used,
 							 "%s-", i ? " " : "");
 		}
-		xvbd_out_str(o, Q(VCPU_PCT), buf);
+		xvbd_out_str(o, XVBD_QN(VCPU_PCT), buf);
 	}
 	xvbd_out_str(o, "cpu_interval", xvbd_stats_iv_name(d->cpu_iv));
 }
@@ -166,8 +165,8 @@ static void render_rings(struct xvbd_out *o, const struct xvbd_stats_vbd *v)
 		xvbd_out_obj_begin(o, NULL);
 		xvbd_out_uint(o, "ring", r->ring);
 		xvbd_out_uint(o, "pid", (uint64_t)r->pid);
-		xvbd_out_uint(o, Q(CPU_NS), r->cpu_ns);
-		xvbd_out_fixed_opt(o, Q(CPU_PCT), r->iv == XVBD_IV_OK,
+		xvbd_out_uint(o, XVBD_QN(CPU_NS), r->cpu_ns);
+		xvbd_out_fixed_opt(o, XVBD_QN(CPU_PCT), r->iv == XVBD_IV_OK,
 				   r->cpu_pct, 2);
 		xvbd_out_obj_end(o);
 	}
@@ -181,28 +180,28 @@ static void render_cost(struct xvbd_out *o, const struct xvbd_stats_vbd *v)
 	bool human = xvbd_out_is_text(o);
 
 	if (!human) {
-		xvbd_out_uint_opt(o, Q(BACKEND_CPU_NS), v->be_known,
+		xvbd_out_uint_opt(o, XVBD_QN(BACKEND_CPU_NS), v->be_known,
 				  v->be_cpu_ns);
 		xvbd_out_str(o, "backend_interval",
 			     v->be_known || v->be_iv == XVBD_IV_RESET ?
 			     xvbd_stats_iv_name(v->be_iv) : "unknown");
 	}
-	xvbd_out_fixed_opt(o, Q(BACKEND_CPU_PCT), be, v->be_cpu_pct, 2);
-	xvbd_out_fixed_opt(o, Q(BACKEND_US_PER_REQ),
+	xvbd_out_fixed_opt(o, XVBD_QN(BACKEND_CPU_PCT), be, v->be_cpu_pct, 2);
+	xvbd_out_fixed_opt(o, XVBD_QN(BACKEND_US_PER_REQ),
 			   be && v->be_us_per_req_known, v->be_us_per_req, 1);
-	xvbd_out_fixed_opt(o, Q(READ_KIB_PER_REQ), v->rd_kib_known,
+	xvbd_out_fixed_opt(o, XVBD_QN(READ_KIB_PER_REQ), v->rd_kib_known,
 			   v->rd_kib_per_req, 1);
-	xvbd_out_fixed_opt(o, Q(WRITE_KIB_PER_REQ), v->wr_kib_known,
+	xvbd_out_fixed_opt(o, XVBD_QN(WRITE_KIB_PER_REQ), v->wr_kib_known,
 			   v->wr_kib_per_req, 1);
 	if (!human)
-		xvbd_out_uint_opt(o, Q(CEILING_SEGMENTS), v->ceiling_known,
+		xvbd_out_uint_opt(o, XVBD_QN(CEILING_SEGMENTS), v->ceiling_known,
 				  v->ceiling_segments);
-	xvbd_out_fixed_opt(o, Q(CEILING_KIB), v->ceiling_known, v->ceiling_kib,
+	xvbd_out_fixed_opt(o, XVBD_QN(CEILING_KIB), v->ceiling_known, v->ceiling_kib,
 			   0);
 	if (!human) {
-		xvbd_out_fixed_opt(o, Q(READ_CEILING_PCT), v->ceiling_known &&
+		xvbd_out_fixed_opt(o, XVBD_QN(READ_CEILING_PCT), v->ceiling_known &&
 				   v->rd_kib_known, v->rd_ceiling_pct, 1);
-		xvbd_out_fixed_opt(o, Q(WRITE_CEILING_PCT), v->ceiling_known &&
+		xvbd_out_fixed_opt(o, XVBD_QN(WRITE_CEILING_PCT), v->ceiling_known &&
 				   v->wr_kib_known, v->wr_ceiling_pct, 1);
 	}
 	if (xvbd_out_is_json(o))
@@ -233,21 +232,21 @@ static void render_vbd(struct xvbd_out *o, const struct xvbd_stats_sample *s,
 		xvbd_out_str(o, "interval", xvbd_stats_iv_name(v->iv));
 		xvbd_out_bool(o, "reset", !ok);
 	}
-	xvbd_out_fixed_opt(o, Q(READ_IOPS), ok, v->rd_req_s, 2);
-	xvbd_out_fixed_opt(o, Q(WRITE_IOPS), ok, v->wr_req_s, 2);
+	xvbd_out_fixed_opt(o, XVBD_QN(READ_IOPS), ok, v->rd_req_s, 2);
+	xvbd_out_fixed_opt(o, XVBD_QN(WRITE_IOPS), ok, v->wr_req_s, 2);
 	/* MB/s to the byte in machine output, the sectors' resolution */
-	xvbd_out_fixed_opt(o, Q(READ_MB_PER_S), ok,
+	xvbd_out_fixed_opt(o, XVBD_QN(READ_MB_PER_S), ok,
 			   v->rd_bytes_s / BYTES_PER_MB, human ? 2 : 6);
-	xvbd_out_fixed_opt(o, Q(WRITE_MB_PER_S), ok,
+	xvbd_out_fixed_opt(o, XVBD_QN(WRITE_MB_PER_S), ok,
 			   v->wr_bytes_s / BYTES_PER_MB, human ? 2 : 6);
-	xvbd_out_fixed_opt(o, Q(FLUSH_IOPS), ok, v->f_req_s, 2);
-	xvbd_out_fixed_opt(o, Q(DISCARD_IOPS), ok, v->ds_req_s, 2);
-	xvbd_out_fixed_opt(o, Q(OO_REQ_PER_S), ok, v->oo_req_s, 2);
-	xvbd_out_fixed_opt(o, Q(READ_LAT_MS), blk && v->rd_lat_known,
+	xvbd_out_fixed_opt(o, XVBD_QN(FLUSH_IOPS), ok, v->f_req_s, 2);
+	xvbd_out_fixed_opt(o, XVBD_QN(DISCARD_IOPS), ok, v->ds_req_s, 2);
+	xvbd_out_fixed_opt(o, XVBD_QN(OO_REQ_PER_S), ok, v->oo_req_s, 2);
+	xvbd_out_fixed_opt(o, XVBD_QN(READ_LAT_MS), blk && v->rd_lat_known,
 			   v->rd_lat_ms, 3);
-	xvbd_out_fixed_opt(o, Q(WRITE_LAT_MS), blk && v->wr_lat_known,
+	xvbd_out_fixed_opt(o, XVBD_QN(WRITE_LAT_MS), blk && v->wr_lat_known,
 			   v->wr_lat_ms, 3);
-	xvbd_out_fixed_opt(o, Q(QUEUE_DEPTH), blk, v->queue_depth, 2);
+	xvbd_out_fixed_opt(o, XVBD_QN(QUEUE_DEPTH), blk, v->queue_depth, 2);
 	snprintf(backing, sizeof(backing), "%u:%u", v->blk_major,
 		 v->blk_minor);
 	xvbd_out_str(o, "backing", v->has_blk ? backing : NULL);
@@ -283,7 +282,7 @@ static void render_sample(struct xvbd_out *o,
 	xvbd_out_obj_begin(o, NULL);
 	xvbd_out_str(o, "time", time_str);
 	xvbd_out_uint(o, "seq", s->seq);
-	xvbd_out_fixed_opt(o, Q(INTERVAL_S), true,
+	xvbd_out_fixed_opt(o, XVBD_QN(INTERVAL_S), true,
 			   (double)s->interval_ns / (double)NS_PER_S, 6);
 	stats_render_lat_head(o, s);
 	xvbd_out_arr_begin(o, "domains");

@@ -48,8 +48,20 @@ enum xvbd_q {
 	XVBD_Q_WRITE_KIB_PER_REQ,
 	XVBD_Q_CEILING_SEGMENTS,
 	XVBD_Q_CEILING_KIB,
+	XVBD_Q_CEILING_PCT,
 	XVBD_Q_READ_CEILING_PCT,
 	XVBD_Q_WRITE_CEILING_PCT,
+	XVBD_Q_FRONTEND_DEFAULT_KIB,
+	XVBD_Q_IOPS,
+	XVBD_Q_REQUESTS,
+	/* rings and queues: what was negotiated, what may be */
+	XVBD_Q_RING_PAGES,
+	XVBD_Q_MAX_RING_PAGE_ORDER,
+	XVBD_Q_QUEUES,
+	XVBD_Q_MAX_QUEUES,
+	XVBD_Q_RINGS,
+	XVBD_Q_RING,
+	XVBD_Q_RING_CPU_PCT,
 	/* blkback's cumulative counters, under their sysfs names */
 	XVBD_Q_RD_REQ,
 	XVBD_Q_WR_REQ,
@@ -67,13 +79,18 @@ enum xvbd_q {
 	XVBD_Q_MEM_BYTES,
 	XVBD_Q_GUEST_CPU_PCT,
 	XVBD_Q_DOM0_CPU_PCT,
+	XVBD_Q_GUEST_CPU_S,
+	XVBD_Q_DOM0_CPU_S,
 	/* time */
 	XVBD_Q_INTERVAL_S,
 	XVBD_Q_DURATION_S,
 	XVBD_Q_RUN_S,
 	XVBD_Q_BUSY_S,
 	XVBD_Q_USED_S,
-	/* a record's intervals */
+	/* a record's samples and intervals */
+	XVBD_Q_SAMPLES,
+	XVBD_Q_READ_BYTES,
+	XVBD_Q_WRITE_BYTES,
 	XVBD_Q_INTERVALS,
 	XVBD_Q_INTERVALS_RESET,
 	XVBD_Q_INTERVALS_FLAGGED,
@@ -126,6 +143,9 @@ static inline const char *xvbd_q_name(enum xvbd_q q)
 {
 	return xvbd_quantities[q].name;
 }
+
+/* XVBD_QN(READ_IOPS): "read_iops", a name spelled by the table only */
+#define XVBD_QN(id)	xvbd_q_name(XVBD_Q_##id)
 
 static inline const char *xvbd_q_unit(enum xvbd_q q)
 {

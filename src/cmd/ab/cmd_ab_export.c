@@ -19,7 +19,6 @@
 #include "xvbd/base/util.h"
 #include "xvbd/base/vocab.h"
 
-#define Q(id)		xvbd_q_name(XVBD_Q_##id)
 
 /*
  * The columns: what the run was, then its metrics and its rates over the
@@ -187,7 +186,7 @@ static void export_runs(struct xvbd_out *o, const struct xvbd_ab_record *recs,
 		xvbd_out_str(o, "label", r->label);
 		xvbd_ab_cli_time(r->started_unix_ns, buf, sizeof(buf));
 		xvbd_out_str(o, "started", buf);
-		xvbd_out_fixed_opt(o, Q(DURATION_S), true,
+		xvbd_out_fixed_opt(o, XVBD_QN(DURATION_S), true,
 				   (double)xvbd_ab_cli_duration_ns(r) / 1e9, 3);
 		xvbd_out_str(o, "domain", r->domain);
 		export_vdevs(o, r);
@@ -196,12 +195,12 @@ static void export_runs(struct xvbd_out *o, const struct xvbd_ab_record *recs,
 		xvbd_out_uint(o, "workload_status",
 			      (uint64_t)r->workload_status);
 		xvbd_out_bool(o, "complete", r->complete);
-		xvbd_out_uint(o, Q(INTERVALS), s->nintervals);
-		xvbd_out_uint(o, Q(INTERVALS_RESET), s->nreset);
-		xvbd_out_uint(o, Q(INTERVALS_FLAGGED), s->nflagged);
-		xvbd_out_fixed_opt(o, Q(USED_S), true, (double)s->used_ns / 1e9,
+		xvbd_out_uint(o, XVBD_QN(INTERVALS), s->nintervals);
+		xvbd_out_uint(o, XVBD_QN(INTERVALS_RESET), s->nreset);
+		xvbd_out_uint(o, XVBD_QN(INTERVALS_FLAGGED), s->nflagged);
+		xvbd_out_fixed_opt(o, XVBD_QN(USED_S), true, (double)s->used_ns / 1e9,
 				   3);
-		xvbd_out_fixed_opt(o, Q(BUSY_S), true, (double)s->busy_ns / 1e9,
+		xvbd_out_fixed_opt(o, XVBD_QN(BUSY_S), true, (double)s->busy_ns / 1e9,
 				   3);
 		for (m = 0; m < XVBD_AB_NMETRICS; m++)
 			if (m != XVBD_AB_BUSY_SECONDS)

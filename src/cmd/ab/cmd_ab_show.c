@@ -25,7 +25,6 @@
 #include "xvbd/base/util.h"
 #include "xvbd/base/vocab.h"
 
-#define Q(id)		xvbd_q_name(XVBD_Q_##id)
 
 /* The unit of the merged latencies (a note, not a field). */
 #define MS	"ms"
@@ -100,11 +99,11 @@ static void render_summary(struct xvbd_out *o, const struct xvbd_ab_record *r)
 		xvbd_out_null(o, "summary");
 		return;
 	}
-	xvbd_out_uint(o, Q(INTERVALS), s.nintervals);
-	xvbd_out_uint(o, Q(INTERVALS_RESET), s.nreset);
-	xvbd_out_uint(o, Q(INTERVALS_FLAGGED), s.nflagged);
-	xvbd_out_fixed_opt(o, Q(USED_S), true, (double)s.used_ns / 1e9, 3);
-	xvbd_out_fixed_opt(o, Q(BUSY_S), true, (double)s.busy_ns / 1e9, 3);
+	xvbd_out_uint(o, XVBD_QN(INTERVALS), s.nintervals);
+	xvbd_out_uint(o, XVBD_QN(INTERVALS_RESET), s.nreset);
+	xvbd_out_uint(o, XVBD_QN(INTERVALS_FLAGGED), s.nflagged);
+	xvbd_out_fixed_opt(o, XVBD_QN(USED_S), true, (double)s.used_ns / 1e9, 3);
+	xvbd_out_fixed_opt(o, XVBD_QN(BUSY_S), true, (double)s.busy_ns / 1e9, 3);
 	/* Rates say which time they are over; the window's follow. */
 	xvbd_out_obj_begin(o, "summary");
 	for (m = 0; m < XVBD_AB_NMETRICS; m++) {
