@@ -146,3 +146,6 @@ case_ 2 "ab plot: --metric write_lat_ms: no run of the levels has it above 0" \
 	--metric read_iops,write_lat_ms
 case_ 2 "ab plot: -o - writes the SVG on stdout: --json has no room there" \
 	ab plot ring1 ring8 --dir "$sv" -o - --json
+
+# one name per quantity, on the stores above
+. "$(dirname "${BASH_SOURCE[0]}")/cli-vocab.sh"

@@ -229,7 +229,7 @@ static size_t table_width(const struct row *rows, size_t nrows, size_t ncols)
 }
 
 /*
- * "read-iops: B faster by 12.5 % +- 1.7 % (Welch's t, p=8.1e-08, Holm
+ * "read_iops: B faster by 12.5 % +- 1.7 % (Welch's t, p=8.1e-08, Holm
  * p=5.6e-07)": a verdict in full, on a line of its own.
  */
 static void verdict_line(char *buf, size_t len,
@@ -430,7 +430,7 @@ static void render_head_long(struct xvbd_out *o,
 
 /* ---- after the table ---- */
 
-/* "read-mbs: same within +-2 % (90 % interval -0.8 to +1.1 %, p=0.01)" */
+/* "read_mb_per_s: same within +-2 % (90 % interval -0.8 to +1.1 %, p=0.01)" */
 static void equiv_line(char *buf, size_t len,
 		       const struct xvbd_ab_comparison *c,
 		       const struct xvbd_ab_metric_cmp *mc)

@@ -100,20 +100,20 @@ enum xvbd_q {
 	XVBD_Q_READ_MB_PER_S_WINDOW,
 	XVBD_Q_WRITE_MB_PER_S_WINDOW,
 	/* the guest's own figures (fio's JSON, a benchmark's lines) */
-	XVBD_Q_G_READ_IOPS,
-	XVBD_Q_G_WRITE_IOPS,
-	XVBD_Q_G_READ_MB_PER_S,
-	XVBD_Q_G_WRITE_MB_PER_S,
-	XVBD_Q_G_READ_CLAT_MS,
-	XVBD_Q_G_READ_CLAT_P50_MS,
-	XVBD_Q_G_READ_CLAT_P99_MS,
-	XVBD_Q_G_READ_CLAT_P99_9_MS,
-	XVBD_Q_G_READ_CLAT_MAX_MS,
-	XVBD_Q_G_WRITE_CLAT_MS,
-	XVBD_Q_G_WRITE_CLAT_P50_MS,
-	XVBD_Q_G_WRITE_CLAT_P99_MS,
-	XVBD_Q_G_WRITE_CLAT_P99_9_MS,
-	XVBD_Q_G_WRITE_CLAT_MAX_MS,
+	XVBD_Q_GUEST_READ_IOPS,
+	XVBD_Q_GUEST_WRITE_IOPS,
+	XVBD_Q_GUEST_READ_MB_PER_S,
+	XVBD_Q_GUEST_WRITE_MB_PER_S,
+	XVBD_Q_GUEST_READ_CLAT_MS,
+	XVBD_Q_GUEST_READ_CLAT_P50_MS,
+	XVBD_Q_GUEST_READ_CLAT_P99_MS,
+	XVBD_Q_GUEST_READ_CLAT_P99_9_MS,
+	XVBD_Q_GUEST_READ_CLAT_MAX_MS,
+	XVBD_Q_GUEST_WRITE_CLAT_MS,
+	XVBD_Q_GUEST_WRITE_CLAT_P50_MS,
+	XVBD_Q_GUEST_WRITE_CLAT_P99_MS,
+	XVBD_Q_GUEST_WRITE_CLAT_P99_9_MS,
+	XVBD_Q_GUEST_WRITE_CLAT_MAX_MS,
 	XVBD_Q_BENCH_LOWER_1,
 	XVBD_Q_BENCH_LOWER_2,
 	XVBD_Q_BENCH_LOWER_3,
@@ -144,7 +144,10 @@ static inline const char *xvbd_q_name(enum xvbd_q q)
 	return xvbd_quantities[q].name;
 }
 
-/* XVBD_QN(READ_IOPS): "read_iops", a name spelled by the table only */
+/*
+ * XVBD_QN(READ_IOPS): "read_iops", a name spelled by the table only (each
+ * XVBD_Q_X is its name upper-cased: tests/man.sh reads them so)
+ */
 #define XVBD_QN(id)	xvbd_q_name(XVBD_Q_##id)
 
 static inline const char *xvbd_q_unit(enum xvbd_q q)
