@@ -384,7 +384,8 @@ static void weak(struct words *w, const struct xvbd_ab_metric_cmp *mc)
 		add(w, ": B-A ");
 		at = w->n;
 		signed_ci(w, v, pct ? &mc->s.pct_ci : &mc->s.diff_ci,
-			  pct ? "%" : xvbd_q_unit(info->q), pct ? 1 : info->decimals);
+			  pct ? "%" : xvbd_q_unit(info->q),
+			  pct ? 1 : info->decimals);
 		/*
 		 * The word follows the number just printed, as printed: none
 		 * beside a +0.0 (a real difference too small to show).

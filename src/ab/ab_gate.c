@@ -142,7 +142,8 @@ int xvbd_ab_gate_text(const struct xvbd_ab_gate *g,
 	else
 		n = snprintf(buf, len, "%s %s: %+.1f %%%s against %s: worse by "
 			     "at least %g %% but %s at %g %%: not proven, "
-			     "the gate passes it", h->level, xvbd_q_name(info->q),
+			     "the gate passes it", h->level,
+			     xvbd_q_name(info->q),
 			     h->pct, iv, h->baseline, g->threshold_pct,
 			     why_not(h->verdict), confidence * 100);
 	return n < 0 || (size_t)n >= len ? -ENOSPC : 0;

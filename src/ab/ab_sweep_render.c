@@ -107,7 +107,8 @@ static void metric_row(const struct xvbd_ab_sweep *s, int m, struct row *r)
 	const struct xvbd_ab_metric_cmp *b = &any_cmp(s)->m[m];
 	size_t i;
 
-	snprintf(r->cell[0], CELL_MAX, "%s %s", xvbd_q_name(info->q), xvbd_q_unit(info->q));
+	snprintf(r->cell[0], CELL_MAX, "%s %s", xvbd_q_name(info->q),
+		 xvbd_q_unit(info->q));
 	for (i = 0; i < s->nlevels; i++) {
 		const struct xvbd_ab_metric_cmp *mc = &s->cmp[i].m[m];
 

@@ -206,6 +206,8 @@ const struct xvbd_quantity xvbd_quantities[XVBD_Q_N] = {
 	[XVBD_Q_USED_S] = { "used_s", NULL, "s",
 		"a run's intervals that count (not reset or flagged), summed",
 		NULL, "" },
+	[XVBD_Q_WARMUP_S] = { "warmup_s", NULL, "s",
+		"time left out at a run's start (--warmup)", NULL, "" },
 	[XVBD_Q_INTERVALS] = { "intervals", NULL, "",
 		"intervals between a record's samples", NULL, "" },
 	[XVBD_Q_INTERVALS_RESET] = { "intervals_reset", NULL, "",
@@ -232,26 +234,26 @@ const struct xvbd_quantity xvbd_quantities[XVBD_Q_N] = {
 		"the guest's read MB/s (fio's)", NULL, "guest-read-mbs" },
 	[XVBD_Q_GUEST_WRITE_MB_PER_S] = { "guest_write_mb_per_s", NULL, "MB/s",
 		"the guest's write MB/s (fio's)", NULL, "guest-write-mbs" },
-	[XVBD_Q_GUEST_READ_CLAT_MS] = GUEST_CLAT("read", "", "the mean",
-					     "guest-read-clat"),
-	[XVBD_Q_GUEST_READ_CLAT_P50_MS] = GUEST_CLAT("read", "p50_", "the median",
-						 "guest-read-p50"),
-	[XVBD_Q_GUEST_READ_CLAT_P99_MS] = GUEST_CLAT("read", "p99_", "99th percentile",
-						 "guest-read-p99"),
-	[XVBD_Q_GUEST_READ_CLAT_P99_9_MS] = GUEST_CLAT("read", "p99_9_", "99.9th percentile",
-						   "guest-read-p999"),
-	[XVBD_Q_GUEST_READ_CLAT_MAX_MS] = GUEST_CLAT("read", "max_", "the longest",
-						 "guest-read-clat-max"),
-	[XVBD_Q_GUEST_WRITE_CLAT_MS] = GUEST_CLAT("write", "", "the mean",
-					      "guest-write-clat"),
-	[XVBD_Q_GUEST_WRITE_CLAT_P50_MS] = GUEST_CLAT("write", "p50_", "the median",
-						  "guest-write-p50"),
-	[XVBD_Q_GUEST_WRITE_CLAT_P99_MS] = GUEST_CLAT("write", "p99_", "99th percentile",
-						  "guest-write-p99"),
-	[XVBD_Q_GUEST_WRITE_CLAT_P99_9_MS] = GUEST_CLAT("write", "p99_9_", "99.9th percentile",
-						    "guest-write-p999"),
-	[XVBD_Q_GUEST_WRITE_CLAT_MAX_MS] = GUEST_CLAT("write", "max_", "the longest",
-						  "guest-write-clat-max"),
+	[XVBD_Q_GUEST_READ_CLAT_MS] =
+		GUEST_CLAT("read", "", "the mean", "guest-read-clat"),
+	[XVBD_Q_GUEST_READ_CLAT_P50_MS] =
+		GUEST_CLAT("read", "p50_", "the median", "guest-read-p50"),
+	[XVBD_Q_GUEST_READ_CLAT_P99_MS] =
+		GUEST_CLAT("read", "p99_", "99th percentile", "guest-read-p99"),
+	[XVBD_Q_GUEST_READ_CLAT_P99_9_MS] =
+		GUEST_CLAT("read", "p99_9_", "99.9th percentile", "guest-read-p999"),
+	[XVBD_Q_GUEST_READ_CLAT_MAX_MS] =
+		GUEST_CLAT("read", "max_", "the longest", "guest-read-clat-max"),
+	[XVBD_Q_GUEST_WRITE_CLAT_MS] =
+		GUEST_CLAT("write", "", "the mean", "guest-write-clat"),
+	[XVBD_Q_GUEST_WRITE_CLAT_P50_MS] =
+		GUEST_CLAT("write", "p50_", "the median", "guest-write-p50"),
+	[XVBD_Q_GUEST_WRITE_CLAT_P99_MS] =
+		GUEST_CLAT("write", "p99_", "99th percentile", "guest-write-p99"),
+	[XVBD_Q_GUEST_WRITE_CLAT_P99_9_MS] =
+		GUEST_CLAT("write", "p99_9_", "99.9th percentile", "guest-write-p999"),
+	[XVBD_Q_GUEST_WRITE_CLAT_MAX_MS] =
+		GUEST_CLAT("write", "max_", "the longest", "guest-write-clat-max"),
 	[XVBD_Q_BENCH_LOWER_1] = BENCH("lower", 1, "lower"),
 	[XVBD_Q_BENCH_LOWER_2] = BENCH("lower", 2, "lower"),
 	[XVBD_Q_BENCH_LOWER_3] = BENCH("lower", 3, "lower"),

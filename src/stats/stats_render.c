@@ -194,15 +194,17 @@ static void render_cost(struct xvbd_out *o, const struct xvbd_stats_vbd *v)
 	xvbd_out_fixed_opt(o, XVBD_QN(WRITE_KIB_PER_REQ), v->wr_kib_known,
 			   v->wr_kib_per_req, 1);
 	if (!human)
-		xvbd_out_uint_opt(o, XVBD_QN(CEILING_SEGMENTS), v->ceiling_known,
-				  v->ceiling_segments);
-	xvbd_out_fixed_opt(o, XVBD_QN(CEILING_KIB), v->ceiling_known, v->ceiling_kib,
-			   0);
+		xvbd_out_uint_opt(o, XVBD_QN(CEILING_SEGMENTS),
+				  v->ceiling_known, v->ceiling_segments);
+	xvbd_out_fixed_opt(o, XVBD_QN(CEILING_KIB), v->ceiling_known,
+			   v->ceiling_kib, 0);
 	if (!human) {
-		xvbd_out_fixed_opt(o, XVBD_QN(READ_CEILING_PCT), v->ceiling_known &&
-				   v->rd_kib_known, v->rd_ceiling_pct, 1);
-		xvbd_out_fixed_opt(o, XVBD_QN(WRITE_CEILING_PCT), v->ceiling_known &&
-				   v->wr_kib_known, v->wr_ceiling_pct, 1);
+		xvbd_out_fixed_opt(o, XVBD_QN(READ_CEILING_PCT),
+				   v->ceiling_known && v->rd_kib_known,
+				   v->rd_ceiling_pct, 1);
+		xvbd_out_fixed_opt(o, XVBD_QN(WRITE_CEILING_PCT),
+				   v->ceiling_known && v->wr_kib_known,
+				   v->wr_ceiling_pct, 1);
 	}
 	if (xvbd_out_is_json(o))
 		render_rings(o, v);

@@ -37,8 +37,8 @@ static void flat_dir(struct xvbd_out *o, int dir, bool known,
 
 	known = known && h && h->count;
 	for (i = 0; i < 3; i++)
-		xvbd_out_fixed_opt(o, xvbd_q_name(flat_q[dir][i]), known, known ?
-				   (double)xvbd_lathist_quantile_ns(h,
+		xvbd_out_fixed_opt(o, xvbd_q_name(flat_q[dir][i]), known,
+				   known ? (double)xvbd_lathist_quantile_ns(h,
 					pct_per_million[i]) / NS_PER_MS : 0, 3);
 	xvbd_out_fixed_opt(o, xvbd_q_name(flat_q[dir][3]), known, known ?
 			   (double)h->max_ns / NS_PER_MS : 0, 3);

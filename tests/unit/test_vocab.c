@@ -33,8 +33,8 @@ static bool is_snake(const char *s)
 	if (!*s || !islower((unsigned char)*s))
 		return false;
 	for (; *s; s++)
-		if (!islower((unsigned char)*s) && !isdigit((unsigned char)*s) &&
-		    *s != '_')
+		if (!islower((unsigned char)*s) &&
+		    !isdigit((unsigned char)*s) && *s != '_')
 			return false;
 	return true;
 }

@@ -87,6 +87,7 @@ enum xvbd_q {
 	XVBD_Q_RUN_S,
 	XVBD_Q_BUSY_S,
 	XVBD_Q_USED_S,
+	XVBD_Q_WARMUP_S,
 	/* a record's samples and intervals */
 	XVBD_Q_SAMPLES,
 	XVBD_Q_READ_BYTES,

@@ -198,10 +198,10 @@ static void export_runs(struct xvbd_out *o, const struct xvbd_ab_record *recs,
 		xvbd_out_uint(o, XVBD_QN(INTERVALS), s->nintervals);
 		xvbd_out_uint(o, XVBD_QN(INTERVALS_RESET), s->nreset);
 		xvbd_out_uint(o, XVBD_QN(INTERVALS_FLAGGED), s->nflagged);
-		xvbd_out_fixed_opt(o, XVBD_QN(USED_S), true, (double)s->used_ns / 1e9,
-				   3);
-		xvbd_out_fixed_opt(o, XVBD_QN(BUSY_S), true, (double)s->busy_ns / 1e9,
-				   3);
+		xvbd_out_fixed_opt(o, XVBD_QN(USED_S), true,
+				   (double)s->used_ns / 1e9, 3);
+		xvbd_out_fixed_opt(o, XVBD_QN(BUSY_S), true,
+				   (double)s->busy_ns / 1e9, 3);
 		for (m = 0; m < XVBD_AB_NMETRICS; m++)
 			if (m != XVBD_AB_BUSY_SECONDS)
 				xvbd_out_fixed_opt(o, xvbd_ab_metric_name(m),

@@ -102,8 +102,10 @@ static void render_summary(struct xvbd_out *o, const struct xvbd_ab_record *r)
 	xvbd_out_uint(o, XVBD_QN(INTERVALS), s.nintervals);
 	xvbd_out_uint(o, XVBD_QN(INTERVALS_RESET), s.nreset);
 	xvbd_out_uint(o, XVBD_QN(INTERVALS_FLAGGED), s.nflagged);
-	xvbd_out_fixed_opt(o, XVBD_QN(USED_S), true, (double)s.used_ns / 1e9, 3);
-	xvbd_out_fixed_opt(o, XVBD_QN(BUSY_S), true, (double)s.busy_ns / 1e9, 3);
+	xvbd_out_fixed_opt(o, XVBD_QN(USED_S), true, (double)s.used_ns / 1e9,
+			   3);
+	xvbd_out_fixed_opt(o, XVBD_QN(BUSY_S), true, (double)s.busy_ns / 1e9,
+			   3);
 	/* Rates say which time they are over; the window's follow. */
 	xvbd_out_obj_begin(o, "summary");
 	for (m = 0; m < XVBD_AB_NMETRICS; m++) {
@@ -281,7 +283,7 @@ static void render(struct xvbd_out *o, const struct xvbd_ab_record *r,
 	xvbd_out_str(o, "path", r->path);
 	xvbd_ab_cli_time(r->started_unix_ns, buf, sizeof(buf));
 	xvbd_out_str(o, "started", buf);
-	xvbd_out_fixed_opt(o, "duration_s", true,
+	xvbd_out_fixed_opt(o, XVBD_QN(DURATION_S), true,
 			   (double)xvbd_ab_cli_duration_ns(r) / 1e9, 3);
 	xvbd_out_str(o, "domain", r->domain);
 	xvbd_out_arr_begin(o, "vdevs");
@@ -291,11 +293,12 @@ static void render(struct xvbd_out *o, const struct xvbd_ab_record *r,
 	xvbd_out_str(o, "mode", xvbd_ab_mode_name(r->mode));
 	xvbd_out_str(o, "workload", r->workload);
 	xvbd_out_uint(o, "workload_status", (uint64_t)r->workload_status);
-	xvbd_out_fixed_opt(o, "interval_s", true, (double)r->interval_ns / 1e9,
-			   3);
-	xvbd_out_fixed_opt(o, "warmup_s", true, (double)r->warmup_ns / 1e9, 3);
+	xvbd_out_fixed_opt(o, XVBD_QN(INTERVAL_S), true,
+			   (double)r->interval_ns / 1e9, 3);
+	xvbd_out_fixed_opt(o, XVBD_QN(WARMUP_S), true,
+			   (double)r->warmup_ns / 1e9, 3);
 	xvbd_out_bool(o, "complete", r->complete);
-	xvbd_out_uint(o, "samples", r->nsamples);
+	xvbd_out_uint(o, XVBD_QN(SAMPLES), r->nsamples);
 	render_summary(o, r);
 	if (r->results) {
 		xvbd_out_str(o, "results",
