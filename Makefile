@@ -76,7 +76,7 @@ endif
 # libxl and libxenstore: the unit tests and fuzzers link them (they may
 # still touch the host: share.c mounts, modparam.c runs modprobe);
 # XEN_SRCS need the Xen libraries; CMD_SRCS are the commands.
-LIB_SRCS := src/base/util.c src/base/optval.c src/base/out_rows.c src/xen/blkif.c src/xen/blkif_table.c src/base/out.c src/base/lock.c \
+LIB_SRCS := src/base/util.c src/base/optval.c src/base/out_rows.c src/base/vocab.c src/xen/blkif.c src/xen/blkif_table.c src/base/out.c src/base/lock.c \
 	     src/dom0/share.c src/dom0/image.c src/xen/xs_path.c src/cmd/cmd_table.c src/cmd/cmd_opt.c \
 	     src/base/sig.c src/base/report.c
 XEN_SRCS  := src/xen/xs.c src/xen/tstack.c src/vbd/vbd.c src/dom0/loop.c

@@ -35,7 +35,7 @@ guest_stats() {
 		r = mib * 1.048576 / s; if ($1 == a) { ra += r; na++ } else { rb += r; nb++ } }
 		END { printf "%.2f %.2f\n", io, (rb / nb - ra / na) / (ra / na) * 100 }' "$1"
 }
-xvbd_pct() { jq -r '.comparison.metrics[] | select(.metric == "read-mbs") | .pct' "$1"; }
+xvbd_pct() { jq -r '.comparison.metrics[] | select(.metric == "read_mb_per_s") | .pct' "$1"; }
 
 # Fresh-guest mode: one xl config per side (the hotplug program: a
 # buffered or a direct-I/O loop), --ready waits for each guest's boot.
@@ -45,7 +45,7 @@ cat $img >/dev/null
 t0=$(cs)
 xvbd ab run cached $top/host.cfg direct $top/direct.cfg --vdev xvda \
 	--ready "$(abg_ready_cmd $trig)" --run "$(abg_go_cmd $trig 0 $top/fresh.log)" \
-	--interval 0.05 --runs 3 --metric read-mbs --dir $top/fresh \
+	--interval 0.05 --runs 3 --metric read_mb_per_s --dir $top/fresh \
 	--json >$top/fresh.json 2>$top/fresh.err || { cat $top/fresh.err; die "fresh-guest ab run failed"; }
 fresh_wall=$(awk -v a=$t0 -v b=$(cs) 'BEGIN { printf "%.2f", (b - a) / 100 }')
 
@@ -57,7 +57,7 @@ t0=$(cs)
 xvbd ab run cached direct --domain abq-hot --disk-a "$spec" --cache-a host \
 	--disk-b "$spec" --cache-b none \
 	--ready "$(abg_hot_ready_cmd $trig)" --run "$(abg_hot_go_cmd $trig $top/hot.log)" \
-	--interval 0.05 --runs 3 --metric read-mbs --dir $top/hot \
+	--interval 0.05 --runs 3 --metric read_mb_per_s --dir $top/hot \
 	--json >$top/hot.json 2>$top/hot.err || { cat $top/hot.err; die "hot ab run failed"; }
 hot_wall=$(awk -v a=$t0 -v b=$(cs) 'BEGIN { printf "%.2f", (b - a) / 100 }')
 xl destroy abq-hot

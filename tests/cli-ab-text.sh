@@ -39,7 +39,7 @@ text_fits() {
 		$out == *"none in any run"* ]]; then
 		why="a row of a metric without data"
 	elif ! printf '%s\n' "$out" | grep -Eq \
-		'^  (read|write)-[a-z-]+ (IO/s|MB/s|ms|KiB) '; then
+		'^  (read|write)_[a-z_]+ (IO/s|MB/s|ms|KiB) '; then
 		why="no row with its unit"
 	fi
 	said "ab compare of $what: fits 100 columns" "$why" "$out"
@@ -66,23 +66,23 @@ for r in 2100 1950 2230 2010 2080 1990; do
 	i=$((i + 1))
 done
 text_fits "the demo's records (as the demo asks)" ab compare cached direct \
-	--dir "$sd" --metric read-mbs,read-iops,seconds
+	--dir "$sd" --metric read_mb_per_s,read_iops,run_s
 text_fits "the demo's records" ab compare cached direct --dir "$sd"
 text_fits "8 metrics" ab compare ring1 ring8 --dir "$sv" --metric \
-	read-iops,write-iops,read-mbs,write-mbs,read-lat,guest-cpu,dom0-cpu,busy-seconds
+	read_iops,write_iops,read_mb_per_s,write_mb_per_s,read_lat_ms,guest_cpu_pct,dom0_cpu_pct,busy_s
 text_fits "8 metrics, Mann-Whitney U" ab compare ring1 ring8 --dir "$sv" \
 	--test mwu --metric \
-	read-iops,write-iops,read-mbs,write-mbs,read-lat,guest-cpu,dom0-cpu,busy-seconds
+	read_iops,write_iops,read_mb_per_s,write_mb_per_s,read_lat_ms,guest_cpu_pct,dom0_cpu_pct,busy_s
 text_fits "4 levels" ab compare ring1 ring8 order2 vcpus2 --dir "$sv"
 # the metrics left out are named, the two kinds apart
-ab_ok "no data: write-lat, backend-cpu, backend-us-per-req, write-kib-per-req; 0 in every run: write-iops, write-mbs" \
+ab_ok "no data: write_lat_ms, backend_cpu_pct, backend_us_per_req, write_kib_per_req; 0 in every run: write_iops, write_mb_per_s" \
 	ab compare cached direct --dir "$sd"
-ab_ok "0 in every run: write-iops, write-mbs" \
+ab_ok "0 in every run: write_iops, write_mb_per_s" \
 	ab compare ring1 ring8 order2 --dir "$sv"
 # -v: each of the three lines in full, and every verdict in words
 ab_ok "cells: centre +- half its 95 % interval in % of it" \
 	ab compare cached direct --dir "$sd" -v
-ab_ok "read-mbs: B slower by" ab compare cached direct --dir "$sd" -v
+ab_ok "read_mb_per_s: B slower by" ab compare cached direct --dir "$sd" -v
 
 # The picture: every text inside it, on a line of its own.
 # plot_fits WHAT SVG ARGS...: `xvbd ab plot ARGS -o SVG` exits 0 and
@@ -130,19 +130,22 @@ grep -q 'stroke="#1f77b4" stroke-width="4"' "$abdir/two.svg" &&
 	grep -q 'stroke="#d95f02" stroke-width="1.5" stroke-dasharray' \
 		"$abdir/two.svg" &&
 	grep -q 'no time series: one number per run' "$abdir/two.svg" ||
-	why="A's and B's lines, or busy-seconds's panel"
-said "ab plot: A drawn under a dashed B; busy-seconds says why it has no series" \
+	why="A's and B's lines, or busy_s's panel"
+said "ab plot: A drawn under a dashed B; busy_s says why it has no series" \
 	"$why" ""
 # -o -: the picture on stdout, alone
-out=$("$xvbd" -q ab plot ring1 ring8 --dir "$sv" -o - --metric read-iops)
+out=$("$xvbd" -q ab plot ring1 ring8 --dir "$sv" -o - --metric read_iops)
 why=
 [[ $out == '<?xml version="1.0" encoding="UTF-8"?>'*'</svg>' ]] ||
 	why="not the SVG alone"
 said "ab plot -o -: the SVG on stdout" "$why" "${out:0:200}"
-case_ 2 "ab plot: --metric write-iops: no run of A or B has it above 0" \
-	ab plot ring1 ring8 --dir "$sv" -o - --metric write-iops
-case_ 2 "ab plot: --metric write-lat: no run of the levels has it above 0" \
+case_ 2 "ab plot: --metric write_iops: no run of A or B has it above 0" \
+	ab plot ring1 ring8 --dir "$sv" -o - --metric write_iops
+case_ 2 "ab plot: --metric write_lat_ms: no run of the levels has it above 0" \
 	ab plot ring1 ring8 order2 --dir "$sv" -o "$abdir/x.svg" \
-	--metric read-iops,write-lat
+	--metric read_iops,write_lat_ms
 case_ 2 "ab plot: -o - writes the SVG on stdout: --json has no room there" \
 	ab plot ring1 ring8 --dir "$sv" -o - --json
+
+# one name per quantity, on the stores above
+. "$(dirname "${BASH_SOURCE[0]}")/cli-vocab.sh"

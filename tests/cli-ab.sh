@@ -173,17 +173,17 @@ ab_ok "paired t on the 5 ABBA pairs of experiment ab-run-20240501T120000-0000" \
 	ab compare pa pb --dir "$s" -v
 ab_ok "compared: A pa, B pb: the 5 ABBA pairs of ab-run-20240501T120000-0000" \
 	ab compare pa pb --dir "$s"
-ab_ok "read-iops: B faster by 2.0 % +- 0.1 % (paired t, p=" \
-	ab compare pa pb --dir "$s" --metric read-iops -v
+ab_ok "read_iops: B faster by 2.0 % +- 0.1 % (paired t, p=" \
+	ab compare pa pb --dir "$s" --metric read_iops -v
 ab_ok "+2.0% +-0.1 B faster (p=3.7e-08)" ab compare pa pb --dir "$s" \
-	--metric read-iops
+	--metric read_iops
 ab_ok '"test":"paired","pairs":5,' ab compare pa pb --dir "$s" --json
 ab_ok "Welch's t on run summaries" ab compare pa pb --dir "$s" --unpaired
 ab_ok "runs per side would detect 5 % at 80 % power" \
-	ab compare pa pb --dir "$s" --unpaired --metric read-iops
-ab_ok "read-iops: same within +-5 % (90 % interval +" \
+	ab compare pa pb --dir "$s" --unpaired --metric read_iops
+ab_ok "read_iops: same within +-5 % (90 % interval +" \
 	ab compare pa pb --dir "$s" --equivalence 5
-ab_ok "read-iops: not shown to be the same within +-1 %" \
+ab_ok "read_iops: not shown to be the same within +-1 %" \
 	ab compare pa pb --dir "$s" --equivalence 1
 ab_ok "runs per side would detect 20 %" \
 	ab compare pa pb --dir "$s" --unpaired --min-effect 20
@@ -200,7 +200,7 @@ ab_ok "p per metric (--no-adjust)" ab compare ring1 ring8 --dir "$s" \
 ab_ok '"adjust":"none"' ab compare ring1 ring8 --dir "$s" --no-adjust \
 	--json
 ab_ok "none (one metric)" ab compare ring1 ring8 --dir "$s" \
-	--metric read-iops -v
+	--metric read_iops -v
 ab_ok "variable under test: vbd.xvdb.ring_pages: A 1, B 8" \
 	ab compare ring1 ring8 --dir "$s"
 ab_ok "guest.vcpus: A 1, B 2: guest vCPUs differ" \
@@ -223,7 +223,7 @@ ab_ok "weak: 5 and 2 runs" ab compare ring1 two --dir "$s"
 ab_ok "B run fast-20240501T120001-0001: 1 of 10 intervals flagged" \
 	ab compare ring1 fast --dir "$s"
 ab_ok '"verdict":"better"' ab compare ring1 ring8 --dir "$s" --json \
-	--metric read-iops
+	--metric read_iops
 ab_ok "Mann-Whitney U" ab compare --test mwu ring1 ring8 --dir "$s"
 ab_ok "ring8-20240501T120004-0004" ab list --dir "$s"
 ab_ok "left out (flagged): 1" ab show fast-20240501T120001-0001 --dir "$s"
@@ -353,7 +353,7 @@ ab_ok '"interference":[{"side":"B","run":"noisy-20240501T120000-0000","figures":
 # Above 50 %: only the run whose device served others is left.
 ab_ok '"interference_cpu_pct":50.0,"interference":[{"side":"B","run":"noisy-20240501T120002-0002","figures":{"cpu_flagged":false,' \
 	ab compare quiet noisy --dir "$si" --json --interference-cpu 50 \
-	--metric read-iops
+	--metric read_iops
 
 # The words agree with the numbers: the record sets of the review that
 # found where they did not, each as records.  ab_run_rec DIR LABEL SEQ
@@ -419,8 +419,8 @@ ab_rate "$swd/w1" b 1 20 exp=$E pair=1
 ab_rate "$swd/w1" a 2 1000 exp=$E pair=2
 ab_rate "$swd/w1" b 3 600 exp=$E pair=2
 ab_ok '"text":"weak: 2 pairs (3 needed): B-A +9.5 % (-99.9 to +229775.6) %, B higher, not proven"' \
-	ab compare a b --dir "$swd/w1" --metric read-iops --json
-ab_no 'lower' ab compare a b --dir "$swd/w1" --metric read-iops --json --test mwu
+	ab compare a b --dir "$swd/w1" --metric read_iops --json
+ab_no 'lower' ab compare a b --dir "$swd/w1" --metric read_iops --json --test mwu
 # 20 pairs, A 10 or 1000, B 13.x or 97x: +13.2 % and B-A +13.2 IO/s, the
 # raw mean's -9.4 said as pointing the other way
 mkdir -m 700 "$swd/w2"
@@ -430,12 +430,12 @@ for i in $(seq 0 19); do
 	ab_rate "$swd/w2" b $((2 * i + 1)) "${bs[i % 6]}" exp=$E pair=$((i + 1))
 done
 ab_ok "+13.2% +-7.9 B faster (p=0.0015)" \
-	ab compare a b --dir "$swd/w2" --metric read-iops
-ab_ok "read-iops: B faster by 13.2 % +- 7.9 % (paired t, p=0.0015)" \
-	ab compare a b --dir "$swd/w2" --metric read-iops -v
-ab_ok "read-iops: the pairs' raw differences B-A average -9.4 +- 6.0 IO/s, the other way from the paired test's ln(B/A)" \
-	ab compare a b --dir "$swd/w2" --metric read-iops
-# read-lat known in 3 runs a side but 2 pairs: weak, not "same"
+	ab compare a b --dir "$swd/w2" --metric read_iops
+ab_ok "read_iops: B faster by 13.2 % +- 7.9 % (paired t, p=0.0015)" \
+	ab compare a b --dir "$swd/w2" --metric read_iops -v
+ab_ok "read_iops: the pairs' raw differences B-A average -9.4 +- 6.0 IO/s, the other way from the paired test's ln(B/A)" \
+	ab compare a b --dir "$swd/w2" --metric read_iops
+# read_lat_ms known in 3 runs a side but 2 pairs: weak, not "same"
 mkdir -m 700 "$swd/w3"
 la=(500 510 505 0) lb=(501 511 0 506)
 for i in 0 1 2 3; do
@@ -445,9 +445,9 @@ for i in 0 1 2 3; do
 		"${lb[i]}" exp=$E pair=$((i + 1))
 done
 ab_ok "weak: 2 pairs, not proven" \
-	ab compare a b --dir "$swd/w3" --metric read-lat --equivalence 5
-ab_ok "read-lat: not shown to be the same within +-5 %" \
-	ab compare a b --dir "$swd/w3" --metric read-lat --equivalence 5
+	ab compare a b --dir "$swd/w3" --metric read_lat_ms --equivalence 5
+ab_ok "read_lat_ms: not shown to be the same within +-5 %" \
+	ab compare a b --dir "$swd/w3" --metric read_lat_ms --equivalence 5
 # five pairs within 1 %: the runs made already rule 5 % out
 mkdir -m 700 "$swd/w4"
 ra=(1000 1010 990 1005 995) rb=(1001 1008 992 1004 996)
@@ -455,16 +455,16 @@ for i in 0 1 2 3 4; do
 	ab_rate "$swd/w4" a $((2 * i)) "${ra[i]}0" exp=$E pair=$((i + 1))
 	ab_rate "$swd/w4" b $((2 * i + 1)) "${rb[i]}0" exp=$E pair=$((i + 1))
 done
-ab_ok "read-iops: the runs made already rule out an effect of 5 % (their 95 % interval of B-A %: -0.2 to +0.2 %)" \
-	ab compare a b --dir "$swd/w4" --metric read-iops -v
-ab_ok "read-iops: the runs made already rule out an effect of 5 %" \
-	ab compare a b --dir "$swd/w4" --metric read-iops
+ab_ok "read_iops: the runs made already rule out an effect of 5 % (their 95 % interval of B-A %: -0.2 to +0.2 %)" \
+	ab compare a b --dir "$swd/w4" --metric read_iops -v
+ab_ok "read_iops: the runs made already rule out an effect of 5 %" \
+	ab compare a b --dir "$swd/w4" --metric read_iops
 ab_ok '"runs_needed":null,"runs_needed_status":"ruled-out"' \
-	ab compare a b --dir "$swd/w4" --metric read-iops --json
+	ab compare a b --dir "$swd/w4" --metric read_iops --json
 ab_ok '"runs_needed":24,"runs_needed_status":"needed"' \
-	ab compare a b --dir "$swd/w4" --metric read-iops --json --min-effect 0.1
+	ab compare a b --dir "$swd/w4" --metric read_iops --json --min-effect 0.1
 ab_ok '"runs_needed":null,"runs_needed_status":"beyond-cap"' \
-	ab compare pa pb --dir "$s" --metric read-iops --json --unpaired \
+	ab compare pa pb --dir "$s" --metric read_iops --json --unpaired \
 	--min-effect 0.1
 # two pairs, 1000/1030 and 1000/1000, at 99.999 %: the % to +inf
 mkdir -m 700 "$swd/w5"
@@ -473,16 +473,16 @@ ab_rate "$swd/w5" b 1 10300 exp=$E pair=1
 ab_rate "$swd/w5" a 2 10000 exp=$E pair=2
 ab_rate "$swd/w5" b 3 10000 exp=$E pair=2
 ab_ok "+1.5 % (-100.0 to +inf) %" \
-	ab compare a b --dir "$swd/w5" --metric read-iops --confidence 99.999 -v
+	ab compare a b --dir "$swd/w5" --metric read_iops --confidence 99.999 -v
 ab_ok "+1.5% [-100.0,+inf] weak: 2 pairs, not proven" \
-	ab compare a b --dir "$swd/w5" --metric read-iops --confidence 99.999
-ab_no "+- inf" ab compare a b --dir "$swd/w5" --metric read-iops \
+	ab compare a b --dir "$swd/w5" --metric read_iops --confidence 99.999
+ab_no "+- inf" ab compare a b --dir "$swd/w5" --metric read_iops \
 	--confidence 99.999
 ab_ok '"pct_lo":null,"pct_hi":null,"pct_interval":"open"' \
-	ab compare a b --dir "$swd/w5" --metric read-iops --confidence 99.999 \
+	ab compare a b --dir "$swd/w5" --metric read_iops --confidence 99.999 \
 	--json
 ab_ok "+1.5 % (-100.0 to +7.39e+42) %" \
-	ab compare a b --dir "$swd/w5" --metric read-iops --confidence 99.99
+	ab compare a b --dir "$swd/w5" --metric read_iops --confidence 99.99
 # every run 1.6 MB/s over 10 s or 3 s (1.6, 1.5999999999999999): one value
 mkdir -m 700 "$swd/w6"
 L=(3 3 10 3 3)
@@ -492,20 +492,20 @@ for i in 0 1 2 3 4; do
 		$((L[i] * 3125)) $((L[i] * 100)) $((L[i] * 200)) exp=$E pair=$((i + 1))
 done
 ab_ok "no difference proven at 95 % (paired t, p=1)" \
-	ab compare a b --dir "$swd/w6" --metric read-mbs -v
+	ab compare a b --dir "$swd/w6" --metric read_mb_per_s -v
 ab_ok "no difference proven at 95 % (Welch's t, p=1)" \
-	ab compare a b --dir "$swd/w6" --metric read-mbs --unpaired -v
+	ab compare a b --dir "$swd/w6" --metric read_mb_per_s --unpaired -v
 # A = 4, 3, 4, 8, 5 against B = 5, 6: Fieller's set is two pieces
 mkdir -m 700 "$swd/w8"
 i=0
 for v in 40 30 40 80 50; do ab_rate "$swd/w8" a $i $v; i=$((i + 1)); done
 for v in 50 60; do ab_rate "$swd/w8" b $i $v; i=$((i + 1)); done
 ab_ok "+14.6 % (-108.0 to -83.0 or -30.9 to +126.1) %" \
-	ab compare a b --dir "$swd/w8" --metric read-iops -v
+	ab compare a b --dir "$swd/w8" --metric read_iops -v
 ab_ok "+14.6% [-108.0,-83.0]u[-30.9,+126.1]" \
-	ab compare a b --dir "$swd/w8" --metric read-iops
+	ab compare a b --dir "$swd/w8" --metric read_iops
 ab_ok '"pct_lo":-107.987238,"pct_hi":126.097535,"pct_interval":"bounded","pct_pieces":[[-107.987238,-83.045483],[-30.880204,126.097535]]' \
-	ab compare a b --dir "$swd/w8" --metric read-iops --json
+	ab compare a b --dir "$swd/w8" --metric read_iops --json
 
 # Latency (ab record --latency): merged percentiles, the metrics only
 # when a run has them, the distributions in the picture.
@@ -521,14 +521,14 @@ ab_ok '"count":5110,"p50_ns":1007616,"p99_ns":19922944,"p999_ns":19922944,"max_n
 	--json ab show --latency tail --dir "$sl"
 ab_ok '"latency":{"clock":"mono","relative_error":0.015625,"vbds":[{"vdev":"xvdb","kind":"d2c","direction":"read","runs":1,"incomplete":0,"count":1021,' \
 	--json ab show tail-20240501T120001-0001 --dir "$sl"
-ab_ok "read-p99" ab compare calm tail --dir "$sl"
+ab_ok "read_p99_ms" ab compare calm tail --dir "$sl"
 # a higher percentile is slower, in the words as in the verdict
 ab_ok '"verdict":"worse","direction":"higher","scale":"difference","weak":null,"text":"B slower (higher latency) by 1893.4 % +- 0.0 %"' \
-	ab compare calm tail --dir "$sl" --json --metric read-p99
+	ab compare calm tail --dir "$sl" --json --metric read_p99_ms
 ab_ok "B slower (higher latency)" ab compare calm tail --dir "$sl" \
-	--metric read-p99
-ab_no "B faster" ab compare calm tail --dir "$sl" --metric read-p99,read-max
-ab_no "read-p99" ab compare ring1 order0 --dir "$s"
+	--metric read_p99_ms
+ab_no "B faster" ab compare calm tail --dir "$sl" --metric read_p99_ms,read_max_ms
+ab_no "read_p99_ms" ab compare ring1 order0 --dir "$s"
 ab_ok "read_p99_ms" ab export --dir "$sl" calm
 ab_ok "$abdir/lat.svg" ab plot calm tail -o "$abdir/lat.svg" --dir "$sl"
 case_ 1 "ab show: ring1: no run of it was recorded with --latency" \
@@ -565,8 +565,8 @@ ab_ok "vbd.xvdb.dom0_cache: host -> none" \
 # The table: benchstat's columns, every line within 100 columns.
 out=$("$xvbd" -q ab compare host none slow same --dir "$sw")
 if [[ $out == *"METRIC"*"HOST"*"NONE"*"VS HOST"* ]] &&
-	[[ $out == *"read-iops IO/s "*"-69.9% +-0.1 worse"* ]] &&
-	[[ $out == *"same read-iops: the runs made already rule out an effect of 5 %"* ]] &&
+	[[ $out == *"read_iops IO/s "*"-69.9% +-0.1 worse"* ]] &&
+	[[ $out == *"same read_iops: the runs made already rule out an effect of 5 %"* ]] &&
 	[ "$(printf '%s\n' "$out" | grep -c '^  METRIC ')" = 3 ] &&
 	! printf '%s\n' "$out" | awk '/^  [A-Za-z]/ && length($0) > 100 {
 		bad = 1 } END { exit !bad }'; then
@@ -583,7 +583,7 @@ ab_ok '"baseline":"host","levels":[{"label":"host","runs":5,"baseline":true},' \
 ab_ok '{"label":"slow","n":5,"centre":411.979762,' \
 	ab compare host none slow same --dir "$sw" --json
 ab_ok '"verdict":"worse"' \
-	ab compare host none slow same --dir "$sw" --json --metric read-iops
+	ab compare host none slow same --dir "$sw" --json --metric read_iops
 ab_ok '"comparisons":[{"a":"host","runs_a":5,"b":"none",' \
 	ab compare host none slow same --dir "$sw" --json
 ab_ok "baseline: slow (5 runs)" \
@@ -615,7 +615,7 @@ gate() {
 		failed=$((failed + 1))
 	fi
 }
-gate 3 "gate: slow read-iops: -69.9 % (95 % interval -70.0 to -69.9 %) against host: worse by at least 20 % and proven at 95 %: fails the gate" \
+gate 3 "gate: slow read_iops: -69.9 % (95 % interval -70.0 to -69.9 %) against host: worse by at least 20 % and proven at 95 %: fails the gate" \
 	ab compare host none slow same --dir "$sw" --fail-if-worse 20
 gate 3 "gate: failed: 2 metrics worse than the baseline by at least 20 %" \
 	ab compare host slow --dir "$sw" --fail-if-worse 20
@@ -642,7 +642,7 @@ gate 0 "but weak: too few runs to prove anything at 95 %: not proven, the gate p
 	ab compare two twoslow --dir "$sw" --fail-if-worse 20
 # The levels' picture.
 ab_ok "baseline: host" ab plot host none slow same -o "$abdir/levels.svg" \
-	--dir "$sw" --metric read-iops
+	--dir "$sw" --metric read_iops
 if [ -s "$abdir/levels.svg" ] &&
 	[ "$(grep -o '<circle' "$abdir/levels.svg" | wc -l)" = 20 ] &&
 	{ ! command -v xmllint >/dev/null ||

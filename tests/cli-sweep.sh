@@ -104,7 +104,7 @@ chmod 0755 "$sw_plans"
 sw_plan() { printf '%s\n' "$2" >"$sw_plans/$1.json"; }
 sw_lv() { printf '{"label": "%s", "disk": "%s"%s}' "$1" "$sw_spec" "${2:-}"; }
 sw_plan good '{"domain": "g", "levels": ['"$(sw_lv a), $(sw_lv b ', "cache": "none"'), $(sw_lv c ', "vbd": ["xvdb:ring-order=1"]')"'],
- "baseline": "b", "duration": 1, "runs": 2, "metric": "read-iops"}'
+ "baseline": "b", "duration": 1, "runs": 2, "metric": "read_iops"}'
 sw_plan sweep '{"domain": "g", "sweep": "ring_order=0,1,2", "baseline": "ring-order-1",
  "disk": "'"$sw_spec"'", "cache": "none", "duration": "2s", "until_confident": true, "max_runs": 4}'
 sw_plan one '{"domain": "g", "levels": ['"$(sw_lv a)"'], "duration": 1}'
@@ -178,7 +178,7 @@ sw_same() {
 }
 sw_same good ab run b a c --disk "a=$sw_spec" --disk "b=$sw_spec" --cache b=none \
 	--disk "c=$sw_spec" --vbd c=xvdb:ring-order=1 --domain g --duration 1 \
-	--runs 2 --metric read-iops
+	--runs 2 --metric read_iops
 sw_same sweep ab run --sweep ring_order=1,0,2 --domain g --disk "$sw_spec" \
 	--cache none --duration 2s --max-runs 4 --until-confident
 rm -rf "$sw_plans"

@@ -10,7 +10,9 @@
 #   key tune KEY      the per-VBD keys tune and --vbd take (src/vbd/override.c,
 #                     not those it refuses)
 #   key defaults P    xen_blkback's parameters (src/dom0/modparam.c)
-#   key metric M      the A/B metrics (src/ab/ab_summary.c)
+#   key metric M      the A/B metrics: the quantities of the vocabulary
+#                     (src/base/vocab.c) --metric takes, as `xvbd help
+#                     metrics --json` prints them from the table
 #
 # XVBD: the build to ask (default ./xvbd of the tree: make builds it).
 set -euo pipefail
@@ -28,4 +30,4 @@ tr '\n\t' '  ' <"$src/vbd/override.c" |
 	awk -F'"' '$NF !~ /REFUSED/ { print "key tune " $2 }'
 awk '/xvbd_blkback_params\[\] = \{/ { on = 1; next } on && /^};/ { on = 0 }
      on && match($0, /^\t\{ "[a-z_]*"/) { s = substr($0, RSTART, RLENGTH); sub(/^\t\{ "/, "", s); sub(/"$/, "", s); print "key defaults " s }' "$src/dom0/modparam.c"
-sed -n 's/^\t\[XVBD_AB_[A-Z0-9_]*\] = { "\([a-z0-9-]*\)".*/key metric \1/p' "$src/ab/ab_summary.c"
+"$xvbd" --json help metrics | jq -r '.[] | select(.metric) | "key metric " + .name'

@@ -156,6 +156,7 @@ json_files=(
 	"xvbd-advise.1 cmd_advise.c"
 	"xvbd-ab.1 $(src_names 'ab_*.c' 'cmd_ab_*.c')"
 	"xvbd-pv.1 $(src_names 'cmd_pv*.c')"
+	"xvbd.1 cmd_help.c"
 )
 json_re='(xvbd_out_[a-z_]+\([^,]+|num\(o), *"[a-z0-9_]+"'
 json_section() { text "$1" | awk '/^\.SH / { on = /^\.SH "?JSON OUTPUT/ } on'; }
@@ -165,7 +166,11 @@ for row in "${json_files[@]}"; do
 	p=$top/man/$n
 	srcs=()
 	for f in $fs; do srcs+=("$(src_path "$f")"); mapped+="$f "; done
-	keys=$(grep -ohE "$json_re" "${srcs[@]}" | sed -E 's/.*"([a-z0-9_]+)"$/\1/' | sort -u)
+	# and the quantities' names (src/base/vocab.c): XVBD_QN(READ_IOPS)
+	# prints "read_iops"
+	keys=$( { grep -ohE "$json_re" "${srcs[@]}" | sed -E 's/.*"([a-z0-9_]+)"$/\1/'
+		grep -ohE 'XVBD_QN\([A-Z0-9_]+\)' "${srcs[@]}" |
+		sed -E 's/XVBD_QN\((.*)\)/\L\1/'; } | sort -u)
 	sec=$(json_section "$p" 2>/dev/null)
 	missing=()
 	for k in $keys; do

@@ -517,7 +517,7 @@ int xvbd_ab_comparison_note_sequential(struct xvbd_ab_comparison *c,
 		    "verdicts on the same runs do not account for that stop "
 		    "(by simulation one says \"different\" in ~5.5 %% of "
 		    "experiments without one at 95 %%): read them as "
-		    "descriptive", xvbd_ab_metrics[m].name, decision);
+		    "descriptive", xvbd_ab_metric_name(m), decision);
 }
 
 /*

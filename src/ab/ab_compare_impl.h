@@ -81,7 +81,7 @@ struct xvbd_out;
  * The text tables' cells (ab_compare_text.c), for the two labels' table
  * and the sweep's: a centre "1523.0 +-2.6%" (" n=3" when n is not every
  * run, "-" unknown); B-A % "+12.3% +-1.2", "+12.3% [+8.0,+20.1]", pieces
- * joined by "u"; a metric with its unit "read-iops IO/s".  snprintf's
+ * joined by "u"; a metric with its unit "read_iops IO/s".  snprintf's
  * return.
  */
 int ab_cell_centre(char *buf, size_t len, double centre, double half,

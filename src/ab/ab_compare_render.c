@@ -185,8 +185,8 @@ static void render_metric_json(struct xvbd_out *o,
 	int d = JSON_DECIMALS;
 
 	xvbd_out_obj_begin(o, NULL);
-	xvbd_out_str(o, "metric", info->name);
-	xvbd_out_str(o, "unit", info->unit);
+	xvbd_out_str(o, "metric", xvbd_q_name(info->q));
+	xvbd_out_str(o, "unit", xvbd_q_unit(info->q));
 	xvbd_out_uint(o, "n_a", mc->na);
 	num(o, "a", mc->s.centre_a, d);
 	num(o, "a_half", mc->s.half_a, d);

@@ -81,9 +81,9 @@ int ab_cell_pct(char *buf, size_t len, double v, const struct xvbd_ab_ci *ci)
 
 int ab_cell_metric(char *buf, size_t len, int m)
 {
-	const char *unit = xvbd_ab_metrics[m].unit;
+	const char *unit = xvbd_ab_metric_unit(m);
 
-	return snprintf(buf, len, "%s%s%s", xvbd_ab_metrics[m].name,
+	return snprintf(buf, len, "%s%s%s", xvbd_ab_metric_name(m),
 			*unit ? " " : "", unit);
 }
 
@@ -124,7 +124,7 @@ void ab_no_data_line(struct xvbd_out *o, const char *key,
 			if (k < sizeof(buf))
 				k += (size_t)snprintf(buf + k, sizeof(buf) - k,
 						      "%s",
-						      xvbd_ab_metrics[m].name);
+						      xvbd_ab_metric_name(m));
 			first = false;
 		}
 	}
@@ -205,7 +205,7 @@ static void metric_row(const struct xvbd_ab_comparison *c,
 			    &mc->s.pct_ci);
 	else if (!isnan(mc->s.diff) && mc->verdict != XVBD_AB_V_UNKNOWN)
 		snprintf(r->cell[3], sizeof(r->cell[3]), "%+.*f %s", d,
-			 mc->s.diff, xvbd_ab_metrics[mc->metric].unit);
+			 mc->s.diff, xvbd_ab_metric_unit(mc->metric));
 	else
 		snprintf(r->cell[3], sizeof(r->cell[3]), "-");
 	ab_verdict_short(r->cell[4], sizeof(r->cell[4]), c, mc);
@@ -229,7 +229,7 @@ static size_t table_width(const struct row *rows, size_t nrows, size_t ncols)
 }
 
 /*
- * "read-iops: B faster by 12.5 % +- 1.7 % (Welch's t, p=8.1e-08, Holm
+ * "read_iops: B faster by 12.5 % +- 1.7 % (Welch's t, p=8.1e-08, Holm
  * p=5.6e-07)": a verdict in full, on a line of its own.
  */
 static void verdict_line(char *buf, size_t len,
@@ -240,7 +240,7 @@ static void verdict_line(char *buf, size_t len,
 	int k;
 
 	xvbd_ab_verdict_text(c, mc, text, sizeof(text));
-	k = snprintf(buf, len, "%s: %s", xvbd_ab_metrics[mc->metric].name,
+	k = snprintf(buf, len, "%s: %s", xvbd_ab_metric_name(mc->metric),
 		     text);
 	if (k < 0 || (size_t)k >= len || mc->verdict == XVBD_AB_V_UNKNOWN ||
 	    isnan(mc->s.p))
@@ -430,7 +430,7 @@ static void render_head_long(struct xvbd_out *o,
 
 /* ---- after the table ---- */
 
-/* "read-mbs: same within +-2 % (90 % interval -0.8 to +1.1 %, p=0.01)" */
+/* "read_mb_per_s: same within +-2 % (90 % interval -0.8 to +1.1 %, p=0.01)" */
 static void equiv_line(char *buf, size_t len,
 		       const struct xvbd_ab_comparison *c,
 		       const struct xvbd_ab_metric_cmp *mc)
@@ -441,7 +441,7 @@ static void equiv_line(char *buf, size_t len,
 	if (!isnan(mc->eq_p))
 		snprintf(p, sizeof(p), ", p=%.2g", mc->eq_p);
 	n = snprintf(buf, len, "%s: %s within +-%g %%",
-		     xvbd_ab_metrics[mc->metric].name,
+		     xvbd_ab_metric_name(mc->metric),
 		     mc->equiv == XVBD_AB_EQ_SAME ? "same" :
 		     mc->equiv == XVBD_AB_EQ_NOT_SHOWN ?
 		     "not shown to be the same" : "no equivalence test",
@@ -469,7 +469,7 @@ static void runs_line(char *buf, size_t len,
 		      const struct xvbd_ab_comparison *c,
 		      const struct xvbd_ab_metric_cmp *mc, bool verbose)
 {
-	const char *name = xvbd_ab_metrics[mc->metric].name;
+	const char *name = xvbd_ab_metric_name(mc->metric);
 	const char *unit = mc->test == XVBD_AB_TEST_PAIRED ? "pairs" :
 			   "runs per side";
 	char iv[XVBD_AB_VERDICT_TEXT_MAX];
@@ -552,7 +552,7 @@ void ab_raw_notes(struct xvbd_out *o, const struct xvbd_ab_comparison *c,
 		if ((shown && !shown[m]) || !mc->raw_disagrees)
 			continue;
 		ab_fmt_signed(raw, sizeof(raw), mc->raw_diff, &mc->raw_ci,
-			      xvbd_ab_metrics[m].unit,
+			      xvbd_ab_metric_unit(m),
 			      xvbd_ab_metrics[m].decimals);
 		ab_fmt_signed(pct, sizeof(pct), mc->s.pct, &mc->s.pct_ci, "%",
 			      1);
@@ -561,7 +561,7 @@ void ab_raw_notes(struct xvbd_out *o, const struct xvbd_ab_comparison *c,
 			 "test's ln(B/A), %s: the pairs differ in size and "
 			 "the largest decide the raw mean; the verdict, its "
 			 "centres and B-A are on the ratio scale",
-			 xvbd_ab_metrics[m].name, raw, pct);
+			 xvbd_ab_metric_name(m), raw, pct);
 		xvbd_out_str(o, NULL, buf);
 	}
 }

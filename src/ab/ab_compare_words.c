@@ -362,7 +362,7 @@ static void proven(struct words *w, const struct xvbd_ab_metric_cmp *mc)
 	if (pct)
 		magnitude(w, mc->s.pct, &mc->s.pct_ci, "%", 1);
 	else
-		magnitude(w, mc->s.diff, &mc->s.diff_ci, info->unit,
+		magnitude(w, mc->s.diff, &mc->s.diff_ci, xvbd_q_unit(info->q),
 			  info->decimals);
 }
 
@@ -384,7 +384,8 @@ static void weak(struct words *w, const struct xvbd_ab_metric_cmp *mc)
 		add(w, ": B-A ");
 		at = w->n;
 		signed_ci(w, v, pct ? &mc->s.pct_ci : &mc->s.diff_ci,
-			  pct ? "%" : info->unit, pct ? 1 : info->decimals);
+			  pct ? "%" : xvbd_q_unit(info->q),
+			  pct ? 1 : info->decimals);
 		/*
 		 * The word follows the number just printed, as printed: none
 		 * beside a +0.0 (a real difference too small to show).

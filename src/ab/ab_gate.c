@@ -137,12 +137,13 @@ int xvbd_ab_gate_text(const struct xvbd_ab_gate *g,
 	if (h->proven)
 		n = snprintf(buf, len, "%s %s: %+.1f %%%s against %s: worse by "
 			     "at least %g %% and proven at %g %%: fails the "
-			     "gate", h->level, info->name, h->pct, iv,
+			     "gate", h->level, xvbd_q_name(info->q), h->pct, iv,
 			     h->baseline, g->threshold_pct, confidence * 100);
 	else
 		n = snprintf(buf, len, "%s %s: %+.1f %%%s against %s: worse by "
 			     "at least %g %% but %s at %g %%: not proven, "
-			     "the gate passes it", h->level, info->name,
+			     "the gate passes it", h->level,
+			     xvbd_q_name(info->q),
 			     h->pct, iv, h->baseline, g->threshold_pct,
 			     why_not(h->verdict), confidence * 100);
 	return n < 0 || (size_t)n >= len ? -ENOSPC : 0;

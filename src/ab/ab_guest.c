@@ -252,8 +252,10 @@ static int bench_facts(struct xvbd_ab_fp *fp, const struct xvbd_wl_bench *b)
 		if (!xvbd_ab_bench_slot(&one, m, &name, &unit, &mean))
 			continue;
 		snprintf(both, sizeof(both), "%.255s %.64s", name, unit);
-		rc = fact(fp, both, "workload.bench.%s",
-			  xvbd_ab_metrics[m].name + strlen("bench-"));
+		/* the records' fact key since benchfmt came: kept */
+		rc = fact(fp, both, "workload.bench.%s-%d",
+			  m < XVBD_AB_BENCH_HIGHER1 ? "lower" : "higher",
+			  (m - XVBD_AB_BENCH_LOWER1) % XVBD_AB_BENCH_SLOTS + 1);
 	}
 	for (i = 0; !rc && i < b->nconfig; i++)
 		rc = fact(fp, b->config[i].value, "workload.bench.config.%s",

@@ -81,7 +81,7 @@ static int dots(FILE *f, const struct side *s, int m, double x, double y0,
 		ab_svg_esc(f, s->r[i].id);
 		fprintf(f, ": %.*f %s</title></circle>\n",
 			xvbd_ab_metrics[m].decimals, s->sum[i].value[m],
-			xvbd_ab_metrics[m].unit);
+			xvbd_ab_metric_unit(m));
 	}
 	if (k) {
 		double y = y0 - METRIC_PLOT_H * centre(v, k, test) / top;
@@ -235,8 +235,8 @@ static int row(FILE *f, struct side *sd, int m, double y,
 	if (!(t_max_s > 0))
 		t_max_s = 1;
 
-	snprintf(buf, sizeof(buf), "%s (%s)", xvbd_ab_metrics[m].name,
-		 xvbd_ab_metrics[m].unit);
+	snprintf(buf, sizeof(buf), "%s (%s)", xvbd_ab_metric_name(m),
+		 xvbd_ab_metric_unit(m));
 	ab_svg_label(f, MARGIN, y + ROW_TITLE_Y, "start", 14, true,
 		     WIDTH - 2 * MARGIN, buf);
 	verdict_words(buf, sizeof(buf), c, &c->m[m]);
@@ -245,7 +245,7 @@ static int row(FILE *f, struct side *sd, int m, double y,
 
 	ab_svg_label(f, DOTS_X, y + ROW_PANEL_Y, "start", 11, false,
 		     SERIES_X - DOTS_X - 60, "each run, its centre a bar");
-	ab_svg_axis(f, DOTS_X, y0, METRIC_PLOT_H, top, xvbd_ab_metrics[m].unit);
+	ab_svg_axis(f, DOTS_X, y0, METRIC_PLOT_H, top, xvbd_ab_metric_unit(m));
 	for (k = 0; k < 2; k++) {
 		double x = DOTS_X + DOTS_W * (k ? 0.72 : 0.32);
 
@@ -268,7 +268,7 @@ static int row(FILE *f, struct side *sd, int m, double y,
 	ab_svg_label(f, SERIES_X, y + ROW_PANEL_Y, "start", 11, false,
 		     SERIES_W, buf);
 	ab_svg_axis(f, SERIES_X, y0, METRIC_PLOT_H, stop,
-		    xvbd_ab_metrics[m].unit);
+		    xvbd_ab_metric_unit(m));
 	fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
 		"stroke=\"#444\"/>\n", SERIES_X, y0, SERIES_X + SERIES_W, y0);
 	snprintf(buf, sizeof(buf), "%.0f s", t_max_s);

@@ -123,7 +123,7 @@ static void slot(FILE *f, struct lvl *l, int m, double x, double w,
 		fprintf(f, "<circle cx=\"%.1f\" cy=\"%.1f\" r=\"3.5\" "
 			"fill=\"%s\" fill-opacity=\"0.6\"><title>%.*f %s"
 			"</title></circle>\n", x + dx, y_of(y0, l->v[i], top),
-			colour, info->decimals, l->v[i], info->unit);
+			colour, info->decimals, l->v[i], xvbd_q_unit(info->q));
 	}
 	mean_ci(l->v, n, confidence, &mean, &half);
 	if (n)
@@ -187,11 +187,11 @@ static void row(FILE *f, struct lvl *lv, size_t k, size_t baseline, int m,
 	size_t i, n;
 
 	snprintf(title, sizeof(title), "%s (%s): each level against %s",
-		 xvbd_ab_metrics[m].name, xvbd_ab_metrics[m].unit,
+		 xvbd_ab_metric_name(m), xvbd_ab_metric_unit(m),
 		 lv[baseline].l->label);
 	ab_svg_label(f, MARGIN, y + ROW_TITLE_Y, "start", 14, true,
 		     WIDTH - 2 * MARGIN, title);
-	ab_svg_axis(f, PLOT_X, y0, PLOT_H, top, xvbd_ab_metrics[m].unit);
+	ab_svg_axis(f, PLOT_X, y0, PLOT_H, top, xvbd_ab_metric_unit(m));
 	fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
 		"stroke=\"#444\"/>\n", PLOT_X, y0, PLOT_X + PLOT_W, y0);
 	for (i = 0; i < k; i++) {

@@ -43,82 +43,52 @@
 #define CPU_SLACK_NS	UINT64_C(10000000)	/* 10 ms */
 
 const struct xvbd_ab_metric_info xvbd_ab_metrics[XVBD_AB_NMETRICS] = {
-	[XVBD_AB_RD_IOPS] = { "read-iops", "read IO/s", "IO/s", true, 1 },
-	[XVBD_AB_WR_IOPS] = { "write-iops", "write IO/s", "IO/s", true, 1 },
-	[XVBD_AB_RD_MBS] = { "read-mbs", "read MB/s", "MB/s", true, 2 },
-	[XVBD_AB_WR_MBS] = { "write-mbs", "write MB/s", "MB/s", true, 2 },
-	[XVBD_AB_RD_LAT_MS] = { "read-lat", "read latency", "ms", false, 3 },
-	[XVBD_AB_WR_LAT_MS] = { "write-lat", "write latency", "ms", false,
-				3 },
-	/* "%CPU": percent of one CPU; "%" alone is a relative change */
-	[XVBD_AB_GUEST_CPU] = { "guest-cpu", "guest CPU", "%CPU", false, 1 },
-	[XVBD_AB_DOM0_CPU] = { "dom0-cpu", "dom0 CPU", "%CPU", false, 1 },
-	[XVBD_AB_BE_CPU] = { "backend-cpu", "backend CPU", "%CPU", false,
-			     1 },
-	[XVBD_AB_BE_US_PER_REQ] = { "backend-us-per-req",
-				    "backend CPU per request", "us/req",
-				    false, 1 },
+	[XVBD_AB_RD_IOPS] = { XVBD_Q_READ_IOPS, true, 1 },
+	[XVBD_AB_WR_IOPS] = { XVBD_Q_WRITE_IOPS, true, 1 },
+	[XVBD_AB_RD_MBS] = { XVBD_Q_READ_MB_PER_S, true, 2 },
+	[XVBD_AB_WR_MBS] = { XVBD_Q_WRITE_MB_PER_S, true, 2 },
+	[XVBD_AB_RD_LAT_MS] = { XVBD_Q_READ_LAT_MS, false, 3 },
+	[XVBD_AB_WR_LAT_MS] = { XVBD_Q_WRITE_LAT_MS, false, 3 },
+	[XVBD_AB_GUEST_CPU] = { XVBD_Q_GUEST_CPU_PCT, false, 1 },
+	[XVBD_AB_DOM0_CPU] = { XVBD_Q_DOM0_CPU_PCT, false, 1 },
+	[XVBD_AB_BE_CPU] = { XVBD_Q_BACKEND_CPU_PCT, false, 1 },
+	[XVBD_AB_BE_US_PER_REQ] = { XVBD_Q_BACKEND_US_PER_REQ, false, 1 },
 	/* Larger requests move the same bytes for fewer ring slots. */
-	[XVBD_AB_RD_KIB_PER_REQ] = { "read-kib-per-req", "read request size",
-				     "KiB", true, 1 },
-	[XVBD_AB_WR_KIB_PER_REQ] = { "write-kib-per-req",
-				     "write request size", "KiB", true, 1 },
-	[XVBD_AB_SECONDS] = { "seconds", "run time", "s", false, 3 },
-	[XVBD_AB_BUSY_SECONDS] = { "busy-seconds", "busy span", "s", false,
-				   3 },
-	[XVBD_AB_RD_P50_MS] = { "read-p50", "read p50", "ms", false, 3 },
-	[XVBD_AB_RD_P99_MS] = { "read-p99", "read p99", "ms", false, 3 },
-	[XVBD_AB_RD_MAX_MS] = { "read-max", "read max", "ms", false, 3 },
-	[XVBD_AB_WR_P50_MS] = { "write-p50", "write p50", "ms", false, 3 },
-	[XVBD_AB_WR_P99_MS] = { "write-p99", "write p99", "ms", false, 3 },
-	[XVBD_AB_WR_MAX_MS] = { "write-max", "write max", "ms", false, 3 },
+	[XVBD_AB_RD_KIB_PER_REQ] = { XVBD_Q_READ_KIB_PER_REQ, true, 1 },
+	[XVBD_AB_WR_KIB_PER_REQ] = { XVBD_Q_WRITE_KIB_PER_REQ, true, 1 },
+	[XVBD_AB_SECONDS] = { XVBD_Q_RUN_S, false, 3 },
+	[XVBD_AB_BUSY_SECONDS] = { XVBD_Q_BUSY_S, false, 3 },
+	[XVBD_AB_RD_P50_MS] = { XVBD_Q_READ_P50_MS, false, 3 },
+	[XVBD_AB_RD_P99_MS] = { XVBD_Q_READ_P99_MS, false, 3 },
+	[XVBD_AB_RD_MAX_MS] = { XVBD_Q_READ_MAX_MS, false, 3 },
+	[XVBD_AB_WR_P50_MS] = { XVBD_Q_WRITE_P50_MS, false, 3 },
+	[XVBD_AB_WR_P99_MS] = { XVBD_Q_WRITE_P99_MS, false, 3 },
+	[XVBD_AB_WR_MAX_MS] = { XVBD_Q_WRITE_MAX_MS, false, 3 },
 	/* The guest's own (ab_guest.c): fio's figures, clat in ms. */
-	[XVBD_AB_G_RD_IOPS] = { "guest-read-iops", "guest read IO/s", "IO/s",
-				true, 1 },
-	[XVBD_AB_G_WR_IOPS] = { "guest-write-iops", "guest write IO/s",
-				"IO/s", true, 1 },
-	[XVBD_AB_G_RD_MBS] = { "guest-read-mbs", "guest read MB/s", "MB/s",
-			       true, 2 },
-	[XVBD_AB_G_WR_MBS] = { "guest-write-mbs", "guest write MB/s", "MB/s",
-			       true, 2 },
-	[XVBD_AB_G_RD_CLAT] = { "guest-read-clat", "guest read clat mean",
-				"ms", false, 3 },
-	[XVBD_AB_G_RD_P50] = { "guest-read-p50", "guest read clat p50", "ms",
-			       false, 3 },
-	[XVBD_AB_G_RD_P99] = { "guest-read-p99", "guest read clat p99", "ms",
-			       false, 3 },
-	[XVBD_AB_G_RD_P999] = { "guest-read-p999", "guest read clat p99.9",
-				"ms", false, 3 },
-	[XVBD_AB_G_RD_CLAT_MAX] = { "guest-read-clat-max",
-				    "guest read clat max", "ms", false, 3 },
-	[XVBD_AB_G_WR_CLAT] = { "guest-write-clat", "guest write clat mean",
-				"ms", false, 3 },
-	[XVBD_AB_G_WR_P50] = { "guest-write-p50", "guest write clat p50",
-			       "ms", false, 3 },
-	[XVBD_AB_G_WR_P99] = { "guest-write-p99", "guest write clat p99",
-			       "ms", false, 3 },
-	[XVBD_AB_G_WR_P999] = { "guest-write-p999", "guest write clat p99.9",
-				"ms", false, 3 },
-	[XVBD_AB_G_WR_CLAT_MAX] = { "guest-write-clat-max",
-				    "guest write clat max", "ms", false, 3 },
+	[XVBD_AB_G_RD_IOPS] = { XVBD_Q_GUEST_READ_IOPS, true, 1 },
+	[XVBD_AB_G_WR_IOPS] = { XVBD_Q_GUEST_WRITE_IOPS, true, 1 },
+	[XVBD_AB_G_RD_MBS] = { XVBD_Q_GUEST_READ_MB_PER_S, true, 2 },
+	[XVBD_AB_G_WR_MBS] = { XVBD_Q_GUEST_WRITE_MB_PER_S, true, 2 },
+	[XVBD_AB_G_RD_CLAT] = { XVBD_Q_GUEST_READ_CLAT_MS, false, 3 },
+	[XVBD_AB_G_RD_P50] = { XVBD_Q_GUEST_READ_CLAT_P50_MS, false, 3 },
+	[XVBD_AB_G_RD_P99] = { XVBD_Q_GUEST_READ_CLAT_P99_MS, false, 3 },
+	[XVBD_AB_G_RD_P999] = { XVBD_Q_GUEST_READ_CLAT_P99_9_MS, false, 3 },
+	[XVBD_AB_G_RD_CLAT_MAX] = { XVBD_Q_GUEST_READ_CLAT_MAX_MS, false, 3 },
+	[XVBD_AB_G_WR_CLAT] = { XVBD_Q_GUEST_WRITE_CLAT_MS, false, 3 },
+	[XVBD_AB_G_WR_P50] = { XVBD_Q_GUEST_WRITE_CLAT_P50_MS, false, 3 },
+	[XVBD_AB_G_WR_P99] = { XVBD_Q_GUEST_WRITE_CLAT_P99_MS, false, 3 },
+	[XVBD_AB_G_WR_P999] = { XVBD_Q_GUEST_WRITE_CLAT_P99_9_MS, false, 3 },
+	[XVBD_AB_G_WR_CLAT_MAX] = { XVBD_Q_GUEST_WRITE_CLAT_MAX_MS, false, 3 },
 	/* benchfmt slots: the unit is the benchmark's own (its label too:
 	 * xvbd_ab_bench_slot) */
-	[XVBD_AB_BENCH_LOWER1] = { "bench-lower-1", "benchmark 1 (lower "
-				   "better)", "", false, 3 },
-	[XVBD_AB_BENCH_LOWER2] = { "bench-lower-2", "benchmark 2 (lower "
-				   "better)", "", false, 3 },
-	[XVBD_AB_BENCH_LOWER3] = { "bench-lower-3", "benchmark 3 (lower "
-				   "better)", "", false, 3 },
-	[XVBD_AB_BENCH_LOWER4] = { "bench-lower-4", "benchmark 4 (lower "
-				   "better)", "", false, 3 },
-	[XVBD_AB_BENCH_HIGHER1] = { "bench-higher-1", "benchmark 1 (higher "
-				    "better)", "", true, 3 },
-	[XVBD_AB_BENCH_HIGHER2] = { "bench-higher-2", "benchmark 2 (higher "
-				    "better)", "", true, 3 },
-	[XVBD_AB_BENCH_HIGHER3] = { "bench-higher-3", "benchmark 3 (higher "
-				    "better)", "", true, 3 },
-	[XVBD_AB_BENCH_HIGHER4] = { "bench-higher-4", "benchmark 4 (higher "
-				    "better)", "", true, 3 },
+	[XVBD_AB_BENCH_LOWER1] = { XVBD_Q_BENCH_LOWER_1, false, 3 },
+	[XVBD_AB_BENCH_LOWER2] = { XVBD_Q_BENCH_LOWER_2, false, 3 },
+	[XVBD_AB_BENCH_LOWER3] = { XVBD_Q_BENCH_LOWER_3, false, 3 },
+	[XVBD_AB_BENCH_LOWER4] = { XVBD_Q_BENCH_LOWER_4, false, 3 },
+	[XVBD_AB_BENCH_HIGHER1] = { XVBD_Q_BENCH_HIGHER_1, true, 3 },
+	[XVBD_AB_BENCH_HIGHER2] = { XVBD_Q_BENCH_HIGHER_2, true, 3 },
+	[XVBD_AB_BENCH_HIGHER3] = { XVBD_Q_BENCH_HIGHER_3, true, 3 },
+	[XVBD_AB_BENCH_HIGHER4] = { XVBD_Q_BENCH_HIGHER_4, true, 3 },
 };
 
 bool xvbd_ab_metric_is_latency(enum xvbd_ab_metric m)
@@ -186,12 +156,12 @@ bool xvbd_ab_metric_is_rate(enum xvbd_ab_metric m)
 	       m == XVBD_AB_RD_MBS || m == XVBD_AB_WR_MBS;
 }
 
-int xvbd_ab_metric_find(const char *name)
+int xvbd_ab_metric_find(const char *name, bool *old)
 {
-	int i;
+	int q = xvbd_q_find(name, old), i;
 
-	for (i = 0; name && i < XVBD_AB_NMETRICS; i++)
-		if (!strcmp(xvbd_ab_metrics[i].name, name))
+	for (i = 0; q >= 0 && i < XVBD_AB_NMETRICS; i++)
+		if ((int)xvbd_ab_metrics[i].q == q)
 			return i;
 	return -1;
 }

@@ -90,7 +90,7 @@ static void cell_vs(char *buf, size_t len, const struct xvbd_ab_metric_cmp *mc)
 		k = ab_cell_pct(buf, len, mc->s.pct, &mc->s.pct_ci);
 	else
 		k = snprintf(buf, len, "%+.*f %s", info->decimals, mc->s.diff,
-			     info->unit);
+			     xvbd_q_unit(info->q));
 	if (k > 0 && (size_t)k < len)
 		snprintf(buf + k, len - (size_t)k, " %s",
 			 verdict_word(mc->verdict));
@@ -107,7 +107,8 @@ static void metric_row(const struct xvbd_ab_sweep *s, int m, struct row *r)
 	const struct xvbd_ab_metric_cmp *b = &any_cmp(s)->m[m];
 	size_t i;
 
-	snprintf(r->cell[0], CELL_MAX, "%s %s", info->name, info->unit);
+	snprintf(r->cell[0], CELL_MAX, "%s %s", xvbd_q_name(info->q),
+		 xvbd_q_unit(info->q));
 	for (i = 0; i < s->nlevels; i++) {
 		const struct xvbd_ab_metric_cmp *mc = &s->cmp[i].m[m];
 
@@ -354,12 +355,12 @@ static void render_runs_text(struct xvbd_out *o, const struct xvbd_ab_sweep *s,
 				snprintf(buf, sizeof(buf), "%s %s: the runs "
 					 "made already rule out an effect of "
 					 "%g %%", s->label[i],
-					 xvbd_ab_metrics[m].name,
+					 xvbd_ab_metric_name(m),
 					 c->min_effect * 100);
 			else if (mc->runs_status == XVBD_AB_RUNS_BEYOND)
 				snprintf(buf, sizeof(buf), "%s %s: more than "
 					 "%d %s to detect %g %%", s->label[i],
-					 xvbd_ab_metrics[m].name,
+					 xvbd_ab_metric_name(m),
 					 XVBD_STAT_RUNS_NEEDED_MAX, unit,
 					 c->min_effect * 100);
 			else
@@ -367,7 +368,7 @@ static void render_runs_text(struct xvbd_out *o, const struct xvbd_ab_sweep *s,
 					 "would detect %g %% at %g %% power "
 					 "with the variance seen (at alpha "
 					 "%.2g: %s)", s->label[i],
-					 xvbd_ab_metrics[m].name,
+					 xvbd_ab_metric_name(m),
 					 mc->runs_needed, unit,
 					 c->min_effect * 100, c->power * 100,
 					 s->alpha_runs, s->adjusted ?
@@ -565,7 +566,7 @@ static void render_geomean_json(struct xvbd_out *o,
 	xvbd_out_arr_begin(o, "metrics");
 	for (m = 0; m < XVBD_AB_NMETRICS; m++)
 		if (g->metric[m])
-			xvbd_out_str(o, NULL, xvbd_ab_metrics[m].name);
+			xvbd_out_str(o, NULL, xvbd_ab_metric_name(m));
 	xvbd_out_arr_end(o);
 	xvbd_out_arr_begin(o, "cells");
 	for (i = 0; i < s->nlevels; i++) {
@@ -611,8 +612,8 @@ static void render_json(struct xvbd_out *o, const struct xvbd_ab_sweep *s,
 		if (shown && !shown[m])
 			continue;
 		xvbd_out_obj_begin(o, NULL);
-		xvbd_out_str(o, "metric", xvbd_ab_metrics[m].name);
-		xvbd_out_str(o, "unit", xvbd_ab_metrics[m].unit);
+		xvbd_out_str(o, "metric", xvbd_ab_metric_name(m));
+		xvbd_out_str(o, "unit", xvbd_ab_metric_unit(m));
 		xvbd_out_arr_begin(o, "cells");
 		for (i = 0; i < s->nlevels; i++)
 			json_cell(o, s, i, m);

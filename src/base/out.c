@@ -15,6 +15,7 @@
 
 #include "xvbd/base/out.h"
 #include "xvbd/base/util.h"
+#include "xvbd/base/vocab.h"
 #include "out_impl.h"
 
 static void json_print(void *ctx, const char *str, size_t len)
@@ -527,13 +528,19 @@ static void render_obj(struct xvbd_out *o, const struct node *n, int indent)
 	}
 }
 
-/* Upper-case header for a table column without an explicit label. */
+/*
+ * A table column's header: the command's label, else the quantity's
+ * abbreviation (vocab.h: defined once for every table), else the key
+ * upper-cased.
+ */
 static void header_of(const struct xvbd_out *o, const char *key, char *buf,
 		      size_t len)
 {
-	const char *label = label_of(o, key);
+	const char *label = label_of(o, key), *abbrev;
 	size_t i;
 
+	if (label == key && (abbrev = xvbd_q_abbrev(key)))
+		label = abbrev;
 	for (i = 0; label[i] && i + 1 < len; i++)
 		buf[i] = label == key ?
 			(char)toupper((unsigned char)(key[i] == '_' ? '-' :

@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "xvbd/base/vocab.h"
 #include "xvbd/cmd/cmd.h"
 #include "xvbd/dom0/modparam.h"
 #include "xvbd/dom0/share.h"
@@ -65,16 +66,17 @@ struct vbd_facts {
 
 static const struct xvbd_out_label advise_labels[] = {
 	{ "domain", "DOMAIN" }, { "vdev", "VDEV" },
-	{ "interval_s", "INTERVAL(s)" }, { "requests", "REQUESTS" },
 	{ "finding", "FINDING" }, { "limited_by", "LIMITED BY" },
 	{ NULL, NULL },
 };
 
-static void add_ev(struct finding *f, const char *name, double value,
-		   const char *unit, int decimals)
+/* A piece of evidence: a quantity of the vocabulary (vocab.h), its unit. */
+static void add_ev(struct finding *f, enum xvbd_q q, double value,
+		   int decimals)
 {
 	if (f->nev < EVIDENCE_MAX)
-		f->ev[f->nev++] = (struct evidence){ name, unit, value,
+		f->ev[f->nev++] = (struct evidence){ xvbd_q_name(q),
+						     xvbd_q_unit(q), value,
 						     decimals };
 }
 
@@ -162,11 +164,12 @@ static bool rule_segments(const struct vbd_facts *x, struct finding *f)
 		snprintf(f->parameter, sizeof(f->parameter),
 			 "feature-max-indirect-segments (xvbd attach/start "
 			 "indirect-segments)");
-		add_ev(f, rd ? "rd_kib_per_req" : "wr_kib_per_req",
-		       rd ? v->rd_kib_per_req : v->wr_kib_per_req, "KiB", 1);
-		add_ev(f, "ceiling_kib", v->ceiling_kib, "KiB", 0);
-		add_ev(f, "ceiling_pct", rd ? v->rd_ceiling_pct :
-		       v->wr_ceiling_pct, "%", 1);
+		add_ev(f, rd ? XVBD_Q_READ_KIB_PER_REQ :
+		       XVBD_Q_WRITE_KIB_PER_REQ,
+		       rd ? v->rd_kib_per_req : v->wr_kib_per_req, 1);
+		add_ev(f, XVBD_Q_CEILING_KIB, v->ceiling_kib, 0);
+		add_ev(f, XVBD_Q_CEILING_PCT, rd ? v->rd_ceiling_pct :
+		       v->wr_ceiling_pct, 1);
 		hot_cmd(f, x, "indirect-segments", 0, 256);
 		return true;
 	}
@@ -179,10 +182,10 @@ static bool rule_segments(const struct vbd_facts *x, struct finding *f)
 		snprintf(f->parameter, sizeof(f->parameter),
 			 "guest kernel: xen_blkfront.max_indirect_segments=%u",
 			 v->ceiling_segments);
-		add_ev(f, v->rd_kib_known ? "rd_kib_per_req" :
-		       "wr_kib_per_req", kib, "KiB", 1);
-		add_ev(f, "frontend_default_kib", fe_kib, "KiB", 0);
-		add_ev(f, "ceiling_kib", v->ceiling_kib, "KiB", 0);
+		add_ev(f, v->rd_kib_known ? XVBD_Q_READ_KIB_PER_REQ :
+		       XVBD_Q_WRITE_KIB_PER_REQ, kib, 1);
+		add_ev(f, XVBD_Q_FRONTEND_DEFAULT_KIB, fe_kib, 0);
+		add_ev(f, XVBD_Q_CEILING_KIB, v->ceiling_kib, 0);
 		fresh_cmd(f, x, "indirect-segments", FE_DEFAULT_SEGMENTS,
 			  v->ceiling_segments);
 		return true;
@@ -206,9 +209,9 @@ static bool rule_ring(const struct vbd_facts *x, struct finding *f)
 		return false;
 	f->finding = "ring-full";
 	f->change = "a larger ring: more requests in flight";
-	add_ev(f, "oo_req_per_s", x->v->oo_req_s, "1/s", 2);
-	add_ev(f, "ring_pages", (double)ev->ring_pages.v, "pages", 0);
-	add_ev(f, "max_ring_page_order", (double)max_order, "", 0);
+	add_ev(f, XVBD_Q_OO_REQ_PER_S, x->v->oo_req_s, 2);
+	add_ev(f, XVBD_Q_RING_PAGES, (double)ev->ring_pages.v, 0);
+	add_ev(f, XVBD_Q_MAX_RING_PAGE_ORDER, (double)max_order, 0);
 	if (max_order <= cur) {
 		f->limited_by = "blkback-module-parameter";
 		snprintf(f->parameter, sizeof(f->parameter),
@@ -249,10 +252,10 @@ static bool rule_queues(const struct vbd_facts *x, struct finding *f)
 	f->finding = "single-queue";
 	f->change = "one queue per guest vCPU: requests of several vCPUs "
 		    "in parallel";
-	add_ev(f, "queues", 1, "", 0);
-	add_ev(f, "guest_vcpus", x->dom->vcpus, "", 0);
-	add_ev(f, "max_queues", (double)max_q, "", 0);
-	add_ev(f, "req_per_s", x->v->rd_req_s + x->v->wr_req_s, "1/s", 1);
+	add_ev(f, XVBD_Q_QUEUES, 1, 0);
+	add_ev(f, XVBD_Q_VCPUS, x->dom->vcpus, 0);
+	add_ev(f, XVBD_Q_MAX_QUEUES, (double)max_q, 0);
+	add_ev(f, XVBD_Q_IOPS, x->v->rd_req_s + x->v->wr_req_s, 1);
 	if (n->offer.known && n->offer.v < 2) {
 		f->limited_by = "backend-offer";
 		snprintf(f->parameter, sizeof(f->parameter),
@@ -280,8 +283,8 @@ static bool rule_cache(const struct vbd_facts *x, struct finding *f)
 	f->limited_by = "dom0";
 	snprintf(f->parameter, sizeof(f->parameter),
 		 "xvbd attach --cache none (loop device with direct I/O)");
-	add_ev(f, "rd_req_per_s", x->v->rd_req_s, "1/s", 1);
-	add_ev(f, "rd_bytes_per_s", x->v->rd_bytes_s, "B/s", 0);
+	add_ev(f, XVBD_Q_READ_IOPS, x->v->rd_req_s, 1);
+	add_ev(f, XVBD_Q_READ_MB_PER_S, x->v->rd_bytes_s / 1e6, 6);
 	copy_step(x, copy, sizeof(copy), step, sizeof(step));
 	snprintf(f->command, sizeof(f->command),
 		 "%sxvbd ab run cache-host cache-none --domain %s "
@@ -305,9 +308,9 @@ static bool rule_persistent(const struct vbd_facts *x, struct finding *f)
 		xvbd_modparam_get_bool(x->mp, "feature_persistent", &be_on);
 	f->finding = "persistent-grants-off";
 	f->change = "persistent grants: no grant map and unmap per request";
-	add_ev(f, "requests", (double)x->requests, "", 0);
+	add_ev(f, XVBD_Q_REQUESTS, (double)x->requests, 0);
 	if (x->v->be_us_per_req_known)
-		add_ev(f, "backend_us_per_req", x->v->be_us_per_req, "us", 1);
+		add_ev(f, XVBD_Q_BACKEND_US_PER_REQ, x->v->be_us_per_req, 1);
 	if (!be_on) {
 		f->limited_by = "blkback-module-parameter";
 		snprintf(f->parameter, sizeof(f->parameter),
@@ -348,10 +351,10 @@ static bool rule_busy(const struct vbd_facts *x, struct finding *f)
 		    "more queues: one backend thread per ring" :
 		    "the backend thread is the limit: fewer, larger requests "
 		    "or a faster backing store";
-	add_ev(f, "ring", v->rings[busiest].ring, "", 0);
-	add_ev(f, "ring_cpu_pct", v->rings[busiest].cpu_pct, "%CPU", 1);
-	add_ev(f, "rings", (double)v->nrings, "", 0);
-	add_ev(f, "max_queues", (double)max_q, "", 0);
+	add_ev(f, XVBD_Q_RING, v->rings[busiest].ring, 0);
+	add_ev(f, XVBD_Q_RING_CPU_PCT, v->rings[busiest].cpu_pct, 1);
+	add_ev(f, XVBD_Q_RINGS, (double)v->nrings, 0);
+	add_ev(f, XVBD_Q_MAX_QUEUES, (double)max_q, 0);
 	f->limited_by = "backend-thread";
 	snprintf(f->parameter, sizeof(f->parameter),
 		 "multi-queue-max-queues (xvbd attach/start queues)");
@@ -398,8 +401,8 @@ static void render_vbd(struct xvbd_out *o, const struct vbd_facts *x)
 	xvbd_out_str(o, "domain", x->domain);
 	xvbd_out_uint(o, "domid", x->domid);
 	xvbd_out_str(o, "vdev", x->v->vdev);
-	xvbd_out_fixed_opt(o, "interval_s", true, x->interval_s, 3);
-	xvbd_out_uint(o, "requests", x->requests);
+	xvbd_out_fixed_opt(o, XVBD_QN(INTERVAL_S), true, x->interval_s, 3);
+	xvbd_out_uint(o, XVBD_QN(REQUESTS), x->requests);
 	xvbd_out_str(o, "note", x->requests ? NULL : "no I/O sampled");
 	xvbd_out_arr_begin(o, "findings");
 	for (i = 0; x->requests && i < NRULES; i++) {

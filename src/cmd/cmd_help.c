@@ -1,11 +1,14 @@
 /*
- * cmd_help.c - xvbd help [command [subcommand]]
+ * cmd_help.c - xvbd help [command [subcommand] | metrics]
  */
 #include <stdbool.h>
 #include <stdio.h>
+#include <string.h>
 
+#include "xvbd/ab/ab.h"
 #include "xvbd/cmd/cmd.h"
 #include "xvbd/base/util.h"
+#include "xvbd/base/vocab.h"
 
 enum { O_TABLE };
 
@@ -44,6 +47,43 @@ static void table(const struct xvbd_ctx *ctx)
 		table_opts(ctx->cmds[i].name, ctx->cmds[i].opts);
 }
 
+/*
+ * "xvbd help metrics": the vocabulary (vocab.h), every quantity's name
+ * with its text abbreviation, unit, meaning, Prometheus family and old
+ * names, and whether ab's --metric takes it: what man xvbd(1)'s METRICS
+ * says, from the table itself.
+ */
+static void metrics(struct xvbd_out *o)
+{
+	static const struct xvbd_out_label labels[] = {
+		{ "abbrev", "TEXT" },
+		{ "metric", "--METRIC" },
+		{ NULL, NULL },
+	};
+	int q;
+
+	xvbd_out_labels(o, labels);
+	xvbd_out_arr_begin(o, NULL);
+	for (q = 0; q < XVBD_Q_N; q++) {
+		const struct xvbd_quantity *v = &xvbd_quantities[q];
+		bool old;
+
+		xvbd_out_obj_begin(o, NULL);
+		xvbd_out_str(o, "name", v->name);
+		xvbd_out_str(o, "abbrev", v->abbrev);
+		xvbd_out_str(o, "unit", v->unit);
+		xvbd_out_bool(o, "metric",
+			      xvbd_ab_metric_find(v->name, &old) >= 0);
+		if (xvbd_out_is_json(o)) {
+			xvbd_out_str(o, "prometheus", v->prom);
+			xvbd_out_str(o, "old", v->old);
+		}
+		xvbd_out_str(o, "meaning", v->meaning);
+		xvbd_out_obj_end(o);
+	}
+	xvbd_out_arr_end(o);
+}
+
 int cmd_help(struct xvbd_ctx *ctx, int argc, char **argv)
 {
 	const struct xvbd_cmd *cmd;
@@ -57,6 +97,10 @@ int cmd_help(struct xvbd_ctx *ctx, int argc, char **argv)
 	}
 	if (argc == 0) {
 		xvbd_global_usage(ctx->cmds, ctx->ncmds, stdout);
+		return XVBD_EXIT_OK;
+	}
+	if (argc == 1 && !strcmp(argv[0], "metrics")) {
+		metrics(ctx->out);
 		return XVBD_EXIT_OK;
 	}
 	cmd = xvbd_cmd_find(ctx->cmds, ctx->ncmds, argc, argv, &nwords,

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "xvbd/base/vocab.h"
 #include "xvbd/xen/blkif.h"
 #include "xvbd/cmd/cmd.h"
 #include "xvbd/vbd/vbd.h"
@@ -22,8 +23,6 @@ static const struct xvbd_out_label list_labels[] = {
 	{ "dom0_cache", "CACHE" },
 	{ "backend_state", "BE-STATE" },
 	{ "frontend_state", "FE-STATE" },
-	{ "ring_pages", "RING" },
-	{ "queues", "QUEUES" },
 	{ "indirect_segments_offered", "INDIRECT" },
 	{ "persistent", "PERSIST" },
 	{ NULL, NULL },
@@ -61,9 +60,10 @@ static void render_vbd(struct xvbd_out *o, const struct dom *d,
 		     xvbd_state_name(ev->backend_state.v) : NULL);
 	xvbd_out_str(o, "frontend_state", ev->frontend_state.known ?
 		     xvbd_state_name(ev->frontend_state.v) : NULL);
-	xvbd_out_uint_opt(o, "ring_pages", ev->ring_pages.known,
+	xvbd_out_uint_opt(o, XVBD_QN(RING_PAGES), ev->ring_pages.known,
 			  ev->ring_pages.v);
-	xvbd_out_uint_opt(o, "queues", ev->queues.known, ev->queues.v);
+	xvbd_out_uint_opt(o, XVBD_QN(QUEUES), ev->queues.known,
+			  ev->queues.v);
 	xvbd_out_uint_opt(o, "indirect_segments_offered",
 			  ev->indirect_offered.known, ev->indirect_offered.v);
 	xvbd_out_bool_opt(o, "persistent", ev->persistent.known,

@@ -108,7 +108,7 @@ static const struct xvbd_cmd commands[] = {
 	  "compare two labels' runs, or levels against a baseline: "
 	  "verdicts, confounders, warnings, a gate",
 	  "<A> <B> [<C>...] [options]", cmd_ab_compare_opts,
-	  "xvbd ab compare base ring4 --metric read-iops" },
+	  "xvbd ab compare base ring4 --metric read_iops" },
 	{ "ab list", cmd_ab_list, CMD_LATE_CONNECT, 0, CMD_ARGS_ANY,
 	  "list recorded runs",
 	  "[<Label|Id|File>...] [options]", cmd_ab_list_opts,

@@ -20,79 +20,87 @@
 #include <unistd.h>
 
 #include "xvbd/base/out.h"
+#include "xvbd/base/vocab.h"
 #include "xvbd/stats/stats.h"
 #include "xvbd/dom0/sysfs.h"
 #include "stats_impl.h"
 
 #define NS_PER_S		UINT64_C(1000000000)
-#define BYTES_PER_MB		1e6	/* MB/s in text: 10^6 bytes */
+#define BYTES_PER_MB		1e6	/* MB/s: 10^6 bytes */
 #define LIVE_CLEAR		"\033[H\033[2J"
 
 /* ---- one render path: the out layer's modes ---- */
 
+
 /*
  * CSV: one header, one row per domain and per VBD ("type" tells which);
- * cells that do not apply are empty.  Columns are the JSON names.
+ * cells that do not apply are empty.  Columns are the JSON names: the
+ * vocabulary's (vocab.h) for quantities, the key for the rest.
  */
-static const char *const csv_columns[] = {
-	"time", "seq", "interval_s", "type", "domid", "domain",
-	"vcpus", "mem_bytes", "cpu_ns", "cpu_pct", "cpu_interval",
-	"vcpu_pct",
-	"vdev", "devid", "rd_req", "wr_req", "rd_sect", "wr_sect", "f_req",
-	"ds_req", "oo_req", "interval", "reset",
-	"rd_req_per_s", "wr_req_per_s", "rd_bytes_per_s", "wr_bytes_per_s",
-	"f_req_per_s", "ds_req_per_s", "oo_req_per_s",
-	"backing", "rd_lat_ms", "wr_lat_ms", "queue_depth",
-	"backend_cpu_ns", "backend_interval", "backend_cpu_pct",
-	"backend_us_per_req", "rd_kib_per_req", "wr_kib_per_req",
-	"ceiling_segments", "ceiling_kib", "rd_ceiling_pct", "wr_ceiling_pct",
-	"rd_p50_ms", "rd_p99_ms", "rd_p999_ms", "rd_max_ms",
-	"wr_p50_ms", "wr_p99_ms", "wr_p999_ms", "wr_max_ms", "lat_state",
+static const struct {
+	int q;			/* enum xvbd_q, or -1: key, no quantity */
+	const char *key;
+} csv_spec[] = {
+	{ -1, "time" }, { -1, "seq" }, { XVBD_Q_INTERVAL_S, NULL },
+	{ -1, "type" }, { -1, "domid" }, { -1, "domain" },
+	{ XVBD_Q_VCPUS, NULL }, { XVBD_Q_MEM_BYTES, NULL },
+	{ XVBD_Q_CPU_NS, NULL }, { XVBD_Q_CPU_PCT, NULL },
+	{ -1, "cpu_interval" }, { XVBD_Q_VCPU_PCT, NULL },
+	{ -1, "vdev" }, { -1, "devid" },
+	{ XVBD_Q_RD_REQ, NULL }, { XVBD_Q_WR_REQ, NULL },
+	{ XVBD_Q_RD_SECT, NULL }, { XVBD_Q_WR_SECT, NULL },
+	{ XVBD_Q_F_REQ, NULL }, { XVBD_Q_DS_REQ, NULL },
+	{ XVBD_Q_OO_REQ, NULL }, { -1, "interval" }, { -1, "reset" },
+	{ XVBD_Q_READ_IOPS, NULL }, { XVBD_Q_WRITE_IOPS, NULL },
+	{ XVBD_Q_READ_MB_PER_S, NULL }, { XVBD_Q_WRITE_MB_PER_S, NULL },
+	{ XVBD_Q_FLUSH_IOPS, NULL }, { XVBD_Q_DISCARD_IOPS, NULL },
+	{ XVBD_Q_OO_REQ_PER_S, NULL }, { -1, "backing" },
+	{ XVBD_Q_READ_LAT_MS, NULL }, { XVBD_Q_WRITE_LAT_MS, NULL },
+	{ XVBD_Q_QUEUE_DEPTH, NULL }, { XVBD_Q_BACKEND_CPU_NS, NULL },
+	{ -1, "backend_interval" }, { XVBD_Q_BACKEND_CPU_PCT, NULL },
+	{ XVBD_Q_BACKEND_US_PER_REQ, NULL },
+	{ XVBD_Q_READ_KIB_PER_REQ, NULL }, { XVBD_Q_WRITE_KIB_PER_REQ, NULL },
+	{ XVBD_Q_CEILING_SEGMENTS, NULL }, { XVBD_Q_CEILING_KIB, NULL },
+	{ XVBD_Q_READ_CEILING_PCT, NULL }, { XVBD_Q_WRITE_CEILING_PCT, NULL },
+	{ XVBD_Q_READ_P50_MS, NULL }, { XVBD_Q_READ_P99_MS, NULL },
+	{ XVBD_Q_READ_P99_9_MS, NULL }, { XVBD_Q_READ_MAX_MS, NULL },
+	{ XVBD_Q_WRITE_P50_MS, NULL }, { XVBD_Q_WRITE_P99_MS, NULL },
+	{ XVBD_Q_WRITE_P99_9_MS, NULL }, { XVBD_Q_WRITE_MAX_MS, NULL },
+	{ -1, "lat_state" },
 };
-#define NCSV	(sizeof(csv_columns) / sizeof(csv_columns[0]))
+#define NCSV	(sizeof(csv_spec) / sizeof(csv_spec[0]))
+static const char *csv_columns[NCSV];
 
-static const struct xvbd_out_label stats_labels[] = {
+/*
+ * The labels of "key: value" lines and of the table columns of keys that
+ * are no quantity (a quantity's column header: its abbreviation in
+ * vocab.h); the first key, interval_s, is filled in from the vocabulary.
+ */
+static struct xvbd_out_label stats_labels[] = {
+	{ "", "interval (s)" },
 	{ "time", "time (UTC)" },
-	{ "interval_s", "interval (s)" },
 	{ "domid", "ID" },
 	{ "domain", "DOMAIN" },
-	{ "vcpus", "VCPUS" },
-	{ "mem_bytes", "MEM" },
-	{ "cpu_pct", "CPU%" },
 	{ "cpu_interval", "NOTE" },
-	{ "vcpu_pct", "VCPU%" },
 	{ "vdev", "VDEV" },
-	{ "rd_req_per_s", "RD/s" },
-	{ "wr_req_per_s", "WR/s" },
-	{ "rd_mb_per_s", "RD-MB/s" },
-	{ "wr_mb_per_s", "WR-MB/s" },
-	{ "f_req_per_s", "FLUSH/s" },
-	{ "ds_req_per_s", "DISCARD/s" },
-	{ "oo_req_per_s", "OO/s" },
-	{ "rd_lat_ms", "RD-LAT(ms)" },
-	{ "wr_lat_ms", "WR-LAT(ms)" },
-	{ "queue_depth", "QDEPTH" },
 	{ "backing", "BACKING" },
-	{ "backend_cpu_pct", "BE-CPU%" },
-	{ "backend_us_per_req", "BE-US/REQ" },
-	{ "rd_kib_per_req", "RD-KiB/REQ" },
-	{ "wr_kib_per_req", "WR-KiB/REQ" },
-	{ "ceiling_kib", "MAX-KiB" },
 	{ "interval", "NOTE" },
-	{ "rd_p50_ms", "RD-P50(ms)" },
-	{ "rd_p99_ms", "RD-P99" },
-	{ "rd_p999_ms", "RD-P99.9" },
-	{ "rd_max_ms", "RD-MAX" },
-	{ "wr_p50_ms", "WR-P50(ms)" },
-	{ "wr_p99_ms", "WR-P99" },
-	{ "wr_p999_ms", "WR-P99.9" },
-	{ "wr_max_ms", "WR-MAX" },
 	{ "lat_state", "LATENCY" },
 	{ "latency_unavailable", "latency" },
 	{ "latency_clock", "latency clock" },
 	{ "latency_relative_error", "latency error" },
 	{ NULL, NULL },
 };
+
+static void csv_columns_fill(void)
+{
+	size_t i;
+
+	for (i = 0; i < NCSV; i++)
+		csv_columns[i] = csv_spec[i].q >= 0 ?
+				 xvbd_q_name(csv_spec[i].q) : csv_spec[i].key;
+	stats_labels[0].key = XVBD_QN(INTERVAL_S);
+}
 
 static void render_dom(struct xvbd_out *o, const struct xvbd_stats_dom *d)
 {
@@ -103,17 +111,17 @@ static void render_dom(struct xvbd_out *o, const struct xvbd_stats_dom *d)
 		xvbd_out_str(o, "type", "domain");
 	xvbd_out_uint(o, "domid", d->domid);
 	xvbd_out_str(o, "domain", d->name);
-	xvbd_out_uint(o, "vcpus", d->vcpus);
-	xvbd_out_size_opt(o, "mem_bytes", true, d->mem_bytes);
+	xvbd_out_uint(o, XVBD_QN(VCPUS), d->vcpus);
+	xvbd_out_size_opt(o, XVBD_QN(MEM_BYTES), true, d->mem_bytes);
 	if (!human)
-		xvbd_out_uint(o, "cpu_ns", d->cpu_ns);
-	xvbd_out_fixed_opt(o, "cpu_pct", ok, d->cpu_pct, 2);
+		xvbd_out_uint(o, XVBD_QN(CPU_NS), d->cpu_ns);
+	xvbd_out_fixed_opt(o, XVBD_QN(CPU_PCT), ok, d->cpu_pct, 2);
 	if (d->nvcpu && xvbd_out_is_json(o)) {
-		xvbd_out_arr_begin(o, "vcpu_ns");
+		xvbd_out_arr_begin(o, XVBD_QN(VCPU_NS));
 		for (i = 0; i < d->nvcpu; i++)
 			xvbd_out_uint(o, NULL, d->vcpu_ns[i]);
 		xvbd_out_arr_end(o);
-		xvbd_out_arr_begin(o, "vcpu_pct");
+		xvbd_out_arr_begin(o, XVBD_QN(VCPU_PCT));
 		for (i = 0; i < d->nvcpu; i++)
 			xvbd_out_fixed_opt(o, NULL, d->vcpu_pct_known[i],
 					   d->vcpu_pct[i], 2);
@@ -136,7 +144,7 @@ static void render_dom(struct xvbd_out *o, const struct xvbd_stats_dom *d)
 							 sizeof(buf) - used,
 							 "%s-", i ? " " : "");
 		}
-		xvbd_out_str(o, "vcpu_pct", buf);
+		xvbd_out_str(o, XVBD_QN(VCPU_PCT), buf);
 	}
 	xvbd_out_str(o, "cpu_interval", xvbd_stats_iv_name(d->cpu_iv));
 }
@@ -157,8 +165,8 @@ static void render_rings(struct xvbd_out *o, const struct xvbd_stats_vbd *v)
 		xvbd_out_obj_begin(o, NULL);
 		xvbd_out_uint(o, "ring", r->ring);
 		xvbd_out_uint(o, "pid", (uint64_t)r->pid);
-		xvbd_out_uint(o, "cpu_ns", r->cpu_ns);
-		xvbd_out_fixed_opt(o, "cpu_pct", r->iv == XVBD_IV_OK,
+		xvbd_out_uint(o, XVBD_QN(CPU_NS), r->cpu_ns);
+		xvbd_out_fixed_opt(o, XVBD_QN(CPU_PCT), r->iv == XVBD_IV_OK,
 				   r->cpu_pct, 2);
 		xvbd_out_obj_end(o);
 	}
@@ -172,29 +180,31 @@ static void render_cost(struct xvbd_out *o, const struct xvbd_stats_vbd *v)
 	bool human = xvbd_out_is_text(o);
 
 	if (!human) {
-		xvbd_out_uint_opt(o, "backend_cpu_ns", v->be_known,
+		xvbd_out_uint_opt(o, XVBD_QN(BACKEND_CPU_NS), v->be_known,
 				  v->be_cpu_ns);
 		xvbd_out_str(o, "backend_interval",
 			     v->be_known || v->be_iv == XVBD_IV_RESET ?
 			     xvbd_stats_iv_name(v->be_iv) : "unknown");
 	}
-	xvbd_out_fixed_opt(o, "backend_cpu_pct", be, v->be_cpu_pct, 2);
-	xvbd_out_fixed_opt(o, "backend_us_per_req",
+	xvbd_out_fixed_opt(o, XVBD_QN(BACKEND_CPU_PCT), be, v->be_cpu_pct, 2);
+	xvbd_out_fixed_opt(o, XVBD_QN(BACKEND_US_PER_REQ),
 			   be && v->be_us_per_req_known, v->be_us_per_req, 1);
-	xvbd_out_fixed_opt(o, "rd_kib_per_req", v->rd_kib_known,
+	xvbd_out_fixed_opt(o, XVBD_QN(READ_KIB_PER_REQ), v->rd_kib_known,
 			   v->rd_kib_per_req, 1);
-	xvbd_out_fixed_opt(o, "wr_kib_per_req", v->wr_kib_known,
+	xvbd_out_fixed_opt(o, XVBD_QN(WRITE_KIB_PER_REQ), v->wr_kib_known,
 			   v->wr_kib_per_req, 1);
 	if (!human)
-		xvbd_out_uint_opt(o, "ceiling_segments", v->ceiling_known,
-				  v->ceiling_segments);
-	xvbd_out_fixed_opt(o, "ceiling_kib", v->ceiling_known, v->ceiling_kib,
-			   0);
+		xvbd_out_uint_opt(o, XVBD_QN(CEILING_SEGMENTS),
+				  v->ceiling_known, v->ceiling_segments);
+	xvbd_out_fixed_opt(o, XVBD_QN(CEILING_KIB), v->ceiling_known,
+			   v->ceiling_kib, 0);
 	if (!human) {
-		xvbd_out_fixed_opt(o, "rd_ceiling_pct", v->ceiling_known &&
-				   v->rd_kib_known, v->rd_ceiling_pct, 1);
-		xvbd_out_fixed_opt(o, "wr_ceiling_pct", v->ceiling_known &&
-				   v->wr_kib_known, v->wr_ceiling_pct, 1);
+		xvbd_out_fixed_opt(o, XVBD_QN(READ_CEILING_PCT),
+				   v->ceiling_known && v->rd_kib_known,
+				   v->rd_ceiling_pct, 1);
+		xvbd_out_fixed_opt(o, XVBD_QN(WRITE_CEILING_PCT),
+				   v->ceiling_known && v->wr_kib_known,
+				   v->wr_ceiling_pct, 1);
 	}
 	if (xvbd_out_is_json(o))
 		render_rings(o, v);
@@ -224,25 +234,21 @@ static void render_vbd(struct xvbd_out *o, const struct xvbd_stats_sample *s,
 		xvbd_out_str(o, "interval", xvbd_stats_iv_name(v->iv));
 		xvbd_out_bool(o, "reset", !ok);
 	}
-	xvbd_out_fixed_opt(o, "rd_req_per_s", ok, v->rd_req_s, 2);
-	xvbd_out_fixed_opt(o, "wr_req_per_s", ok, v->wr_req_s, 2);
-	if (human) {
-		xvbd_out_fixed_opt(o, "rd_mb_per_s", ok,
-				   v->rd_bytes_s / BYTES_PER_MB, 2);
-		xvbd_out_fixed_opt(o, "wr_mb_per_s", ok,
-				   v->wr_bytes_s / BYTES_PER_MB, 2);
-	} else {
-		xvbd_out_fixed_opt(o, "rd_bytes_per_s", ok, v->rd_bytes_s, 0);
-		xvbd_out_fixed_opt(o, "wr_bytes_per_s", ok, v->wr_bytes_s, 0);
-	}
-	xvbd_out_fixed_opt(o, "f_req_per_s", ok, v->f_req_s, 2);
-	xvbd_out_fixed_opt(o, "ds_req_per_s", ok, v->ds_req_s, 2);
-	xvbd_out_fixed_opt(o, "oo_req_per_s", ok, v->oo_req_s, 2);
-	xvbd_out_fixed_opt(o, "rd_lat_ms", blk && v->rd_lat_known,
+	xvbd_out_fixed_opt(o, XVBD_QN(READ_IOPS), ok, v->rd_req_s, 2);
+	xvbd_out_fixed_opt(o, XVBD_QN(WRITE_IOPS), ok, v->wr_req_s, 2);
+	/* MB/s to the byte in machine output, the sectors' resolution */
+	xvbd_out_fixed_opt(o, XVBD_QN(READ_MB_PER_S), ok,
+			   v->rd_bytes_s / BYTES_PER_MB, human ? 2 : 6);
+	xvbd_out_fixed_opt(o, XVBD_QN(WRITE_MB_PER_S), ok,
+			   v->wr_bytes_s / BYTES_PER_MB, human ? 2 : 6);
+	xvbd_out_fixed_opt(o, XVBD_QN(FLUSH_IOPS), ok, v->f_req_s, 2);
+	xvbd_out_fixed_opt(o, XVBD_QN(DISCARD_IOPS), ok, v->ds_req_s, 2);
+	xvbd_out_fixed_opt(o, XVBD_QN(OO_REQ_PER_S), ok, v->oo_req_s, 2);
+	xvbd_out_fixed_opt(o, XVBD_QN(READ_LAT_MS), blk && v->rd_lat_known,
 			   v->rd_lat_ms, 3);
-	xvbd_out_fixed_opt(o, "wr_lat_ms", blk && v->wr_lat_known,
+	xvbd_out_fixed_opt(o, XVBD_QN(WRITE_LAT_MS), blk && v->wr_lat_known,
 			   v->wr_lat_ms, 3);
-	xvbd_out_fixed_opt(o, "queue_depth", blk, v->queue_depth, 2);
+	xvbd_out_fixed_opt(o, XVBD_QN(QUEUE_DEPTH), blk, v->queue_depth, 2);
 	snprintf(backing, sizeof(backing), "%u:%u", v->blk_major,
 		 v->blk_minor);
 	xvbd_out_str(o, "backing", v->has_blk ? backing : NULL);
@@ -278,7 +284,7 @@ static void render_sample(struct xvbd_out *o,
 	xvbd_out_obj_begin(o, NULL);
 	xvbd_out_str(o, "time", time_str);
 	xvbd_out_uint(o, "seq", s->seq);
-	xvbd_out_fixed_opt(o, "interval_s", true,
+	xvbd_out_fixed_opt(o, XVBD_QN(INTERVAL_S), true,
 			   (double)s->interval_ns / (double)NS_PER_S, 6);
 	stats_render_lat_head(o, s);
 	xvbd_out_arr_begin(o, "domains");
@@ -313,6 +319,8 @@ int xvbd_stats_render(FILE *f, enum xvbd_stats_fmt fmt,
 	if (!o)
 		return -1;
 	xvbd_out_labels(o, stats_labels);
+	if (!csv_columns[0])
+		csv_columns_fill();
 	xvbd_out_csv_columns(o, csv_columns, NCSV, first);
 	if (fmt == XVBD_STATS_LIVE)
 		fputs(LIVE_CLEAR, f);
@@ -329,76 +337,102 @@ int xvbd_stats_render(FILE *f, enum xvbd_stats_fmt fmt,
 static const char *const prom_labels[] = { "domid", "domain", "vdev",
 					   "devid", "direction", "le" };
 
-static const struct xvbd_out_prom_metric prom_metrics[] = {
-	{ "cpu_ns", "xvbd_domain_cpu_seconds_total", "counter",
+/*
+ * The families, each read from one field: the quantity's (a histogram's
+ * rows: their own keys, stats_render_lat.c), named by the vocabulary
+ * (vocab.h); the help says what the sample is.
+ */
+static const struct {
+	enum xvbd_q q;
+	const char *row_key;	/* NULL: the quantity's name */
+	const char *type, *help;
+	enum xvbd_out_prom_unit unit;
+	const char *suffix;
+} prom_spec[] = {
+	{ XVBD_Q_CPU_NS, NULL, "counter",
 	  "CPU time used by all vCPUs of the domain", XVBD_PROM_NS_AS_S, NULL },
-	{ "cpu_pct", "xvbd_domain_cpu_percent", "gauge",
+	{ XVBD_Q_CPU_PCT, NULL, "gauge",
 	  "CPU time over the last interval / wall time x 100",
 	  XVBD_PROM_AS_IS, NULL },
-	{ "vcpus", "xvbd_domain_vcpus", "gauge", "online vCPUs",
+	{ XVBD_Q_VCPUS, NULL, "gauge", "online vCPUs",
 	  XVBD_PROM_AS_IS, NULL },
-	{ "mem_bytes", "xvbd_domain_memory_bytes", "gauge",
+	{ XVBD_Q_MEM_BYTES, NULL, "gauge",
 	  "current memory allocation", XVBD_PROM_AS_IS, NULL },
-	{ "rd_req", "xvbd_vbd_read_requests_total", "counter",
+	{ XVBD_Q_RD_REQ, NULL, "counter",
 	  "blkback rd_req: read requests", XVBD_PROM_AS_IS, NULL },
-	{ "wr_req", "xvbd_vbd_write_requests_total", "counter",
+	{ XVBD_Q_WR_REQ, NULL, "counter",
 	  "blkback wr_req: write requests", XVBD_PROM_AS_IS, NULL },
-	{ "rd_sect", "xvbd_vbd_read_bytes_total", "counter",
+	{ XVBD_Q_RD_SECT, NULL, "counter",
 	  "blkback rd_sect x 512", XVBD_PROM_SECTORS_AS_BYTES, NULL },
-	{ "wr_sect", "xvbd_vbd_write_bytes_total", "counter",
+	{ XVBD_Q_WR_SECT, NULL, "counter",
 	  "blkback wr_sect x 512", XVBD_PROM_SECTORS_AS_BYTES, NULL },
-	{ "f_req", "xvbd_vbd_flush_requests_total", "counter",
+	{ XVBD_Q_F_REQ, NULL, "counter",
 	  "blkback f_req: flush and barrier requests", XVBD_PROM_AS_IS, NULL },
-	{ "ds_req", "xvbd_vbd_discard_requests_total", "counter",
+	{ XVBD_Q_DS_REQ, NULL, "counter",
 	  "blkback ds_req: discard requests", XVBD_PROM_AS_IS, NULL },
-	{ "oo_req", "xvbd_vbd_out_of_requests_total", "counter",
+	{ XVBD_Q_OO_REQ, NULL, "counter",
 	  "blkback oo_req: times the ring had no free request",
 	  XVBD_PROM_AS_IS, NULL },
-	{ "rd_lat_ms", "xvbd_vbd_read_latency_seconds", "gauge",
+	{ XVBD_Q_READ_LAT_MS, NULL, "gauge",
 	  "backing device: average read time over the last interval",
 	  XVBD_PROM_MS_AS_S, NULL },
-	{ "wr_lat_ms", "xvbd_vbd_write_latency_seconds", "gauge",
+	{ XVBD_Q_WRITE_LAT_MS, NULL, "gauge",
 	  "backing device: average write time over the last interval",
 	  XVBD_PROM_MS_AS_S, NULL },
-	{ "queue_depth", "xvbd_vbd_queue_depth", "gauge",
+	{ XVBD_Q_QUEUE_DEPTH, NULL, "gauge",
 	  "backing device: average requests in queue over the last interval",
 	  XVBD_PROM_FIXED6, NULL },
-	{ "backend_cpu_ns", "xvbd_vbd_backend_cpu_seconds_total", "counter",
+	{ XVBD_Q_BACKEND_CPU_NS, NULL, "counter",
 	  "CPU time of blkback's kernel threads of the VBD's rings",
 	  XVBD_PROM_NS_AS_S, NULL },
-	{ "backend_cpu_pct", "xvbd_vbd_backend_cpu_percent", "gauge",
+	{ XVBD_Q_BACKEND_CPU_PCT, NULL, "gauge",
 	  "blkback's ring threads: CPU time over the last interval / wall "
 	  "time x 100", XVBD_PROM_AS_IS, NULL },
-	{ "backend_us_per_req", "xvbd_vbd_backend_cpu_microseconds_per_request",
-	  "gauge", "blkback's ring threads: CPU time per request (all kinds) "
-	  "over the last interval", XVBD_PROM_AS_IS, NULL },
-	{ "rd_kib_per_req", "xvbd_vbd_read_kib_per_request", "gauge",
+	{ XVBD_Q_BACKEND_US_PER_REQ, NULL, "gauge",
+	  "blkback's ring threads: CPU time per request (all kinds) over "
+	  "the last interval", XVBD_PROM_AS_IS, NULL },
+	{ XVBD_Q_READ_KIB_PER_REQ, NULL, "gauge",
 	  "rd_sect x 512 / rd_req over the last interval, KiB",
 	  XVBD_PROM_AS_IS, NULL },
-	{ "wr_kib_per_req", "xvbd_vbd_write_kib_per_request", "gauge",
+	{ XVBD_Q_WRITE_KIB_PER_REQ, NULL, "gauge",
 	  "wr_sect x 512 / wr_req over the last interval, KiB",
 	  XVBD_PROM_AS_IS, NULL },
-	{ "d2c_le_count", "xvbd_vbd_backing_d2c_seconds", "histogram",
+	{ XVBD_Q_D2C, "d2c_le_count", "histogram",
 	  "backing device: time from a request's issue to the driver to its "
 	  "completion (block_rq_issue to block_rq_complete), since xvbd "
 	  "began; le bounds exact, in whole ns", XVBD_PROM_AS_IS, "_bucket" },
-	{ "d2c_sum_ns", "xvbd_vbd_backing_d2c_seconds", NULL, NULL,
+	{ XVBD_Q_D2C, "d2c_sum_ns", NULL, NULL,
 	  XVBD_PROM_NS_AS_S, "_sum" },
-	{ "d2c_count", "xvbd_vbd_backing_d2c_seconds", NULL, NULL,
+	{ XVBD_Q_D2C, "d2c_count", NULL, NULL,
 	  XVBD_PROM_AS_IS, "_count" },
-	{ "i2c_le_count", "xvbd_vbd_backing_i2c_seconds", "histogram",
+	{ XVBD_Q_I2C, "i2c_le_count", "histogram",
 	  "backing device: time from a request's insertion into the I/O "
 	  "scheduler to its completion (block_rq_insert to "
 	  "block_rq_complete), since xvbd began", XVBD_PROM_AS_IS,
 	  "_bucket" },
-	{ "i2c_sum_ns", "xvbd_vbd_backing_i2c_seconds", NULL, NULL,
+	{ XVBD_Q_I2C, "i2c_sum_ns", NULL, NULL,
 	  XVBD_PROM_NS_AS_S, "_sum" },
-	{ "i2c_count", "xvbd_vbd_backing_i2c_seconds", NULL, NULL,
+	{ XVBD_Q_I2C, "i2c_count", NULL, NULL,
 	  XVBD_PROM_AS_IS, "_count" },
-	{ "ceiling_kib", "xvbd_vbd_request_ceiling_kib", "gauge",
+	{ XVBD_Q_CEILING_KIB, NULL, "gauge",
 	  "largest request the backend's offer allows (11 or the indirect "
 	  "segments offered, x 4 KiB)", XVBD_PROM_AS_IS, NULL },
 };
+#define NPROM	(sizeof(prom_spec) / sizeof(prom_spec[0]))
+static struct xvbd_out_prom_metric prom_metrics[NPROM];
+
+static void prom_metrics_fill(void)
+{
+	size_t i;
+
+	for (i = 0; i < NPROM; i++)
+		prom_metrics[i] = (struct xvbd_out_prom_metric){
+			prom_spec[i].row_key ? prom_spec[i].row_key :
+			xvbd_q_name(prom_spec[i].q),
+			xvbd_quantities[prom_spec[i].q].prom, prom_spec[i].type,
+			prom_spec[i].help, prom_spec[i].unit,
+			prom_spec[i].suffix };
+}
 
 void xvbd_stats_prom_render(FILE *f, const struct xvbd_stats_sample *s)
 {
@@ -406,8 +440,9 @@ void xvbd_stats_prom_render(FILE *f, const struct xvbd_stats_sample *s)
 
 	if (!o)
 		return;
-	xvbd_out_prom_metrics(o, prom_metrics,
-			      sizeof(prom_metrics) / sizeof(prom_metrics[0]),
+	if (!prom_metrics[0].key)
+		prom_metrics_fill();
+	xvbd_out_prom_metrics(o, prom_metrics, NPROM,
 			      prom_labels,
 			      sizeof(prom_labels) / sizeof(prom_labels[0]));
 	render_sample(o, s);

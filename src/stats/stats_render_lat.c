@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "xvbd/base/out.h"
+#include "xvbd/base/vocab.h"
 #include "xvbd/stats/stats.h"
 #include "stats_impl.h"
 
@@ -21,22 +22,25 @@
 static const uint32_t pct_per_million[] = { 500000, 990000, 999000 };
 static const char *const pct_names[] = { "p50", "p99", "p999" };
 
-/* "rd_p50_ms" ...: the text and CSV fields of one direction. */
-static void flat_dir(struct xvbd_out *o, const char *dir, bool known,
+/* read_p50_ms ... read_max_ms: the text and CSV fields of a direction. */
+static const enum xvbd_q flat_q[XVBD_LAT_NDIRS][4] = {
+	[XVBD_LAT_READ] = { XVBD_Q_READ_P50_MS, XVBD_Q_READ_P99_MS,
+			    XVBD_Q_READ_P99_9_MS, XVBD_Q_READ_MAX_MS },
+	[XVBD_LAT_WRITE] = { XVBD_Q_WRITE_P50_MS, XVBD_Q_WRITE_P99_MS,
+			     XVBD_Q_WRITE_P99_9_MS, XVBD_Q_WRITE_MAX_MS },
+};
+
+static void flat_dir(struct xvbd_out *o, int dir, bool known,
 		     const struct xvbd_lathist *h)
 {
-	char key[32];
 	size_t i;
 
 	known = known && h && h->count;
-	for (i = 0; i < 3; i++) {
-		snprintf(key, sizeof(key), "%s_%s_ms", dir, pct_names[i]);
-		xvbd_out_fixed_opt(o, key, known, known ?
-				   (double)xvbd_lathist_quantile_ns(h,
+	for (i = 0; i < 3; i++)
+		xvbd_out_fixed_opt(o, xvbd_q_name(flat_q[dir][i]), known,
+				   known ? (double)xvbd_lathist_quantile_ns(h,
 					pct_per_million[i]) / NS_PER_MS : 0, 3);
-	}
-	snprintf(key, sizeof(key), "%s_max_ms", dir);
-	xvbd_out_fixed_opt(o, key, known, known ?
+	xvbd_out_fixed_opt(o, xvbd_q_name(flat_q[dir][3]), known, known ?
 			   (double)h->max_ns / NS_PER_MS : 0, 3);
 }
 
@@ -81,10 +85,9 @@ void stats_render_lat(struct xvbd_out *o, const struct xvbd_stats_sample *s,
 	if (!s->lat_asked)
 		return;
 	if (!xvbd_out_is_json(o)) {
-		flat_dir(o, "rd", known, r ? &r->h[XVBD_LAT_D2C][XVBD_LAT_READ] :
-			 NULL);
-		flat_dir(o, "wr", known, r ? &r->h[XVBD_LAT_D2C][XVBD_LAT_WRITE] :
-			 NULL);
+		for (d = 0; d < XVBD_LAT_NDIRS; d++)
+			flat_dir(o, (int)d, known,
+				 r ? &r->h[XVBD_LAT_D2C][d] : NULL);
 		xvbd_out_str(o, "lat_state", r ? xvbd_lat_state_name(
 				     v->lat_state) : "unavailable");
 		return;

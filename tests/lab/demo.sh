@@ -83,13 +83,13 @@ run xvbd ab run cached direct --domain demo4 \
 	--disk-a "$spec" --cache-a host --disk-b "$spec" --cache-b none \
 	--ready "$(abg_hot_ready_cmd /scratch/demo-go.img)" \
 	--run "$(abg_hot_go_cmd /scratch/demo-go.img /tmp/demo-go.log)" \
-	--interval 0.05 --until-confident --max-runs 6 --metric read-mbs \
+	--interval 0.05 --until-confident --max-runs 6 --metric read_mb_per_s \
 	--dir /tmp/demo-ab
 say "The guest's own timings of its 8 MiB read (uptime before and after, s)"
 cat /tmp/demo-go.log
 say "The runs it recorded, and the same comparison from the records"
 run xvbd ab list --dir /tmp/demo-ab
-run xvbd ab compare cached direct --dir /tmp/demo-ab --metric read-mbs,read-iops,seconds
+run xvbd ab compare cached direct --dir /tmp/demo-ab --metric read_mb_per_s,read_iops,run_s
 lab-guest stop demo4 >/dev/null || die "lab-guest stop demo4"
 
 say "A/B with the guest's own numbers: fio in the guest, its JSON+ read by ab run"
@@ -112,7 +112,7 @@ run xvbd -q ab run cached direct --domain demo5 \
 	--run "$(abg_hot_fio_go_cmd /scratch/demo-fio-go.img /tmp/demo-fio)" \
 	--runs 2 --dir /tmp/demo-fio-ab >/dev/null
 run xvbd ab compare cached direct --dir /tmp/demo-fio-ab \
-	--metric guest-read-iops,guest-read-p99,read-iops
+	--metric guest_read_iops,guest_read_clat_p99_ms,read_iops
 say "Label 'cached': its runs' merged completion latency (summed JSON+ bins)"
 run xvbd ab show cached --dir /tmp/demo-fio-ab
 lab-guest stop demo5 >/dev/null || die "lab-guest stop demo5"

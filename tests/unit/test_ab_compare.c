@@ -565,14 +565,14 @@ static void test_render(void **state)
 	text = ab_render(&c, false, NULL);
 	fprintf(stderr, "%s", text);
 	/* the row: the metric with its unit, the cells, the verdict */
-	assert_non_null(strstr(text, "read-iops IO/s 1520.0 +-"));
+	assert_non_null(strstr(text, "read_iops IO/s 1520.0 +-"));
 	assert_non_null(strstr(text, "B faster (p="));
 	/* no data on either side: not a row, named below */
 	assert_null(strstr(text, "unknown on both sides"));
-	assert_non_null(strstr(text, "no data: write-lat"));
+	assert_non_null(strstr(text, "no data: write_lat_ms"));
 	free(text);
 	text = ab_render_v(&c, false, NULL, 1);
-	assert_non_null(strstr(text, "read-iops: B faster by"));
+	assert_non_null(strstr(text, "read_iops: B faster by"));
 	assert_non_null(strstr(text, "(Welch's t, p"));
 	assert_non_null(strstr(text, "variable under test: "
 				     "vbd.xvdb.ring_pages: A 1, B 8"));
@@ -584,7 +584,7 @@ static void test_render(void **state)
 	assert_non_null(doc);
 	arr = yajl_tree_get(doc, p_metric, yajl_t_array);
 	assert_non_null(arr);
-	assert_int_equal(arr->u.array.len, 1);	/* --metric read-iops */
+	assert_int_equal(arr->u.array.len, 1);	/* --metric read_iops */
 	m0 = arr->u.array.values[0];
 	{
 		const char *p_name[] = { "metric", NULL };
@@ -593,7 +593,7 @@ static void test_render(void **state)
 		const char *p_pct[] = { "pct", NULL };
 
 		v = yajl_tree_get(m0, p_name, yajl_t_string);
-		assert_string_equal(YAJL_GET_STRING(v), "read-iops");
+		assert_string_equal(YAJL_GET_STRING(v), "read_iops");
 		v = yajl_tree_get(m0, p_verdict, yajl_t_string);
 		assert_string_equal(YAJL_GET_STRING(v), "better");
 		v = yajl_tree_get(m0, p_n, yajl_t_number);
@@ -733,7 +733,7 @@ static void test_tiny_p(void **state)
 }
 
 /*
- * Holm over the metrics: read-iops and read-mbs at p ~ 0.02 each, with
+ * Holm over the metrics: read_iops and read_mb_per_s at p ~ 0.02 each, with
  * five more metrics in the family (p = 1: the request size and the busy
  * span, equal in every run, among them): adjusted 0.14, so no
  * difference is proven; --no-adjust keeps the per-metric verdict.
@@ -825,7 +825,7 @@ static void test_sequential_note(void **state)
 	assert_int_equal(xvbd_ab_comparison_note_sequential(&c,
 				XVBD_AB_RD_MBS, "different"), 0);
 	assert_true(has_warning(&c, "only the sequential decision "
-				    "(read-mbs, different) keeps its error "
+				    "(read_mb_per_s, different) keeps its error "
 				    "rate"));
 	assert_true(json_sequential_stop(&c));
 	text = ab_render(&c, false, NULL);
@@ -957,13 +957,13 @@ static void test_plot_svg(void **state)
 	assert_true(xml_well_formed(svg));
 	assert_null(strstr(svg, "<script"));
 	assert_non_null(strstr(svg, "a&lt;b&gt;&amp;&quot;c&quot;"));
-	assert_non_null(strstr(svg, ">read-iops (IO/s)<"));
+	assert_non_null(strstr(svg, ">read_iops (IO/s)<"));
 	/* each metric's verdict and B/A %, as ab compare's words */
 	assert_non_null(strstr(svg, ">B/A +"));
 	assert_non_null(strstr(svg, "B faster (p="));
 	assert_non_null(strstr(svg, "<polyline"));
 	/* no writes in any run: no row for them */
-	assert_null(strstr(svg, "write-iops"));
+	assert_null(strstr(svg, "write_iops"));
 	free(svg);
 
 	shown[XVBD_AB_GUEST_CPU] = true;
@@ -971,8 +971,8 @@ static void test_plot_svg(void **state)
 	assert_int_equal(xvbd_ab_plot_svg(recs(&a), a.n, recs(&b), b.n, &opts,
 					  &svg, &len), 0);
 	assert_true(xml_well_formed(svg));
-	assert_null(strstr(svg, "read-iops"));
-	assert_non_null(strstr(svg, ">guest-cpu (%CPU)<"));
+	assert_null(strstr(svg, "read_iops"));
+	assert_non_null(strstr(svg, ">guest_cpu_pct (%CPU)<"));
 	free(svg);
 	/* a metric without data is never drawn: nothing to draw */
 	memset(shown, 0, sizeof(shown));

@@ -336,7 +336,7 @@ static yajl_val metric0(yajl_val doc)
 	yajl_val arr = yajl_tree_get(doc, p_metrics, yajl_t_array);
 
 	assert_non_null(arr);
-	return arr->u.array.values[0];	/* read-iops */
+	return arr->u.array.values[0];	/* read_iops */
 }
 
 static const char *jstr(yajl_val v, const char *key)
@@ -374,7 +374,7 @@ static void test_render_paired(void **state)
 				     "experiment " EXP_ID));
 	assert_non_null(strstr(text, "B faster by"));
 	assert_non_null(strstr(text, "(paired t, p"));
-	assert_non_null(strstr(text, "read-iops: same within +-5 % (90 % "
+	assert_non_null(strstr(text, "read_iops: same within +-5 % (90 % "
 				     "interval +"));
 	free(text);
 	/* without -v: the pairs in the first line, the verdict's p alone */
@@ -417,7 +417,7 @@ static void test_render_runs_needed(void **state)
 	compare(&a, &b, &o, &c);
 	text = ab_render(&c, false, NULL);
 	fprintf(stderr, "%s", text);
-	snprintf(want, sizeof(want), "read-iops: %zu runs per side would "
+	snprintf(want, sizeof(want), "read_iops: %zu runs per side would "
 		 "detect 5 %% at 80 %% power",
 		 c.m[XVBD_AB_RD_IOPS].runs_needed);
 	assert_non_null(strstr(text, want));

@@ -5,7 +5,7 @@
  * each case's runs become records (a run summary of one decimal is
  * reproduced exactly: a request count over 10 s), ab compare runs on
  * them with Welch's t and with Mann-Whitney U, and every number of the
- * read-iops line is checked: Welch's t, df and p, the centres'
+ * read_iops line is checked: Welch's t, df and p, the centres'
  * half-widths, the difference and its interval, Fieller's interval of
  * the ratio (or its absence), U and its p, the Hodges-Lehmann shift and
  * its interval, the medians' half-widths.  A second table checks the

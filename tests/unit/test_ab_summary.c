@@ -28,14 +28,37 @@ static double fabs_(double x)
 
 static void test_metric_table(void **state)
 {
+	bool old = true;
+	int m;
+
 	(void)state;
-	assert_int_equal(xvbd_ab_metric_find("read-iops"), XVBD_AB_RD_IOPS);
-	assert_int_equal(xvbd_ab_metric_find("dom0-cpu"), XVBD_AB_DOM0_CPU);
-	assert_int_equal(xvbd_ab_metric_find("write-lat"), XVBD_AB_WR_LAT_MS);
-	assert_int_equal(xvbd_ab_metric_find("iops"), -1);
-	assert_int_equal(xvbd_ab_metric_find(NULL), -1);
-	assert_string_equal(xvbd_ab_metrics[XVBD_AB_RD_MBS].unit, "MB/s");
-	assert_string_equal(xvbd_ab_metrics[XVBD_AB_GUEST_CPU].unit, "%CPU");
+	assert_int_equal(xvbd_ab_metric_find("read_iops", &old),
+			 XVBD_AB_RD_IOPS);
+	assert_false(old);
+	assert_int_equal(xvbd_ab_metric_find("dom0_cpu_pct", NULL),
+			 XVBD_AB_DOM0_CPU);
+	assert_int_equal(xvbd_ab_metric_find("write_lat_ms", NULL),
+			 XVBD_AB_WR_LAT_MS);
+	/* the names before the table: read, and said to be old */
+	assert_int_equal(xvbd_ab_metric_find("read-mbs", &old),
+			 XVBD_AB_RD_MBS);
+	assert_true(old);
+	assert_int_equal(xvbd_ab_metric_find("busy_seconds", &old),
+			 XVBD_AB_BUSY_SECONDS);
+	assert_true(old);
+	assert_int_equal(xvbd_ab_metric_find("guest-read-p999", &old),
+			 XVBD_AB_G_RD_P999);
+	/* a quantity that is no metric, and no name at all */
+	assert_int_equal(xvbd_ab_metric_find("queue_depth", NULL), -1);
+	assert_int_equal(xvbd_ab_metric_find("iops", NULL), -1);
+	assert_int_equal(xvbd_ab_metric_find("", NULL), -1);
+	assert_int_equal(xvbd_ab_metric_find(NULL, NULL), -1);
+	/* each metric under its own name, found by it */
+	for (m = 0; m < XVBD_AB_NMETRICS; m++)
+		assert_int_equal(xvbd_ab_metric_find(xvbd_ab_metric_name(m),
+						     NULL), m);
+	assert_string_equal(xvbd_ab_metric_unit(XVBD_AB_RD_MBS), "MB/s");
+	assert_string_equal(xvbd_ab_metric_unit(XVBD_AB_GUEST_CPU), "%CPU");
 	assert_false(xvbd_ab_metrics[XVBD_AB_RD_LAT_MS].higher_is_better);
 }
 
@@ -119,7 +142,7 @@ static void test_summary_busy_span(void **state)
 		if (!xvbd_ab_metric_is_rate(m))
 			near(s.window[m], s.value[m]);
 	assert_false(xvbd_ab_metrics[XVBD_AB_SECONDS].higher_is_better);
-	assert_int_equal(xvbd_ab_metric_find("busy-seconds"),
+	assert_int_equal(xvbd_ab_metric_find("busy_s", NULL),
 			 XVBD_AB_BUSY_SECONDS);
 
 	/* A --duration run's length is the one asked for: no metric. */

@@ -341,7 +341,7 @@ static void test_sweep_holm_overturns(void **state)
 	o.no_adjust = true;
 	assert_int_equal(xvbd_ab_sweep_compare(e->lv, 3, 0, &o, s), 0);
 	m = &s->cmp[1].m[XVBD_AB_RD_IOPS];
-	print_message("none read-iops p %.3g\n", m->s.p);
+	print_message("none read_iops p %.3g\n", m->s.p);
 	assert_true(m->s.p < 0.01);
 	assert_int_equal(m->verdict, XVBD_AB_V_BETTER);
 	assert_false(s->adjusted);
@@ -385,7 +385,7 @@ static void test_gate(void **state)
 	assert_true(g.hits[0].proven);
 	assert_int_equal(xvbd_ab_gate_text(&g, &g.hits[0], 0.95, line,
 					   sizeof(line)), 0);
-	assert_non_null(strstr(line, "slow read-iops: -66.7 %"));
+	assert_non_null(strstr(line, "slow read_iops: -66.7 %"));
 	assert_non_null(strstr(line, "fails the gate"));
 	xvbd_ab_gate_free(&g);
 	/* beyond what slow lost: nothing fails */
@@ -510,7 +510,7 @@ static void test_render(void **state)
 			assert_non_null(strstr(line, "HOST"));
 			assert_non_null(strstr(line, "VS HOST"));
 		}
-		if (!strncmp(line, "  read-iops", 11) ||
+		if (!strncmp(line, "  read_iops", 11) ||
 		    !strncmp(line, "  geomean", 9))
 			assert_true(strlen(line) <= XVBD_AB_SWEEP_TEXT_COLS);
 	}

@@ -372,7 +372,7 @@ static void test_one_scale(void **state)
 	assert_true(m->raw_diff < 0 && m->raw_ci.hi < 0);
 	assert_true(m->raw_disagrees);
 	text = ab_render(&c, false, NULL);
-	assert_non_null(strstr(text, "read-iops: the pairs' raw differences "
+	assert_non_null(strstr(text, "read_iops: the pairs' raw differences "
 				     "B-A average -9.4"));
 	assert_non_null(strstr(text, "the other way from the paired test's "
 				     "ln(B/A)"));
@@ -382,7 +382,7 @@ static void test_one_scale(void **state)
 }
 
 /*
- * read-lat 5.0, 5.1, 5.05, (unknown) against 5.01, 5.11, (unknown), 5.06
+ * read_lat_ms 5.0, 5.1, 5.05, (unknown) against 5.01, 5.11, (unknown), 5.06
  * with --equivalence 5: 3 runs a side but 2 pairs, df 1.  Weak, and not
  * "same".
  */
@@ -451,7 +451,7 @@ static void test_runs_needed_rule_out(void **state)
 	assert_int_equal(m->runs_status, XVBD_AB_RUNS_RULED_OUT);
 	assert_true(m->runs_needed >= 3);
 	text = ab_render(&c, false, NULL);
-	assert_non_null(strstr(text, "read-iops: the runs made already rule "
+	assert_non_null(strstr(text, "read_iops: the runs made already rule "
 				     "out an effect of 5 %"));
 	assert_null(strstr(text, "2 pairs would detect"));
 	free(text);
@@ -524,7 +524,7 @@ static void test_bounded_printing(void **state)
 	assert_non_null(strstr(ab_vtext(&c, m), "(-100.0 to +inf) %"));
 	json = ab_render(&c, true, NULL);
 	doc = yajl_tree_parse(json, err, sizeof(err));
-	jm = jmetric(doc, "read-iops");
+	jm = jmetric(doc, "read_iops");
 	assert_true(YAJL_IS_NULL(jget(jm, "pct_lo")) &&
 		    YAJL_IS_NULL(jget(jm, "pct_hi")));
 	assert_string_equal(YAJL_GET_STRING(jget(jm, "pct_interval")), "open");
@@ -546,7 +546,7 @@ static void test_bounded_printing(void **state)
 	json = ab_render(&c, true, NULL);
 	assert_numbers_short(ab_vtext(&c, m));
 	doc = yajl_tree_parse(json, err, sizeof(err));
-	jm = jmetric(doc, "read-iops");
+	jm = jmetric(doc, "read_iops");
 	assert_true(YAJL_GET_DOUBLE(jget(jm, "pct_hi")) > 1e40);
 	assert_true(YAJL_GET_DOUBLE(jget(jm, "pct_lo")) < -99);
 	yajl_tree_free(doc);
@@ -634,7 +634,7 @@ static void test_runs_needed_status(void **state)
 		compare(&a, &b, &o, &c);
 		json = ab_render(&c, true, shown);
 		doc = yajl_tree_parse(json, err, sizeof(err));
-		jm = jmetric(doc, "read-iops");
+		jm = jmetric(doc, "read_iops");
 		assert_string_equal(YAJL_GET_STRING(jget(jm,
 			"runs_needed_status")), want[pass]);
 		assert_int_equal(YAJL_IS_NUMBER(jget(jm, "runs_needed")),
@@ -676,7 +676,7 @@ static void test_fieller_union(void **state)
 	free(text);
 	json = ab_render(&c, true, NULL);
 	doc = yajl_tree_parse(json, err, sizeof(err));
-	jm = jmetric(doc, "read-iops");
+	jm = jmetric(doc, "read_iops");
 	pieces = jget(jm, "pct_pieces");
 	assert_true(YAJL_IS_ARRAY(pieces) && pieces->u.array.len == 2);
 	assert_true(fabs(YAJL_GET_DOUBLE(jget(jm, "pct_lo")) + 107.987) <

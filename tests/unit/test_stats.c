@@ -1179,12 +1179,12 @@ static void test_render_same_numbers(void **state)
 	assert_int_equal(strchr(json, '\n')[1], '\0');
 	root = yajl_tree_parse(json, err, sizeof(err));
 	assert_non_null(root);
-	assert_string_equal(json_num(root, "vbds", 0, "rd_req_per_s"),
+	assert_string_equal(json_num(root, "vbds", 0, "read_iops"),
 			    "256.33");
 	assert_string_equal(json_num(root, "vbds", 0, "rd_sect"), "131072");
 	assert_string_equal(json_num(root, "vbds", 0, "devid"), "51712");
-	assert_string_equal(json_num(root, "vbds", 0, "rd_lat_ms"), "2.500");
-	assert_string_equal(json_num(root, "vbds", 0, "wr_lat_ms"), "null");
+	assert_string_equal(json_num(root, "vbds", 0, "read_lat_ms"), "2.500");
+	assert_string_equal(json_num(root, "vbds", 0, "write_lat_ms"), "null");
 	assert_string_equal(json_num(root, "vbds", 0, "domain"), "we,ird\"q");
 	assert_string_equal(json_num(root, "domains", 1, "cpu_pct"), "null");
 	assert_string_equal(json_num(root, "domains", 1, "cpu_interval"),
@@ -1207,9 +1207,9 @@ static void test_render_same_numbers(void **state)
 	{
 		static const char *const keys[] = {
 			"rd_req", "wr_req", "rd_sect", "wr_sect", "f_req",
-			"ds_req", "oo_req", "rd_req_per_s", "wr_req_per_s",
-			"rd_bytes_per_s", "wr_bytes_per_s", "f_req_per_s",
-			"ds_req_per_s", "oo_req_per_s", "rd_lat_ms",
+			"ds_req", "oo_req", "read_iops", "write_iops",
+			"read_mb_per_s", "write_mb_per_s", "flush_iops",
+			"discard_iops", "oo_req_per_s", "read_lat_ms",
 			"queue_depth", "devid", "domid",
 		};
 		size_t i;
@@ -1218,18 +1218,18 @@ static void test_render_same_numbers(void **state)
 			assert_string_equal(csv_get(hdr, row, nh, keys[i]),
 					    json_num(root, "vbds", 0,
 						     keys[i]));
-		assert_string_equal(csv_get(hdr, row, nh, "wr_lat_ms"), "");
+		assert_string_equal(csv_get(hdr, row, nh, "write_lat_ms"), "");
 	}
 
-	/* Text: the same rates; MB/s is bytes/s / 10^6. */
+	/* Text: the same rates; MB/s to 2 decimals, JSON to the byte. */
 	text_cell(text, "RD/s", "xvda", cell, sizeof(cell));
-	assert_string_equal(cell, json_num(root, "vbds", 0, "rd_req_per_s"));
+	assert_string_equal(cell, json_num(root, "vbds", 0, "read_iops"));
 	text_cell(text, "QDEPTH", "xvda", cell, sizeof(cell));
 	assert_string_equal(cell, json_num(root, "vbds", 0, "queue_depth"));
 	text_cell(text, "WR-LAT(ms)", "xvda", cell, sizeof(cell));
 	assert_string_equal(cell, "-");
 	text_cell(text, "RD-MB/s", "xvda", cell, sizeof(cell));
-	mb = strtod(json_num(root, "vbds", 0, "rd_bytes_per_s"), NULL) / 1e6;
+	mb = strtod(json_num(root, "vbds", 0, "read_mb_per_s"), NULL);
 	snprintf(err, sizeof(err), "%.2f", mb);
 	assert_string_equal(cell, err);
 	text_cell(text, "CPU%", "Domain-0", cell, sizeof(cell));

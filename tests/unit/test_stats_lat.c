@@ -167,8 +167,8 @@ static void test_json_and_text(void **state)
 	assert_non_null(strstr(text, want));
 	assert_non_null(strstr(text, "within 1.6 %"));
 	csv = render(XVBD_STATS_CSV, &f.s);
-	assert_non_null(strstr(csv, ",rd_p50_ms,rd_p99_ms,rd_p999_ms,"
-			       "rd_max_ms,"));
+	assert_non_null(strstr(csv, ",read_p50_ms,read_p99_ms,read_p99_9_ms,"
+			       "read_max_ms,"));
 	assert_non_null(strstr(csv, want));
 	yajl_tree_free(root);
 	free(json);

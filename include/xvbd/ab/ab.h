@@ -38,6 +38,7 @@
 #include <stdint.h>
 
 #include "xvbd/ab/ab_verdict.h"
+#include "xvbd/base/vocab.h"
 #include "xvbd/dom0/sysfs.h"
 #include "xvbd/workload/workload.h"
 
@@ -446,16 +447,33 @@ bool xvbd_ab_metric_is_latency(enum xvbd_ab_metric m);
 void xvbd_ab_metrics_default(const struct xvbd_ab_record *recs, size_t n,
 			     bool *shown);
 
+/*
+ * A metric is a quantity of the vocabulary (xvbd/base/vocab.h: its name,
+ * which --metric takes and every document prints, and its unit) with
+ * what a comparison needs to know of it.
+ */
 struct xvbd_ab_metric_info {
-	const char *name;	/* "read-iops", ... (--metric) */
-	const char *label;	/* column header */
-	const char *unit;	/* "IO/s", "MB/s", "ms", "%" */
+	enum xvbd_q q;
 	bool higher_is_better;
-	int decimals;
+	int decimals;		/* in text */
 };
 extern const struct xvbd_ab_metric_info xvbd_ab_metrics[XVBD_AB_NMETRICS];
-/* By name; -1 when unknown. */
-int xvbd_ab_metric_find(const char *name);
+
+static inline const char *xvbd_ab_metric_name(int m)
+{
+	return xvbd_q_name(xvbd_ab_metrics[m].q);
+}
+
+static inline const char *xvbd_ab_metric_unit(int m)
+{
+	return xvbd_q_unit(xvbd_ab_metrics[m].q);
+}
+
+/*
+ * By name, or by an earlier name of its quantity (*old true then, for a
+ * deprecation note; old may be NULL); -1 when neither names a metric.
+ */
+int xvbd_ab_metric_find(const char *name, bool *old);
 
 /*
  * The busy span of a run: the intervals counted from the first to the

@@ -190,7 +190,7 @@ struct xvbd_ab_gate {
 int xvbd_ab_gate_judge(const struct xvbd_ab_comparison *const *cmp,
 		       size_t n, const bool *shown, double threshold_pct,
 		       struct xvbd_ab_gate *out);
-/* One line for a hit: "slow read-iops: -81.2 % (-84.0 to -78.1 %)
+/* One line for a hit: "slow read_iops: -81.2 % (-84.0 to -78.1 %)
  * worse than host, at least 20 % and proven at 95 %". */
 int xvbd_ab_gate_text(const struct xvbd_ab_gate *g,
 		      const struct xvbd_ab_gate_hit *h, double confidence,

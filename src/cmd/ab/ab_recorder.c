@@ -18,6 +18,7 @@
 #include "xvbd/xen/blkif.h"
 #include "xvbd/cmd/cmd.h"
 #include "xvbd/base/sig.h"
+#include "xvbd/base/vocab.h"
 #include "xvbd/stats/stats.h"
 #include "xvbd/xen/xs.h"
 
@@ -240,8 +241,7 @@ static void report(struct xvbd_out *out, const struct recorder *r)
 {
 	static const struct xvbd_out_label labels[] = {
 		{ "vdev", "VDEV" }, { "rd_req", "RD_REQ" },
-		{ "wr_req", "WR_REQ" }, { "rd_bytes", "RD_BYTES" },
-		{ "wr_bytes", "WR_BYTES" }, { "intervals_reset", "RESET" },
+		{ "wr_req", "WR_REQ" }, { "intervals_reset", "RESET" },
 		{ NULL, NULL },
 	};
 	const struct xvbd_ab_record *rec = &r->rec;
@@ -266,14 +266,14 @@ static void report(struct xvbd_out *out, const struct recorder *r)
 		if (rec->results->format == XVBD_WL_ABSENT)
 			xvbd_out_str(out, "results_why", rec->results->why);
 	}
-	xvbd_out_fixed_opt(out, "seconds", true,
+	xvbd_out_fixed_opt(out, XVBD_QN(DURATION_S), true,
 			   (double)last->t_ns / NS_PER_S, 3);
-	xvbd_out_uint(out, "samples", rec->nsamples);
-	xvbd_out_fixed_opt(out, "guest_cpu_seconds",
+	xvbd_out_uint(out, XVBD_QN(SAMPLES), rec->nsamples);
+	xvbd_out_fixed_opt(out, XVBD_QN(GUEST_CPU_S),
 			   last->guest_cpu_ns >= first->guest_cpu_ns,
 			   (double)(last->guest_cpu_ns - first->guest_cpu_ns) /
 			   NS_PER_S, 3);
-	xvbd_out_fixed_opt(out, "dom0_cpu_seconds",
+	xvbd_out_fixed_opt(out, XVBD_QN(DOM0_CPU_S),
 			   last->dom0_cpu_ns >= first->dom0_cpu_ns,
 			   (double)(last->dom0_cpu_ns - first->dom0_cpu_ns) /
 			   NS_PER_S, 3);
@@ -302,13 +302,13 @@ static void report(struct xvbd_out *out, const struct recorder *r)
 		}
 		xvbd_out_obj_begin(out, NULL);
 		xvbd_out_str(out, "vdev", rec->vdevs[j]);
-		xvbd_out_uint(out, "rd_req", sum.rd_req);
-		xvbd_out_uint(out, "wr_req", sum.wr_req);
-		xvbd_out_size_opt(out, "rd_bytes", true,
+		xvbd_out_uint(out, XVBD_QN(RD_REQ), sum.rd_req);
+		xvbd_out_uint(out, XVBD_QN(WR_REQ), sum.wr_req);
+		xvbd_out_size_opt(out, XVBD_QN(READ_BYTES), true,
 				  sum.rd_sect * XVBD_SECTOR_BYTES);
-		xvbd_out_size_opt(out, "wr_bytes", true,
+		xvbd_out_size_opt(out, XVBD_QN(WRITE_BYTES), true,
 				  sum.wr_sect * XVBD_SECTOR_BYTES);
-		xvbd_out_uint(out, "intervals_reset", nreset);
+		xvbd_out_uint(out, XVBD_QN(INTERVALS_RESET), nreset);
 		xvbd_out_obj_end(out);
 	}
 	xvbd_out_arr_end(out);

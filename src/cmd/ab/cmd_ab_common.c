@@ -60,6 +60,19 @@ int xvbd_ab_cli_dir(const struct xvbd_cmd *cmd, const char *dir)
 	return XVBD_EXIT_OK;
 }
 
+int xvbd_ab_cli_metric(const char *cmd_name, const char *name)
+{
+	bool old;
+	int m = xvbd_ab_metric_find(name, &old);
+
+	/* read with a note: scripts written before the table go on working */
+	if (m >= 0 && old && !xvbd_usage_is_quiet())
+		xvbd_err(cmd_name, "warning", "--metric %s: now called %s; "
+			 "the old name is still read", name,
+			 xvbd_ab_metric_name(m));
+	return m;
+}
+
 int xvbd_ab_cli_metrics(const struct xvbd_cmd *cmd, const char *arg,
 			bool *shown)
 {
@@ -72,7 +85,7 @@ int xvbd_ab_cli_metrics(const struct xvbd_cmd *cmd, const char *arg,
 	}
 	for (tok = strtok_r(copy, ",", &save); tok;
 	     tok = strtok_r(NULL, ",", &save)) {
-		m = xvbd_ab_metric_find(tok);
+		m = xvbd_ab_cli_metric(cmd->name, tok);
 		if (m < 0) {
 			char names[1536] = "";
 			size_t at = 0;
@@ -83,7 +96,7 @@ int xvbd_ab_cli_metrics(const struct xvbd_cmd *cmd, const char *arg,
 				at += (size_t)snprintf(names + at,
 						       sizeof(names) - at,
 						       "%s%s", m ? ", " : "",
-						       xvbd_ab_metrics[m].name);
+						       xvbd_ab_metric_name(m));
 			rc = xvbd_usage_error(cmd, "--metric: \"%.40s\": "
 					      "unknown metric (%s)",
 					      printable(tok) ? tok : "?",

@@ -17,72 +17,41 @@
 #include "xvbd/cmd/cmd.h"
 #include "xvbd/cmd/ab/cmd_ab.h"
 #include "xvbd/base/util.h"
+#include "xvbd/base/vocab.h"
 
-/* The metric columns: the --metric name with its unit. */
-static const char *const metric_cols[XVBD_AB_NMETRICS] = {
-	[XVBD_AB_RD_IOPS] = "read_iops",
-	[XVBD_AB_WR_IOPS] = "write_iops",
-	[XVBD_AB_RD_MBS] = "read_mb_per_s",
-	[XVBD_AB_WR_MBS] = "write_mb_per_s",
-	[XVBD_AB_RD_LAT_MS] = "read_lat_ms",
-	[XVBD_AB_WR_LAT_MS] = "write_lat_ms",
-	[XVBD_AB_GUEST_CPU] = "guest_cpu_pct",
-	[XVBD_AB_DOM0_CPU] = "dom0_cpu_pct",
-	[XVBD_AB_BE_CPU] = "backend_cpu_pct",
-	[XVBD_AB_BE_US_PER_REQ] = "backend_us_per_req",
-	[XVBD_AB_RD_KIB_PER_REQ] = "read_kib_per_req",
-	[XVBD_AB_WR_KIB_PER_REQ] = "write_kib_per_req",
-	[XVBD_AB_SECONDS] = "seconds",
-	[XVBD_AB_BUSY_SECONDS] = "busy_seconds",
-	[XVBD_AB_RD_P50_MS] = "read_p50_ms",
-	[XVBD_AB_RD_P99_MS] = "read_p99_ms",
-	[XVBD_AB_RD_MAX_MS] = "read_max_ms",
-	[XVBD_AB_WR_P50_MS] = "write_p50_ms",
-	[XVBD_AB_WR_P99_MS] = "write_p99_ms",
-	[XVBD_AB_WR_MAX_MS] = "write_max_ms",
-	[XVBD_AB_G_RD_IOPS] = "guest_read_iops",
-	[XVBD_AB_G_WR_IOPS] = "guest_write_iops",
-	[XVBD_AB_G_RD_MBS] = "guest_read_mb_per_s",
-	[XVBD_AB_G_WR_MBS] = "guest_write_mb_per_s",
-	[XVBD_AB_G_RD_CLAT] = "guest_read_clat_ms",
-	[XVBD_AB_G_RD_P50] = "guest_read_clat_p50_ms",
-	[XVBD_AB_G_RD_P99] = "guest_read_clat_p99_ms",
-	[XVBD_AB_G_RD_P999] = "guest_read_clat_p99_9_ms",
-	[XVBD_AB_G_RD_CLAT_MAX] = "guest_read_clat_max_ms",
-	[XVBD_AB_G_WR_CLAT] = "guest_write_clat_ms",
-	[XVBD_AB_G_WR_P50] = "guest_write_clat_p50_ms",
-	[XVBD_AB_G_WR_P99] = "guest_write_clat_p99_ms",
-	[XVBD_AB_G_WR_P999] = "guest_write_clat_p99_9_ms",
-	[XVBD_AB_G_WR_CLAT_MAX] = "guest_write_clat_max_ms",
-	[XVBD_AB_BENCH_LOWER1] = "bench_lower_1",
-	[XVBD_AB_BENCH_LOWER2] = "bench_lower_2",
-	[XVBD_AB_BENCH_LOWER3] = "bench_lower_3",
-	[XVBD_AB_BENCH_LOWER4] = "bench_lower_4",
-	[XVBD_AB_BENCH_HIGHER1] = "bench_higher_1",
-	[XVBD_AB_BENCH_HIGHER2] = "bench_higher_2",
-	[XVBD_AB_BENCH_HIGHER3] = "bench_higher_3",
-	[XVBD_AB_BENCH_HIGHER4] = "bench_higher_4",
-};
 
-static const char *const head_cols[] = {
-	"id", "label", "started", "duration_s", "domain", "vdevs", "mode",
-	"workload", "workload_status", "complete", "intervals",
-	"intervals_reset", "intervals_flagged", "used_s", "busy_s",
+/*
+ * The columns: what the run was, then its metrics and its rates over the
+ * whole window, each under its name in the vocabulary (vocab.h), which
+ * --metric takes too.  busy_s is a metric (the busy span) and a head
+ * column at once: it is printed once, as the head column.
+ */
+static const struct {
+	int q;			/* enum xvbd_q, or -1: key, no quantity */
+	const char *key;
+} head_cols[] = {
+	{ -1, "id" }, { -1, "label" }, { -1, "started" },
+	{ XVBD_Q_DURATION_S, NULL }, { -1, "domain" }, { -1, "vdevs" },
+	{ -1, "mode" }, { -1, "workload" }, { -1, "workload_status" },
+	{ -1, "complete" }, { XVBD_Q_INTERVALS, NULL },
+	{ XVBD_Q_INTERVALS_RESET, NULL }, { XVBD_Q_INTERVALS_FLAGGED, NULL },
+	{ XVBD_Q_USED_S, NULL }, { XVBD_Q_BUSY_S, NULL },
 };
 #define NHEAD	(sizeof(head_cols) / sizeof(head_cols[0]))
 
 /* The rates over the whole window, after the metrics (busy span). */
 static const struct {
 	enum xvbd_ab_metric m;
-	const char *col;
+	enum xvbd_q col;
 } window_cols[] = {
-	{ XVBD_AB_RD_IOPS, "read_iops_window" },
-	{ XVBD_AB_WR_IOPS, "write_iops_window" },
-	{ XVBD_AB_RD_MBS, "read_mb_per_s_window" },
-	{ XVBD_AB_WR_MBS, "write_mb_per_s_window" },
+	{ XVBD_AB_RD_IOPS, XVBD_Q_READ_IOPS_WINDOW },
+	{ XVBD_AB_WR_IOPS, XVBD_Q_WRITE_IOPS_WINDOW },
+	{ XVBD_AB_RD_MBS, XVBD_Q_READ_MB_PER_S_WINDOW },
+	{ XVBD_AB_WR_MBS, XVBD_Q_WRITE_MB_PER_S_WINDOW },
 };
 #define NWINDOW	(sizeof(window_cols) / sizeof(window_cols[0]))
-#define NFIXED	(NHEAD + XVBD_AB_NMETRICS + NWINDOW)
+#define NMETRIC_COLS	(XVBD_AB_NMETRICS - 1)	/* all but busy_s */
+#define NFIXED	(NHEAD + NMETRIC_COLS + NWINDOW)
 
 /* The fact keys of all runs, sorted, each once (pointers into recs). */
 static int fact_keys(const struct xvbd_ab_record *recs, size_t n,
@@ -137,11 +106,13 @@ static const char **csv_columns(const char **keys, size_t nkeys, size_t *n)
 	if (!cols)
 		return NULL;
 	for (i = 0; i < NHEAD; i++)
-		cols[c++] = head_cols[i];
+		cols[c++] = head_cols[i].q >= 0 ? xvbd_q_name(head_cols[i].q) :
+			    head_cols[i].key;
 	for (i = 0; i < XVBD_AB_NMETRICS; i++)
-		cols[c++] = metric_cols[i];
+		if (i != XVBD_AB_BUSY_SECONDS)
+			cols[c++] = xvbd_ab_metric_name((int)i);
 	for (i = 0; i < NWINDOW; i++)
-		cols[c++] = window_cols[i].col;
+		cols[c++] = xvbd_q_name(window_cols[i].col);
 	for (i = 0; i < nkeys; i++) {
 		if (asprintf(&col, "fp.%s", keys[i]) < 0)
 			break;
@@ -215,7 +186,7 @@ static void export_runs(struct xvbd_out *o, const struct xvbd_ab_record *recs,
 		xvbd_out_str(o, "label", r->label);
 		xvbd_ab_cli_time(r->started_unix_ns, buf, sizeof(buf));
 		xvbd_out_str(o, "started", buf);
-		xvbd_out_fixed_opt(o, "duration_s", true,
+		xvbd_out_fixed_opt(o, XVBD_QN(DURATION_S), true,
 				   (double)xvbd_ab_cli_duration_ns(r) / 1e9, 3);
 		xvbd_out_str(o, "domain", r->domain);
 		export_vdevs(o, r);
@@ -224,19 +195,21 @@ static void export_runs(struct xvbd_out *o, const struct xvbd_ab_record *recs,
 		xvbd_out_uint(o, "workload_status",
 			      (uint64_t)r->workload_status);
 		xvbd_out_bool(o, "complete", r->complete);
-		xvbd_out_uint(o, "intervals", s->nintervals);
-		xvbd_out_uint(o, "intervals_reset", s->nreset);
-		xvbd_out_uint(o, "intervals_flagged", s->nflagged);
-		xvbd_out_fixed_opt(o, "used_s", true, (double)s->used_ns / 1e9,
-				   3);
-		xvbd_out_fixed_opt(o, "busy_s", true, (double)s->busy_ns / 1e9,
-				   3);
+		xvbd_out_uint(o, XVBD_QN(INTERVALS), s->nintervals);
+		xvbd_out_uint(o, XVBD_QN(INTERVALS_RESET), s->nreset);
+		xvbd_out_uint(o, XVBD_QN(INTERVALS_FLAGGED), s->nflagged);
+		xvbd_out_fixed_opt(o, XVBD_QN(USED_S), true,
+				   (double)s->used_ns / 1e9, 3);
+		xvbd_out_fixed_opt(o, XVBD_QN(BUSY_S), true,
+				   (double)s->busy_ns / 1e9, 3);
 		for (m = 0; m < XVBD_AB_NMETRICS; m++)
-			xvbd_out_fixed_opt(o, metric_cols[m], s->known[m],
-					   s->value[m],
-					   xvbd_ab_metrics[m].decimals + 2);
+			if (m != XVBD_AB_BUSY_SECONDS)
+				xvbd_out_fixed_opt(o, xvbd_ab_metric_name(m),
+						   s->known[m], s->value[m],
+						   xvbd_ab_metrics[m].decimals +
+						   2);
 		for (k = 0; k < NWINDOW; k++)
-			xvbd_out_fixed_opt(o, window_cols[k].col,
+			xvbd_out_fixed_opt(o, xvbd_q_name(window_cols[k].col),
 					   s->known[window_cols[k].m],
 					   s->window[window_cols[k].m],
 					   xvbd_ab_metrics[window_cols[k].m]

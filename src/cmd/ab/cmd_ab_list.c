@@ -14,12 +14,12 @@
 #include "xvbd/cmd/cmd.h"
 #include "xvbd/cmd/ab/cmd_ab.h"
 #include "xvbd/base/util.h"
+#include "xvbd/base/vocab.h"
 
 static const struct xvbd_out_label list_labels[] = {
 	{ "id", "ID" },
 	{ "label", "LABEL" },
 	{ "started", "STARTED" },
-	{ "duration_s", "SECONDS" },
 	{ "domain", "DOMAIN" },
 	{ "mode", "MODE" },
 	{ "complete", "COMPLETE" },
@@ -30,19 +30,30 @@ static const struct xvbd_out_label list_labels[] = {
 static void render_row(struct xvbd_out *o, const struct xvbd_ab_record *r)
 {
 	char buf[512];
+	size_t i;
 
 	xvbd_out_obj_begin(o, NULL);
 	xvbd_out_str(o, "id", r->id);
 	xvbd_out_str(o, "label", r->label);
 	xvbd_ab_cli_time(r->started_unix_ns, buf, sizeof(buf));
 	xvbd_out_str(o, "started", buf);
-	xvbd_out_fixed_opt(o, "duration_s", true,
+	xvbd_out_fixed_opt(o, XVBD_QN(DURATION_S), true,
 			   (double)xvbd_ab_cli_duration_ns(r) / 1e9, 1);
 	xvbd_out_str(o, "domain", r->domain);
 	xvbd_out_str(o, "mode", xvbd_ab_mode_name(r->mode));
 	xvbd_out_bool(o, "complete", r->complete);
-	xvbd_ab_cli_key_facts(r, buf, sizeof(buf));
-	xvbd_out_str(o, "facts", buf);
+	if (xvbd_out_is_json(o)) {
+		/* every fact, an object as ab export and ab show give them */
+		xvbd_out_obj_begin(o, "facts");
+		for (i = 0; i < r->fp.n; i++)
+			xvbd_out_str(o, r->fp.facts[i].key,
+				     r->fp.facts[i].value);
+		xvbd_out_obj_end(o);
+	} else {
+		/* a table cell: the facts that tell runs apart */
+		xvbd_ab_cli_key_facts(r, buf, sizeof(buf));
+		xvbd_out_str(o, "facts", buf);
+	}
 	xvbd_out_obj_end(o);
 }
 

@@ -189,7 +189,7 @@ static int check_data(struct xvbd_ctx *ctx, const struct plot_opts *po,
 						"run of %s has it above 0 "
 						"(unknown or 0 in every run): "
 						"nothing to draw",
-						xvbd_ab_metrics[m].name,
+						xvbd_ab_metric_name(m),
 						po->nops > 2 ? "the levels" :
 						"A or B");
 		any |= seen[m];

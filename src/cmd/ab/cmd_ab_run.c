@@ -239,6 +239,18 @@ _Static_assert(O_RUN - O_DURATION == XVBD_AB_REC_RUN &&
 	       O_LATENCY - O_DURATION == XVBD_AB_REC_LATENCY,
 	       "the recording's rows in xvbd_ab_rec_row's order");
 
+/* --metric M that a sequential stop cannot decide on. */
+static void bad_metric(const char *arg)
+{
+	xvbd_err(CMD, "--metric", "\"%s\": expected one of %s, %s, %s, %s, "
+		 "%s, %s, ...", arg, xvbd_ab_metric_name(XVBD_AB_RD_IOPS),
+		 xvbd_ab_metric_name(XVBD_AB_WR_IOPS),
+		 xvbd_ab_metric_name(XVBD_AB_RD_MBS),
+		 xvbd_ab_metric_name(XVBD_AB_WR_MBS),
+		 xvbd_ab_metric_name(XVBD_AB_RD_LAT_MS),
+		 xvbd_ab_metric_name(XVBD_AB_WR_LAT_MS));
+}
+
 static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 		      struct run_opts *o)
 {
@@ -289,15 +301,15 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 			have_seq_opt = true;
 			break;
 		case O_METRIC:
-			o->metric = xvbd_ab_metric_find(optarg);
+			o->metric = xvbd_ab_metric_find(optarg, NULL);
 			if (o->metric < 0 ||
 			    o->metric == XVBD_AB_GUEST_CPU ||
 			    o->metric == XVBD_AB_DOM0_CPU) {
-				xvbd_err(CMD, "--metric", "\"%s\": expected one "
-					 "of read-iops, write-iops, read-mbs, "
-					 "write-mbs, read-lat, write-lat",
-					 optarg);
+				bad_metric(optarg);
 				rc = XVBD_EXIT_USAGE;
+			} else {
+				/* an old name: its warning */
+				xvbd_ab_cli_metric(CMD, optarg);
 			}
 			break;
 		case O_CONFIDENCE:

@@ -58,8 +58,8 @@ static void say_progress(struct xvbd_ctx *ctx, const struct run_opts *o,
 		snprintf(of, sizeof(of), "/%zu", total);
 	fprintf(stderr, "xvbd: ab run: run %zu%s %s: %s %.*f %s (%s)\n",
 		run, of, sd->label,
-		xvbd_ab_metrics[m].name, xvbd_ab_metrics[m].decimals,
-		s.known[m] ? s.value[m] : 0.0, xvbd_ab_metrics[m].unit, r->id);
+		xvbd_ab_metric_name(m), xvbd_ab_metrics[m].decimals,
+		s.known[m] ? s.value[m] : 0.0, xvbd_ab_metric_unit(m), r->id);
 }
 
 /*
@@ -101,10 +101,10 @@ static int seq_step(struct xvbd_ctx *ctx, struct run_opts *o,
 		if (xvbd_ab_pair_logratio(base, &o->side[i].recs[b],
 					  o->metric, &q->d[i][b]))
 			continue;
-		xvbd_err(CMD, xvbd_ab_metrics[o->metric].name, "%s %zu has no "
+		xvbd_err(CMD, xvbd_ab_metric_name(o->metric), "%s %zu has no "
 			 "%s on a %s (no I/O of that kind?): choose another "
 			 "--metric", o->nsides == 2 ? "pair" : "block", b + 1,
-			 xvbd_ab_metrics[o->metric].name,
+			 xvbd_ab_metric_name(o->metric),
 			 o->nsides == 2 ? "side" : "level");
 		return -XVBD_EXIT_FAIL;
 	}

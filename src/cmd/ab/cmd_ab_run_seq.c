@@ -34,7 +34,7 @@ void ab_run_seq_render(struct xvbd_out *out, int metric,
 		       const struct xvbd_seq_state *st)
 {
 	xvbd_out_obj_begin(out, "sequential");
-	xvbd_out_str(out, "metric", xvbd_ab_metrics[metric].name);
+	xvbd_out_str(out, "metric", xvbd_ab_metric_name(metric));
 	xvbd_out_str(out, "procedure", "always-valid confidence sequence "
 		     "(mixture e-value, safe t-test) on ln(B/A) of ABBA pairs");
 	xvbd_out_uint(out, "pairs", st->n);
@@ -84,7 +84,7 @@ static void say_interval(const struct xvbd_seq_state *st)
 void ab_run_seq_say_pair(int metric, const struct xvbd_seq_state *st)
 {
 	fprintf(stderr, "xvbd: ab run: %zu pair%s: %s %s, B/A %+.2f %% ",
-		st->n, st->n == 1 ? "" : "s", xvbd_ab_metrics[metric].name,
+		st->n, st->n == 1 ? "" : "s", xvbd_ab_metric_name(metric),
 		xvbd_seq_decision_name(st->decision),
 		(exp(st->mean) - 1) * 100);
 	if (isnan(st->lo) || isnan(st->hi)) {
@@ -156,7 +156,7 @@ void ab_run_seq_say_block(int metric, const struct xvbd_ab_sweep_seq *ss,
 
 	fprintf(stderr, "xvbd: ab run: %zu block%s: %s against %s:",
 		ss->blocks, ss->blocks == 1 ? "" : "s",
-		xvbd_ab_metrics[metric].name, labels[ss->baseline]);
+		xvbd_ab_metric_name(metric), labels[ss->baseline]);
 	for (i = 0; i < ss->nlevels; i++) {
 		const struct xvbd_seq_state *st = &ss->st[i];
 
@@ -180,7 +180,7 @@ void ab_run_seq_render_levels(struct xvbd_out *out, int metric,
 	size_t i;
 
 	xvbd_out_obj_begin(out, "sequential");
-	xvbd_out_str(out, "metric", xvbd_ab_metrics[metric].name);
+	xvbd_out_str(out, "metric", xvbd_ab_metric_name(metric));
 	xvbd_out_str(out, "procedure", "always-valid confidence sequences "
 		     "(mixture e-value, safe t-test) on ln(level / baseline) "
 		     "of each block, each at alpha / (k - 1) (Bonferroni)");

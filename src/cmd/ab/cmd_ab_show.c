@@ -23,6 +23,8 @@
 #include "xvbd/cmd/cmd.h"
 #include "xvbd/cmd/ab/cmd_ab.h"
 #include "xvbd/base/util.h"
+#include "xvbd/base/vocab.h"
+
 
 /* The unit of the merged latencies (a note, not a field). */
 #define MS	"ms"
@@ -97,11 +99,13 @@ static void render_summary(struct xvbd_out *o, const struct xvbd_ab_record *r)
 		xvbd_out_null(o, "summary");
 		return;
 	}
-	xvbd_out_uint(o, "intervals", s.nintervals);
-	xvbd_out_uint(o, "intervals_reset", s.nreset);
-	xvbd_out_uint(o, "intervals_flagged", s.nflagged);
-	xvbd_out_fixed_opt(o, "used_s", true, (double)s.used_ns / 1e9, 3);
-	xvbd_out_fixed_opt(o, "busy_s", true, (double)s.busy_ns / 1e9, 3);
+	xvbd_out_uint(o, XVBD_QN(INTERVALS), s.nintervals);
+	xvbd_out_uint(o, XVBD_QN(INTERVALS_RESET), s.nreset);
+	xvbd_out_uint(o, XVBD_QN(INTERVALS_FLAGGED), s.nflagged);
+	xvbd_out_fixed_opt(o, XVBD_QN(USED_S), true, (double)s.used_ns / 1e9,
+			   3);
+	xvbd_out_fixed_opt(o, XVBD_QN(BUSY_S), true, (double)s.busy_ns / 1e9,
+			   3);
 	/* Rates say which time they are over; the window's follow. */
 	xvbd_out_obj_begin(o, "summary");
 	for (m = 0; m < XVBD_AB_NMETRICS; m++) {
@@ -112,13 +116,13 @@ static void render_summary(struct xvbd_out *o, const struct xvbd_ab_record *r)
 		/* The guest's own figures where the results hold them. */
 		if (xvbd_ab_metric_is_guest(m) && !s.known[m])
 			continue;
-		snprintf(note, sizeof(note), "%s%s", xvbd_ab_metrics[m].unit,
+		snprintf(note, sizeof(note), "%s%s", xvbd_ab_metric_unit(m),
 			 xvbd_ab_metric_is_rate(m) ? " over the busy span" :
 			 xvbd_ab_metric_is_guest(m) ? " (the guest's own)" : "");
 		if (xvbd_ab_bench_slot(r, m, &bname, &bunit, &mean))
 			snprintf(note, sizeof(note), "%.64s: %.200s (the "
 				 "guest's own)", bunit, bname);
-		xvbd_out_fixed_opt(o, xvbd_ab_metrics[m].name, s.known[m],
+		xvbd_out_fixed_opt(o, xvbd_ab_metric_name(m), s.known[m],
 				   s.value[m], xvbd_ab_metrics[m].decimals);
 		xvbd_out_note(o, note);
 	}
@@ -127,9 +131,9 @@ static void render_summary(struct xvbd_out *o, const struct xvbd_ab_record *r)
 	for (m = 0; m < XVBD_AB_NMETRICS; m++) {
 		if (!xvbd_ab_metric_is_rate(m))
 			continue;
-		xvbd_out_fixed_opt(o, xvbd_ab_metrics[m].name, s.known[m],
+		xvbd_out_fixed_opt(o, xvbd_ab_metric_name(m), s.known[m],
 				   s.window[m], xvbd_ab_metrics[m].decimals);
-		xvbd_out_note(o, xvbd_ab_metrics[m].unit);
+		xvbd_out_note(o, xvbd_ab_metric_unit(m));
 	}
 	xvbd_out_obj_end(o);
 	/* Which intervals were left out, and why: the evidence. */
@@ -279,7 +283,7 @@ static void render(struct xvbd_out *o, const struct xvbd_ab_record *r,
 	xvbd_out_str(o, "path", r->path);
 	xvbd_ab_cli_time(r->started_unix_ns, buf, sizeof(buf));
 	xvbd_out_str(o, "started", buf);
-	xvbd_out_fixed_opt(o, "duration_s", true,
+	xvbd_out_fixed_opt(o, XVBD_QN(DURATION_S), true,
 			   (double)xvbd_ab_cli_duration_ns(r) / 1e9, 3);
 	xvbd_out_str(o, "domain", r->domain);
 	xvbd_out_arr_begin(o, "vdevs");
@@ -289,11 +293,12 @@ static void render(struct xvbd_out *o, const struct xvbd_ab_record *r,
 	xvbd_out_str(o, "mode", xvbd_ab_mode_name(r->mode));
 	xvbd_out_str(o, "workload", r->workload);
 	xvbd_out_uint(o, "workload_status", (uint64_t)r->workload_status);
-	xvbd_out_fixed_opt(o, "interval_s", true, (double)r->interval_ns / 1e9,
-			   3);
-	xvbd_out_fixed_opt(o, "warmup_s", true, (double)r->warmup_ns / 1e9, 3);
+	xvbd_out_fixed_opt(o, XVBD_QN(INTERVAL_S), true,
+			   (double)r->interval_ns / 1e9, 3);
+	xvbd_out_fixed_opt(o, XVBD_QN(WARMUP_S), true,
+			   (double)r->warmup_ns / 1e9, 3);
 	xvbd_out_bool(o, "complete", r->complete);
-	xvbd_out_uint(o, "samples", r->nsamples);
+	xvbd_out_uint(o, XVBD_QN(SAMPLES), r->nsamples);
 	render_summary(o, r);
 	if (r->results) {
 		xvbd_out_str(o, "results",

@@ -50,9 +50,10 @@ check "every line is one JSON object" \
 	sh -c "jq -e -c 'type == \"object\"' $json >/dev/null"
 echo "# $(wc -l <$json) samples"
 
-# One line per sample of xvda: raw rd_sect, interval, rate, interval state.
+# One line per sample of xvda: raw rd_sect, interval, rate (MB/s),
+# interval state.
 jq -r '. as $s | .vbds[] | select(.vdev == "xvda") |
-	"\(.rd_sect) \($s.interval_s) \(.rd_bytes_per_s) \(.interval)"' \
+	"\(.rd_sect) \($s.interval_s) \(.read_mb_per_s) \(.interval)"' \
 	$json >/tmp/t70.rows
 check "xvda sampled" test -s /tmp/t70.rows
 
@@ -82,7 +83,7 @@ res=$(awk -v a="$dd_a" -v b="$dd_b" '
 		# All that saw it: their time, and rate x interval.
 		t_all = 0; bytes = 0
 		for (i = first; i <= last; i++) {
-			t_all += iv[i]; bytes += rate[i] * iv[i]
+			t_all += iv[i]; bytes += rate[i] * 1e6 * iv[i]
 		}
 		printf "%d %d %d %.3f %.3f %.0f %.3f\n", final - base,
 			last - first - 1, bad, t_in, t_all, bytes, b - a
@@ -147,13 +148,13 @@ same_numbers() {	# "a,b,c" "a,b,c"
 		for (i = 1; i <= n; i++) if (p[i] == "" || p[i] + 0 != q[i] + 0) exit 1 }'
 }
 jrow=$(jq -r '.vbds[0] | [.domid, .devid, .rd_req, .rd_sect, .wr_req,
-	.wr_sect, .f_req, .ds_req, .oo_req, .rd_req_per_s, .rd_bytes_per_s] |
+	.wr_sect, .f_req, .ds_req, .oo_req, .read_iops, .read_mb_per_s] |
 	map(tostring) | join(",")' /tmp/t70.one.json)
 crow=$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	$c["type"] == "vbd" { print $c["domid"] "," $c["devid"] "," \
 		$c["rd_req"] "," $c["rd_sect"] "," $c["wr_req"] "," \
 		$c["wr_sect"] "," $c["f_req"] "," $c["ds_req"] "," \
-		$c["oo_req"] "," $c["rd_req_per_s"] "," $c["rd_bytes_per_s"] }' \
+		$c["oo_req"] "," $c["read_iops"] "," $c["read_mb_per_s"] }' \
 	/tmp/t70.csv)
 echo "# json: $jrow"
 echo "# csv:  $crow"
@@ -167,8 +168,9 @@ tcpu=$(awk '/^vbds:/ { col = 0 } / CPU% / { for (i = 1; i <= NF; i++)
 	/tmp/t70.txt)
 check "text CPU% of the paused guest equals JSON's ($tcpu, $jcpu)" \
 	same_numbers "$jcpu" "$tcpu"
-jrd=$(jq -r '.vbds[0] | [.rd_req_per_s, .wr_req_per_s, .rd_bytes_per_s /
-	1e6, .queue_depth] | map(tostring) | join(",")' /tmp/t70.one.json)
+jrd=$(jq -r '.vbds[0] | [.read_iops, .write_iops,
+	(.read_mb_per_s * 100 | round / 100), .queue_depth] |
+	map(tostring) | join(",")' /tmp/t70.one.json)
 trd=$(awk '/ RD\/s / { for (i = 1; i <= NF; i++) c[$i] = i; next }
 	c["RD/s"] && $3 == "xvda" { print $c["RD/s"] "," $c["WR/s"] "," \
 		$c["RD-MB/s"] "," $c["QDEPTH"] }' /tmp/t70.txt)

@@ -71,7 +71,7 @@ check "no negative rate or CPU% (jq)" \
 	sh -c "jq -e '[.. | numbers | select(. < 0)] | length == 0' $json >/dev/null"
 # xvda of t71, sample by sample: present/absent, state, raw rd_sect.
 jq -r 'first(.vbds[] | select(.domain == "t71" and .vdev == "xvda") |
-	"\(.interval) \(.reset) \(.rd_sect) \(.rd_req_per_s)") // "absent"' \
+	"\(.interval) \(.reset) \(.rd_sect) \(.read_iops)") // "absent"' \
 	$json >/tmp/t71.rows
 sed 's/^/# xvda: /' /tmp/t71.rows | uniq -c
 check "xvda was sampled before the detach with its 16 MiB" \

@@ -193,10 +193,10 @@ echo "# loop device across the call: rd latency $ref_rlat ms, wr latency $ref_wl
 # magnitude is shared; a wrong unit or formula is off by 1000x.
 near() { awk -v x="$1" -v r="$2" -v s="$3" 'BEGIN { exit !(x != "null" && x != "" && r >= 0 &&
 	x + 0 <= r * 8 + s && x + 0 >= r / 8 - s) }'; }
-check "read latency near the loop device's ($(jq -r .rd_lat_ms <<<"$row") vs $ref_rlat ms)" \
-	near "$(jq -r .rd_lat_ms <<<"$row")" "$ref_rlat" 1
-check "write latency near the loop device's ($(jq -r .wr_lat_ms <<<"$row") vs $ref_wlat ms)" \
-	near "$(jq -r .wr_lat_ms <<<"$row")" "$ref_wlat" 1
+check "read latency near the loop device's ($(jq -r .read_lat_ms <<<"$row") vs $ref_rlat ms)" \
+	near "$(jq -r .read_lat_ms <<<"$row")" "$ref_rlat" 1
+check "write latency near the loop device's ($(jq -r .write_lat_ms <<<"$row") vs $ref_wlat ms)" \
+	near "$(jq -r .write_lat_ms <<<"$row")" "$ref_wlat" 1
 check "queue depth near the loop device's ($(jq -r .queue_depth <<<"$row") vs $ref_qd)" \
 	near "$(jq -r .queue_depth <<<"$row")" "$ref_qd" 0.5
 

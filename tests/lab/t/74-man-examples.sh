@@ -46,10 +46,10 @@ MAP=(
 	" file phy=@LABELS@"
 	"ring8-20240501T120000-3f2a=@RING8ID@"
 	"runs.csv=$tmp/runs.csv"
-	# The set-up's runs are idle: read-iops is 0 in every run, and ab
+	# The set-up's runs are idle: read_iops is 0 in every run, and ab
 	# plot refuses a metric with no data (exit 2); the example's form is
 	# run with dom0's CPU, which every run has.
-	"rings.svg --metric read-iops=$tmp/rings.svg --metric dom0-cpu"
+	"rings.svg --metric read_iops=$tmp/rings.svg --metric dom0_cpu_pct"
 	"rings.svg=$tmp/rings.svg"
 	"ring.svg=$tmp/ring.svg"
 )
@@ -76,13 +76,13 @@ declare -A CHECK=(
 	["xvbd ab record base --domain bench1 --duration 60 --warmup 5"]=c_ab_record
 	["xvbd ab list"]=c_ab_list
 	["xvbd ab compare ring1 ring8"]=c_ab_compare
-	["xvbd ab compare ring1 ring8 --metric read-iops --confidence 99"]=c_ab_compare99
+	["xvbd ab compare ring1 ring8 --metric read_iops --confidence 99"]=c_ab_compare99
 	["xvbd ab compare --test mwu file phy --json"]=c_ab_compare_json
 	["xvbd ab show ring8-20240501T120000-3f2a"]=c_ab_show
 	["xvbd ab export --csv > runs.csv"]=c_ab_export
 	["xvbd ab plot ring1 ring8 -o ring.svg"]=c_ab_plot
-	["xvbd ab compare ring1 ring2 ring4 ring8 --metric read-iops,read-mbs"]=c_ab_compare_levels
-	["xvbd ab plot ring1 ring2 ring4 ring8 -o rings.svg --metric read-iops"]=c_ab_plot_levels
+	["xvbd ab compare ring1 ring2 ring4 ring8 --metric read_iops,read_mb_per_s"]=c_ab_compare_levels
+	["xvbd ab plot ring1 ring2 ring4 ring8 -o rings.svg --metric read_iops"]=c_ab_plot_levels
 	["xvbd -N ab rm ring1"]=c_ab_rm_dry
 	["xvbd attach guest1 --file /srv/img/data.raw --size 4G"]=c_attach_file
 	["xvbd attach guest1 --phy /dev/vg0/guest1-data --vdev xvdc"]=c_attach_phy
@@ -230,7 +230,7 @@ c_ab_compare() {
 	store_same compare
 }
 c_ab_compare99() {
-	check "compare --metric read-iops: the metric's row" grep -q 'read-iops' <<<"$EX_OUT"
+	check "compare --metric read_iops: the metric's row" grep -q 'read_iops' <<<"$EX_OUT"
 	check "compare --confidence 99: says 99" grep -q '99' <<<"$EX_OUT"
 	store_same "compare --confidence 99"
 }

@@ -129,9 +129,9 @@ fields "stats --json: domains[0]" "$(jq -c '.domains[0]' <<<"$J")" "domid:number
 fields "stats --json: vbds[0]" "$(jq -c '.vbds[0]' <<<"$J")" "domid:number domain:string
 	vdev:string devid:number rd_req:number wr_req:number rd_sect:number wr_sect:number
 	f_req:number ds_req:number oo_req:number interval:string reset:boolean
-	rd_req_per_s:number? wr_req_per_s:number? rd_bytes_per_s:number? wr_bytes_per_s:number?
-	f_req_per_s:number? ds_req_per_s:number? oo_req_per_s:number? backing:string?
-	rd_lat_ms:number? wr_lat_ms:number? queue_depth:number?"
+	read_iops:number? write_iops:number? read_mb_per_s:number? write_mb_per_s:number?
+	flush_iops:number? discard_iops:number? oo_req_per_s:number? backing:string?
+	read_lat_ms:number? write_lat_ms:number? queue_depth:number?"
 x=$(jq '.vbds[] | select(.vdev == "xvda") | .rd_req' <<<"$J")
 s=$(rd_req_sysfs $domid 51712)
 check "stats --json: xvda rd_req ($x) <= sysfs now ($s), > 0" test "$x" -le "$s" -a "$x" -gt 0
@@ -203,10 +203,10 @@ for l in x y x y; do
 	s1=$(rd_req_sysfs $domid 51712)
 done
 fields "ab record --json" "$J" "id:string path:string label:string domain:string mode:string
-	complete:boolean seconds:number samples:number guest_cpu_seconds:number?
-	dom0_cpu_seconds:number? vbds:array notes:array"
+	complete:boolean duration_s:number samples:number guest_cpu_s:number?
+	dom0_cpu_s:number? vbds:array notes:array"
 fields "ab record --json: vbds[0]" "$(jq -c '.vbds[0]' <<<"$J")" "vdev:string rd_req:number
-	wr_req:number rd_bytes:number? wr_bytes:number? intervals_reset:number"
+	wr_req:number read_bytes:number? write_bytes:number? intervals_reset:number"
 check "ab record --json: the run file is there" test -f "$(jq -r .path <<<"$J")"
 # (the guest reads all the time: the record's count is some of sysfs's)
 x=$(jq '.vbds[] | select(.vdev == "xvda") | .rd_req' <<<"$J")
@@ -215,7 +215,7 @@ check "ab record --json: xvda's rd_req ($x) in (0, sysfs's count around the reco
 nruns=$(ls $store/*.json | grep -c .)
 json_of "ab list --json" --json ab list --dir $store
 fields "ab list --json: [0]" "$(jq -c '.[0]' <<<"$J")" "id:string label:string started:string
-	duration_s:number? domain:string mode:string complete:boolean facts:string"
+	duration_s:number? domain:string mode:string complete:boolean facts:object"
 expect_eq "ab list --json: one per run file" "$nruns" "$(jq length <<<"$J")"
 id=$(jq -r '.[0].id' <<<"$J")
 json_of "ab show --json" --json ab show $id --dir $store

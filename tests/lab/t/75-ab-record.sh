@@ -107,7 +107,7 @@ expect_eq "written bytes = dd's 16 MiB" 16777216 "$((wr_rec * 512))"
 check "dd read its 64 blocks of 1 MiB" grep -q '^64+0 records out' $top.err
 check "dd wrote its 16 blocks of 1 MiB" grep -q '^16+0 records out' $top.err
 expect_eq "the report's totals are the record's" "$((rd_rec * 512)) $((wr_rec * 512))" \
-	"$(jq -r '.vbds[0] | "\(.rd_bytes) \(.wr_bytes)"' $top.out)"
+	"$(jq -r '.vbds[0] | "\(.read_bytes) \(.write_bytes)"' $top.out)"
 check "no reset in the run" jq_true '[.samples[].vbds[].reset] | any | not' "$rec"
 
 phase "a recording without --run leaves stdin alone"
@@ -264,7 +264,7 @@ expect_eq "read bytes = dd's 32 MiB" 33554432 "$((rd_rec * 512))"
 check "no reset in the record (the shutdown is not a reconnect)" \
 	jq_true '[.samples[].vbds[].reset] | any | not' "$shut_rec"
 expect_eq "the summary's read bytes = the raw counters'" "$((rd_rec * 512))" \
-	"$(jq -r '.vbds[0].rd_bytes' $top.shut.out)"
+	"$(jq -r '.vbds[0].read_bytes' $top.shut.out)"
 expect_eq "fingerprint taken while the guest ran" pv \
 	"$(jq -r '.fingerprint["vbd.xvda.path"]' "$shut_rec")"
 

@@ -99,7 +99,7 @@ t0=$SECONDS
 xvbd ab run cached direct --domain $name --disk-a "$spec" --cache-a host \
 	--disk-b "$spec" --cache-b none \
 	--ready "$(abg_hot_ready_cmd $trig)" --run "$(abg_hot_go_cmd $trig $top/go.log)" \
-	--interval 0.05 --until-confident --max-runs 6 --metric read-mbs --dir $store \
+	--interval 0.05 --until-confident --max-runs 6 --metric read_mb_per_s --dir $store \
 	--json >$top/ab.json 2>$top/ab.err
 rc=$?
 echo "# hot experiment: $((SECONDS - t0)) s"
@@ -138,14 +138,14 @@ check "no state file left" sh -c '[ -z "$(ls /run/xvbd/ab-run 2>/dev/null)" ]'
 # Paired on ln(B/A): the centres are each side's geometric mean (every
 # run is one side of a pair here), B-A and the % theirs; the plain means'
 # difference is the raw one beside it.
-m='.comparison.metrics[] | select(.metric == "read-mbs")'
+m='.comparison.metrics[] | select(.metric == "read_mb_per_s")'
 read -r ma _ nA < <(run_rates cached | mean_half 2)
 read -r mb _ nB < <(run_rates direct | mean_half 2)
 ta=$(t975 $((nA - 1)))
 read -r ga gha _ < <(run_rates cached | gmean_half 2 "$ta")
 read -r gb _ _ < <(run_rates direct | gmean_half 2 "$ta")
 echo "# recomputed read MB/s: A $ga +- $gha (geometric, n=$nA; mean $ma), B $gb (geometric, n=$nB; mean $mb)"
-expect_eq "read-mbs: paired on the ratio scale" ratio "$(jq -r "$m | .scale" $top/ab.json)"
+expect_eq "read_mb_per_s: paired on the ratio scale" ratio "$(jq -r "$m | .scale" $top/ab.json)"
 check "A's geometric mean read MB/s recomputed" close_to "$ga" "$(jq -r "$m | .a" $top/ab.json)"
 check "B's geometric mean read MB/s recomputed" close_to "$gb" "$(jq -r "$m | .b" $top/ab.json)"
 check "A's half-width recomputed (GM (exp(t sd(ln x) / sqrt n) - 1))" \
@@ -156,10 +156,10 @@ check "the relative difference recomputed (their ratio)" \
 	close_to "$(awk -v a=$ga -v b=$gb 'BEGIN { print (b - a) / a * 100 }')" "$(jq -r "$m | .pct" $top/ab.json)"
 check "the raw difference recomputed (the means')" \
 	close_to "$(awk -v a=$ma -v b=$mb 'BEGIN { print b - a }')" "$(jq -r "$m | .raw_diff" $top/ab.json)"
-expect_eq "read-mbs verdict: B (direct I/O) slower, proven" worse "$(jq -r "$m | .verdict" $top/ab.json)"
+expect_eq "read_mb_per_s verdict: B (direct I/O) slower, proven" worse "$(jq -r "$m | .verdict" $top/ab.json)"
 read -r ia _ < <(run_rates cached | gmean_half 1 "$ta")
-check "read-iops recomputed (A, geometric)" close_to "$ia" \
-	"$(jq -r '.comparison.metrics[] | select(.metric == "read-iops") | .a' $top/ab.json)"
+check "read_iops recomputed (A, geometric)" close_to "$ia" \
+	"$(jq -r '.comparison.metrics[] | select(.metric == "read_iops") | .a' $top/ab.json)"
 # Every run saw the guest's whole read: 8 MiB = 16384 sectors, plus a few
 # KiB the guest kernel reads on its own (24 sectors in every run seen).
 for f in $store/*.json; do

@@ -51,8 +51,8 @@ for f in $store/*.json; do
 		"$(jq '[.samples[].vbds[].reset] | any' $f)"
 done
 check "no run lost an interval" sh -c "! grep -q 'left out' $top/aa.json"
-expect_eq "A/A read-mbs: no difference proven" no-difference \
-	"$(jq -r '.comparison.metrics[] | select(.metric == "read-mbs") | .verdict' $top/aa.json)"
+expect_eq "A/A read_mb_per_s: no difference proven" no-difference \
+	"$(jq -r '.comparison.metrics[] | select(.metric == "read_mb_per_s") | .verdict' $top/aa.json)"
 expect_eq "A/A: no fact differs" null "$(jq -r .comparison.variable $top/aa.json)"
 expect_eq "A/A: no difference to warn about" 0 \
 	"$(jq -r '.comparison.differences | length' $top/aa.json)"

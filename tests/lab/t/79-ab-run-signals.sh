@@ -110,16 +110,16 @@ check "no guest left" sh -c '! xl list | grep -q "^t79 "'
 phase "a fixed number of runs goes on through a metric with no I/O"
 # The image is read-only: no run writes.  Only --until-confident needs a
 # pair's ratio of --metric; --runs N used to stop at the first pair
-# ("pair 1 has no write-mbs on a side") and print no comparison.
+# ("pair 1 has no write_mb_per_s on a side") and print no comparison.
 xvbd ab run w1 "$cfg" w2 "$cfg" --vdev xvda --warmup 0 --duration 2 \
-	--runs 1 --metric write-mbs --dir $top/wstore --json >$top/w.json 2>$top/w.err
-expect_eq "--runs 1 --metric write-mbs of a reader exits 0" 0 $?
+	--runs 1 --metric write_mb_per_s --dir $top/wstore --json >$top/w.json 2>$top/w.err
+expect_eq "--runs 1 --metric write_mb_per_s of a reader exits 0" 0 $?
 sed 's/^/# /' $top/w.err
 expect_eq "both runs recorded" 2 "$(ls $top/wstore/*.json 2>/dev/null | wc -l)"
 expect_eq "no writes in any run (the records' counters)" 0 \
 	"$(jq -s '[.[].samples[-1].vbds[0].wr_sect] | add' $top/wstore/*.json)"
-check "the comparison is printed, write-mbs without a verdict of change" sh -c \
-	"jq -r '.comparison.metrics[] | select(.metric == \"write-mbs\") | .verdict' $top/w.json | grep -qv '^better\$\|^worse\$'"
+check "the comparison is printed, write_mb_per_s without a verdict of change" sh -c \
+	"jq -r '.comparison.metrics[] | select(.metric == \"write_mb_per_s\") | .verdict' $top/w.json | grep -qv '^better\$\|^worse\$'"
 check "no guest left" sh -c '! xl list | grep -q "^t79 "'
 
 phase "kill -9 and SIGTERM during ab run"

@@ -108,7 +108,7 @@ t0=$SECONDS
 xvbd ab run host none --domain $name --disk-a "$spec" --cache-a host \
 	--disk-b "$spec" --cache-b none --vbd-b xvdb:ring-order=0 \
 	--ready "$top/ready.sh $trig $top/go.log" --run "$top/go.sh $trig $top/go.log" \
-	--interval 0.02 --runs $pairs --metric read-mbs --dir $store \
+	--interval 0.02 --runs $pairs --metric read_mb_per_s --dir $store \
 	--json >$top/ab.json 2>$top/ab.err
 rc=$?
 echo "# hot experiment: $((SECONDS - t0)) s"
@@ -147,7 +147,7 @@ dd if=/dev/zero of=$trig bs=4096 count=1 conv=notrunc oflag=direct 2>/dev/null
 guest_pct=$(awk -v mib=$mib '{ s = $(NF) - $(NF - 1); if (s < 0.01) s = 0.01
 		r = mib * 1.048576 / s; if ($1 == "host") { a += r; na++ } else { b += r; nb++ } }
 	END { printf "%.2f", (b / nb - a / na) / (a / na) * 100 }' $top/go.log)
-xvbd_pct=$(jq -r '.comparison.metrics[] | select(.metric == "read-mbs") | .pct' $top/ab.json)
+xvbd_pct=$(jq -r '.comparison.metrics[] | select(.metric == "read_mb_per_s") | .pct' $top/ab.json)
 echo "# read MB/s B/A: xvbd $xvbd_pct %, the guest's own timings $guest_pct %"
 # Over the whole window (as before the busy span) the lab gave -73.4 %
 # against the guest's -93.8 %: a cached run's idle part diluted it.
@@ -157,8 +157,8 @@ within_points() {	# within_points A B P: |A - B| <= P
 check "the verdict's % within 5 points of the guest's ($xvbd_pct vs $guest_pct)" \
 	within_points "$xvbd_pct" "$guest_pct" 5
 expect_eq "compare says what the rates are over" "busy span" "$(jq -r .comparison.rates_over $top/ab.json)"
-expect_eq "read-mbs: B worse" worse \
-	"$(jq -r '.comparison.metrics[] | select(.metric == "read-mbs") | .verdict' $top/ab.json)"
+expect_eq "read_mb_per_s: B worse" worse \
+	"$(jq -r '.comparison.metrics[] | select(.metric == "read_mb_per_s") | .verdict' $top/ab.json)"
 check "dom0_cache is among the fingerprint's differences" sh -c \
 	"jq -r '.comparison.differences[].key' $top/ab.json | grep -qx vbd.xvdb.dom0_cache"
 
@@ -178,9 +178,9 @@ for f in $top/tstore/tail-a-*.json $top/tstore/tail-b-*.json; do
 	lab=$(jq -r .label $f)
 	g=$(awk -v l=$lab -v mib=$mib '$1 == l { printf "%.4f", mib * 1.048576 / ($(NF) - $(NF - 1)) }' $top/tail.log)
 	xvbd -j ab show --dir $top/tstore $(jq -r .id $f) >$top/show.json
-	busy=$(jq -r '.summary."read-mbs"' $top/show.json)
-	win=$(jq -r '.window."read-mbs"' $top/show.json)
-	secs=$(jq -r '.summary.seconds' $top/show.json)
+	busy=$(jq -r '.summary."read_mb_per_s"' $top/show.json)
+	win=$(jq -r '.window."read_mb_per_s"' $top/show.json)
+	secs=$(jq -r '.summary.run_s' $top/show.json)
 	echo "# $lab: guest $g MB/s, busy span $busy MB/s ($(jq -r .busy_s $top/show.json) s), window $win MB/s, seconds $secs"
 	check "$lab: busy-span rate within 5 % of the guest's" \
 		awk -v a="$busy" -v b="$g" 'BEGIN { exit !(b > 0 && (a - b) / b <= 0.05 && (b - a) / b <= 0.05) }'

@@ -17,7 +17,7 @@
 #    (its loop device's dio, read here); says "no I/O sampled" for the
 #    idle guest; its JSON has the fields man xvbd-advise documents;
 #  - ab record of the two disks' 1 MiB reads (indirect off, on):
-#    ab compare's read-kib-per-req and backend-us-per-req per side equal
+#    ab compare's read_kib_per_req and backend_us_per_req per side equal
 #    what this test recomputes from the records' raw counters;
 #  - CSV and Prometheus carry the same fields.
 # lab-timeout: 1500
@@ -78,7 +78,7 @@ jqe() { jq -e "$1" <<<"$2" >/dev/null; }
 # each end of an interval may count one request in one and not the other
 # (at the 17 requests/s of a slowed guest, 4 KiB read as 4.1).
 near() {
-	awk -v k="$1" -v w="$2" -v r="$(jq -r ".rd_req_per_s * $4" <<<"$3")" \
+	awk -v k="$1" -v w="$2" -v r="$(jq -r ".read_iops * $4" <<<"$3")" \
 		'BEGIN { t = w * (0.01 + (r > 0 ? 2 / r : 1)); d = k - w; if (d < 0) d = -d; exit !(k != "null" && d <= t) }'
 }
 rd_req() { cat /sys/bus/xen-backend/devices/vbd-$1-51712/statistics/rd_req; }
@@ -135,7 +135,7 @@ check "xvbd's backend CPU % is that growth over 3 s (5 %) ($xv)" \
 expect_eq "xvbd's rings are the test's threads" \
 	"$(echo $ta | tr ' ' '\n' | sort -n | tr '\n' ' ')" \
 	"$(echo "$va" | jq -r '[.rings[].pid] | sort | map(tostring) | join(" ")') "
-kib=$(echo "$va" | jq -r .rd_kib_per_req)
+kib=$(echo "$va" | jq -r .read_kib_per_req)
 check "4 KiB reads: 4 KiB/req ($kib)" near "$kib" 4 "$va" 3
 check "us per request known" \
 	jqe '.backend_us_per_req > 0' "$va"
@@ -180,8 +180,8 @@ say R1M
 reads_of "over 44 KiB" $da 51712 45 1024
 xvbd --json stats $A -d 2 -n 2 >/tmp/t88.json
 va=$(last "$da" xvda)
-kib=$(echo "$va" | jq -r .rd_kib_per_req)
-echo "# indirect offered: $(echo "$va" | jq -c '{rd_kib_per_req, ceiling_kib, ceiling_segments, rd_ceiling_pct}')"
+kib=$(echo "$va" | jq -r .read_kib_per_req)
+echo "# indirect offered: $(echo "$va" | jq -c '{read_kib_per_req, ceiling_kib, ceiling_segments, read_ceiling_pct}')"
 check "indirect offered: requests above 44 KiB ($kib)" \
 	awk -v k="$kib" 'BEGIN { exit !(k > 44.5) }'
 expect_eq "ceiling: the backend's offer" \
@@ -204,10 +204,10 @@ reads_of "44 KiB" $da 51728 42 46
 xvbd --json stats $A -d 2 -n 2 >/tmp/t88.json
 vx=$(last "$da" xvdb)
 echo "# indirect 0: $vx"
-kib=$(echo "$vx" | jq -r .rd_kib_per_req)
+kib=$(echo "$vx" | jq -r .read_kib_per_req)
 check "indirect 0: 44 KiB/req ($kib)" near "$kib" 44 "$vx" 2
 expect_eq "ceiling 44 KiB" 44 "$(echo "$vx" | jq -r .ceiling_kib)"
-check "at 100 % of the ceiling" near "$(jq .rd_ceiling_pct <<<"$vx")" 100 "$vx" 2
+check "at 100 % of the ceiling" near "$(jq .read_ceiling_pct <<<"$vx")" 100 "$vx" 2
 J=$(xvbd advise $A xvdb -d 2 --json)
 echo "# advise, indirect 0: $J"
 f=$(jq -c '.[0].findings[] | select(.finding == "segment-ceiling")' <<<"$J")
@@ -219,7 +219,7 @@ check "... with the hot ab run that tests indirect segments, on a copy" \
 check "... limited by the backend's offer" \
 	jqe '.limited_by == "backend-offer"' "$f"
 check "... evidence: 44 KiB per request" \
-	jqe '.evidence[] | select(.name == "rd_kib_per_req") | .value >= 43.5 and .value <= 44.5' "$f"
+	jqe '.evidence[] | select(.name == "read_kib_per_req") | .value >= 43.5 and .value <= 44.5' "$f"
 
 phase "ab compare: indirect off vs on"
 xvbd ab record ind-off --domain $A --vdev xvdb --duration 3 --interval 1 \
@@ -233,12 +233,12 @@ for side in off on; do
 		"\(($b.rd_sect - $a.rd_sect) * 512 / 1024 / ($b.rd_req - $a.rd_req)) \(($b.backend_cpu_ns - $a.backend_cpu_ns) / 1000 / (($b.rd_req + $b.wr_req + $b.f_req + $b.ds_req) - ($a.rd_req + $a.wr_req + $a.f_req + $a.ds_req)))"' "$rec")
 	read -r kib us <<<"$want"
 	ab=$([ $side = off ] && echo a || echo b)
-	got_kib=$(jq -r ".metrics[] | select(.metric == \"read-kib-per-req\") | .$ab" <<<"$C")
-	got_us=$(jq -r ".metrics[] | select(.metric == \"backend-us-per-req\") | .$ab" <<<"$C")
+	got_kib=$(jq -r ".metrics[] | select(.metric == \"read_kib_per_req\") | .$ab" <<<"$C")
+	got_us=$(jq -r ".metrics[] | select(.metric == \"backend_us_per_req\") | .$ab" <<<"$C")
 	echo "# ind-$side: kib $got_kib (recomputed $kib), us/req $got_us (recomputed $us)"
-	check "compare ind-$side read-kib-per-req = recomputed ($got_kib vs $kib)" \
+	check "compare ind-$side read_kib_per_req = recomputed ($got_kib vs $kib)" \
 		awk -v g="$got_kib" -v w="$kib" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(g != "null" && d <= 0.05 + w * 0.001) }'
-	check "compare ind-$side backend-us-per-req = recomputed ($got_us vs $us)" \
+	check "compare ind-$side backend_us_per_req = recomputed ($got_us vs $us)" \
 		awk -v g="$got_us" -v w="$us" 'BEGIN { d = g - w; if (d < 0) d = -d; exit !(g != "null" && w > 0 && d <= 0.05 + w * 0.001) }'
 done
 
@@ -246,7 +246,7 @@ phase "CSV and Prometheus"
 xvbd stats $A -d 1 -n 2 --csv >/tmp/t88.csv
 xvbd stats $A -d 1 -n 2 --prometheus /tmp/t88.prom >/dev/null
 check "CSV header has the cost columns" \
-	sh -c "head -n1 /tmp/t88.csv | grep -q 'backend_cpu_pct,backend_us_per_req,rd_kib_per_req'"
+	sh -c "head -n1 /tmp/t88.csv | grep -q 'backend_cpu_pct,backend_us_per_req,read_kib_per_req'"
 check "Prometheus: backend CPU of $A's xvdb" \
 	grep -q "xvbd_vbd_backend_cpu_seconds_total{domid=\"$da\".*vdev=\"xvdb\"" /tmp/t88.prom
 check "Prometheus: request ceiling 44 KiB for xvdb" \

@@ -3,7 +3,7 @@
 #  - A/A: one image on /scratch under two labels: the gate at 20 % exits
 #    0 (every run's reads in blkback's counters);
 #  - the same image size on the throttled slow disk against /scratch
-#    (both --cache none): the gate exits 3 naming read-mbs of "slow",
+#    (both --cache none): the gate exits 3 naming read_mb_per_s of "slow",
 #    the guest's own timings show it at least 20 % slower, and the
 #    comparison is still written to stdout;
 #  - each record's block and position (the balanced order) agree with
@@ -42,7 +42,7 @@ hot() {
 		--disk-b "$4" --cache-b none \
 		--ready "$(abg_hot_ready_cmd $trig)" \
 		--run "$(abg_hot_go_cmd $trig $top/guest.log)" \
-		--interval 0.05 --runs 3 --metric read-mbs --dir $store \
+		--interval 0.05 --runs 3 --metric read_mb_per_s --dir $store \
 		>/dev/null 2>$top/run-$1.err
 }
 # guest_pct A B: B's mean rate against A's in %, from the guest's timings.
@@ -65,7 +65,7 @@ sed 's/^/# /' $top/run-*.err $top/guest.log
 check "nothing of xvdb left (xenstore, loop)" nothing_left
 
 phase "the gate"
-xvbd ab compare same1 same2 --metric read-mbs --fail-if-worse 20 \
+xvbd ab compare same1 same2 --metric read_mb_per_s --fail-if-worse 20 \
 	--dir $store >$top/aa.txt 2>$top/aa.err
 expect_eq "A/A: the gate at 20 % exits 0" 0 $?
 sed 's/^/# /' $top/aa.err
@@ -77,20 +77,20 @@ echo "# A/A: the guest's own timings: same2 against same1 $(guest_pct same1 same
 check "every run read its $mib MiB ($((mib * 2048)) sectors, little else)" sh -c \
 	"! jq '.samples[-1].vbds[0].rd_sect - .samples[0].vbds[0].rd_sect' $store/*.json |
 		awk -v n=$((mib * 2048)) '\$1 < n || \$1 > n + 256' | grep -q ."
-xvbd ab compare fast slow --metric read-mbs --fail-if-worse 20 --json \
+xvbd ab compare fast slow --metric read_mb_per_s --fail-if-worse 20 --json \
 	--dir $store >$top/slow.json 2>$top/slow.err
 expect_eq "slow disk: the gate at 20 % exits 3" 3 $?
 sed 's/^/# /' $top/slow.err
-check "it names slow's read-mbs as failing" \
-	grep -q "gate: slow read-mbs: .* against fast: worse by at least 20 % and proven at 95 %: fails the gate" \
+check "it names slow's read_mb_per_s as failing" \
+	grep -q "gate: slow read_mb_per_s: .* against fast: worse by at least 20 % and proven at 95 %: fails the gate" \
 	$top/slow.err
 sp=$(guest_pct fast slow)
-xp=$(jq -r '.metrics[] | select(.metric == "read-mbs") | .pct' $top/slow.json)
+xp=$(jq -r '.metrics[] | select(.metric == "read_mb_per_s") | .pct' $top/slow.json)
 echo "# slow against fast: xvbd $xp %, the guest's own timings $sp %"
 check "the guest's own timings: slow at least 20 % slower ($sp %)" \
 	awk -v p="$sp" 'BEGIN { exit !(p <= -20) }'
 expect_eq "the comparison is on stdout all the same" worse \
-	"$(jq -r '.metrics[] | select(.metric == "read-mbs") | .verdict' $top/slow.json)"
+	"$(jq -r '.metrics[] | select(.metric == "read_mb_per_s") | .verdict' $top/slow.json)"
 
 phase "the order recorded: block and position against the start times"
 jq -r '"\(.experiment) \(.pair) \(.position) \(.started_unix_ns) \(.label)"' \

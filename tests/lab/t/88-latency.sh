@@ -269,7 +269,7 @@ expect_eq "says why" "tracefs is not mounted (mount -t tracefs nodev $T)" \
 	"$(echo "$out" | jq -r .latency_unavailable)"
 expect_eq "xvdb's other columns are there" "number" \
 	"$(echo "$out" | jq -r '.vbds[] | select(.vdev == "xvdb") |
-		.rd_req_per_s | type')"
+		.read_iops | type')"
 
 lab-guest stop t88
 finish

@@ -8,7 +8,7 @@
 #    mean, p50, p99, p99.9, max) equals fio's figure; each label's merged
 #    p99 (ab show LABEL) equals the p99 of the sum of its runs' JSON+
 #    bins computed here; blkback's read requests per second over each
-#    run (read-iops) within 5 % of fio's IOPS;
+#    run (read_iops) within 5 % of fio's IOPS;
 #  - two runs whose jobs differ only in bs (4k, 1k): ab compare names
 #    the workload difference in one line and takes no variable under
 #    test;
@@ -179,7 +179,7 @@ check "compare names the job's bs in one line" \
 check "and says it is no variable under test" \
 	grep -q "workload.fio.job0.bs cannot be the variable under test" <<<"$w"
 expect_eq "the guest's IOPS compared" 1 \
-	"$(jq '[.metrics[] | select(.metric == "guest-read-iops")] | length' $top/bscmp.json)"
+	"$(jq '[.metrics[] | select(.metric == "guest_read_iops")] | length' $top/bscmp.json)"
 
 phase "benchfmt: an md5sum of the fast disk against the slow one, 3+3"
 echo BENCH >$top/bench/args
@@ -193,10 +193,10 @@ cat $top/bench/*.json | sed 's/^/# guest: /'
 # The metric decided on before looking (man xvbd-ab): Holm over all the
 # metrics ab run compared left 'no difference' in a loaded lab where A's
 # times spread 0.20-0.76 s against B's 3.9 s.
-xvbd ab compare fast slow --metric bench-lower-1 --dir $store --json \
+xvbd ab compare fast slow --metric bench_lower_1 --dir $store --json \
 	>$top/bench-cmp.json
-m='.metrics[] | select(.metric == "bench-lower-1")'
-expect_eq "bench-lower-1: B worse (its seconds higher)" worse \
+m='.metrics[] | select(.metric == "bench_lower_1")'
+expect_eq "bench_lower_1: B worse (its seconds higher)" worse \
 	"$(jq -r "$m | .verdict" $top/bench-cmp.json)"
 check "in the metric's words" sh -c "jq -r '$m | .text' $top/bench-cmp.json | grep -q '^B worse (higher)'"
 expect_eq "the slot holds the guest's benchmark" "BenchmarkMd5Sum s" \

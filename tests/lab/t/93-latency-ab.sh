@@ -8,8 +8,8 @@
 #  - every run's d2c read count equals the partition's own completed
 #    reads (/sys/class/block/vdb1/stat) over the run, within the reads
 #    in flight at its edges: the record's latency is the run's requests;
-#  - ab compare names read-p99 worse (B's tail, the bursts), whatever it
-#    says of the mean (read-lat), which it prints;
+#  - ab compare names read_p99_ms worse (B's tail, the bursts), whatever it
+#    says of the mean (read_lat_ms), which it prints;
 #  - ab show --latency merges a label's runs: its request count is the
 #    sum of the runs';
 #  - ab plot draws both distributions.
@@ -57,7 +57,7 @@ phase "hot A/B with --latency: calm vs burst, $pairs+$pairs runs"
 t0=$SECONDS
 xvbd ab run calm burst --domain $name --disk-a "$spec" --disk-b "$spec" \
 	--ready "$(abg_hot_ready_cmd $trig)" --run "$top/go.sh" --latency \
-	--interval 0.1 --runs $pairs --metric read-p99 --dir $store \
+	--interval 0.1 --runs $pairs --metric read_p99_ms --dir $store \
 	--json >$top/ab.json 2>$top/ab.err
 rc=$?
 echo "# experiment: $((SECONDS - t0)) s"
@@ -77,13 +77,13 @@ check "each label's d2c reads = the partition's completed reads" \
 	awk 'NR == FNR { r[$1] += $2; next } { s[$1] += $2 }
 	END { for (l in s) if (r[l] < s[l] - 8 || r[l] > s[l] + 8) exit 1
 	      exit !length(s) }' $top/counts $top/stat
-expect_eq "read-p99: B worse" worse \
-	"$(jq -r '.comparison.metrics[] | select(.metric == "read-p99") |
+expect_eq "read_p99_ms: B worse" worse \
+	"$(jq -r '.comparison.metrics[] | select(.metric == "read_p99_ms") |
 		.verdict' $top/ab.json)"
 xvbd ab compare calm burst --dir $store >$top/cmp.txt 2>&1
 sed 's/^/# compare: /' $top/cmp.txt
-check "compare prints the mean (read-lat) and p50 too" \
-	sh -c "grep -q '^ *read-lat ' $top/cmp.txt && grep -q '^ *read-p50 ' $top/cmp.txt"
+check "compare prints the mean (read_lat_ms) and p50 too" \
+	sh -c "grep -q '^ *read_lat_ms ' $top/cmp.txt && grep -q '^ *read_p50_ms ' $top/cmp.txt"
 total=$(jq -s '[.[] | select(.label == "burst") |
 	.latency.vbds[0].d2c.read.count] | add' $store/*.json)
 expect_eq "ab show --latency: the label's runs merged" "$total" \

@@ -8,7 +8,7 @@
 #    off), 3 blocks: each run's loop device backs onto its level's image
 #    with its level's direct-I/O flag (sysfs), the records' blocks and
 #    positions agree with their start times, the verdict is the sweep's
-#    table against base; ab compare of read-mbs calls same "no
+#    table against base; ab compare of read_mb_per_s calls same "no
 #    difference" and slow "worse"; the experiment's wall time is logged
 #    against its runs' guest I/O (the guest's own uptimes) plus a timed
 #    attach and detach each;
@@ -77,14 +77,14 @@ nothing_left() {	# no xvdb of the guest anywhere, no loop over the images
 	! losetup -a | grep -q "t95.img"
 }
 spec() { echo "format=raw,vdev=xvdb,access=ro,target=$1"; }
-# hot STORE ARGS...: one experiment, read-mbs deciding, JSON to STORE.json
+# hot STORE ARGS...: one experiment, read_mb_per_s deciding, JSON to STORE.json
 hot() {
 	local store=$1
 	shift
 	xvbd ab run "$@" --domain $name \
 		--ready "$top/ready.sh $trig $store.log" \
 		--run "$(abg_hot_go_cmd $trig $top/guest.log)" \
-		--interval 0.05 --metric read-mbs --dir $store --json \
+		--interval 0.05 --metric read_mb_per_s --dir $store --json \
 		>$store.json 2>$store.err
 }
 # order STORE: "block position started label" of its records, by start
@@ -152,12 +152,12 @@ expect_eq "the runs' own logs in the records' order" \
 expect_eq "the verdict: the levels, base the baseline, Williams, a table" \
 	"base same none slow|base|Williams|object" \
 	"$(jq -r '"\(.levels | join(" "))|\(.baseline)|\(.order)|\(.comparison | type)"' $top/lv.json)"
-# The question as a user asks it: read-mbs of every level against base.
-xvbd ab compare base same none slow --metric read-mbs --dir $top/lv \
+# The question as a user asks it: read_mb_per_s of every level against base.
+xvbd ab compare base same none slow --metric read_mb_per_s --dir $top/lv \
 	--json >$top/cmp.json 2>$top/cmp.err
-xvbd ab compare base same none slow --metric read-mbs --dir $top/lv 2>&1 |
+xvbd ab compare base same none slow --metric read_mb_per_s --dir $top/lv 2>&1 |
 	sed 's/^/# compare: /'
-verdict() { jq -r --arg l $1 '.metrics[] | select(.metric == "read-mbs") |
+verdict() { jq -r --arg l $1 '.metrics[] | select(.metric == "read_mb_per_s") |
 	.cells[] | select(.label == $l) | .verdict' $top/cmp.json; }
 expect_eq "same (base's settings again): no difference" no-difference "$(verdict same)"
 expect_eq "slow (the throttled disk): worse" worse "$(verdict slow)"
@@ -181,7 +181,7 @@ expect_eq "ab run --sweep exits 0" 0 $rc
 # a block on stderr, its decisions in the output.
 nb=$(jq -r '.sequential.blocks' $top/sw.json)
 echo "# stopped after $nb blocks: $(jq -c '.sequential | {stop, levels: [.levels[] | {label, decision}]}' $top/sw.json)"
-expect_eq "a stderr line a block" "$nb" "$(grep -c ': ab run: [0-9]* blocks\{0,1\}: read-mbs against ring-order-0:' $top/sw.err)"
+expect_eq "a stderr line a block" "$nb" "$(grep -c ': ab run: [0-9]* blocks\{0,1\}: read_mb_per_s against ring-order-0:' $top/sw.err)"
 expect_eq "the sequential decisions: the two levels against the baseline" \
 	"ring-order-1 ring-order-2" "$(jq -r '[.sequential.levels[].label] | join(" ")' $top/sw.json)"
 for o in 0 1 2; do

@@ -24,6 +24,11 @@
 int xvbd_ab_cli_operand(const struct xvbd_cmd *cmd, const char *op);
 /* --dir: non-empty, printable, shorter than PATH_MAX. */
 int xvbd_ab_cli_dir(const struct xvbd_cmd *cmd, const char *dir);
+/*
+ * One --metric NAME: its metric, or -1.  An earlier name of it is read
+ * with a warning naming the new one (none under -q).
+ */
+int xvbd_ab_cli_metric(const char *cmd_name, const char *name);
 /* --metric NAME[,NAME...] into shown[XVBD_AB_NMETRICS] (ORed in). */
 int xvbd_ab_cli_metrics(const struct xvbd_cmd *cmd, const char *arg,
 			bool *shown);
