@@ -92,7 +92,7 @@ sweep() {
 		--disk slow="$(spec $slow)" --cache base=host --cache same=host \
 		--cache none --runs 3 --ready "$top/ready.sh $trig" \
 		--run "$top/go.sh $trig $top/guest.log" --interval 0.05 \
-		--metric read-mbs --dir $top/lv --json >$top/lv.json 2>$top/lv.err ||
+		--metric read_mb_per_s --dir $top/lv --json >$top/lv.json 2>$top/lv.err ||
 		{ cat $top/lv.err; die "ab run failed ($name, repeat $n)"; }
 	wall_ms=$(awk -v a=$t0 -v b=$(now) 'BEGIN { printf "%.0f", (b - a) * 1000 }')
 	runs=$(wc -l <$top/guest.log)
