@@ -17,7 +17,8 @@
  *	  "baseline": "L",		(default: the first level)
  *	  "run": CMD, "ready": CMD, "duration": S, "interval": S,
  *	  "results": FILE, "runs": N, "until_confident": BOOL,
- *	  "max_runs": N, "min_effect": P, "metric": M, "confidence": P }
+ *	  "max_runs": N, "min_effect": P, "metric": M, "confidence": P,
+ *	  "fail_if_worse": P }
  *
  * An option the plan has a key for is refused beside --plan (two values,
  * one experiment: which one ran would not be in the file); the others
@@ -65,6 +66,7 @@ static const struct {
 	{ "min_effect", "--min-effect", O_MIN_EFFECT },
 	{ "metric", "--metric", O_METRIC },
 	{ "confidence", "--confidence", O_CONFIDENCE },
+	{ "fail_if_worse", "--fail-if-worse", O_FAIL_IF_WORSE },
 };
 #define NTOP	(sizeof(top_keys) / sizeof(top_keys[0]))
 
@@ -379,7 +381,7 @@ static int plan_words(struct xvbd_plan_err *e, yajl_val root,
 				   "levels, sweep, disk, cache, baseline, run, "
 				   "ready, duration, interval, results, runs, "
 				   "until_confident, max_runs, min_effect, "
-				   "metric, confidence");
+				   "metric, confidence, fail_if_worse");
 	if (err)
 		return err;
 	if (!xvbd_plan_member(root, "domain"))
