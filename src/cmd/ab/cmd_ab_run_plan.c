@@ -5,15 +5,18 @@
  * LABEL=SPEC, --cache LABEL=MODE, --vbd LABEL=VDEV:k=v, --sweep, the
  * workload and the stop rule) and that command line is parsed by the
  * option table, so every value goes through the same grammar and the
- * same checks as when it is typed, and what runs is the same.  The file
+ * same checks as when it is typed, and what runs is the same.  A disk
+ * given as apply's disk object is read by apply's own reader
+ * (plan_disk.h) and stands for the spec of what it describes.  The file
  * is read with apply's rules (plan_json.h): root's alone, bounded, yajl.
  *
  *	{ "domain": "NAME" | ID,
- *	  "levels": [ { "label": "L", "disk": "XL DISK SPEC",
+ *	  "levels": [ { "label": "L",
+ *			"disk": "XL DISK SPEC" | { apply's disk object },
  *			"cache": "host" | "none",
  *			"vbd": "VDEV:key=value,..." | [ ... ] }, ... ],
  *	| "sweep": "KEY=V1,V2,...",
- *	  "disk": SPEC, "cache": MODE,	(every level's)
+ *	  "disk": SPEC | { ... }, "cache": MODE,	(every level's)
  *	  "baseline": "L",		(default: the first level)
  *	  "run": CMD, "ready": CMD, "duration": S, "interval": S,
  *	  "results": FILE, "runs": N, "until_confident": BOOL,
@@ -33,6 +36,7 @@
 #include <string.h>
 
 #include "cmd_ab_run_impl.h"
+#include "xvbd/cmd/plan_disk.h"
 #include "xvbd/cmd/plan_json.h"
 #include "xvbd/base/util.h"
 
@@ -134,6 +138,100 @@ static bool known_level(const char *k)
 	       !strcmp(k, "cache") || !strcmp(k, "vbd");
 }
 
+/*
+ * What apply's disk object may say that an experiment's disk may not:
+ * ab run attaches an image or device that exists (the spec it stands for
+ * names no share, creates no image).
+ */
+static const char *const not_for_levels[] = {
+	"share", "credentials", "share_opts", "size", "prealloc", NULL,
+};
+
+/*
+ * apply's disk object (where: "levels[1].disk", "disk") through the
+ * shared reader (plan_disk.h, apply's own), into the options it stands
+ * for: its spec (an xl disk spec of what the disk layer describes: the
+ * same level description as the spec written out), --cache when it says
+ * one, and its offers as a --vbd set of its vdev.  label NULL: every
+ * level's, which takes no offers (a --vbd set names its level).
+ */
+static int disk_object(struct xvbd_plan_err *e, const char *where,
+		       yajl_val obj, const char *label, struct words *w)
+{
+	struct xvbd_disk_desc *d = calloc(1, sizeof(*d));
+	char spec[XVBD_DISK_ARG_MAX + 64], offers[WORD_MAX];
+	size_t i, n;
+	int err;
+
+	if (!d)
+		return -ENOMEM;
+	err = xvbd_plan_disk_keys(e, where, obj);
+	for (i = 0; !err && not_for_levels[i]; i++)
+		if (xvbd_plan_member(obj, not_for_levels[i]))
+			err = xvbd_plan_fail(e, where, not_for_levels[i],
+					     "not for an experiment's disk: ab "
+					     "run attaches an image or device "
+					     "that exists (\"file\" or \"phy\"; "
+					     "apply and attach create images "
+					     "and mount shares)");
+	if (!err && !xvbd_plan_member(obj, "vdev"))
+		err = xvbd_plan_fail(e, where, "vdev", "missing: every level "
+				     "is the same disk of the guest (\"xvdb\")");
+	if (!err)
+		err = xvbd_plan_disk_desc(e, where, obj,
+					  XVBD_DISK_SOURCE(XVBD_DISK_FILE) |
+					  XVBD_DISK_SOURCE(XVBD_DISK_PHY), d);
+	if (!err && d->auto_vdev)
+		err = xvbd_plan_fail(e, where, "vdev", "\"auto\": name it "
+				     "(\"xvdb\"): every level is the same disk "
+				     "of the guest");
+	n = (size_t)snprintf(offers, sizeof(offers), "%s:", d->vdev);
+	for (i = 0; !err && i < XVBD_OVR_NKEYS; i++)
+		if (d->offer_kv[i][0])
+			n += (size_t)snprintf(offers + n, sizeof(offers) - n,
+					      "%s%s", offers[n - 1] == ':' ?
+					      "" : ",", d->offer_kv[i]);
+	if (!err && !label && offers[n - 1] != ':')
+		err = xvbd_plan_fail(e, where, NULL, "offers for every level: "
+				     "give them in each level's disk (or "
+				     "sweep one)");
+	snprintf(spec, sizeof(spec), "format=raw,vdev=%s,access=%s,target=%s",
+		 d->vdev, d->readwrite ? "rw" : "ro", d->target);
+	if (!err)
+		err = label ? push_level(w, "--disk", label, spec) :
+			      push_opt(w, "--disk", spec);
+	if (!err && d->have_cache)
+		err = label ? push_level(w, "--cache", label,
+					 xvbd_cache_name(d->cache)) :
+			      push_opt(w, "--cache", xvbd_cache_name(d->cache));
+	if (!err && label && offers[n - 1] != ':')
+		err = push_level(w, "--vbd", label, offers);
+	free(d);
+	return err;
+}
+
+/* A level's "cache" or "vbd" beside its disk object's own. */
+static int said_twice(struct xvbd_plan_err *e, const char *where,
+		      yajl_val lv, yajl_val disk)
+{
+	size_t i;
+
+	if (!YAJL_IS_OBJECT(disk))
+		return 0;
+	if (xvbd_plan_member(lv, "cache") && xvbd_plan_member(disk, "cache"))
+		return xvbd_plan_fail(e, where, "cache", "also in its disk "
+				      "object: give it once");
+	for (i = 0; i < XVBD_OVR_NKEYS && xvbd_plan_member(lv, "vbd"); i++) {
+		const char *k = xvbd_plan_disk_offer_name((enum xvbd_ovr_id)i);
+
+		if (k && xvbd_plan_member(disk, k))
+			return xvbd_plan_fail(e, where, "vbd", "its disk "
+					      "object has offers (%s): give "
+					      "them in one place", k);
+	}
+	return 0;
+}
+
 /* One level's "vbd": a string, or an array of them. */
 static int level_vbd(struct xvbd_plan_err *e, const char *where, yajl_val v,
 		     const char *label, struct words *w)
@@ -162,11 +260,20 @@ static int level_vbd(struct xvbd_plan_err *e, const char *where, yajl_val v,
 	return 0;
 }
 
+static int disk_type(struct xvbd_plan_err *e, const char *where,
+		     const char *key)
+{
+	return xvbd_plan_fail(e, where, key, "an xl disk spec string "
+			      "(\"format=raw,vdev=xvdb,access=ro,target=/srv/"
+			      "t.img\") or apply's disk object ({\"vdev\": "
+			      "\"xvdb\", \"file\": \"/srv/t.img\", ...})");
+}
+
 /* One level's disk, cache and vbd, as --disk/--cache/--vbd LABEL=... */
 static int level_opts(struct xvbd_plan_err *e, yajl_val lv, size_t idx,
 		      const char *label, bool common_disk, struct words *w)
 {
-	char where[32], word[WORD_MAX];
+	char where[32], at[48], word[WORD_MAX];
 	yajl_val v;
 	int err = 0;
 
@@ -174,16 +281,20 @@ static int level_opts(struct xvbd_plan_err *e, yajl_val lv, size_t idx,
 	v = xvbd_plan_member(lv, "disk");
 	if (!v && !common_disk)
 		return xvbd_plan_fail(e, where, "disk", "missing: the level's "
-				      "disk (an xl disk spec), or \"disk\" at "
-				      "the top for every level");
-	if (v && !YAJL_IS_STRING(v))
-		return xvbd_plan_fail(e, where, "disk", "an xl disk spec, as a "
-				      "string (\"format=raw,vdev=xvdb,access="
-				      "ro,target=/srv/t.img\")");
-	if (v)
+				      "disk (an xl disk spec or apply's disk "
+				      "object), or \"disk\" at the top for "
+				      "every level");
+	if (v && !YAJL_IS_STRING(v) && !YAJL_IS_OBJECT(v))
+		return disk_type(e, where, "disk");
+	err = v ? said_twice(e, where, lv, v) : 0;
+	if (v && YAJL_IS_OBJECT(v) && !err) {
+		snprintf(at, sizeof(at), "%s.disk", where);
+		err = disk_object(e, at, v, label, w);
+	} else if (v && !err) {
 		err = xvbd_plan_str(e, where, "disk", v, word, sizeof(word));
-	if (v && !err)
-		err = push_level(w, "--disk", label, word);
+		if (!err)
+			err = push_level(w, "--disk", label, word);
+	}
 	v = xvbd_plan_member(lv, "cache");
 	if (v && !err)
 		err = xvbd_plan_str(e, where, "cache", v, word, sizeof(word));
@@ -351,6 +462,18 @@ static int plan_options(struct xvbd_plan_err *e, yajl_val root,
 
 		if (!v || !top_keys[i].opt)
 			continue;
+		if (top_keys[i].row == O_DISK && YAJL_IS_OBJECT(v)) {
+			err = xvbd_plan_member(root, "cache") &&
+			      xvbd_plan_member(v, "cache") ?
+			      xvbd_plan_fail(e, "cache", NULL, "also in the "
+					     "disk object: give it once") :
+			      disk_object(e, "disk", v, NULL, w);
+			continue;
+		}
+		if (top_keys[i].row == O_DISK && !YAJL_IS_STRING(v)) {
+			err = disk_type(e, "disk", NULL);
+			continue;
+		}
 		err = xvbd_plan_word(e, top_keys[i].key, NULL, v, word,
 				     sizeof(word));
 		if (!err)
