@@ -151,6 +151,23 @@ sw_plan objcache '{"domain": "g", "levels": ['"$(sw_lv a)"', {"label": "b", "cac
 sw_plan objvbd '{"domain": "g", "levels": ['"$(sw_lv a)"', {"label": "b", "vbd": "xvdb:queues=2", "disk": '"$(sw_obj ', "queues": 1')"'}], "duration": 1}'
 sw_plan objtopoffer '{"domain": "g", "levels": [{"label": "a"}, {"label": "b"}], "disk": '"$(sw_obj ', "queues": 2')"', "duration": 1}'
 sw_plan objdisk2 '{"domain": "g", "levels": ['"$(sw_lv a)"', {"label": "b", "disk": {"vdev": "xvdc", "file": "/srv/t.img", "access": "ro"}}], "duration": 1}'
+# Fresh guests: no "domain", each level its xl config (and --vbd offers).
+sw_plan fresh '{"levels": [{"label": "a", "config": "/etc/xen/a.cfg"},
+ {"label": "b", "config": "/etc/xen/b.cfg", "vbd": "xvda:ring-order=1"},
+ {"label": "c", "config": "/etc/xen/c.cfg", "vbd": ["xvda:queues=2", "xvdb:ring-order=2"]}],
+ "baseline": "b", "duration": 1, "runs": 2, "guest_limits": true, "fail_if_worse": 10}'
+sw_plan fresh2 '{"levels": [{"label": "x", "config": "x.cfg"}, {"label": "y", "config": "y.cfg", "vbd": "xvda:queues=1"}],
+ "run": "true", "until_confident": true, "max_runs": 6}'
+sw_plan frdisk '{"levels": [{"label": "a", "config": "a.cfg", "disk": "'"$sw_spec"'"}, {"label": "b", "config": "b.cfg"}], "duration": 1}'
+sw_plan frcfg '{"levels": [{"label": "a", "config": "a.cfg"}, {"label": "b"}], "duration": 1}'
+sw_plan frhot '{"domain": "g", "levels": ['"$(sw_lv a)"', {"label": "b", "config": "b.cfg"}], "duration": 1}'
+sw_plan frsweep '{"levels": [{"label": "a", "config": "a.cfg"}, {"label": "b", "config": "b.cfg"}], "sweep": "queues=1,2", "duration": 1}'
+sw_plan frtop '{"levels": [{"label": "a", "config": "a.cfg"}, {"label": "b", "config": "b.cfg"}], "cache": "none", "duration": 1}'
+sw_plan frtype '{"levels": [{"label": "a", "config": 7}, {"label": "b", "config": "b.cfg"}], "duration": 1}'
+sw_plan frempty '{"levels": [{"label": "a", "config": ""}, {"label": "b", "config": "b.cfg"}], "duration": 1}'
+sw_plan frvbd '{"levels": [{"label": "a", "config": "a.cfg"}, {"label": "b", "config": "b.cfg", "vbd": "ring-order=1"}], "duration": 1}'
+sw_plan frvbd2 '{"levels": [{"label": "a", "config": "a.cfg"}, {"label": "b", "config": "b.cfg", "vbd": ["xvda:ring-order=1", "xvda:queues=2"]}], "duration": 1}'
+sw_plan frlim '{"domain": "g", "levels": ['"$(sw_lv a), $(sw_lv b)"'], "duration": 1, "guest_limits": true}'
 sw_plan nodom '{"levels": ['"$(sw_lv a), $(sw_lv b)"'], "duration": 1}'
 P=$sw_plans
 case_ 2 "ab run: $P/one.json: levels: one level: an experiment compares two levels or more" ab run --plan "$P/one.json"
@@ -170,6 +187,19 @@ case_ 2 "ab run: $P/runs0.json: --runs: \"0\": expected a count from 1 to 500" a
 case_ 2 "ab run: $P/disk2.json: --disk: vdev xvdc, but the first level's is xvdb" ab run --plan "$P/disk2.json"
 case_ 2 "ab run: $P/nodom.json: domain: missing" ab run --plan "$P/nodom.json"
 case_ 2 "ab run: $P/nothere.json: No such file" ab run --plan "$P/nothere.json"
+case_ 2 "ab run: $P/frdisk.json: levels[0].disk: goes with \"domain\" (a hot experiment on a running guest)" ab run --plan "$P/frdisk.json"
+case_ 2 "ab run: $P/frcfg.json: levels[1].config: missing: the xl config of the level's fresh guest" ab run --plan "$P/frcfg.json"
+case_ 2 "ab run: $P/frhot.json: levels[1].config: a fresh guest's xl config: leave out \"domain\"" ab run --plan "$P/frhot.json"
+case_ 2 "ab run: $P/frsweep.json: plan.sweep: goes with \"domain\"" ab run --plan "$P/frsweep.json"
+case_ 2 "ab run: $P/frtop.json: plan.cache: goes with \"domain\"" ab run --plan "$P/frtop.json"
+case_ 2 "ab run: $P/frtype.json: levels[0].config: a string, not a number" ab run --plan "$P/frtype.json"
+case_ 2 "ab run: $P/frempty.json: levels[0].config: empty" ab run --plan "$P/frempty.json"
+case_ 2 "ab run: $P/frvbd.json: levels[1].vbd: \"ring-order=1\": expected VDEV:key=value" ab run --plan "$P/frvbd.json"
+case_ 2 "ab run: $P/frvbd2.json: --vbd: xvda given twice" ab run --plan "$P/frvbd2.json"
+case_ 2 "ab run: $P/frlim.json: --guest-limits: goes with fresh guests, not --domain" ab run --plan "$P/frlim.json"
+case_ 1 "ab run: $no_xs" ab run --plan "$P/fresh.json"
+case_ 1 "ab run: $no_xs" ab run --plan "$P/fresh2.json" --vdev xvda --timeout 60
+case_ 2 'ab run: --guest-limits: beside --plan: the plan says it ("guest_limits")' ab run --plan "$P/fresh.json" --guest-limits
 case_ 2 "ab run: $P/objkey.json: levels[1].disk.cahce: unknown key (known: vdev, file, phy, share," ab run --plan "$P/objkey.json"
 case_ 2 "ab run: $P/objsize.json: levels[1].disk.size: not for an experiment's disk" ab run --plan "$P/objsize.json"
 case_ 2 "ab run: $P/objshare.json: levels[1].disk.share: not for an experiment's disk" ab run --plan "$P/objshare.json"
@@ -233,4 +263,9 @@ sw_same obj ab run a b c --disk "a=$sw_spec" --cache a=host --disk "b=$sw_spec" 
 	--disk c=format=raw,vdev=xvdb,access=rw,target=/dev/sdb --domain g --duration 1
 sw_same objtop ab run --sweep queues=1,2 --domain g --disk "$sw_spec" --cache none \
 	--duration 1
+sw_same fresh ab run b /etc/xen/b.cfg a /etc/xen/a.cfg c /etc/xen/c.cfg \
+	--vbd b=xvda:ring-order=1 --vbd c=xvda:queues=2 --vbd c=xvdb:ring-order=2 \
+	--duration 1 --runs 2 --fail-if-worse 10 --guest-limits
+sw_same fresh2 ab run x x.cfg y y.cfg --vbd y=xvda:queues=1 --run true \
+	--max-runs 6 --until-confident
 rm -rf "$sw_plans"

@@ -227,7 +227,7 @@ const struct xvbd_cmdopt cmd_ab_run_opts[] = {
 		"the disk under test's offers)"),
 	[O_SWEEP] = XVBD_OPT_STR("sweep", 0, "KEY=V1,V2[,...]", 0, "hot: one "
 		"level per value of an offer, labels KEY-V"),
-	[O_PLAN] = XVBD_OPT_STR("plan", 0, "FILE", 0, "hot: the experiment "
+	[O_PLAN] = XVBD_OPT_STR("plan", 0, "FILE", 0, "the experiment "
 		"from a JSON plan (- for stdin)"),
 	[O_FAIL_IF_WORSE] = XVBD_AB_ROW_FAIL_IF_WORSE,
 	XVBD_OPT_END,

@@ -10,8 +10,9 @@
  * (plan_disk.h) and stands for the spec of what it describes.  The file
  * is read with apply's rules (plan_json.h): root's alone, bounded, yajl.
  *
- *	{ "domain": "NAME" | ID,
+ *	{ "domain": "NAME" | ID,	(hot; without it: fresh guests)
  *	  "levels": [ { "label": "L",
+ *			"config": "XL CONFIG",	(fresh guests: no disk, cache)
  *			"disk": "XL DISK SPEC" | { apply's disk object },
  *			"cache": "host" | "none",
  *			"vbd": "VDEV:key=value,..." | [ ... ] }, ... ],
@@ -66,6 +67,7 @@ static const struct {
 	{ "results", "--results", O_RESULTS },
 	{ "runs", "--runs", O_RUNS },
 	{ "until_confident", NULL, O_UNTIL_CONFIDENT },
+	{ "guest_limits", NULL, O_GUEST_LIMITS },
 	{ "max_runs", "--max-runs", O_MAX_RUNS },
 	{ "min_effect", "--min-effect", O_MIN_EFFECT },
 	{ "metric", "--metric", O_METRIC },
@@ -135,8 +137,36 @@ static bool known_top(const char *k)
 static bool known_level(const char *k)
 {
 	return !strcmp(k, "label") || !strcmp(k, "disk") ||
-	       !strcmp(k, "cache") || !strcmp(k, "vbd");
+	       !strcmp(k, "cache") || !strcmp(k, "vbd") ||
+	       !strcmp(k, "config");
 }
+
+/*
+ * Fresh guests (no "domain"): each level a guest started from its own xl
+ * config, as LABEL CONFIG operands; the keys of a hot experiment's disk
+ * under test have no place there, nor a config in a hot one.
+ */
+static int mode_keys(struct xvbd_plan_err *e, const char *where, yajl_val obj,
+		     bool fresh, const char *const *hot_keys)
+{
+	size_t i;
+
+	if (!fresh && xvbd_plan_member(obj, "config"))
+		return xvbd_plan_fail(e, where, "config", "a fresh guest's xl "
+				      "config: leave out \"domain\" (a hot "
+				      "experiment swaps a disk of the running "
+				      "guest)");
+	for (i = 0; fresh && hot_keys[i]; i++)
+		if (xvbd_plan_member(obj, hot_keys[i]))
+			return xvbd_plan_fail(e, where, hot_keys[i], "goes with "
+					      "\"domain\" (a hot experiment on "
+					      "a running guest); a fresh "
+					      "guest's disks are its config's");
+	return 0;
+}
+
+static const char *const level_hot_keys[] = { "disk", "cache", NULL };
+static const char *const top_hot_keys[] = { "disk", "cache", "sweep", NULL };
 
 /*
  * What apply's disk object may say that an experiment's disk may not:
@@ -271,13 +301,17 @@ static int disk_type(struct xvbd_plan_err *e, const char *where,
 
 /* One level's disk, cache and vbd, as --disk/--cache/--vbd LABEL=... */
 static int level_opts(struct xvbd_plan_err *e, yajl_val lv, size_t idx,
-		      const char *label, bool common_disk, struct words *w)
+		      const char *label, bool common_disk, bool fresh,
+		      struct words *w)
 {
 	char where[32], at[48], word[WORD_MAX];
 	yajl_val v;
 	int err = 0;
 
 	snprintf(where, sizeof(where), "levels[%zu]", idx);
+	err = mode_keys(e, where, lv, fresh, level_hot_keys);
+	if (err || fresh)
+		goto vbd;
 	v = xvbd_plan_member(lv, "disk");
 	if (!v && !common_disk)
 		return xvbd_plan_fail(e, where, "disk", "missing: the level's "
@@ -300,6 +334,7 @@ static int level_opts(struct xvbd_plan_err *e, yajl_val lv, size_t idx,
 		err = xvbd_plan_str(e, where, "cache", v, word, sizeof(word));
 	if (v && !err)
 		err = push_level(w, "--cache", label, word);
+vbd:
 	v = xvbd_plan_member(lv, "vbd");
 	if (v && !err)
 		err = level_vbd(e, where, v, label, w);
@@ -331,7 +366,7 @@ static int level_labels(struct xvbd_plan_err *e, yajl_val levels,
 			return xvbd_plan_fail(e, where, NULL, "an object "
 					      "{\"label\": ..., \"disk\": ...}");
 		err = xvbd_plan_check_keys(e, where, lv, known_level,
-					   "label, disk, cache, vbd");
+					   "label, disk, cache, vbd, config");
 		if (err)
 			return err;
 		if (!xvbd_plan_member(lv, "label"))
@@ -358,9 +393,34 @@ static int level_labels(struct xvbd_plan_err *e, yajl_val levels,
 	return 0;
 }
 
-/* "levels": the labels as operands (the baseline first), their options. */
+/* Fresh guests: level i's label and config, as the operands LABEL CONFIG. */
+static int push_fresh(struct xvbd_plan_err *e, yajl_val levels, size_t i,
+		      const char *label, struct words *w)
+{
+	yajl_val lv = levels->u.array.values[i];
+	char where[32], cfg[XVBD_PATH_MAX];
+	int err;
+
+	snprintf(where, sizeof(where), "levels[%zu]", i);
+	if (!xvbd_plan_member(lv, "config"))
+		return xvbd_plan_fail(e, where, "config", "missing: the xl "
+				      "config of the level's fresh guest (or "
+				      "\"domain\" for a hot experiment)");
+	err = xvbd_plan_str(e, where, "config", xvbd_plan_member(lv, "config"),
+			    cfg, sizeof(cfg));
+	if (!err && !cfg[0])
+		err = xvbd_plan_fail(e, where, "config", "empty");
+	if (!err)
+		err = push(w, label, NULL);
+	return err ? err : push(w, cfg, NULL);
+}
+
+/*
+ * "levels": the labels as operands (the baseline first; with fresh
+ * guests each followed by its config), their options.
+ */
 static int plan_levels(struct xvbd_plan_err *e, yajl_val root,
-		       const char *baseline, struct words *w)
+		       const char *baseline, bool fresh, struct words *w)
 {
 	char labels[XVBD_AB_LEVELS_MAX][XVBD_AB_LABEL_MAX + 1];
 	yajl_val levels = xvbd_plan_member(root, "levels");
@@ -380,13 +440,16 @@ static int plan_levels(struct xvbd_plan_err *e, yajl_val root,
 		return xvbd_plan_fail(e, "baseline", NULL, "\"%s\": not one of "
 				      "the levels' labels", baseline);
 	base = baseline ? i : 0;
-	err = push(w, labels[base], NULL);
+	err = fresh ? push_fresh(e, levels, base, labels[base], w) :
+		      push(w, labels[base], NULL);
 	for (i = 0; i < n && !err; i++)
 		if (i != base)
-			err = push(w, labels[i], NULL);
+			err = fresh ? push_fresh(e, levels, i, labels[i], w) :
+				      push(w, labels[i], NULL);
 	for (i = 0; i < n && !err; i++)
 		err = level_opts(e, levels->u.array.values[i], i, labels[i],
-				 xvbd_plan_member(root, "disk") != NULL, w);
+				 xvbd_plan_member(root, "disk") != NULL, fresh,
+				 w);
 	return err;
 }
 
@@ -486,7 +549,27 @@ static int plan_options(struct xvbd_plan_err *e, yajl_val root,
 		if (!err && on)
 			err = push(w, "--until-confident", NULL);
 	}
+	if (!err && xvbd_plan_member(root, "guest_limits")) {
+		err = xvbd_plan_onoff(e, "guest_limits", NULL,
+				      xvbd_plan_member(root, "guest_limits"),
+				      &on);
+		if (!err && on)
+			err = push(w, "--guest-limits", NULL);
+	}
 	return err;
+}
+
+/* A level with a "config": the plan is one of fresh guests. */
+static bool some_config(yajl_val root)
+{
+	yajl_val levels = xvbd_plan_member(root, "levels");
+	size_t i;
+
+	for (i = 0; YAJL_IS_ARRAY(levels) && i < levels->u.array.len; i++)
+		if (YAJL_IS_OBJECT(levels->u.array.values[i]) &&
+		    xvbd_plan_member(levels->u.array.values[i], "config"))
+			return true;
+	return false;
 }
 
 /* The plan's tree -> the words of its command line. */
@@ -494,6 +577,7 @@ static int plan_words(struct xvbd_plan_err *e, yajl_val root,
 		      struct words *w)
 {
 	char baseline[XVBD_AB_LABEL_MAX + 1], sweep[WORD_MAX];
+	bool fresh;
 	yajl_val b;
 	int err;
 
@@ -503,13 +587,19 @@ static int plan_words(struct xvbd_plan_err *e, yajl_val root,
 	err = xvbd_plan_check_keys(e, "plan", root, known_top, "domain, "
 				   "levels, sweep, disk, cache, baseline, run, "
 				   "ready, duration, interval, results, runs, "
-				   "until_confident, max_runs, min_effect, "
-				   "metric, confidence, fail_if_worse");
+				   "until_confident, guest_limits, max_runs, "
+				   "min_effect, metric, confidence, "
+				   "fail_if_worse");
 	if (err)
 		return err;
-	if (!xvbd_plan_member(root, "domain"))
+	fresh = !xvbd_plan_member(root, "domain") && some_config(root);
+	if (!fresh && !xvbd_plan_member(root, "domain"))
 		return xvbd_plan_fail(e, "domain", NULL, "missing: the running "
-				      "guest (its name or id)");
+				      "guest (its name or id), or each level's "
+				      "\"config\" for fresh guests");
+	err = mode_keys(e, "plan", root, fresh, top_hot_keys);
+	if (err)
+		return err;
 	b = xvbd_plan_member(root, "baseline");
 	err = xvbd_plan_str(e, "baseline", NULL, b, baseline,
 			    sizeof(baseline));
@@ -530,7 +620,7 @@ static int plan_words(struct xvbd_plan_err *e, yajl_val root,
 				      "[{\"label\": ..., \"disk\": ...}, ...] "
 				      "(or \"sweep\")");
 	} else {
-		err = plan_levels(e, root, b ? baseline : NULL, w);
+		err = plan_levels(e, root, b ? baseline : NULL, fresh, w);
 	}
 	return err ? err : plan_options(e, root, w);
 }
