@@ -511,6 +511,14 @@ static int plan_sweep(struct xvbd_plan_err *e, const char *sweep,
 	return err;
 }
 
+/* The top-level keys that are an option without a value. */
+static const struct {
+	const char *key, *opt;
+} flags[] = {
+	{ "until_confident", "--until-confident" },
+	{ "guest_limits", "--guest-limits" },
+};
+
 /* The other top-level keys: one option each. */
 static int plan_options(struct xvbd_plan_err *e, yajl_val root,
 			struct words *w)
@@ -542,19 +550,14 @@ static int plan_options(struct xvbd_plan_err *e, yajl_val root,
 		if (!err)
 			err = push_opt(w, top_keys[i].opt, word);
 	}
-	if (!err && xvbd_plan_member(root, "until_confident")) {
-		err = xvbd_plan_onoff(e, "until_confident", NULL,
-				      xvbd_plan_member(root, "until_confident"),
-				      &on);
-		if (!err && on)
-			err = push(w, "--until-confident", NULL);
-	}
-	if (!err && xvbd_plan_member(root, "guest_limits")) {
-		err = xvbd_plan_onoff(e, "guest_limits", NULL,
-				      xvbd_plan_member(root, "guest_limits"),
-				      &on);
-		if (!err && on)
-			err = push(w, "--guest-limits", NULL);
+	/* the flags: true gives the option, false leaves it out */
+	for (i = 0; i < sizeof(flags) / sizeof(flags[0]) && !err; i++) {
+		yajl_val v = xvbd_plan_member(root, flags[i].key);
+
+		if (v)
+			err = xvbd_plan_onoff(e, flags[i].key, NULL, v, &on);
+		if (v && !err && on)
+			err = push(w, flags[i].opt, NULL);
 	}
 	return err;
 }
