@@ -79,8 +79,8 @@ void xvbd_ab_cli_default_metrics(const struct xvbd_ab_level *lv, size_t n,
 #define XVBD_AB_GATE_MAX_PCT	1000
 #define XVBD_AB_ROW_FAIL_IF_WORSE					\
 	XVBD_OPT_P("fail-if-worse", 0, XVBD_AB_GATE_MIN_PCT,		\
-		   XVBD_AB_GATE_MAX_PCT, "exit 3 when a level is worse "	\
-		   "than the baseline by more than P %")
+		   XVBD_AB_GATE_MAX_PCT, "exit 3 when a level is proven "\
+		   "worse than the baseline by P % or more")
 #define XVBD_AB_ROW_BASELINE						\
 	XVBD_OPT_STR("baseline", 0, "Label", 0, "the label the others "	\
 		     "are compared with (default: the first)")
