@@ -547,7 +547,18 @@ static void vbds_facts(struct fpctx *c, struct xvbd_tstack *ts,
 	uint32_t devid;
 	int rc;
 
-	rc = xvbd_tstack_disks(ts, domid, &disks, &ndisks);
+	if (nvdevs) {
+		uint32_t ids[XVBD_AB_VDEVS_MAX];
+		size_t nids = 0;
+
+		for (i = 0; i < nvdevs && nids < XVBD_AB_VDEVS_MAX; i++)
+			if (!xvbd_vdev_parse(vdevs[i], &devid))
+				ids[nids++] = devid;
+		rc = xvbd_tstack_disks_of(ts, domid, ids, nids, &disks,
+					  &ndisks);
+	} else {
+		rc = xvbd_tstack_disks(ts, domid, &disks, &ndisks);
+	}
 	if (rc) {
 		for (i = 0; i < nvdevs; i++) {
 			snprintf(name, sizeof(name), "vbd.%s.backend",

@@ -22,6 +22,8 @@
 struct xvbd_tstack {
 	libxl_ctx *ctx;
 	xentoollog_logger_stdiostream *logger;
+	xentoollog_level log_level;
+	struct xvbd_tstack_memo memo;
 };
 
 struct xvbd_tstack *xvbd_tstack_open(int verbosity)
@@ -34,7 +36,8 @@ struct xvbd_tstack *xvbd_tstack_open(int verbosity)
 
 	if (!ts)
 		return NULL;
-	ts->logger = xtl_createlogger_stdiostream(stderr, levels[idx], 0);
+	ts->log_level = levels[idx];
+	ts->logger = xtl_createlogger_stdiostream(stderr, ts->log_level, 0);
 	if (!ts->logger)
 		goto fail;
 	if (libxl_ctx_alloc(&ts->ctx, LIBXL_VERSION, 0,
@@ -51,6 +54,7 @@ void xvbd_tstack_close(struct xvbd_tstack *ts)
 	if (!ts)
 		return;
 	libxl_ctx_free(ts->ctx);
+	free(ts->memo.cmdline);
 	if (ts->logger)
 		xtl_logger_destroy((xentoollog_logger *)ts->logger);
 	free(ts);
@@ -60,6 +64,11 @@ void xvbd_tstack_close(struct xvbd_tstack *ts)
 libxl_ctx *xvbd_tstack_libxl(struct xvbd_tstack *ts)
 {
 	return ts->ctx;
+}
+
+struct xvbd_tstack_memo *xvbd_tstack_memo(struct xvbd_tstack *ts)
+{
+	return &ts->memo;
 }
 
 /* A path would be a config file or a device given where a name goes. */
@@ -154,6 +163,32 @@ void xvbd_tstack_disks_free(struct xvbd_disk *disks, size_t n)
 	free(disks);
 }
 
+/* One of libxl's disks as xvbd names it; -ENOMEM. */
+static int fill_disk(struct xvbd_tstack *ts, uint32_t domid,
+		     libxl_device_disk *d, struct xvbd_disk *x)
+{
+	libxl_diskinfo info;
+
+	x->vdev = strdup(d->vdev ? d->vdev : "");
+	x->target = d->pdev_path ? strdup(d->pdev_path) : NULL;
+	x->readwrite = d->readwrite;
+	x->backend_domid = d->backend_domid;
+	if (!x->vdev || (d->pdev_path && !x->target))
+		return -ENOMEM;
+	if (xvbd_vdev_parse(x->vdev, &x->devid))
+		x->devid = UINT32_MAX;
+	/* getinfo reads the backend path from libxl's own record. */
+	libxl_diskinfo_init(&info);
+	if (!libxl_device_disk_getinfo(ts->ctx, domid, d, &info)) {
+		x->devid = (uint32_t)info.devid;
+		x->backend_domid = info.backend_id;
+		x->backend_path = info.backend ? strdup(info.backend) : NULL;
+		x->frontend_path = info.frontend ? strdup(info.frontend) : NULL;
+	}
+	libxl_diskinfo_dispose(&info);
+	return 0;
+}
+
 int xvbd_tstack_disks(struct xvbd_tstack *ts, uint32_t domid,
 		      struct xvbd_disk **disks_out, size_t *n_out)
 {
@@ -168,33 +203,10 @@ int xvbd_tstack_disks(struct xvbd_tstack *ts, uint32_t domid,
 		rc = -ENOMEM;
 		goto out;
 	}
-	for (i = 0; i < num; i++) {
-		libxl_device_disk *d = &list[i];
-		struct xvbd_disk *x = &disks[i];
-		libxl_diskinfo info;
-
-		x->vdev = strdup(d->vdev ? d->vdev : "");
-		x->target = d->pdev_path ? strdup(d->pdev_path) : NULL;
-		x->readwrite = d->readwrite;
-		x->backend_domid = d->backend_domid;
-		if (!x->vdev || (d->pdev_path && !x->target)) {
-			rc = -ENOMEM;
-			goto out;
-		}
-		if (xvbd_vdev_parse(x->vdev, &x->devid))
-			x->devid = UINT32_MAX;
-		/* getinfo reads the backend path from libxl's own record. */
-		libxl_diskinfo_init(&info);
-		if (!libxl_device_disk_getinfo(ts->ctx, domid, d, &info)) {
-			x->devid = (uint32_t)info.devid;
-			x->backend_domid = info.backend_id;
-			x->backend_path = info.backend ?
-				strdup(info.backend) : NULL;
-			x->frontend_path = info.frontend ?
-				strdup(info.frontend) : NULL;
-		}
-		libxl_diskinfo_dispose(&info);
-	}
+	for (i = 0; i < num && !rc; i++)
+		rc = fill_disk(ts, domid, &list[i], &disks[i]);
+	if (rc)
+		goto out;
 	*disks_out = disks;
 	*n_out = (size_t)num;
 	disks = NULL;
@@ -203,6 +215,50 @@ out:
 	if (list)
 		libxl_device_disk_list_free(list, num);
 	return rc;
+}
+
+/*
+ * libxl's record of each asked-for disk alone (libxl_vdev_to_device_disk
+ * reads its own path under /libxl, as the list does): a run that waits
+ * for one disk or fingerprints one reads its keys, not every disk's,
+ * several times a second under emulation.
+ */
+int xvbd_tstack_disks_of(struct xvbd_tstack *ts, uint32_t domid,
+			 const uint32_t *devids, size_t ndevids,
+			 struct xvbd_disk **disks_out, size_t *n_out)
+{
+	struct xvbd_disk *disks = calloc(ndevids ? ndevids : 1,
+					 sizeof(*disks));
+	char vdev[32];
+	size_t i, n = 0;
+	int rc = 0, got;
+
+	if (!disks)
+		return -ENOMEM;
+	for (i = 0; i < ndevids && !rc; i++) {
+		libxl_device_disk d;
+
+		if (xvbd_vdev_name(devids[i], vdev, sizeof(vdev)))
+			continue;
+		libxl_device_disk_init(&d);
+		/* A disk the domain does not have is an answer here, not an
+		 * error of libxl's to print ("Missing xenstore node"). */
+		xtl_stdiostream_set_minlevel(ts->logger, XTL_CRITICAL);
+		got = libxl_vdev_to_device_disk(ts->ctx, domid, vdev, &d);
+		xtl_stdiostream_set_minlevel(ts->logger, ts->log_level);
+		if (!got) {
+			rc = fill_disk(ts, domid, &d, &disks[n]);
+			n++;
+		}
+		libxl_device_disk_dispose(&d);
+	}
+	if (rc) {
+		xvbd_tstack_disks_free(disks, n);
+		return rc;
+	}
+	*disks_out = disks;
+	*n_out = n;
+	return 0;
 }
 
 int xvbd_tstack_disk_find(struct xvbd_tstack *ts, uint32_t domid,

@@ -55,6 +55,13 @@ int xvbd_tstack_disks(struct xvbd_tstack *ts, uint32_t domid,
 		      struct xvbd_disk **disks, size_t *n);
 void xvbd_tstack_disks_free(struct xvbd_disk *disks, size_t n);
 /*
+ * The disks of domid among devids (as xvbd_tstack_disks, in devids'
+ * order; a devid the domain has no disk of is left out).
+ */
+int xvbd_tstack_disks_of(struct xvbd_tstack *ts, uint32_t domid,
+			 const uint32_t *devids, size_t ndevids,
+			 struct xvbd_disk **disks, size_t *n);
+/*
  * The disks of domid (as xvbd_tstack_disks) and in *found the first one
  * whose devid is devid.  -ENOENT: the domain has no such disk; on any
  * error nothing is returned.

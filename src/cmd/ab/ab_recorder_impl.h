@@ -41,11 +41,14 @@ struct xvbd_ab_run {
 	/*
 	 * Called at the baseline (after the warmup: a fresh guest has
 	 * connected its disks by then): the fingerprint.  Just before it,
-	 * or just after when a workload already runs (the loop says why).
+	 * or just after when a workload already runs (the loop says why);
+	 * or earlier, once the disks are Connected, while --ready says
+	 * the guest is not ready yet (at_baseline_done then).
 	 * Non-zero: nothing is recorded (it has printed its error).
 	 */
 	int (*at_baseline)(void *arg);
 	void *arg;
+	bool at_baseline_done;
 	/*
 	 * --run: its stdout goes to capture (NULL: to stderr, unread),
 	 * and is echoed to stderr when echo_output.

@@ -949,7 +949,7 @@ int xvbd_ab_recorder_loop(struct xvbd_tstack *ts, struct xvbd_xs *xs,
 	 * first interval is only longer).
 	 */
 	fp_first = !r.child;
-	if (fp_first && run->at_baseline) {
+	if (fp_first && run->at_baseline && !run->at_baseline_done) {
 		err = run->at_baseline(run->arg);
 		if (err)
 			goto out;	/* its error is printed */
@@ -963,7 +963,7 @@ int xvbd_ab_recorder_loop(struct xvbd_tstack *ts, struct xvbd_xs *xs,
 		if (err)
 			goto out;	/* the baseline alone is no run */
 	}
-	if (!fp_first && run->at_baseline) {
+	if (!fp_first && run->at_baseline && !run->at_baseline_done) {
 		err = run->at_baseline(run->arg);
 		if (err)
 			goto out;	/* its error is printed */

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "ab_recorder_impl.h"
+#include "xvbd/ab/ab_record_impl.h"
 #include "xvbd/base/sig.h"
 #include "xvbd/base/spawn.h"
 #include "xvbd/base/util.h"
@@ -82,10 +83,16 @@ static int all_connected(struct xvbd_tstack *ts, struct xvbd_xs *xs,
 			 size_t len)
 {
 	struct xvbd_disk *disks = NULL;
-	size_t n = 0, i;
+	uint32_t ids[XVBD_AB_VDEVS_MAX + 1];
+	size_t n = 0, nids = 0, i;
 	uint64_t bs, fs;
-	int err = xvbd_tstack_disks(ts, run->domid, &disks, &n), rc = 1;
+	int err, rc = 1;
 
+	for (i = 0; i < run->ndevids && nids < XVBD_AB_VDEVS_MAX; i++)
+		ids[nids++] = run->devids[i];
+	if (run->has_under_test)
+		ids[nids++] = run->under_test_devid;
+	err = xvbd_tstack_disks_of(ts, run->domid, ids, nids, &disks, &n);
 	if (err)
 		return err;
 	for (i = 0; i < n && rc == 1; i++) {
@@ -187,12 +194,27 @@ int xvbd_ab_recorder_ready(struct xvbd_tstack *ts, struct xvbd_xs *xs,
 	sigaddset(&rd.sigs, SIGCHLD);
 	run->stop_signal = 0;
 	rd.deadline_ns = xvbd_stats_now_ns() + timeout_ns;
+	run->at_baseline_done = false;
 	rc = wait_connected(&rd, ts, xs, timeout_ns);
 	while (!rc && ready_cmd) {
 		if (try_once(&rd, ready_cmd, &status) == 0)
 			break;
 		if (status >= 0)
 			last = status;
+		/*
+		 * The disks are Connected and the guest is not ready yet:
+		 * the fingerprint (half a second under load) is taken in
+		 * that wait rather than after it, where the run would wait
+		 * for it: what it reads is settled once the disks connect.
+		 */
+		if (status >= 0 && run->at_baseline && !run->at_baseline_done) {
+			if (run->at_baseline(run->arg)) {
+				rc = XVBD_EXIT_FAIL;
+				break;
+			}
+			run->at_baseline_done = true;
+			continue;
+		}
 		if (!run->stop_signal &&
 		    xvbd_stats_now_ns() < rd.deadline_ns &&
 		    pause_until(&rd, xvbd_stats_now_ns() + STEP_NS))

@@ -12,9 +12,12 @@
 #     kernel's own event stream (a tracefs instance of the test's,
 #     issue to completion paired by sector, no hist trigger): the same
 #     count of reads, the same maximum within 1 %; every interval's
-#     p50 below 62.5 ms + 15 % and max >= p99.9 >= p99 >= p50 > 0 (the
-#     p50 itself moves with the time spent outside the device: 6 to
-#     40 ms in two runs, the reads bimodal, throttled or not); the
+#     p50 below 62.5 ms + 15 % and max >= p99.9 >= p99 >= p50 > 0;
+#     every interval's p50 within 15 % of the service time the
+#     throttle implies, 62.5 ms less the median time outside the
+#     device, when the stream's own reads took that (a loaded host
+#     stretches the time outside, the bucket leaks between reads and
+#     the throttle implies nothing: said, not checked); the
 #     stats started before the guest existed (its VBDs came later) and
 #     ended on SIGINT with nothing left in tracefs;
 #  2. completions: reads and writes that dom0 runs on both partitions at
@@ -120,12 +123,31 @@ check "xvbd's maximum is the stream's, within 1 %" awk -v a="$x_max" \
 # What the throttle implies: at QD1 its leaky bucket starts a 64 KiB read
 # 62.5 ms after the one before once the allowance is spent, so a read's
 # time in the device is 62.5 ms less the time outside it since the last
-# completion (the kernel's stream says how long).  Logged: under TCG the
-# time outside moves from run to run.
-awk '$1 == 128 { if (prev != "") printf "%.3f\n", ($3 - prev) * 1e3; prev = $4 }' \
-	/tmp/t88.raw | sort -n | awk '{ g[++k] = $1 } END { if (k) {
-	m = g[int((k + 1) / 2)]
-	printf "# throttle: median time outside the device %.1f ms (%d gaps), implied service %.1f ms\n", m, k, 62.5 - m } }'
+# completion (the kernel's stream says how long).  That holds while the
+# reads wait for the bucket: when the time outside is long (a loaded
+# host), the bucket leaks between reads, its allowance (100 KiB) lets some
+# through at once and the reads come out bimodal (p50 between 6 and 40 ms
+# in two such runs).  So the throttle is the reference when the stream's
+# own median read is within 5 % of what it implies; otherwise that is
+# said, and not checked.
+awk '$1 == 128 { if (pc != "") printf "%.3f %.3f\n", ($3 - pc) * 1e3,
+	$2 / 1e6; pc = $4 }' /tmp/t88.raw >/tmp/t88.gaps
+median() { sort -n | awk '{ v[++k] = $1 } END { printf "%.3f", k ? v[int((k + 1) / 2)] : 0 }'; }
+gap_ms=$(cut -d' ' -f1 /tmp/t88.gaps | median)
+dev_ms=$(cut -d' ' -f2 /tmp/t88.gaps | median)
+ngaps=$(wc -l </tmp/t88.gaps)
+implied_ms=$(awk -v g="$gap_ms" 'BEGIN { printf "%.3f", 62.5 - g }')
+echo "# throttle: median time outside the device $gap_ms ms ($ngaps gaps)," \
+	"implied service $implied_ms ms; the stream's median read $dev_ms ms"
+if awk -v s="$dev_ms" -v i="$implied_ms" 'BEGIN { d = s - i; if (d < 0) d = -d
+	exit !(i > 0 && d <= i * 0.05) }'; then
+	check "p50 within 15 % of the throttle's implied $implied_ms ms, every interval" \
+		awk -v i="$implied_ms" '{ d = $2 / 1e6 - i; if (d < 0) d = -d
+		if (d > i * 0.15) bad = 1 } END { exit bad }' /tmp/t88.slow
+else
+	echo "# the stream's reads did not wait for the throttle's bucket:" \
+		"its implied service time is no reference this run (not checked)"
+fi
 # 65536 B at 1048576 B/s: starts 62.5 ms apart at QD1.
 check "p50 below the throttle's 62.5 ms + 15 %, every interval" \
 	awk '$2 > 71875000 { bad = 1 } END { exit bad }' /tmp/t88.slow
