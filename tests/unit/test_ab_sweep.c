@@ -361,6 +361,18 @@ static void test_sweep_holm_overturns(void **state)
 
 /* ---- the gate ---- */
 
+/* The lab's four levels compared, c[] the comparisons (the baseline's NULL). */
+static void gate_lab(struct exper *e, struct xvbd_ab_sweep *s,
+		     const struct xvbd_ab_comparison **c)
+{
+	size_t i;
+
+	make_lab(e, 5, EXP_ID);
+	assert_int_equal(xvbd_ab_sweep_compare(e->lv, 4, 0, &defaults, s), 0);
+	for (i = 0; i < LEVELS; i++)
+		c[i] = i ? &s->cmp[i] : NULL;
+}
+
 static void test_gate(void **state)
 {
 	struct exper *e = calloc(1, sizeof(*e));
@@ -369,13 +381,9 @@ static void test_gate(void **state)
 	bool iops_only[XVBD_AB_NMETRICS] = { false };
 	struct xvbd_ab_gate g;
 	char line[512];
-	size_t i;
 
 	(void)state;
-	make_lab(e, 5, EXP_ID);
-	assert_int_equal(xvbd_ab_sweep_compare(e->lv, 4, 0, &defaults, s), 0);
-	for (i = 0; i < LEVELS; i++)
-		c[i] = i ? &s->cmp[i] : NULL;
+	gate_lab(e, s, c);
 	/* slow: -66.7 % in IO/s and MB/s, proven */
 	assert_int_equal(xvbd_ab_gate_judge(c, 4, NULL, 20, &g), 0);
 	assert_int_equal(g.nfailed, 2);
@@ -550,16 +558,13 @@ static void test_gate_render(void **state)
 	const struct xvbd_ab_comparison *c[LEVELS];
 	struct xvbd_ab_gate g;
 	char *buf = NULL, err[128];
-	size_t len = 0, i;
+	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	struct xvbd_out *o;
 	yajl_val doc, hits;
 
 	(void)state;
-	make_lab(e, 5, EXP_ID);
-	assert_int_equal(xvbd_ab_sweep_compare(e->lv, 4, 0, &defaults, s), 0);
-	for (i = 0; i < LEVELS; i++)
-		c[i] = i ? &s->cmp[i] : NULL;
+	gate_lab(e, s, c);
 	assert_int_equal(xvbd_ab_gate_judge(c, 4, NULL, 20, &g), 0);
 	o = xvbd_out_new(f, true);
 	xvbd_out_obj_begin(o, NULL);
