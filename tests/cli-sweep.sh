@@ -206,7 +206,7 @@ case_ 2 "ab run: $P/objshare.json: levels[1].disk.share: not for an experiment's
 case_ 2 "ab run: $P/objvdev.json: levels[1].disk.vdev: missing" ab run --plan "$P/objvdev.json"
 case_ 2 "ab run: $P/objauto.json: levels[1].disk.vdev: \"auto\": name it" ab run --plan "$P/objauto.json"
 case_ 2 "ab run: $P/objring.json: levels[1].disk.ring_order: ring-order=9: expected a number 0..4" ab run --plan "$P/objring.json"
-case_ 2 "ab run: $P/objsrc.json: levels[1].disk" ab run --plan "$P/objsrc.json"
+case_ 2 "ab run: $P/objsrc.json: levels[1].disk: file and phy are one disk each" ab run --plan "$P/objsrc.json"
 case_ 2 "ab run: $P/objtype.json: levels[1].disk: an xl disk spec string" ab run --plan "$P/objtype.json"
 case_ 2 "ab run: $P/objcache.json: levels[1].cache: also in its disk object" ab run --plan "$P/objcache.json"
 case_ 2 "ab run: $P/objvbd.json: levels[1].vbd: its disk object has offers (queues)" ab run --plan "$P/objvbd.json"
