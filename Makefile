@@ -147,7 +147,7 @@ XEN_SRCS  += src/disk/disk_desc.c src/disk/disk_dom.c src/disk/disk_attach.c \
 	     src/disk/disk_detach.c src/disk/disk_tune.c src/disk/disk_observe.c
 # apply: the plan (unit tested with DESC_OBJS), the comparison and its
 # actions
-XEN_SRCS  += src/cmd/apply/apply_plan.c
+XEN_SRCS  += src/cmd/apply/apply_plan.c src/cmd/plan_disk.c
 CMD_SRCS  += src/cmd/apply/cmd_apply.c src/cmd/apply/apply_run.c
 CMD_SRCS  += src/cmd/journal_report.c
 SRCS      := $(LIB_SRCS) $(XEN_SRCS) $(CMD_SRCS) src/cmd/main.c
@@ -189,7 +189,7 @@ $(BUILD)/tests/unit/%: $(BUILD)/tests/unit/%.o $(LIB_OBJS) $(LOOP_OBJS)
 # The disk layer's parser and apply's plan: libxlutil reads xl disk specs
 # (through tstack.c, as the fuzzers link it).
 DESC_OBJS := $(addprefix $(BUILD)/src/,disk/disk_desc.o xen/tstack.o xen/xs.o \
-	     cmd/apply/apply_plan.o)
+	     cmd/apply/apply_plan.o cmd/plan_disk.o)
 DESC_TESTS := $(BUILD)/tests/unit/test_disk_desc $(BUILD)/tests/unit/test_apply_plan
 $(DESC_TESTS): $(DESC_OBJS)
 $(DESC_TESTS): UNIT_LIBS = $(PKG_LIBS)

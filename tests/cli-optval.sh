@@ -108,7 +108,8 @@ for v in 95 95% 60.5 80.125; do
 done
 # The effect sizes and margins of ab compare and ab run: the same grammar.
 pct_small=("ab compare a b --equivalence @" "ab compare a b --min-effect @"
-	"$RUN --until-shutdown --equivalence @" "ab compare a b --fail-if-worse @")
+	"$RUN --until-shutdown --equivalence @" "ab compare a b --fail-if-worse @"
+	"$RUN --until-shutdown --fail-if-worse @")
 for v in abc -5 2%% "2 5" 1e1 2.1234 "" .5 2. +2 0x2; do
 	kind_case refused "expected a percentage from" "$v" "${pct_small[@]}"
 done

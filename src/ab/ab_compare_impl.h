@@ -55,6 +55,8 @@ int ab_metric_extras(const struct xvbd_ab_comparison *c,
 		     struct xvbd_ab_metric_cmp *mc, const double *xa,
 		     const double *xb, const double *pa, const double *pb,
 		     size_t np);
+/* A verdict's JSON word: "better", "worse", "no-difference", ... */
+const char *ab_verdict_name(enum xvbd_ab_verdict v);
 /* What the runs needed say, from the verdict and the numbers. */
 enum xvbd_ab_runs ab_runs_status(const struct xvbd_ab_comparison *c,
 				 const struct xvbd_ab_metric_cmp *mc);

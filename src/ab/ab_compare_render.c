@@ -37,7 +37,7 @@ static const char *equiv_name(enum xvbd_ab_equiv e)
 	}
 }
 
-static const char *verdict_name(enum xvbd_ab_verdict v)
+const char *ab_verdict_name(enum xvbd_ab_verdict v)
 {
 	switch (v) {
 	case XVBD_AB_V_BETTER:
@@ -160,7 +160,7 @@ static void render_verdict_json(struct xvbd_out *o,
 {
 	char text[XVBD_AB_VERDICT_TEXT_MAX];
 
-	xvbd_out_str(o, "verdict", verdict_name(mc->verdict));
+	xvbd_out_str(o, "verdict", ab_verdict_name(mc->verdict));
 	xvbd_out_str(o, "direction", mc->verdict == XVBD_AB_V_UNKNOWN ?
 		     NULL : mc->direction > 0 ? "higher" : mc->direction < 0 ?
 		     "lower" : "none");

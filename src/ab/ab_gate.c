@@ -19,6 +19,7 @@
 
 #include "ab_compare_impl.h"
 #include "xvbd/ab/ab_sweep.h"
+#include "xvbd/base/out.h"
 
 void xvbd_ab_gate_free(struct xvbd_ab_gate *g)
 {
@@ -147,4 +148,34 @@ int xvbd_ab_gate_text(const struct xvbd_ab_gate *g,
 			     h->pct, iv, h->baseline, g->threshold_pct,
 			     why_not(h->verdict), confidence * 100);
 	return n < 0 || (size_t)n >= len ? -ENOSPC : 0;
+}
+
+void xvbd_ab_gate_render(struct xvbd_out *o, const char *key,
+			 const struct xvbd_ab_gate *g)
+{
+	size_t i;
+
+	xvbd_out_obj_begin(o, key);
+	xvbd_out_double_opt(o, "fail_if_worse_pct", true, g->threshold_pct);
+	xvbd_out_bool(o, "failed", g->nfailed > 0);
+	xvbd_out_uint(o, "exit", g->nfailed ? XVBD_AB_GATE_EXIT : 0);
+	xvbd_out_uint(o, "failures", g->nfailed);
+	xvbd_out_uint(o, "not_proven", g->nunproven);
+	xvbd_out_arr_begin(o, "hits");
+	for (i = 0; i < g->nhits; i++) {
+		const struct xvbd_ab_gate_hit *h = &g->hits[i];
+
+		xvbd_out_obj_begin(o, NULL);
+		xvbd_out_str(o, "level", h->level);
+		xvbd_out_str(o, "baseline", h->baseline);
+		xvbd_out_str(o, "metric", xvbd_ab_metrics[h->metric].name);
+		xvbd_out_double_opt(o, "pct", true, h->pct);
+		xvbd_out_double_opt(o, "pct_lo", !isnan(h->pct_lo), h->pct_lo);
+		xvbd_out_double_opt(o, "pct_hi", !isnan(h->pct_hi), h->pct_hi);
+		xvbd_out_str(o, "verdict", ab_verdict_name(h->verdict));
+		xvbd_out_bool(o, "fails", h->proven);
+		xvbd_out_obj_end(o);
+	}
+	xvbd_out_arr_end(o);
+	xvbd_out_obj_end(o);
 }

@@ -27,7 +27,8 @@ FUZZ_NAMES   := $(FUZZ_SRCS:tests/fuzz/%.c=%)
 FUZZ_BINS    := $(FUZZ_NAMES:%=$(FUZZ_BUILD)/%)
 FUZZ_LIB_OBJS := $(LIB_SRCS:%.c=$(FUZZ_BUILD)/%.o) \
 		 $(FUZZ_BUILD)/src/xen/tstack.o $(FUZZ_BUILD)/src/xen/xs.o \
-		 $(FUZZ_BUILD)/src/xen/xs_path.o $(FUZZ_BUILD)/src/disk/disk_desc.o
+		 $(FUZZ_BUILD)/src/xen/xs_path.o $(FUZZ_BUILD)/src/disk/disk_desc.o \
+		 $(FUZZ_BUILD)/src/cmd/plan_disk.o
 FUZZ_SECONDS ?= 5
 FUZZ_RUNS    ?= 10000000
 # -rss_limit_mb: a leak or a runaway allocation ends a run.

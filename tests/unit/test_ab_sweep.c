@@ -361,6 +361,18 @@ static void test_sweep_holm_overturns(void **state)
 
 /* ---- the gate ---- */
 
+/* The lab's four levels compared, c[] the comparisons (the baseline's NULL). */
+static void gate_lab(struct exper *e, struct xvbd_ab_sweep *s,
+		     const struct xvbd_ab_comparison **c)
+{
+	size_t i;
+
+	make_lab(e, 5, EXP_ID);
+	assert_int_equal(xvbd_ab_sweep_compare(e->lv, 4, 0, &defaults, s), 0);
+	for (i = 0; i < LEVELS; i++)
+		c[i] = i ? &s->cmp[i] : NULL;
+}
+
 static void test_gate(void **state)
 {
 	struct exper *e = calloc(1, sizeof(*e));
@@ -369,13 +381,9 @@ static void test_gate(void **state)
 	bool iops_only[XVBD_AB_NMETRICS] = { false };
 	struct xvbd_ab_gate g;
 	char line[512];
-	size_t i;
 
 	(void)state;
-	make_lab(e, 5, EXP_ID);
-	assert_int_equal(xvbd_ab_sweep_compare(e->lv, 4, 0, &defaults, s), 0);
-	for (i = 0; i < LEVELS; i++)
-		c[i] = i ? &s->cmp[i] : NULL;
+	gate_lab(e, s, c);
 	/* slow: -66.7 % in IO/s and MB/s, proven */
 	assert_int_equal(xvbd_ab_gate_judge(c, 4, NULL, 20, &g), 0);
 	assert_int_equal(g.nfailed, 2);
@@ -537,6 +545,58 @@ static void test_render(void **state)
 		(const char *[]){ "adjust", NULL }, yajl_t_string)), "holm");
 	yajl_tree_free(doc);
 	free(json);
+	xvbd_ab_sweep_free(s);
+	free(s);
+	free(e);
+}
+
+/* The gate as JSON: its threshold, the verdict, each hit (ab run --json). */
+static void test_gate_render(void **state)
+{
+	struct exper *e = calloc(1, sizeof(*e));
+	struct xvbd_ab_sweep *s = calloc(1, sizeof(*s));
+	const struct xvbd_ab_comparison *c[LEVELS];
+	struct xvbd_ab_gate g;
+	char *buf = NULL, err[128];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	struct xvbd_out *o;
+	yajl_val doc, hits;
+
+	(void)state;
+	gate_lab(e, s, c);
+	assert_int_equal(xvbd_ab_gate_judge(c, 4, NULL, 20, &g), 0);
+	o = xvbd_out_new(f, true);
+	xvbd_out_obj_begin(o, NULL);
+	xvbd_ab_gate_render(o, "gate", &g);
+	xvbd_out_obj_end(o);
+	assert_int_equal(xvbd_out_finish(o), 0);
+	xvbd_out_free(o);
+	fclose(f);
+	doc = yajl_tree_parse(buf, err, sizeof(err));
+	assert_non_null(doc);
+	assert_true(YAJL_IS_TRUE(yajl_tree_get(doc, (const char *[]){ "gate",
+		"failed", NULL }, yajl_t_true)));
+	assert_int_equal(YAJL_GET_INTEGER(yajl_tree_get(doc,
+		(const char *[]){ "gate", "exit", NULL }, yajl_t_number)), 3);
+	assert_int_equal(YAJL_GET_INTEGER(yajl_tree_get(doc,
+		(const char *[]){ "gate", "failures", NULL }, yajl_t_number)),
+		(long long)g.nfailed);
+	hits = yajl_tree_get(doc, (const char *[]){ "gate", "hits", NULL },
+			     yajl_t_array);
+	assert_non_null(hits);
+	assert_int_equal(hits->u.array.len, g.nhits);
+	assert_string_equal(YAJL_GET_STRING(yajl_tree_get(hits->u.array.values[0],
+		(const char *[]){ "level", NULL }, yajl_t_string)), "slow");
+	assert_string_equal(YAJL_GET_STRING(yajl_tree_get(hits->u.array.values[0],
+		(const char *[]){ "verdict", NULL }, yajl_t_string)), "worse");
+	assert_true(YAJL_IS_TRUE(yajl_tree_get(hits->u.array.values[0],
+		(const char *[]){ "fails", NULL }, yajl_t_true)));
+	assert_true(YAJL_GET_DOUBLE(yajl_tree_get(hits->u.array.values[0],
+		(const char *[]){ "pct", NULL }, yajl_t_number)) <= -20);
+	yajl_tree_free(doc);
+	free(buf);
+	xvbd_ab_gate_free(&g);
 	xvbd_ab_sweep_free(s);
 	free(s);
 	free(e);
@@ -841,6 +901,7 @@ int main(void)
 		cmocka_unit_test(test_sweep_drops_block),
 		cmocka_unit_test(test_sweep_holm_overturns),
 		cmocka_unit_test(test_gate),
+		cmocka_unit_test(test_gate_render),
 		cmocka_unit_test(test_record_position),
 		cmocka_unit_test(test_render),
 		cmocka_unit_test(test_plot_levels),

@@ -196,6 +196,13 @@ int xvbd_ab_gate_text(const struct xvbd_ab_gate *g,
 		      const struct xvbd_ab_gate_hit *h, double confidence,
 		      char *buf, size_t len);
 void xvbd_ab_gate_free(struct xvbd_ab_gate *g);
+/*
+ * The gate as JSON under key: its threshold, whether it failed (and the
+ * exit code that says so), and each hit (level, metric, % with its
+ * interval, verdict, whether it fails the gate).
+ */
+void xvbd_ab_gate_render(struct xvbd_out *o, const char *key,
+			 const struct xvbd_ab_gate *g);
 
 /* ---- the sequential stop over k - 1 comparisons (ab_sweep_seq.c) ---- */
 

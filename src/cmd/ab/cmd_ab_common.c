@@ -11,6 +11,8 @@
 #include <time.h>
 
 #include "xvbd/ab/ab.h"
+#include "xvbd/ab/ab_sweep.h"
+#include "xvbd/base/out.h"
 #include "xvbd/cmd/ab/cmd_ab.h"
 #include "xvbd/base/util.h"
 
@@ -357,4 +359,85 @@ int xvbd_ab_cli_select_levels(const struct xvbd_cmd *cmd, const char *dir,
 		lv[i].label = recs[i] ? recs[i][0].label : ops[i];
 	}
 	return rc ? rc : levels_overlap(cmd, ops, nops, lv);
+}
+
+/*
+ * The gate on stderr: each metric worse by the threshold, failing or
+ * not proven, then what it comes to.  Exit 3 on a failure (the output
+ * is still printed: cmd.c ends every document).
+ */
+int xvbd_ab_cli_gate(const struct xvbd_cmd *cmd,
+		     const struct xvbd_ab_comparison *const *cmp, size_t n,
+		     const bool *shown, double gate_pct, double confidence,
+		     struct xvbd_out *out, const char *key)
+{
+	struct xvbd_ab_gate g;
+	char line[1024];
+	size_t i;
+	int err;
+
+	err = xvbd_ab_gate_judge(cmp, n, shown, gate_pct, &g);
+	if (err) {
+		xvbd_err(cmd->name, "--fail-if-worse", "%s", strerror(-err));
+		return XVBD_EXIT_FAIL;
+	}
+	for (i = 0; i < g.nhits; i++) {
+		xvbd_ab_gate_text(&g, &g.hits[i], confidence, line,
+				  sizeof(line));
+		fprintf(stderr, "xvbd: %s: gate: %s\n", cmd->name, line);
+	}
+	if (g.nfailed)	/* an error: --json's msg */
+		xvbd_err(cmd->name, "gate", "failed: %zu metric%s worse "
+			 "than the baseline by at least %g %% and proven (exit "
+			 "%d)", g.nfailed, g.nfailed == 1 ? "" : "s",
+			 gate_pct, XVBD_AB_GATE_EXIT);
+	else
+		fprintf(stderr, "xvbd: %s: gate: passed: no metric proven "
+			"worse than the baseline by %g %% or more%s\n",
+			cmd->name, gate_pct, g.nunproven ?
+			" (some worse by that much, not proven: see above)" :
+			"");
+	if (out && xvbd_out_is_json(out))
+		xvbd_ab_gate_render(out, key, &g);
+	err = g.nfailed ? XVBD_AB_GATE_EXIT : XVBD_EXIT_OK;
+	xvbd_ab_gate_free(&g);
+	return err;
+}
+
+int xvbd_ab_cli_gate_levels(const struct xvbd_cmd *cmd,
+			    const struct xvbd_ab_level *lv, size_t n,
+			    const struct xvbd_ab_compare_opts *co,
+			    const bool *shown, double gate_pct,
+			    struct xvbd_out *out, const char *key)
+{
+	struct xvbd_ab_sweep_opts so = { .cmp = *co, .shown = shown };
+	const struct xvbd_ab_comparison *cmp[XVBD_AB_LEVELS_MAX] = { NULL };
+	struct xvbd_ab_comparison two = { .variable = -1 };
+	struct xvbd_ab_sweep *s = NULL;
+	size_t i;
+	int rc, err;
+
+	if (n == 2) {
+		err = xvbd_ab_compare_with(lv[0].recs, lv[0].n, lv[1].recs,
+					   lv[1].n, co, &two);
+		if (!err)
+			err = xvbd_ab_compare_adjust(&two, shown, true);
+		cmp[1] = &two;
+	} else {
+		s = calloc(1, sizeof(*s));
+		err = s ? xvbd_ab_sweep_compare(lv, n, 0, &so, s) : -ENOMEM;
+		for (i = 1; s && i < n; i++)
+			cmp[i] = &s->cmp[i];
+	}
+	rc = err ? XVBD_EXIT_FAIL : xvbd_ab_cli_gate(cmd, cmp, n, shown,
+						      gate_pct, co->confidence,
+						      out, key);
+	if (err)
+		xvbd_err(cmd->name, "--fail-if-worse", "%s", strerror(-err));
+	if (n == 2)
+		xvbd_ab_comparison_free(&two);
+	if (s)
+		xvbd_ab_sweep_free(s);
+	free(s);
+	return rc;
 }

@@ -137,45 +137,12 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 				  "compared", &co->base);
 }
 
-/*
- * The gate on stderr: each metric worse by the threshold, failing or
- * not proven, then what it comes to.  Exit 3 on a failure (the output
- * is still printed: cmd.c ends every document).
- */
 static int gate(struct xvbd_ctx *ctx, const struct compare_opts *co,
 		const struct xvbd_ab_comparison *const *cmp, size_t n)
 {
-	struct xvbd_ab_gate g;
-	char line[1024];
-	size_t i;
-	int err;
-
-	err = xvbd_ab_gate_judge(cmp, n, co->some_metric ? co->shown : NULL,
-				 co->gate_pct, &g);
-	if (err) {
-		xvbd_err(ctx->cmd->name, "--fail-if-worse", "%s",
-			 strerror(-err));
-		return XVBD_EXIT_FAIL;
-	}
-	for (i = 0; i < g.nhits; i++) {
-		xvbd_ab_gate_text(&g, &g.hits[i], co->cmp.confidence, line,
-				  sizeof(line));
-		fprintf(stderr, "xvbd: %s: gate: %s\n", ctx->cmd->name, line);
-	}
-	if (g.nfailed)	/* an error: --json's msg */
-		xvbd_err(ctx->cmd->name, "gate", "failed: %zu metric%s worse "
-			 "than the baseline by at least %g %% and proven (exit "
-			 "%d)", g.nfailed, g.nfailed == 1 ? "" : "s",
-			 co->gate_pct, XVBD_AB_GATE_EXIT);
-	else
-		fprintf(stderr, "xvbd: %s: gate: passed: no metric proven "
-			"worse than the baseline by %g %% or more%s\n",
-			ctx->cmd->name, co->gate_pct, g.nunproven ?
-			" (some worse by that much, not proven: see above)" :
-			"");
-	err = g.nfailed ? XVBD_AB_GATE_EXIT : XVBD_EXIT_OK;
-	xvbd_ab_gate_free(&g);
-	return err;	/* the comparison stands: cmd.c ends it */
+	return xvbd_ab_cli_gate(ctx->cmd, cmp, n, co->some_metric ? co->shown :
+				NULL, co->gate_pct, co->cmp.confidence, NULL,
+				NULL);
 }
 
 /* Two labels: ab compare as it has always been, A the baseline. */

@@ -5,7 +5,7 @@
  *		  [--interval S] [--warmup S]
  *		  [--runs N | --until-confident [--min-effect P] [--max-runs N]]
  *		  [--equivalence P] [--metric M] [--confidence P] [--dir DIR]
- *		  [--timeout S]
+ *		  [--timeout S] [--fail-if-worse P]
  *		  [--json]
  *
  * The whole experiment: runs of A and B alternate in ABBA order (A B, B A,
@@ -227,8 +227,9 @@ const struct xvbd_cmdopt cmd_ab_run_opts[] = {
 		"the disk under test's offers)"),
 	[O_SWEEP] = XVBD_OPT_STR("sweep", 0, "KEY=V1,V2[,...]", 0, "hot: one "
 		"level per value of an offer, labels KEY-V"),
-	[O_PLAN] = XVBD_OPT_STR("plan", 0, "FILE", 0, "hot: the experiment "
+	[O_PLAN] = XVBD_OPT_STR("plan", 0, "FILE", 0, "the experiment "
 		"from a JSON plan (- for stdin)"),
+	[O_FAIL_IF_WORSE] = XVBD_AB_ROW_FAIL_IF_WORSE,
 	XVBD_OPT_END,
 };
 _Static_assert(O_RUN - O_DURATION == XVBD_AB_REC_RUN &&
@@ -314,6 +315,10 @@ static int parse_opts(struct xvbd_ctx *ctx, int argc, char **argv,
 			break;
 		case O_CONFIDENCE:
 			o->confidence = v->fraction;
+			break;
+		case O_FAIL_IF_WORSE:
+			/* in %, as the gate compares it with the % column */
+			o->gate_pct = v->fraction * 100;
 			break;
 		case O_DIR:
 			rc = xvbd_ab_cli_dir(ctx->cmd, optarg);
@@ -595,6 +600,9 @@ static void render_plan(struct xvbd_ctx *ctx, const struct run_opts *o)
 	xvbd_out_str(ctx->out, "order", ab_run_order_name(o->nsides));
 	xvbd_out_uint(ctx->out, o->until_confident ? "max_pairs" : "pairs",
 		      o->until_confident ? o->max_pairs : o->pairs);
+	if (o->gate_pct > 0)
+		xvbd_out_double_opt(ctx->out, "fail_if_worse_pct", true,
+				    o->gate_pct);
 	ab_run_render_order(ctx, o);
 	xvbd_out_obj_end(ctx->out);
 }

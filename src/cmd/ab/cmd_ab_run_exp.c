@@ -7,7 +7,8 @@
  * baseline, the error controlled over the k - 1, ab_sweep_seq.c); at the
  * end the verdict, ab compare's on this experiment's records (two
  * levels: the A/B comparison; more: the sweep's table against the
- * baseline, Holm over levels x metrics).
+ * baseline, Holm over levels x metrics) and, with --fail-if-worse P,
+ * ab compare's gate on it (exit 3 when it fails).
  */
 #include <errno.h>
 #include <math.h>
@@ -18,6 +19,7 @@
 
 #include "cmd_ab_run_impl.h"
 #include "xvbd/ab/ab_sweep.h"
+#include "xvbd/cmd/ab/cmd_ab.h"
 #include "xvbd/base/sig.h"
 #include "xvbd/base/util.h"
 
@@ -126,12 +128,41 @@ static int seq_step(struct xvbd_ctx *ctx, struct run_opts *o,
 	return q->st.decision != XVBD_SEQ_CONTINUE;
 }
 
+/*
+ * --fail-if-worse P: what `ab compare LEVELS --fail-if-worse P` says of
+ * this experiment's records (with --metric M: of M alone, as `ab
+ * compare --metric M`), told on stderr and carried as "gate".
+ */
+static int gate(struct xvbd_ctx *ctx, const struct run_opts *o,
+		const struct xvbd_ab_compare_opts *co)
+{
+	struct xvbd_ab_level lv[XVBD_AB_LEVELS_MAX];
+	bool shown[XVBD_AB_NMETRICS] = { false }, some = false;
+	size_t i;
+
+	if (!(o->gate_pct > 0))
+		return XVBD_EXIT_OK;
+	for (i = 0; i < o->nsides; i++)
+		lv[i] = (struct xvbd_ab_level){ o->side[i].label,
+						o->side[i].recs,
+						o->side[i].nrecs };
+	if (xvbd_opt(ctx, O_METRIC)) {
+		shown[o->metric] = true;
+		some = true;
+	}
+	xvbd_ab_cli_default_metrics(lv, o->nsides, shown, &some);
+	return xvbd_ab_cli_gate_levels(ctx->cmd, lv, o->nsides, co,
+				       some ? shown : NULL, o->gate_pct,
+				       ctx->out, "gate");
+}
+
 /* Two levels: ab compare's A/B comparison, as it has always been. */
 static int verdict_two(struct xvbd_ctx *ctx, struct run_opts *o, size_t run,
 		       const struct xvbd_ab_compare_opts *co,
 		       const struct seq_run *q)
 {
 	struct xvbd_ab_comparison cmp;
+	int rc;
 
 	if (xvbd_ab_compare_with(o->side[0].recs, o->side[0].nrecs,
 				 o->side[1].recs, o->side[1].nrecs, co, &cmp))
@@ -153,9 +184,10 @@ static int verdict_two(struct xvbd_ctx *ctx, struct run_opts *o, size_t run,
 	if (o->until_confident)
 		ab_run_seq_render(ctx->out, o->metric, &q->sp, &q->st);
 	xvbd_ab_comparison_render(ctx->out, "comparison", &cmp, NULL);
+	rc = gate(ctx, o, co);
 	xvbd_out_obj_end(ctx->out);
 	xvbd_ab_comparison_free(&cmp);
-	return XVBD_EXIT_OK;
+	return rc;
 }
 
 /* More: the sweep's table, every level against the baseline. */
@@ -193,10 +225,11 @@ static int verdict_levels(struct xvbd_ctx *ctx, struct run_opts *o,
 	if (o->until_confident)
 		ab_run_seq_render_levels(ctx->out, o->metric, &q->ss, lv);
 	xvbd_ab_sweep_render(ctx->out, "comparison", s, NULL);
+	err = gate(ctx, o, co);
 	xvbd_out_obj_end(ctx->out);
 	xvbd_ab_sweep_free(s);
 	free(s);
-	return XVBD_EXIT_OK;
+	return err;
 }
 
 /* One block: every level once, in its row of the design. */

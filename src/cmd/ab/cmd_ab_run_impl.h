@@ -100,7 +100,7 @@ enum {
 	O_UNTIL_CONFIDENT,
 	O_MIN_EFFECT, O_EQUIVALENCE, O_MAX_RUNS, O_METRIC, O_CONFIDENCE,
 	O_DIR, O_TIMEOUT, O_DOMAIN, O_DISK_A, O_DISK_B, O_CACHE_A, O_CACHE_B,
-	O_READY, O_DISK, O_CACHE, O_VBD, O_SWEEP, O_PLAN,
+	O_READY, O_DISK, O_CACHE, O_VBD, O_SWEEP, O_PLAN, O_FAIL_IF_WORSE,
 };
 
 /* One level: fresh guests have two (A, B), hot experiments 2 to 16. */
@@ -125,6 +125,7 @@ struct run_opts {
 	double min_effect;
 	double equivalence;		/* --equivalence; 0: none */
 	double confidence;
+	double gate_pct;		/* --fail-if-worse, in %; 0: no gate */
 	int metric;			/* -1: chosen after the first block */
 	bool guest_limits;
 	int timeout_s;

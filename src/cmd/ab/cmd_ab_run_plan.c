@@ -5,19 +5,24 @@
  * LABEL=SPEC, --cache LABEL=MODE, --vbd LABEL=VDEV:k=v, --sweep, the
  * workload and the stop rule) and that command line is parsed by the
  * option table, so every value goes through the same grammar and the
- * same checks as when it is typed, and what runs is the same.  The file
+ * same checks as when it is typed, and what runs is the same.  A disk
+ * given as apply's disk object is read by apply's own reader
+ * (plan_disk.h) and stands for the spec of what it describes.  The file
  * is read with apply's rules (plan_json.h): root's alone, bounded, yajl.
  *
- *	{ "domain": "NAME" | ID,
- *	  "levels": [ { "label": "L", "disk": "XL DISK SPEC",
+ *	{ "domain": "NAME" | ID,	(hot; without it: fresh guests)
+ *	  "levels": [ { "label": "L",
+ *			"config": "XL CONFIG",	(fresh guests: no disk, cache)
+ *			"disk": "XL DISK SPEC" | { apply's disk object },
  *			"cache": "host" | "none",
  *			"vbd": "VDEV:key=value,..." | [ ... ] }, ... ],
  *	| "sweep": "KEY=V1,V2,...",
- *	  "disk": SPEC, "cache": MODE,	(every level's)
+ *	  "disk": SPEC | { ... }, "cache": MODE,	(every level's)
  *	  "baseline": "L",		(default: the first level)
  *	  "run": CMD, "ready": CMD, "duration": S, "interval": S,
  *	  "results": FILE, "runs": N, "until_confident": BOOL,
- *	  "max_runs": N, "min_effect": P, "metric": M, "confidence": P }
+ *	  "max_runs": N, "min_effect": P, "metric": M, "confidence": P,
+ *	  "fail_if_worse": P }
  *
  * An option the plan has a key for is refused beside --plan (two values,
  * one experiment: which one ran would not be in the file); the others
@@ -32,6 +37,7 @@
 #include <string.h>
 
 #include "cmd_ab_run_impl.h"
+#include "xvbd/cmd/plan_disk.h"
 #include "xvbd/cmd/plan_json.h"
 #include "xvbd/base/util.h"
 
@@ -61,10 +67,12 @@ static const struct {
 	{ "results", "--results", O_RESULTS },
 	{ "runs", "--runs", O_RUNS },
 	{ "until_confident", NULL, O_UNTIL_CONFIDENT },
+	{ "guest_limits", NULL, O_GUEST_LIMITS },
 	{ "max_runs", "--max-runs", O_MAX_RUNS },
 	{ "min_effect", "--min-effect", O_MIN_EFFECT },
 	{ "metric", "--metric", O_METRIC },
 	{ "confidence", "--confidence", O_CONFIDENCE },
+	{ "fail_if_worse", "--fail-if-worse", O_FAIL_IF_WORSE },
 };
 #define NTOP	(sizeof(top_keys) / sizeof(top_keys[0]))
 
@@ -129,7 +137,129 @@ static bool known_top(const char *k)
 static bool known_level(const char *k)
 {
 	return !strcmp(k, "label") || !strcmp(k, "disk") ||
-	       !strcmp(k, "cache") || !strcmp(k, "vbd");
+	       !strcmp(k, "cache") || !strcmp(k, "vbd") ||
+	       !strcmp(k, "config");
+}
+
+/*
+ * Fresh guests (no "domain"): each level a guest started from its own xl
+ * config, as LABEL CONFIG operands; the keys of a hot experiment's disk
+ * under test have no place there, nor a config in a hot one.
+ */
+static int mode_keys(struct xvbd_plan_err *e, const char *where, yajl_val obj,
+		     bool fresh, const char *const *hot_keys)
+{
+	size_t i;
+
+	if (!fresh && xvbd_plan_member(obj, "config"))
+		return xvbd_plan_fail(e, where, "config", "a fresh guest's xl "
+				      "config: leave out \"domain\" (a hot "
+				      "experiment swaps a disk of the running "
+				      "guest)");
+	for (i = 0; fresh && hot_keys[i]; i++)
+		if (xvbd_plan_member(obj, hot_keys[i]))
+			return xvbd_plan_fail(e, where, hot_keys[i], "goes with "
+					      "\"domain\" (a hot experiment on "
+					      "a running guest); a fresh "
+					      "guest's disks are its config's");
+	return 0;
+}
+
+static const char *const level_hot_keys[] = { "disk", "cache", NULL };
+static const char *const top_hot_keys[] = { "disk", "cache", "sweep", NULL };
+
+/*
+ * What apply's disk object may say that an experiment's disk may not:
+ * ab run attaches an image or device that exists (the spec it stands for
+ * names no share, creates no image).
+ */
+static const char *const not_for_levels[] = {
+	"share", "credentials", "share_opts", "size", "prealloc", NULL,
+};
+
+/*
+ * apply's disk object (where: "levels[1].disk", "disk") through the
+ * shared reader (plan_disk.h, apply's own), into the options it stands
+ * for: its spec (an xl disk spec of what the disk layer describes: the
+ * same level description as the spec written out), --cache when it says
+ * one, and its offers as a --vbd set of its vdev.  label NULL: every
+ * level's, which takes no offers (a --vbd set names its level).
+ */
+static int disk_object(struct xvbd_plan_err *e, const char *where,
+		       yajl_val obj, const char *label, struct words *w)
+{
+	struct xvbd_disk_desc *d = calloc(1, sizeof(*d));
+	char spec[XVBD_DISK_ARG_MAX + 64], offers[WORD_MAX];
+	size_t i, n;
+	int err;
+
+	if (!d)
+		return -ENOMEM;
+	err = xvbd_plan_disk_keys(e, where, obj);
+	for (i = 0; !err && not_for_levels[i]; i++)
+		if (xvbd_plan_member(obj, not_for_levels[i]))
+			err = xvbd_plan_fail(e, where, not_for_levels[i],
+					     "not for an experiment's disk: ab "
+					     "run attaches an image or device "
+					     "that exists (\"file\" or \"phy\"; "
+					     "apply and attach create images "
+					     "and mount shares)");
+	if (!err && !xvbd_plan_member(obj, "vdev"))
+		err = xvbd_plan_fail(e, where, "vdev", "missing: every level "
+				     "is the same disk of the guest (\"xvdb\")");
+	if (!err)
+		err = xvbd_plan_disk_desc(e, where, obj,
+					  XVBD_DISK_SOURCE(XVBD_DISK_FILE) |
+					  XVBD_DISK_SOURCE(XVBD_DISK_PHY), d);
+	if (!err && d->auto_vdev)
+		err = xvbd_plan_fail(e, where, "vdev", "\"auto\": name it "
+				     "(\"xvdb\"): every level is the same disk "
+				     "of the guest");
+	n = (size_t)snprintf(offers, sizeof(offers), "%s:", d->vdev);
+	for (i = 0; !err && i < XVBD_OVR_NKEYS; i++)
+		if (d->offer_kv[i][0])
+			n += (size_t)snprintf(offers + n, sizeof(offers) - n,
+					      "%s%s", offers[n - 1] == ':' ?
+					      "" : ",", d->offer_kv[i]);
+	if (!err && !label && offers[n - 1] != ':')
+		err = xvbd_plan_fail(e, where, NULL, "offers for every level: "
+				     "give them in each level's disk (or "
+				     "sweep one)");
+	snprintf(spec, sizeof(spec), "format=raw,vdev=%s,access=%s,target=%s",
+		 d->vdev, d->readwrite ? "rw" : "ro", d->target);
+	if (!err)
+		err = label ? push_level(w, "--disk", label, spec) :
+			      push_opt(w, "--disk", spec);
+	if (!err && d->have_cache)
+		err = label ? push_level(w, "--cache", label,
+					 xvbd_cache_name(d->cache)) :
+			      push_opt(w, "--cache", xvbd_cache_name(d->cache));
+	if (!err && label && offers[n - 1] != ':')
+		err = push_level(w, "--vbd", label, offers);
+	free(d);
+	return err;
+}
+
+/* A level's "cache" or "vbd" beside its disk object's own. */
+static int said_twice(struct xvbd_plan_err *e, const char *where,
+		      yajl_val lv, yajl_val disk)
+{
+	size_t i;
+
+	if (!YAJL_IS_OBJECT(disk))
+		return 0;
+	if (xvbd_plan_member(lv, "cache") && xvbd_plan_member(disk, "cache"))
+		return xvbd_plan_fail(e, where, "cache", "also in its disk "
+				      "object: give it once");
+	for (i = 0; i < XVBD_OVR_NKEYS && xvbd_plan_member(lv, "vbd"); i++) {
+		const char *k = xvbd_plan_disk_offer_name((enum xvbd_ovr_id)i);
+
+		if (k && xvbd_plan_member(disk, k))
+			return xvbd_plan_fail(e, where, "vbd", "its disk "
+					      "object has offers (%s): give "
+					      "them in one place", k);
+	}
+	return 0;
 }
 
 /* One level's "vbd": a string, or an array of them. */
@@ -160,33 +290,51 @@ static int level_vbd(struct xvbd_plan_err *e, const char *where, yajl_val v,
 	return 0;
 }
 
+static int disk_type(struct xvbd_plan_err *e, const char *where,
+		     const char *key)
+{
+	return xvbd_plan_fail(e, where, key, "an xl disk spec string "
+			      "(\"format=raw,vdev=xvdb,access=ro,target=/srv/"
+			      "t.img\") or apply's disk object ({\"vdev\": "
+			      "\"xvdb\", \"file\": \"/srv/t.img\", ...})");
+}
+
 /* One level's disk, cache and vbd, as --disk/--cache/--vbd LABEL=... */
 static int level_opts(struct xvbd_plan_err *e, yajl_val lv, size_t idx,
-		      const char *label, bool common_disk, struct words *w)
+		      const char *label, bool common_disk, bool fresh,
+		      struct words *w)
 {
-	char where[32], word[WORD_MAX];
+	char where[32], at[48], word[WORD_MAX];
 	yajl_val v;
 	int err = 0;
 
 	snprintf(where, sizeof(where), "levels[%zu]", idx);
+	err = mode_keys(e, where, lv, fresh, level_hot_keys);
+	if (err || fresh)
+		goto vbd;
 	v = xvbd_plan_member(lv, "disk");
 	if (!v && !common_disk)
 		return xvbd_plan_fail(e, where, "disk", "missing: the level's "
-				      "disk (an xl disk spec), or \"disk\" at "
-				      "the top for every level");
-	if (v && !YAJL_IS_STRING(v))
-		return xvbd_plan_fail(e, where, "disk", "an xl disk spec, as a "
-				      "string (\"format=raw,vdev=xvdb,access="
-				      "ro,target=/srv/t.img\")");
-	if (v)
+				      "disk (an xl disk spec or apply's disk "
+				      "object), or \"disk\" at the top for "
+				      "every level");
+	if (v && !YAJL_IS_STRING(v) && !YAJL_IS_OBJECT(v))
+		return disk_type(e, where, "disk");
+	err = v ? said_twice(e, where, lv, v) : 0;
+	if (v && YAJL_IS_OBJECT(v) && !err) {
+		snprintf(at, sizeof(at), "%s.disk", where);
+		err = disk_object(e, at, v, label, w);
+	} else if (v && !err) {
 		err = xvbd_plan_str(e, where, "disk", v, word, sizeof(word));
-	if (v && !err)
-		err = push_level(w, "--disk", label, word);
+		if (!err)
+			err = push_level(w, "--disk", label, word);
+	}
 	v = xvbd_plan_member(lv, "cache");
 	if (v && !err)
 		err = xvbd_plan_str(e, where, "cache", v, word, sizeof(word));
 	if (v && !err)
 		err = push_level(w, "--cache", label, word);
+vbd:
 	v = xvbd_plan_member(lv, "vbd");
 	if (v && !err)
 		err = level_vbd(e, where, v, label, w);
@@ -218,7 +366,7 @@ static int level_labels(struct xvbd_plan_err *e, yajl_val levels,
 			return xvbd_plan_fail(e, where, NULL, "an object "
 					      "{\"label\": ..., \"disk\": ...}");
 		err = xvbd_plan_check_keys(e, where, lv, known_level,
-					   "label, disk, cache, vbd");
+					   "label, disk, cache, vbd, config");
 		if (err)
 			return err;
 		if (!xvbd_plan_member(lv, "label"))
@@ -245,9 +393,34 @@ static int level_labels(struct xvbd_plan_err *e, yajl_val levels,
 	return 0;
 }
 
-/* "levels": the labels as operands (the baseline first), their options. */
+/* Fresh guests: level i's label and config, as the operands LABEL CONFIG. */
+static int push_fresh(struct xvbd_plan_err *e, yajl_val levels, size_t i,
+		      const char *label, struct words *w)
+{
+	yajl_val lv = levels->u.array.values[i];
+	char where[32], cfg[XVBD_PATH_MAX];
+	int err;
+
+	snprintf(where, sizeof(where), "levels[%zu]", i);
+	if (!xvbd_plan_member(lv, "config"))
+		return xvbd_plan_fail(e, where, "config", "missing: the xl "
+				      "config of the level's fresh guest (or "
+				      "\"domain\" for a hot experiment)");
+	err = xvbd_plan_str(e, where, "config", xvbd_plan_member(lv, "config"),
+			    cfg, sizeof(cfg));
+	if (!err && !cfg[0])
+		err = xvbd_plan_fail(e, where, "config", "empty");
+	if (!err)
+		err = push(w, label, NULL);
+	return err ? err : push(w, cfg, NULL);
+}
+
+/*
+ * "levels": the labels as operands (the baseline first; with fresh
+ * guests each followed by its config), their options.
+ */
 static int plan_levels(struct xvbd_plan_err *e, yajl_val root,
-		       const char *baseline, struct words *w)
+		       const char *baseline, bool fresh, struct words *w)
 {
 	char labels[XVBD_AB_LEVELS_MAX][XVBD_AB_LABEL_MAX + 1];
 	yajl_val levels = xvbd_plan_member(root, "levels");
@@ -267,13 +440,16 @@ static int plan_levels(struct xvbd_plan_err *e, yajl_val root,
 		return xvbd_plan_fail(e, "baseline", NULL, "\"%s\": not one of "
 				      "the levels' labels", baseline);
 	base = baseline ? i : 0;
-	err = push(w, labels[base], NULL);
+	err = fresh ? push_fresh(e, levels, base, labels[base], w) :
+		      push(w, labels[base], NULL);
 	for (i = 0; i < n && !err; i++)
 		if (i != base)
-			err = push(w, labels[i], NULL);
+			err = fresh ? push_fresh(e, levels, i, labels[i], w) :
+				      push(w, labels[i], NULL);
 	for (i = 0; i < n && !err; i++)
 		err = level_opts(e, levels->u.array.values[i], i, labels[i],
-				 xvbd_plan_member(root, "disk") != NULL, w);
+				 xvbd_plan_member(root, "disk") != NULL, fresh,
+				 w);
 	return err;
 }
 
@@ -335,6 +511,14 @@ static int plan_sweep(struct xvbd_plan_err *e, const char *sweep,
 	return err;
 }
 
+/* The top-level keys that are an option without a value. */
+static const struct {
+	const char *key, *opt;
+} flags[] = {
+	{ "until_confident", "--until-confident" },
+	{ "guest_limits", "--guest-limits" },
+};
+
 /* The other top-level keys: one option each. */
 static int plan_options(struct xvbd_plan_err *e, yajl_val root,
 			struct words *w)
@@ -349,19 +533,46 @@ static int plan_options(struct xvbd_plan_err *e, yajl_val root,
 
 		if (!v || !top_keys[i].opt)
 			continue;
+		if (top_keys[i].row == O_DISK && YAJL_IS_OBJECT(v)) {
+			err = xvbd_plan_member(root, "cache") &&
+			      xvbd_plan_member(v, "cache") ?
+			      xvbd_plan_fail(e, "cache", NULL, "also in the "
+					     "disk object: give it once") :
+			      disk_object(e, "disk", v, NULL, w);
+			continue;
+		}
+		if (top_keys[i].row == O_DISK && !YAJL_IS_STRING(v)) {
+			err = disk_type(e, "disk", NULL);
+			continue;
+		}
 		err = xvbd_plan_word(e, top_keys[i].key, NULL, v, word,
 				     sizeof(word));
 		if (!err)
 			err = push_opt(w, top_keys[i].opt, word);
 	}
-	if (!err && xvbd_plan_member(root, "until_confident")) {
-		err = xvbd_plan_onoff(e, "until_confident", NULL,
-				      xvbd_plan_member(root, "until_confident"),
-				      &on);
-		if (!err && on)
-			err = push(w, "--until-confident", NULL);
+	/* the flags: true gives the option, false leaves it out */
+	for (i = 0; i < sizeof(flags) / sizeof(flags[0]) && !err; i++) {
+		yajl_val v = xvbd_plan_member(root, flags[i].key);
+
+		if (v)
+			err = xvbd_plan_onoff(e, flags[i].key, NULL, v, &on);
+		if (v && !err && on)
+			err = push(w, flags[i].opt, NULL);
 	}
 	return err;
+}
+
+/* A level with a "config": the plan is one of fresh guests. */
+static bool some_config(yajl_val root)
+{
+	yajl_val levels = xvbd_plan_member(root, "levels");
+	size_t i;
+
+	for (i = 0; YAJL_IS_ARRAY(levels) && i < levels->u.array.len; i++)
+		if (YAJL_IS_OBJECT(levels->u.array.values[i]) &&
+		    xvbd_plan_member(levels->u.array.values[i], "config"))
+			return true;
+	return false;
 }
 
 /* The plan's tree -> the words of its command line. */
@@ -369,6 +580,7 @@ static int plan_words(struct xvbd_plan_err *e, yajl_val root,
 		      struct words *w)
 {
 	char baseline[XVBD_AB_LABEL_MAX + 1], sweep[WORD_MAX];
+	bool fresh;
 	yajl_val b;
 	int err;
 
@@ -378,13 +590,19 @@ static int plan_words(struct xvbd_plan_err *e, yajl_val root,
 	err = xvbd_plan_check_keys(e, "plan", root, known_top, "domain, "
 				   "levels, sweep, disk, cache, baseline, run, "
 				   "ready, duration, interval, results, runs, "
-				   "until_confident, max_runs, min_effect, "
-				   "metric, confidence");
+				   "until_confident, guest_limits, max_runs, "
+				   "min_effect, metric, confidence, "
+				   "fail_if_worse");
 	if (err)
 		return err;
-	if (!xvbd_plan_member(root, "domain"))
+	fresh = !xvbd_plan_member(root, "domain") && some_config(root);
+	if (!fresh && !xvbd_plan_member(root, "domain"))
 		return xvbd_plan_fail(e, "domain", NULL, "missing: the running "
-				      "guest (its name or id)");
+				      "guest (its name or id), or each level's "
+				      "\"config\" for fresh guests");
+	err = mode_keys(e, "plan", root, fresh, top_hot_keys);
+	if (err)
+		return err;
 	b = xvbd_plan_member(root, "baseline");
 	err = xvbd_plan_str(e, "baseline", NULL, b, baseline,
 			    sizeof(baseline));
@@ -405,7 +623,7 @@ static int plan_words(struct xvbd_plan_err *e, yajl_val root,
 				      "[{\"label\": ..., \"disk\": ...}, ...] "
 				      "(or \"sweep\")");
 	} else {
-		err = plan_levels(e, root, b ? baseline : NULL, w);
+		err = plan_levels(e, root, b ? baseline : NULL, fresh, w);
 	}
 	return err ? err : plan_options(e, root, w);
 }

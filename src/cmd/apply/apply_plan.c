@@ -1,9 +1,10 @@
 /*
  * apply_plan.c - xvbd apply's plan: JSON in, checked with the grammar
- * attach and tune use (see xvbd/cmd/apply_plan.h).  Each value goes
- * through the same parser as the command-line option it stands for, so
- * a plan accepts exactly what `xvbd attach` accepts, with the same words
- * in its errors, prefixed by the place in the plan.
+ * attach and tune use (see xvbd/cmd/apply_plan.h).  Each disk object
+ * goes through plan_disk.h (the disk layer's parser, shared with ab
+ * run's experiment plans), so a plan accepts exactly what `xvbd attach`
+ * accepts, with the same words in its errors, prefixed by the place in
+ * the plan.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -16,130 +17,14 @@
 #include "xvbd/base/util.h"
 #include "xvbd/dom0/image.h"
 #include "xvbd/cmd/apply_plan.h"
+#include "xvbd/cmd/plan_disk.h"
 #include "xvbd/cmd/plan_json.h"
 #include "xvbd/disk/disk.h"
 #include "xvbd/xen/blkif.h"
 
-/* Plan key -> override key (the plan spells attach's options with _). */
-static const struct {
-	const char *name;
-	enum xvbd_ovr_id id;
-	bool boolean;
-} offers[XVBD_APPLY_NOFFERS] = {
-	{ "ring_order", XVBD_OVR_RING_ORDER, false },
-	{ "queues", XVBD_OVR_QUEUES, false },
-	{ "indirect_segments", XVBD_OVR_INDIRECT, false },
-	{ "discard", XVBD_OVR_DISCARD, true },
-	{ "trusted", XVBD_OVR_TRUSTED, true },
-};
-
 const char *xvbd_apply_offer_name(enum xvbd_ovr_id id)
 {
-	size_t i;
-
-	for (i = 0; i < XVBD_APPLY_NOFFERS; i++)
-		if (offers[i].id == id)
-			return offers[i].name;
-	return NULL;
-}
-
-static const char *const disk_keys[] = {
-	"vdev", "file", "phy", "share", "credentials", "share_opts", "size",
-	"prealloc", "access", "cache", NULL,
-};
-
-static bool known_disk_key(const char *k)
-{
-	size_t i;
-
-	for (i = 0; disk_keys[i]; i++)
-		if (!strcmp(disk_keys[i], k))
-			return true;
-	for (i = 0; i < XVBD_APPLY_NOFFERS; i++)
-		if (!strcmp(offers[i].name, k))
-			return true;
-	return false;
-}
-
-/* A plan's spelling of a disk key: ring-order -> ring_order. */
-static void plan_key(const char *key, char *buf, size_t len)
-{
-	size_t i;
-
-	for (i = 0; key[i] && i + 1 < len; i++)
-		buf[i] = key[i] == '-' ? '_' : key[i];
-	buf[i] = '\0';
-}
-
-/* The plan's offer key name: 1 boolean, 0 a number, -1 not an offer. */
-static int offer_kind(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < XVBD_APPLY_NOFFERS; i++)
-		if (!strcmp(offers[i].name, name))
-			return offers[i].boolean;
-	return -1;
-}
-
-/*
- * One key's JSON value as the text the disk layer's parser takes: a
- * string, a number (size, the numeric offers), or a boolean (prealloc,
- * the boolean offers; "on"/"off" too).
- */
-static int json_word(struct xvbd_plan_err *e, const char *where, const char *key,
-		     yajl_val v, char *buf, size_t len)
-{
-	bool on = false;
-	int err;
-
-	if (!strcmp(key, "prealloc") || offer_kind(key) == 1) {
-		err = xvbd_plan_onoff(e, where, key, v, &on);
-		snprintf(buf, len, "%s", on ? "on" : "off");
-		return err;
-	}
-	if (!strcmp(key, "size") || offer_kind(key) == 0)
-		return xvbd_plan_word(e, where, key, v, buf, len);
-	return xvbd_plan_str(e, where, key, v, buf, len);
-}
-
-/*
- * The disk's keys through the disk layer's parser, in its order (the
- * source first), then the keys together; its errors named by the plan's
- * place and key.
- */
-static int describe(struct xvbd_plan_err *e, yajl_val obj, struct xvbd_apply_disk *d)
-{
-	struct xvbd_disk_desc *desc = &d->desc;
-	struct xvbd_report rep;
-	char key[32], word[XVBD_DISK_ARG_MAX];
-	size_t k;
-	yajl_val v;
-	int err;
-
-	xvbd_report_init(&rep, NULL, NULL);
-	xvbd_disk_desc_init(desc, XVBD_DISK_WORDS_KEYS,
-			    XVBD_DISK_SOURCE(XVBD_DISK_FILE) |
-			    XVBD_DISK_SOURCE(XVBD_DISK_PHY) |
-			    XVBD_DISK_SOURCE(XVBD_DISK_SHARE));
-	for (k = 0; xvbd_disk_keys[k]; k++) {
-		plan_key(xvbd_disk_keys[k], key, sizeof(key));
-		v = xvbd_plan_member(obj, key);
-		if (!v)
-			continue;
-		err = json_word(e, d->where, key, v, word, sizeof(word));
-		if (err)
-			return err;
-		if (xvbd_disk_desc_set(desc, key, word, &rep))
-			goto refused;
-	}
-	if (!xvbd_disk_desc_check(desc, &rep))
-		return 0;
-refused:
-	if (!rep.has_what)
-		return xvbd_plan_fail(e, d->where, NULL, "%s", rep.why);
-	plan_key(rep.what, key, sizeof(key));
-	return xvbd_plan_fail(e, d->where, key, "%s", rep.why);
+	return xvbd_plan_disk_offer_name(id);
 }
 
 /* What the description says, in the plan's own fields. */
@@ -170,16 +55,13 @@ static void plan_fields(struct xvbd_apply_disk *d)
 static int parse_disk(struct xvbd_plan_err *e, yajl_val obj, size_t idx,
 		      struct xvbd_apply_disk *d)
 {
-	static const char list[] = "vdev, file, phy, share, credentials, "
-		"share_opts, size, prealloc, access, cache, ring_order, "
-		"queues, indirect_segments, discard, trusted";
 	int err;
 
 	snprintf(d->where, sizeof(d->where), "disks[%u]", (unsigned)idx);
 	if (!YAJL_IS_OBJECT(obj))
 		return xvbd_plan_fail(e, d->where, NULL, "an object {\"vdev\": ..., "
 			    "\"file\": ...}");
-	err = xvbd_plan_check_keys(e, d->where, obj, known_disk_key, list);
+	err = xvbd_plan_disk_keys(e, d->where, obj);
 	if (err)
 		return err;
 	if (!xvbd_plan_member(obj, "vdev"))
@@ -193,7 +75,10 @@ static int parse_disk(struct xvbd_plan_err *e, yajl_val obj, size_t idx,
 		return xvbd_plan_fail(e, d->where, "vdev", "\"auto\": not a virtual "
 			    "device name (apply needs a fixed one: it finds "
 			    "the disk again by it)");
-	err = describe(e, obj, d);
+	err = xvbd_plan_disk_desc(e, d->where, obj,
+				  XVBD_DISK_SOURCE(XVBD_DISK_FILE) |
+				  XVBD_DISK_SOURCE(XVBD_DISK_PHY) |
+				  XVBD_DISK_SOURCE(XVBD_DISK_SHARE), &d->desc);
 	if (err)
 		return err;
 	d->devid = d->desc.devid;

@@ -1,5 +1,7 @@
-# xvbd ab compare --fail-if-worse: the gate a pipeline fails on, on real
-# runs of one hot guest (ab run --domain, 3 ABBA pairs each):
+# xvbd ab run and ab compare --fail-if-worse: the gate a pipeline fails
+# on, on real runs of one hot guest (ab run --domain, 3 ABBA pairs each):
+#  - ab run --fail-if-worse 20 itself: the A/A experiment exits 0, the
+#    slow-disk one 3, its JSON's gate naming read_mb_per_s;
 #  - A/A: one image on /scratch under two labels: the gate at 20 % exits
 #    0 (every run's reads in blkback's counters);
 #  - the same image size on the throttled slow disk against /scratch
@@ -36,14 +38,16 @@ nothing_left() {	# no xvdb of the guest anywhere, no loop over the images
 	! losetup -a | grep -q "t87.img"
 }
 # hot LABEL_A SPEC_A LABEL_B SPEC_B: 3 pairs, both --cache none, the
-# guest's own "LABEL T0 T1" per run into $top/guest.log.
+# gate at 20 % on read_mb_per_s (ab run --fail-if-worse), the guest's own
+# "LABEL T0 T1" per run into $top/guest.log, ab run's JSON in
+# $top/run-LABEL_A.json.
 hot() {
 	xvbd ab run "$1" "$3" --domain $name --disk-a "$2" --cache-a none \
 		--disk-b "$4" --cache-b none \
 		--ready "$(abg_hot_ready_cmd $trig)" \
 		--run "$(abg_hot_go_cmd $trig $top/guest.log)" \
 		--interval 0.05 --runs 3 --metric read_mb_per_s --dir $store \
-		>/dev/null 2>$top/run-$1.err
+		--fail-if-worse 20 --json >$top/run-$1.json 2>$top/run-$1.err
 }
 # guest_pct A B: B's mean rate against A's in %, from the guest's timings.
 guest_pct() {
@@ -57,9 +61,15 @@ spec() { echo "format=raw,vdev=xvdb,access=ro,target=$1"; }
 phase "A/A on /scratch, then /scratch against the slow disk"
 t0=$SECONDS
 hot same1 "$(spec $fast)" same2 "$(spec $fast)"
-expect_eq "ab run same1 same2 exits 0" 0 $?
+expect_eq "A/A: ab run same1 same2 --fail-if-worse 20 exits 0" 0 $?
 hot fast "$(spec $fast)" slow "$(spec $slow)"
-expect_eq "ab run fast slow exits 0" 0 $?
+expect_eq "slow disk: ab run fast slow --fail-if-worse 20 exits 3" 3 $?
+expect_eq "ab run's gate in its JSON: A/A passed, slow failed on read_mb_per_s" \
+	"false 0 0|true 3 read_mb_per_s:worse" \
+	"$(jq -r '.gate | "\(.failed) \(.exit) \(.failures)"' $top/run-same1.json)|$(jq -r '.gate | "\(.failed) \(.exit) \([.hits[] | select(.fails) | "\(.metric):\(.verdict)"] | join(","))"' $top/run-fast.json)"
+check "ab run names slow's read_mb_per_s as failing the gate" \
+	grep -q "ab run: gate: slow read_mb_per_s: .* against fast: worse by at least 20 % and proven at 95 %: fails the gate" \
+	$top/run-fast.err
 echo "# two hot experiments of 6 runs: $((SECONDS - t0)) s"
 sed 's/^/# /' $top/run-*.err $top/guest.log
 check "nothing of xvdb left (xenstore, loop)" nothing_left

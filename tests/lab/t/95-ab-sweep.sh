@@ -5,7 +5,9 @@
 #    --cache LABEL=MODE), 2 blocks of every level once, nothing attached;
 #  - base, same, none, slow (dom0's page cache on for one image on
 #    /scratch twice, off, and a copy on the throttled slow disk, cache
-#    off), 3 blocks: each run's loop device backs onto its level's image
+#    off), 3 blocks, from an experiment plan (--plan: three levels'
+#    disks as apply's disk object, one a spec string; its -N plan is the
+#    command line's): each run's loop device backs onto its level's image
 #    with its level's direct-I/O flag (sysfs), the records' blocks and
 #    positions agree with their start times, the verdict is the sweep's
 #    table against base; ab compare of read_mb_per_s calls same "no
@@ -128,13 +130,33 @@ cycle_ms=$(( ($(date +%s%N) - t0) / 2000000 ))
 sleep 1
 dd if=/dev/zero of=$trig bs=4096 count=1 conv=notrunc oflag=direct 2>/dev/null
 : >$top/guest.log
+# The experiment from a plan: base, same and slow as apply's disk object,
+# none as the spec string; its -N plan is the command line's.
+jq -n --arg dom $name --arg fast $fast --arg slow $slow \
+	--arg none "$(spec $fast)" --arg ready "$top/ready.sh $trig $top/lv.log" \
+	--arg run "$(abg_hot_go_cmd $trig $top/guest.log)" '
+	def obj(f; c): { vdev: "xvdb", file: f, access: "ro", cache: c };
+	{ domain: $dom, levels: [
+		{ label: "base", disk: obj($fast; "host") },
+		{ label: "same", disk: obj($fast; "host") },
+		{ label: "none", disk: $none, cache: "none" },
+		{ label: "slow", disk: obj($slow; "none") } ],
+	  ready: $ready, run: $run, interval: 0.05, metric: "read_mb_per_s",
+	  runs: 3 }' >$top/lv-plan.json
+xvbd -N ab run --plan $top/lv-plan.json --dir $top/lv --json >$top/lv-n1.json 2>&1
+xvbd -N ab run base same none slow --domain $name --disk "$(spec $fast)" \
+	--disk slow="$(spec $slow)" --cache base=host --cache same=host --cache none \
+	--ready "$top/ready.sh $trig $top/lv.log" \
+	--run "$(abg_hot_go_cmd $trig $top/guest.log)" --interval 0.05 \
+	--metric read_mb_per_s --runs 3 --dir $top/lv --json >$top/lv-n2.json 2>&1
+check "the plan's -N is the command line's (levels, disks, caches, runs)" \
+	cmp $top/lv-n1.json $top/lv-n2.json
 t0=$(date +%s%N)
-hot $top/lv base same none slow --disk "$(spec $fast)" --disk slow="$(spec $slow)" \
-	--cache base=host --cache same=host --cache none --runs 3
+xvbd ab run --plan $top/lv-plan.json --dir $top/lv --json >$top/lv.json 2>$top/lv.err
 rc=$?
 wall_ms=$(( ($(date +%s%N) - t0) / 1000000 ))
 sed 's/^/# /' $top/lv.err $top/lv.log
-expect_eq "ab run base same none slow exits 0" 0 $rc
+expect_eq "ab run --plan (base same none slow) exits 0" 0 $rc
 expect_eq "3 runs a level" "3 3 3 3" "$(for l in base same none slow; do ls $top/lv/$l-*.json | wc -l; done | xargs)"
 expect_eq "base's and same's runs: the /scratch image, buffered loop" 6 \
 	"$(grep -Ec "^(base|same) .* file=[^ ]*scratch/t95.img dio=0\$" $top/lv.log)"

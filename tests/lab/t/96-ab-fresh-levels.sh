@@ -1,5 +1,6 @@
-# xvbd ab run over three levels of fresh guests: LABEL CONFIG pairs and
-# each level's blkif offer by --vbd LABEL=VDEV:key=value, one block.
+# xvbd ab run over three levels of fresh guests, from an experiment plan
+# (--plan: each level's label, xl config and blkif offer, which stand
+# for LABEL CONFIG pairs and --vbd LABEL=VDEV:key=value), one block.
 # Checked against what xvbd does not control:
 #  - every run's guest was a new domain of the config's name, and none is
 #    left (xl list);
@@ -28,16 +29,21 @@ cfg=$top/g.cfg
 phase "three levels of fresh guests: ring order 0, 1, 2 offered to xvda"
 ( while :; do xl list 2>/dev/null | awk '$1 == "t96" { print $2 }'; sleep 0.5; done ) >$top/domids &
 poller=$!
-xvbd ab run o0 $cfg o1 $cfg o2 $cfg --vbd o0=xvda:ring-order=0 \
-	--vbd o1=xvda:ring-order=1 --vbd o2=xvda:ring-order=2 --vdev xvda \
-	--warmup 0 --ready "$(abg_ready_cmd $trig)" --run "$(abg_go_cmd $trig 0)" \
-	--runs 1 --dir $store --json >$top/run.json 2>$top/run.err
+# From an experiment plan of fresh guests (no "domain": each level its
+# config and offers); --vdev, --warmup and --dir beside it.
+jq -n --arg cfg $cfg --arg ready "$(abg_ready_cmd $trig)" \
+	--arg run "$(abg_go_cmd $trig 0)" '
+	{ levels: [0, 1, 2] | map({ label: "o\(.)", config: $cfg,
+				    vbd: "xvda:ring-order=\(.)" }),
+	  ready: $ready, run: $run, runs: 1 }' >$top/plan.json
+xvbd ab run --plan $top/plan.json --vdev xvda --warmup 0 --dir $store \
+	--json >$top/run.json 2>$top/run.err
 rc=$?
 sleep 2
 kill $poller
 wait $poller 2>/dev/null
 sed 's/^/# /' $top/run.err
-expect_eq "ab run o0 o1 o2 exits 0" 0 $rc
+expect_eq "ab run --plan (o0 o1 o2, fresh guests) exits 0" 0 $rc
 expect_eq "one record a level" "o0 o1 o2" "$(jq -r .label $store/*.json | sort | xargs)"
 expect_eq "three guests, each a new domain" 3 "$(sort -u $top/domids | wc -l)"
 check "no guest left" sh -c '! xl list | grep -q "^t96 "'

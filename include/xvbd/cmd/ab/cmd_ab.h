@@ -84,8 +84,8 @@ void xvbd_ab_cli_default_metrics(const struct xvbd_ab_level *lv, size_t n,
 #define XVBD_AB_GATE_MAX_PCT	1000
 #define XVBD_AB_ROW_FAIL_IF_WORSE					\
 	XVBD_OPT_P("fail-if-worse", 0, XVBD_AB_GATE_MIN_PCT,		\
-		   XVBD_AB_GATE_MAX_PCT, "exit 3 when a level is worse "	\
-		   "than the baseline by more than P %")
+		   XVBD_AB_GATE_MAX_PCT, "exit 3 when a level is proven "\
+		   "worse than the baseline by P % or more")
 #define XVBD_AB_ROW_BASELINE						\
 	XVBD_OPT_STR("baseline", 0, "Label", 0, "the label the others "	\
 		     "are compared with (default: the first)")
@@ -123,6 +123,36 @@ int xvbd_ab_cli_select_levels(const struct xvbd_cmd *cmd, const char *dir,
 			      char **ops, size_t nops,
 			      struct xvbd_ab_level *lv,
 			      struct xvbd_ab_record **recs);
+
+/*
+ * --fail-if-worse P over comparisons cmp[n] (NULL entries: the
+ * baseline), as ab compare and ab run apply it: the gate judged by the
+ * ab layer (xvbd_ab_gate_judge) on the metrics shown (NULL: all), each
+ * metric worse by P % or more told on stderr (failing, or not proven),
+ * then what it comes to (a failure as the command's error); under key of
+ * out when out is given and JSON.  XVBD_EXIT_OK, XVBD_AB_GATE_EXIT or
+ * XVBD_EXIT_FAIL.
+ */
+struct xvbd_ab_comparison;
+struct xvbd_out;
+int xvbd_ab_cli_gate(const struct xvbd_cmd *cmd,
+		     const struct xvbd_ab_comparison *const *cmp, size_t n,
+		     const bool *shown, double gate_pct, double confidence,
+		     struct xvbd_out *out, const char *key);
+
+/*
+ * The same gate over levels lv[n] (the first the baseline), compared as
+ * ab compare compares them: two levels the A/B comparison, more the
+ * sweep against the baseline, Holm over the metrics shown (NULL: all)
+ * and the levels.  For a command that gates records it did not compare
+ * that way itself (ab run).
+ */
+struct xvbd_ab_compare_opts;
+int xvbd_ab_cli_gate_levels(const struct xvbd_cmd *cmd,
+			    const struct xvbd_ab_level *lv, size_t n,
+			    const struct xvbd_ab_compare_opts *co,
+			    const bool *shown, double gate_pct,
+			    struct xvbd_out *out, const char *key);
 
 /* "2024-05-01T12:00:00Z" (UTC, whole seconds); "-" if out of range. */
 void xvbd_ab_cli_time(int64_t unix_ns, char *buf, size_t len);
