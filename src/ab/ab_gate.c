@@ -168,7 +168,7 @@ void xvbd_ab_gate_render(struct xvbd_out *o, const char *key,
 		xvbd_out_obj_begin(o, NULL);
 		xvbd_out_str(o, "level", h->level);
 		xvbd_out_str(o, "baseline", h->baseline);
-		xvbd_out_str(o, "metric", xvbd_ab_metrics[h->metric].name);
+		xvbd_out_str(o, "metric", xvbd_ab_metric_name(h->metric));
 		xvbd_out_double_opt(o, "pct", true, h->pct);
 		xvbd_out_double_opt(o, "pct_lo", !isnan(h->pct_lo), h->pct_lo);
 		xvbd_out_double_opt(o, "pct_hi", !isnan(h->pct_hi), h->pct_hi);
