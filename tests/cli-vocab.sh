@@ -1,7 +1,8 @@
 # tests/cli-vocab.sh - sourced by tests/cli-ab-text.sh: one name per
 # quantity.  Every metric --metric takes and lists, every metric a
 # comparison (two levels or a sweep) names in JSON, every number of
-# `ab show --json` (its run, summary and window), of `ab list --json` and
+# `ab show --json` (its run, summary, window, interference, accounting
+# and latency; `ab show --latency`'s), of `ab list --json` and
 # of `ab export` (JSON, and the CSV header) is under a name of the one
 # table, as `xvbd --json help metrics` prints it (src/base/vocab.c); an
 # old name of a metric is read with one warning naming the new one.
@@ -61,12 +62,32 @@ vocab_ok "a sweep's JSON metrics" "$("$xvbd" -q --json ab compare ring1 ring8 \
 	order2 --dir "$sv" | jq -r '.metrics[].metric, .geomean.metrics[],
 	.comparisons[].metrics[].metric' |
 	sort -u)"
-# show: the run's numbers, its summary's and window's; no kebab-case key
+# show: every number of the document (its run, summary, window,
+# interference, accounting and latency objects), by the key it is under;
+# no kebab-case key
 show=$("$xvbd" -q --json ab show ring1-20240501T120000-0000 --dir "$sv")
-vocab_ok "ab show --json's numbers" "$(jq -r '{summary, window} +
-	(to_entries | map(select(.value | type == "number")) | from_entries) |
-	paths(type == "number") | last' <<<"$show" |
-	grep -vxF workload_status | sort -u)"
+# numkeys: the key each number of a JSON document is under (an array's
+# element: its array's key)
+numkeys() {
+	jq -r '[paths(type == "number") | map(select(type == "string")) |
+		last] | unique | .[]' | grep -vxF workload_status
+}
+vocab_ok "ab show --json's numbers" "$(numkeys <<<"$show")"
+# a run with others' CPU, foreign device I/O and latency: each object
+svr=$abdir/vocab-rich
+mkdir -m 700 "$svr"
+ab_rec "$svr" rich 0 1500 host.cpus=4 others=60 foreign=300 lat=5
+ab_rec "$svr" rich 1 1510 host.cpus=4 others=60 foreign=300 lat=5
+rich=$("$xvbd" -q --json ab show rich-20240501T120000-0000 --dir "$svr")
+why=
+for o in interference accounting latency; do
+	[ "$(jq -r ".$o | type" <<<"$rich")" = object ] || why="$why no $o;"
+done
+said "ab show --json of a rich run: interference, accounting, latency" \
+	"$why" "$rich"
+vocab_ok "ab show --json's numbers, all objects" "$(numkeys <<<"$rich")"
+vocab_ok "ab show --latency --json's numbers" "$("$xvbd" -q --json ab show \
+	--latency rich --dir "$svr" | numkeys)"
 keb=$(jq -r '[paths | last | select(type == "string")] | .[]' \
 	<<<"$(jq 'del(.fingerprint)' <<<"$show")" | grep -- - | sort -u)
 said "ab show --json: no kebab-case key" "$keb" "$keb"

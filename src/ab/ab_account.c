@@ -26,6 +26,7 @@
 
 #include "xvbd/ab/ab.h"
 #include "xvbd/base/out.h"
+#include "xvbd/base/vocab.h"
 #include "ab_compare_impl.h"
 
 #define SECTOR_BYTES	512
@@ -256,25 +257,25 @@ void xvbd_ab_account_render(struct xvbd_out *o, const char *key,
 	size_t k;
 
 	xvbd_out_obj_begin(o, key);
-	xvbd_out_uint_opt(o, "guest_read_bytes", a->guest_known,
+	xvbd_out_uint_opt(o, XVBD_QN(GUEST_READ_BYTES), a->guest_known,
 			  a->guest_rd_bytes);
-	xvbd_out_uint_opt(o, "guest_write_bytes", a->guest_known,
+	xvbd_out_uint_opt(o, XVBD_QN(GUEST_WRITE_BYTES), a->guest_known,
 			  a->guest_wr_bytes);
-	xvbd_out_uint_opt(o, "guest_read_ios", a->guest_known,
+	xvbd_out_uint_opt(o, XVBD_QN(GUEST_READ_IOS), a->guest_known,
 			  a->guest_rd_ios);
-	xvbd_out_uint_opt(o, "guest_write_ios", a->guest_known,
+	xvbd_out_uint_opt(o, XVBD_QN(GUEST_WRITE_IOS), a->guest_known,
 			  a->guest_wr_ios);
-	xvbd_out_uint(o, "blkback_read_bytes", a->bb_rd_bytes);
-	xvbd_out_uint(o, "blkback_write_bytes", a->bb_wr_bytes);
-	xvbd_out_uint(o, "blkback_read_requests", a->bb_rd_req);
-	xvbd_out_uint(o, "blkback_write_requests", a->bb_wr_req);
-	xvbd_out_uint_opt(o, "device_read_bytes", a->dev_known,
+	xvbd_out_uint(o, XVBD_QN(BLKBACK_READ_BYTES), a->bb_rd_bytes);
+	xvbd_out_uint(o, XVBD_QN(BLKBACK_WRITE_BYTES), a->bb_wr_bytes);
+	xvbd_out_uint(o, XVBD_QN(BLKBACK_READ_REQUESTS), a->bb_rd_req);
+	xvbd_out_uint(o, XVBD_QN(BLKBACK_WRITE_REQUESTS), a->bb_wr_req);
+	xvbd_out_uint_opt(o, XVBD_QN(DEVICE_READ_BYTES), a->dev_known,
 			  a->dev_rd_bytes);
-	xvbd_out_uint_opt(o, "device_write_bytes", a->dev_known,
+	xvbd_out_uint_opt(o, XVBD_QN(DEVICE_WRITE_BYTES), a->dev_known,
 			  a->dev_wr_bytes);
-	xvbd_out_fixed_opt(o, "guest_runtime_s", a->guest_known,
+	xvbd_out_fixed_opt(o, XVBD_QN(GUEST_RUNTIME_S), a->guest_known,
 			   a->guest_runtime_s, 3);
-	xvbd_out_fixed_opt(o, "run_s", a->clock_known, a->window_s, 3);
+	xvbd_out_fixed_opt(o, XVBD_QN(RUN_S), a->clock_known, a->window_s, 3);
 	xvbd_out_arr_begin(o, "flags");
 	for (k = 0; !xvbd_ab_account_text(a, k, line, sizeof(line)); k++)
 		xvbd_out_str(o, NULL, line);

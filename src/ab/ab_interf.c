@@ -21,6 +21,7 @@
 #include "ab_compare_impl.h"
 #include "xvbd/base/out.h"
 #include "xvbd/stats/stats.h"
+#include "xvbd/base/vocab.h"
 
 #define NS_PER_S	1e9
 #define BYTES_PER_MB	1e6
@@ -265,9 +266,9 @@ static void render_span(struct xvbd_out *o, const char *key,
 			const struct xvbd_ab_interf_span *s)
 {
 	xvbd_out_obj_begin(o, key);
-	xvbd_out_fixed_opt(o, "cpu_pct", s->known, s->cpu_pct, 1);
+	xvbd_out_fixed_opt(o, XVBD_QN(CPU_PCT), s->known, s->cpu_pct, 1);
 	xvbd_out_note(o, "%CPU");
-	xvbd_out_fixed_opt(o, "host_pct", s->host_known, s->host_pct, 1);
+	xvbd_out_fixed_opt(o, XVBD_QN(HOST_PCT), s->host_known, s->host_pct, 1);
 	xvbd_out_note(o, "% of the host's CPUs");
 	xvbd_out_obj_end(o);
 }
@@ -277,26 +278,31 @@ void xvbd_ab_interf_render(struct xvbd_out *o, const char *key,
 {
 	xvbd_out_obj_begin(o, key);
 	xvbd_out_bool_opt(o, "cpu_flagged", f->cpu_known, f->cpu_flagged);
-	xvbd_out_uint_opt(o, "other_domains", f->cpu_known, f->others_doms);
-	xvbd_out_uint_opt(o, "host_cpus", f->host_cpus > 0, f->host_cpus);
+	xvbd_out_uint_opt(o, XVBD_QN(OTHER_DOMAINS),
+			  f->cpu_known, f->others_doms);
+	xvbd_out_uint_opt(o, XVBD_QN(HOST_CPUS),
+			  f->host_cpus > 0, f->host_cpus);
 	render_span(o, "others_window", &f->window);
 	render_span(o, "others_busy", &f->busy);
-	xvbd_out_fixed_opt(o, "cpu_threshold_pct", true,
+	xvbd_out_fixed_opt(o, XVBD_QN(CPU_THRESHOLD_PCT), true,
 			   f->cpu_threshold * 100.0, 1);
 	xvbd_out_bool_opt(o, "device_flagged", f->dev_known, f->dev_flagged);
-	xvbd_out_uint_opt(o, "device_ios", f->dev_known, f->dev_ios);
-	xvbd_out_uint_opt(o, "vbd_requests", f->dev_known, f->vbd_req);
-	xvbd_out_uint_opt(o, "foreign_ios", f->dev_known, f->foreign_ios);
-	xvbd_out_uint_opt(o, "device_sectors", f->sect_known, f->dev_sect);
-	xvbd_out_uint_opt(o, "vbd_sectors", f->sect_known, f->vbd_sect);
-	xvbd_out_uint_opt(o, "foreign_sectors", f->sect_known,
+	xvbd_out_uint_opt(o, XVBD_QN(DEVICE_IOS), f->dev_known, f->dev_ios);
+	xvbd_out_uint_opt(o, XVBD_QN(VBD_REQUESTS), f->dev_known, f->vbd_req);
+	xvbd_out_uint_opt(o, XVBD_QN(FOREIGN_IOS),
+			  f->dev_known, f->foreign_ios);
+	xvbd_out_uint_opt(o, XVBD_QN(DEVICE_SECTORS),
+			  f->sect_known, f->dev_sect);
+	xvbd_out_uint_opt(o, XVBD_QN(VBD_SECTORS), f->sect_known, f->vbd_sect);
+	xvbd_out_uint_opt(o, XVBD_QN(FOREIGN_SECTORS), f->sect_known,
 			  f->foreign_sect);
 	/* What foreign_pct is a share of: "sectors" or, without them, "ios". */
 	if (f->dev_known)
 		xvbd_out_str(o, "foreign_of", f->sect_known ? "sectors" : "ios");
 	else
 		xvbd_out_null(o, "foreign_of");
-	xvbd_out_fixed_opt(o, "foreign_pct", f->dev_known, f->foreign_pct, 1);
+	xvbd_out_fixed_opt(o, XVBD_QN(FOREIGN_PCT),
+			   f->dev_known, f->foreign_pct, 1);
 	xvbd_out_note(o, f->sect_known ? "% of the device's sectors" :
 		      "% of the device's I/Os");
 	xvbd_out_obj_end(o);

@@ -12,10 +12,15 @@
 #include "xvbd/ab/ab_lat.h"
 #include "xvbd/base/out.h"
 #include "xvbd/stats/stats.h"
+#include "xvbd/base/vocab.h"
 
 static const uint32_t pct[] = { 500000, 990000, 999000 };
-static const char *const pct_ns[] = { "p50_ns", "p99_ns", "p999_ns" };
-static const char *const pct_ms[] = { "p50_ms", "p99_ms", "p999_ms" };
+static const enum xvbd_q pct_ns[] = {
+	XVBD_Q_P50_NS, XVBD_Q_P99_NS, XVBD_Q_P999_NS,
+};
+static const enum xvbd_q pct_ms[] = {
+	XVBD_Q_P50_MS, XVBD_Q_P99_MS, XVBD_Q_P999_MS,
+};
 
 
 /* The merged histogram of vdev over the runs that recorded it. */
@@ -52,24 +57,26 @@ static void row(struct xvbd_out *o, const char *vdev, enum xvbd_lat_kind k,
 	xvbd_out_str(o, "vdev", vdev);
 	xvbd_out_str(o, "kind", xvbd_lat_kind_name(k));
 	xvbd_out_str(o, "direction", xvbd_lat_dir_name(d));
-	xvbd_out_uint(o, "runs", runs);
-	xvbd_out_uint(o, "incomplete", incomplete);
-	xvbd_out_uint(o, "count", h->count);
+	xvbd_out_uint(o, XVBD_QN(RUNS), runs);
+	xvbd_out_uint(o, XVBD_QN(INCOMPLETE), incomplete);
+	xvbd_out_uint(o, XVBD_QN(COUNT), h->count);
 	for (i = 0; i < 3; i++) {
 		uint64_t v = any ? xvbd_lathist_quantile_ns(h, pct[i]) : 0;
 
 		if (json)
-			xvbd_out_uint_opt(o, pct_ns[i], any, v);
+			xvbd_out_uint_opt(o, xvbd_q_name(pct_ns[i]), any, v);
 		else
-			xvbd_out_fixed_opt(o, pct_ms[i], any, (double)v / 1e6,
+			xvbd_out_fixed_opt(o, xvbd_q_name(pct_ms[i]), any,
+					   (double)v / 1e6,
 					   3);
 	}
 	if (json) {
-		xvbd_out_uint_opt(o, "max_ns", any, h->max_ns);
-		xvbd_out_uint_opt(o, "sum_ns", any, h->sum_ns);
+		xvbd_out_uint_opt(o, XVBD_QN(MAX_NS), any, h->max_ns);
+		xvbd_out_uint_opt(o, XVBD_QN(SUM_NS), any, h->sum_ns);
 	} else {
-		xvbd_out_fixed_opt(o, "max_ms", any, (double)h->max_ns / 1e6, 3);
-		xvbd_out_fixed_opt(o, "mean_ms", any,
+		xvbd_out_fixed_opt(o, XVBD_QN(MAX_MS),
+				   any, (double)h->max_ns / 1e6, 3);
+		xvbd_out_fixed_opt(o, XVBD_QN(MEAN_MS), any,
 				   xvbd_lathist_mean_ns(h) / 1e6, 3);
 	}
 	xvbd_out_obj_end(o);
@@ -85,7 +92,7 @@ void xvbd_ab_lat_render(struct xvbd_out *o, const char *key,
 
 	xvbd_out_obj_begin(o, key);
 	xvbd_stats_lat_statement(o, "clock", xvbd_out_is_json(o) ?
-				 "relative_error" : "latency_error",
+				 XVBD_QN(RELATIVE_ERROR) : "latency_error",
 				 "d2c: issue to completion, i2c: insertion "
 				 "to completion");
 	xvbd_out_arr_begin(o, "vbds");

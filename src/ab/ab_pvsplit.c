@@ -24,6 +24,7 @@
 #include "xvbd/ab/ab_record_impl.h"
 #include "xvbd/base/out.h"
 #include "xvbd/workload/workload.h"
+#include "xvbd/base/vocab.h"
 
 #define NS_PER_MS	1e6
 
@@ -199,23 +200,23 @@ void xvbd_ab_pv_split_render(struct xvbd_out *o, const char *key,
 		}
 		xvbd_out_obj_begin(o, name);
 		xvbd_out_str(o, "vdev", pd->vdev);
-		xvbd_out_uint(o, "runs", pd->runs);
+		xvbd_out_uint(o, XVBD_QN(RUNS), pd->runs);
 		xvbd_out_str(o, "guest_from", pd->guest_bins ?
 			     "fio's JSON+ bins" : "fio's percentiles");
 		xvbd_out_str(o, "device_from", "d2c");
-		xvbd_out_uint(o, "device_requests", pd->device_requests);
+		xvbd_out_uint(o, XVBD_QN(DEVICE_REQUESTS), pd->device_requests);
 		for (p = 0; p < XVBD_AB_PV_NPCT; p++) {
 			double above = pd->guest_ms[p] - pd->device_ms[p];
 
 			xvbd_out_obj_begin(o, pkey[p]);
-			xvbd_out_fixed_opt(o, "guest_ms", true,
+			xvbd_out_fixed_opt(o, XVBD_QN(GUEST_MS), true,
 					   pd->guest_ms[p], 3);
-			xvbd_out_fixed_opt(o, "device_ms", true,
+			xvbd_out_fixed_opt(o, XVBD_QN(DEVICE_MS), true,
 					   pd->device_ms[p], 3);
-			xvbd_out_fixed_opt(o, "pv_path_ms", above >= 0, above,
-					   3);
-			xvbd_out_fixed_opt(o, "pv_path_pct", above >= 0 &&
-					   pd->guest_ms[p] > 0,
+			xvbd_out_fixed_opt(o, XVBD_QN(PV_PATH_MS), above >= 0,
+					   above, 3);
+			xvbd_out_fixed_opt(o, XVBD_QN(PV_PATH_PCT),
+					   above >= 0 && pd->guest_ms[p] > 0,
 					   pd->guest_ms[p] > 0 ?
 					   100 * above / pd->guest_ms[p] : 0,
 					   1);

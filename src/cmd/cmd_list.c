@@ -52,7 +52,7 @@ static void render_vbd(struct xvbd_out *o, const struct dom *d,
 	xvbd_out_uint(o, "devid", v->disk->devid);
 	xvbd_out_str(o, "backend_type", xvbd_be_kind_name(v->kind));
 	xvbd_out_str(o, "target", target);
-	xvbd_out_size_opt(o, "size_bytes", ev->size_bytes.known,
+	xvbd_out_size_opt(o, XVBD_QN(SIZE_BYTES), ev->size_bytes.known,
 			  ev->size_bytes.v);
 	xvbd_out_str(o, "mode", mode);
 	xvbd_out_str(o, "dom0_cache", xvbd_cache_name(v->dom0_cache));
@@ -64,7 +64,7 @@ static void render_vbd(struct xvbd_out *o, const struct dom *d,
 			  ev->ring_pages.v);
 	xvbd_out_uint_opt(o, XVBD_QN(QUEUES), ev->queues.known,
 			  ev->queues.v);
-	xvbd_out_uint_opt(o, "indirect_segments_offered",
+	xvbd_out_uint_opt(o, XVBD_QN(INDIRECT_SEGMENTS_OFFERED),
 			  ev->indirect_offered.known, ev->indirect_offered.v);
 	xvbd_out_bool_opt(o, "persistent", ev->persistent.known,
 			  ev->persistent.v);

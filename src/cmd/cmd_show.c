@@ -11,6 +11,7 @@
 #include "xvbd/cmd/cmd.h"
 #include "xvbd/stats/stats.h"
 #include "xvbd/vbd/vbd.h"
+#include "xvbd/base/vocab.h"
 
 /* Text note for a key: "<writer>/<when>: <meaning>", state names first. */
 static void key_note(struct xvbd_out *o, enum xvbd_dir dir, const char *key,
@@ -107,7 +108,7 @@ static void render(struct xvbd_out *o, uint32_t domid, const char *domain,
 		     xvbd_state_name(ev->backend_state.v) : NULL);
 	xvbd_out_str(o, "frontend_state", ev->frontend_state.known ?
 		     xvbd_state_name(ev->frontend_state.v) : NULL);
-	xvbd_out_size_opt(o, "size_bytes", ev->size_bytes.known,
+	xvbd_out_size_opt(o, XVBD_QN(SIZE_BYTES), ev->size_bytes.known,
 			  ev->size_bytes.v);
 	render_dir(o, "backend", XVBD_DIR_BACKEND, &v->backend);
 	render_dir(o, "frontend", XVBD_DIR_FRONTEND, &v->frontend);

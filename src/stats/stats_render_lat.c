@@ -20,7 +20,9 @@
 #define PROM_LE_LAST	36
 
 static const uint32_t pct_per_million[] = { 500000, 990000, 999000 };
-static const char *const pct_names[] = { "p50", "p99", "p999" };
+static const enum xvbd_q pct_ns[] = {
+	XVBD_Q_P50_NS, XVBD_Q_P99_NS, XVBD_Q_P999_NS,
+};
 
 /* read_p50_ms ... read_max_ms: the text and CSV fields of a direction. */
 static const enum xvbd_q flat_q[XVBD_LAT_NDIRS][4] = {
@@ -51,16 +53,13 @@ static void json_hist(struct xvbd_out *o, const char *key,
 	bool any = h->count != 0;
 
 	xvbd_out_obj_begin(o, key);
-	xvbd_out_uint(o, "count", h->count);
-	xvbd_out_uint_opt(o, "sum_ns", any, h->sum_ns);
-	xvbd_out_uint_opt(o, "max_ns", any, h->max_ns);
-	for (i = 0; i < 3; i++) {
-		char k[16];
-
-		snprintf(k, sizeof(k), "%s_ns", pct_names[i]);
-		xvbd_out_uint_opt(o, k, any, xvbd_lathist_quantile_ns(h,
-						pct_per_million[i]));
-	}
+	xvbd_out_uint(o, XVBD_QN(COUNT), h->count);
+	xvbd_out_uint_opt(o, XVBD_QN(SUM_NS), any, h->sum_ns);
+	xvbd_out_uint_opt(o, XVBD_QN(MAX_NS), any, h->max_ns);
+	for (i = 0; i < 3; i++)
+		xvbd_out_uint_opt(o, xvbd_q_name(pct_ns[i]), any,
+				  xvbd_lathist_quantile_ns(h,
+							   pct_per_million[i]));
 	/* [low end in ns, count] of every bucket with a count. */
 	xvbd_out_arr_begin(o, "buckets");
 	while (xvbd_lathist_next(h, &idx)) {
@@ -98,7 +97,7 @@ void stats_render_lat(struct xvbd_out *o, const struct xvbd_stats_sample *s,
 	}
 	xvbd_out_obj_begin(o, "latency");
 	xvbd_out_str(o, "state", xvbd_lat_state_name(v->lat_state));
-	xvbd_out_uint(o, "backwards", r->backwards);
+	xvbd_out_uint(o, XVBD_QN(BACKWARDS), r->backwards);
 	for (k = 0; k < XVBD_LAT_NKINDS; k++) {
 		xvbd_out_obj_begin(o, xvbd_lat_kind_name(k));
 		for (d = 0; d < XVBD_LAT_NDIRS; d++)
@@ -119,7 +118,10 @@ void stats_render_lat_head(struct xvbd_out *o,
 		xvbd_out_str(o, "latency_unavailable", s->lat_unavailable);
 		return;
 	}
-	xvbd_stats_lat_statement(o, "latency_clock", "latency_relative_error",
+	/* JSON: a number, under the table's name; text: a sentence */
+	xvbd_stats_lat_statement(o, "latency_clock", xvbd_out_is_json(o) ?
+				 XVBD_QN(RELATIVE_ERROR) :
+				 "latency_relative_error",
 				 "RD/WR-P*: issue to completion");
 }
 

@@ -204,8 +204,8 @@ static void render_merged(struct xvbd_out *o,
 			continue;
 		}
 		xvbd_out_obj_begin(o, xvbd_wl_dir_name(d));
-		xvbd_out_uint(o, "runs", runs[d]);
-		xvbd_out_uint(o, "ios", h[d].total);
+		xvbd_out_uint(o, XVBD_QN(RUNS), runs[d]);
+		xvbd_out_uint(o, XVBD_QN(IOS), h[d].total);
 		for (p = 0; p < sizeof(pcts) / sizeof(pcts[0]); p++) {
 			bool known = xvbd_wl_hist_percentile(&h[d], pcts[p],
 							     &v);
@@ -214,7 +214,7 @@ static void render_merged(struct xvbd_out *o,
 					   3);
 			xvbd_out_note(o, MS);
 		}
-		xvbd_out_fixed_opt(o, "max_bin_ms", true,
+		xvbd_out_fixed_opt(o, XVBD_QN(MAX_BIN_MS), true,
 				   (double)h[d].bins[h[d].n - 1].value_ns / 1e6,
 				   3);
 		xvbd_out_note(o, MS);
@@ -340,8 +340,8 @@ static int render_lat_merged(struct xvbd_ctx *ctx, const char *what,
 	xvbd_out_labels(ctx->out, show_labels);
 	xvbd_out_obj_begin(ctx->out, NULL);
 	xvbd_out_str(ctx->out, "label", recs[0].label);
-	xvbd_out_uint(ctx->out, "selected_runs", n);
-	xvbd_out_uint(ctx->out, "runs_with_latency", with);
+	xvbd_out_uint(ctx->out, XVBD_QN(SELECTED_RUNS), n);
+	xvbd_out_uint(ctx->out, XVBD_QN(RUNS_WITH_LATENCY), with);
 	xvbd_ab_lat_render(ctx->out, "latency", recs, n);
 	render_pv_split(ctx->out, recs, n);
 	xvbd_out_obj_end(ctx->out);

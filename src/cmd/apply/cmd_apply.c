@@ -26,6 +26,7 @@
 #include "xvbd/cmd/cmd_report.h"
 #include "xvbd/cmd/plan_json.h"
 #include "xvbd/xen/blkif.h"
+#include "xvbd/base/vocab.h"
 #include "apply_impl.h"
 
 enum { O_CHECK, O_DIFF, O_PRUNE };
@@ -176,7 +177,8 @@ static void render_state(struct xvbd_out *o, const char *key,
 	xvbd_out_str(o, "target", st->target);
 	xvbd_out_str(o, "access", st->readwrite ? "rw" : "ro");
 	xvbd_out_str(o, "cache", xvbd_cache_name(st->cache));
-	xvbd_out_uint_opt(o, "size_bytes", st->size_known, st->size_bytes);
+	xvbd_out_uint_opt(o, XVBD_QN(SIZE_BYTES),
+			  st->size_known, st->size_bytes);
 	xvbd_out_str(o, "backend_state", st->bstate ?
 		     xvbd_state_name(st->bstate) : NULL);
 	xvbd_out_str(o, "frontend_state", st->fstate ?

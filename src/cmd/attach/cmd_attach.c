@@ -20,6 +20,7 @@
 #include "xvbd/cmd/cmd_report.h"
 #include "xvbd/disk/disk.h"
 #include "xvbd/xen/blkif.h"
+#include "xvbd/base/vocab.h"
 
 #define CMD			"attach"
 #define DEFAULT_TIMEOUT_S	120
@@ -283,7 +284,7 @@ static void render_disk(struct xvbd_out *o, const struct xvbd_disk_handle *h)
 	xvbd_out_str(o, "kind", xvbd_disk_kind_name(h->kind));
 	xvbd_out_str(o, "target", h->target[0] ? h->target : NULL);
 	xvbd_out_str(o, "access", h->readwrite ? "rw" : "ro");
-	xvbd_out_size_opt(o, "size_bytes", h->size_known, h->size_bytes);
+	xvbd_out_size_opt(o, XVBD_QN(SIZE_BYTES), h->size_known, h->size_bytes);
 }
 
 /* -N: what would be done, nothing done. */
