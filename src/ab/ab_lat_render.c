@@ -19,7 +19,7 @@ static const enum xvbd_q pct_ns[] = {
 	XVBD_Q_P50_NS, XVBD_Q_P99_NS, XVBD_Q_P999_NS,
 };
 static const enum xvbd_q pct_ms[] = {
-	XVBD_Q_P50_MS, XVBD_Q_P99_MS, XVBD_Q_P999_MS,
+	XVBD_Q_P50_MS, XVBD_Q_P99_MS, XVBD_Q_P99_9_MS,
 };
 
 

@@ -17,6 +17,8 @@
 #include <yajl/yajl_tree.h>
 
 #include "xvbd/ab/ab.h"
+#include "xvbd/ab/ab_lat.h"
+#include "xvbd/base/out.h"
 #include "xvbd/base/vocab.h"
 #include "xvbd/stats/stats.h"
 
@@ -28,7 +30,10 @@ static const char *const not_quantities[] = {
 	"backing", "interval", "reset", "cpu_interval", "backend_interval",
 	"lat_state", "domains", "vbds", "rings", "latency_clock",
 	/* the latency object: its state, the distributions' places */
-	"latency", "state", "read", "write", "buckets", NULL,
+	"latency", "state", "read", "write", "buckets",
+	/* a record's pv_path: whence each side, the percentile it is at */
+	"pv_path", "vdev", "guest_from", "device_from", "p50", "p99", "lines",
+	NULL,
 };
 
 static bool is_snake(const char *s)
@@ -319,6 +324,41 @@ static void test_stats_prometheus(void **state)
 	free(prom);
 }
 
+/* A record's pv_path object (ab show): the guest against its device. */
+static void test_pv_path(void **state)
+{
+	struct xvbd_ab_pv_split sp = { 0 };
+	struct xvbd_out *o;
+	char *json = NULL, err[128];
+	size_t len = 0, n;
+	FILE *f = open_memstream(&json, &len);
+	yajl_val root;
+
+	(void)state;
+	assert_non_null(f);
+	sp.dir[XVBD_LAT_READ] = (struct xvbd_ab_pv_dir){
+		.known = true, .guest_bins = true, .vdev = "xvdb", .runs = 3,
+		.guest_ios = 3000, .device_requests = 3000,
+		.guest_ms = { 0.5, 2 }, .device_ms = { 0.25, 1 },
+	};
+	o = xvbd_out_new(f, true);
+	assert_non_null(o);
+	xvbd_out_obj_begin(o, NULL);
+	xvbd_ab_pv_split_render(o, "pv_path", &sp);
+	xvbd_out_obj_end(o);
+	assert_int_equal(xvbd_out_finish(o), 0);
+	xvbd_out_free(o);
+	fclose(f);
+	root = yajl_tree_parse(json, err, sizeof(err));
+	assert_non_null(root);
+	n = keys_known("ab show's pv_path", root);
+	all_known("ab show's pv_path");
+	assert_true(n >= 17);
+	assert_non_null(strstr(json, "\"pv_path_ms\":1.000,"));
+	yajl_tree_free(root);
+	free(json);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -327,6 +367,7 @@ int main(void)
 		cmocka_unit_test(test_stats_json),
 		cmocka_unit_test(test_stats_csv),
 		cmocka_unit_test(test_stats_prometheus),
+		cmocka_unit_test(test_pv_path),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -65,7 +65,7 @@ static const struct xvbd_out_label show_labels[] = {
 	{ "count", "REQUESTS" },
 	{ "p50_ms", "P50(ms)" },
 	{ "p99_ms", "P99(ms)" },
-	{ "p999_ms", "P99.9(ms)" },
+	{ "p99_9_ms", "P99.9(ms)" },
 	{ "max_ms", "MAX(ms)" },
 	{ "mean_ms", "MEAN(ms)" },
 	{ "latency_error", "error" },
@@ -181,8 +181,9 @@ static void render_merged(struct xvbd_out *o,
 			  const struct xvbd_ab_record *recs, size_t n)
 {
 	static const double pcts[] = { 50, 90, 99, 99.9, 99.99 };
-	static const char *const keys[] = {
-		"p50_ms", "p90_ms", "p99_ms", "p99_9_ms", "p99_99_ms",
+	static const enum xvbd_q keys[] = {
+		XVBD_Q_P50_MS, XVBD_Q_P90_MS, XVBD_Q_P99_MS, XVBD_Q_P99_9_MS,
+		XVBD_Q_P99_99_MS,
 	};
 	struct xvbd_wl_hist h[2];
 	size_t runs[2], p;
@@ -210,8 +211,8 @@ static void render_merged(struct xvbd_out *o,
 			bool known = xvbd_wl_hist_percentile(&h[d], pcts[p],
 							     &v);
 
-			xvbd_out_fixed_opt(o, keys[p], known, (double)v / 1e6,
-					   3);
+			xvbd_out_fixed_opt(o, xvbd_q_name(keys[p]), known,
+					   (double)v / 1e6, 3);
 			xvbd_out_note(o, MS);
 		}
 		xvbd_out_fixed_opt(o, XVBD_QN(MAX_BIN_MS), true,
