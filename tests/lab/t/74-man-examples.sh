@@ -60,6 +60,7 @@ declare -A NOT_RUN=(
 	["xvbd advise"]="advise's findings need a guest under a known load to be checked against anything: tests/lab/t/86-stats-cost.sh runs it on one (and on an idle guest)"
 	["xvbd advise guest1 xvda -d 30 --json"]="as xvbd advise: tests/lab/t/86-stats-cost.sh checks its JSON against man xvbd-advise"
 	["# before the update (or from the last good build's store)"]="a CI job's script: its workload logs into the guest with ssh (lab guests have no network); tests/lab/t/87-ab-gate.sh runs ab compare --fail-if-worse on lab records and checks its exit codes"
+	["# the experiment's plan, kept in the repository beside the job"]="a CI job's script: its workload logs into the guest with ssh (lab guests have no network); tests/lab/t/87-ab-gate.sh runs ab run --fail-if-worse on a lab guest and checks its exit codes, t/95 an experiment from a plan"
 	["xvbd pv win10 on --config /etc/xen/win10.cfg --reboot"]="reboots an HVM guest: the lab has no hardware virtualisation, so no HVM guests (xvbd-pv's file edits are run: the examples on /etc/xen/win10.cfg)"
 )
 # Examples run after the others, when no guest of the test is left.
