@@ -61,17 +61,24 @@ static bool pause_until(struct ready *rd, uint64_t until_ns)
 	return !rd->run->stop_signal;
 }
 
-/* Is devid one the run waits for: recorded, or the disk under test? */
-static bool waited_for(const struct xvbd_ab_run *run, uint32_t devid)
+/*
+ * The devids the run waits for: those it records, and the disk under
+ * test once (it is usually one of them).  Returns how many.
+ */
+static size_t waited_devids(const struct xvbd_ab_run *run,
+			    uint32_t ids[XVBD_AB_VDEVS_MAX + 1])
 {
-	size_t j;
+	size_t n = 0, i;
+	bool under_test = run->has_under_test;
 
-	if (run->has_under_test && devid == run->under_test_devid)
-		return true;
-	for (j = 0; j < run->ndevids; j++)
-		if (run->devids[j] == devid)
-			return true;
-	return false;
+	for (i = 0; i < run->ndevids && n < XVBD_AB_VDEVS_MAX; i++) {
+		ids[n++] = run->devids[i];
+		if (under_test && run->devids[i] == run->under_test_devid)
+			under_test = false;
+	}
+	if (under_test)
+		ids[n++] = run->under_test_devid;
+	return n;
 }
 
 /*
@@ -84,20 +91,14 @@ static int all_connected(struct xvbd_tstack *ts, struct xvbd_xs *xs,
 {
 	struct xvbd_disk *disks = NULL;
 	uint32_t ids[XVBD_AB_VDEVS_MAX + 1];
-	size_t n = 0, nids = 0, i;
+	size_t nids = waited_devids(run, ids), n = 0, i;
 	uint64_t bs, fs;
 	int err, rc = 1;
 
-	for (i = 0; i < run->ndevids && nids < XVBD_AB_VDEVS_MAX; i++)
-		ids[nids++] = run->devids[i];
-	if (run->has_under_test)
-		ids[nids++] = run->under_test_devid;
 	err = xvbd_tstack_disks_of(ts, run->domid, ids, nids, &disks, &n);
 	if (err)
 		return err;
 	for (i = 0; i < n && rc == 1; i++) {
-		if (!waited_for(run, disks[i].devid))
-			continue;
 		if (!disks[i].backend_path || !disks[i].frontend_path ||
 		    xvbd_xs_read_dir_uint(xs, disks[i].backend_path, "state",
 					  XVBD_STATE_MAX, &bs) ||
