@@ -309,6 +309,7 @@ int xvbd_lat_open(struct xvbd_tracefs *tf, struct xvbd_sysfs *sys,
 	lat->ingress_size = INGRESS_SIZE;
 	lat->count_size = COUNT_SIZE;
 	lat->max_size = MAX_SIZE;
+	lat->hist_fd = -1;
 	snprintf(lat->inst, sizeof(lat->inst), INSTANCE_PREFIX "%ld",
 		 (long)getpid());
 	snprintf(lat->synth, sizeof(lat->synth), SYNTH_PREFIX "%ld",
@@ -350,6 +351,10 @@ void xvbd_lat_close(struct xvbd_lat *lat)
 
 	if (!lat)
 		return;
+	/* An open file of the instance keeps it from being removed. */
+	if (lat->hist_fd >= 0)
+		close(lat->hist_fd);
+	lat->hist_fd = -1;
 	/*
 	 * Every trigger at once, per event, in an order in which none is
 	 * still referred to: the synthetic event's, the completions' (they

@@ -150,6 +150,7 @@ struct xvbd_lat {
 	struct lat_seen *seen;
 	size_t seen_cap, seen_used;
 	size_t ingress_size, count_size, max_size;	/* map entries */
+	int hist_fd;		/* the synthetic event's hist, kept open */
 };
 
 /* ---- lat_trace_spec.c: trigger texts (pure) ---- */

@@ -360,8 +360,14 @@ int xvbd_lat_read(struct xvbd_lat *lat, uint64_t now)
 
 	if (!due(lat, now))
 		return 0;
-	err = xvbd_tracefs_hist(lat->tf, lat->inst, "synthetic", lat->synth,
-				HIST_READ_MAX, &buf, &len);
+	if (lat->hist_fd < 0) {
+		lat->hist_fd = xvbd_tracefs_hist_open(lat->tf, lat->inst,
+						      "synthetic", lat->synth);
+		if (lat->hist_fd < 0)
+			return lat->hist_fd;
+	}
+	err = xvbd_tracefs_hist_reread(lat->hist_fd, HIST_READ_MAX, &buf,
+				       &len);
 	if (err)
 		return err;
 	err = lat_read_text(lat, now, buf, len, &st);

@@ -201,23 +201,21 @@ static int append(const char *path, const char *text)
 	return err;
 }
 
-/* path whole, at most max bytes: 0, -EFBIG or -errno. */
-static int slurp(const char *path, size_t max, char **buf, size_t *len)
+/* fd whole from its start, at most max bytes: 0, -EFBIG or -errno. */
+static int read_whole(int fd, size_t max, char **buf, size_t *len)
 {
 	size_t cap = 4096, used = 0;
-	char *b = malloc(cap + 1), *nb;
+	char *b, *nb;
 	ssize_t r;
-	int fd, err = 0;
+	int err = 0;
 
 	*buf = NULL;
 	*len = 0;
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return -errno;
+	b = malloc(cap + 1);
 	if (!b)
 		return -ENOMEM;
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0) {
-		free(b);
-		return -errno;
-	}
 	/* tracefs files have no size: read until EOF. */
 	for (;;) {
 		if (used == cap) {
@@ -244,7 +242,6 @@ static int slurp(const char *path, size_t max, char **buf, size_t *len)
 			break;
 		used += (size_t)r;
 	}
-	close(fd);
 	if (err) {
 		free(b);
 		return err;
@@ -253,6 +250,21 @@ static int slurp(const char *path, size_t max, char **buf, size_t *len)
 	*buf = b;
 	*len = used;
 	return 0;
+}
+
+/* path whole, at most max bytes: 0, -EFBIG or -errno. */
+static int slurp(const char *path, size_t max, char **buf, size_t *len)
+{
+	int fd, err;
+
+	*buf = NULL;
+	*len = 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return -errno;
+	err = read_whole(fd, max, buf, len);
+	close(fd);
+	return err;
 }
 
 /* The last "error: ..." of an instance's error_log, for a refusal. */
@@ -373,6 +385,26 @@ int xvbd_tracefs_hist(struct xvbd_tracefs *t, const char *inst,
 		    system, event, "hist"))
 		return -ENAMETOOLONG;
 	return slurp(p, max, buf, len);
+}
+
+int xvbd_tracefs_hist_open(struct xvbd_tracefs *t, const char *inst,
+			   const char *system, const char *event)
+{
+	char p[PATH_MAX];
+	int fd;
+
+	if (!name_ok(inst) || !name_ok(system) || !name_ok(event))
+		return -EINVAL;
+	if (path_of(p, sizeof(p), EVENT_FILE_FMT "/%s", t->root, inst,
+		    system, event, "hist"))
+		return -ENAMETOOLONG;
+	fd = open(p, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	return fd < 0 ? -errno : fd;
+}
+
+int xvbd_tracefs_hist_reread(int fd, size_t max, char **buf, size_t *len)
+{
+	return read_whole(fd, max, buf, len);
 }
 
 void xvbd_tracefs_instance_path(const struct xvbd_tracefs *t,

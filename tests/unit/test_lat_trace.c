@@ -33,6 +33,7 @@ static struct xvbd_lat *fake_tracker(void)
 
 	assert_non_null(lat);
 	lat->slot_ns = S;
+	lat->hist_fd = -1;
 	lat->ingress_size = 16384;
 	lat->count_size = 4096;
 	lat->max_size = 2048;

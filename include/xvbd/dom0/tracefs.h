@@ -76,6 +76,20 @@ int xvbd_tracefs_hist(struct xvbd_tracefs *t, const char *inst,
 		      char **buf, size_t *len);
 
 /*
+ * The same file kept open, for a histogram read again and again: the
+ * kernel renders a hist file into a buffer that starts at one page and,
+ * each time the text does not fit, is doubled and the whole histogram
+ * sorted and rendered again (~8 times for 400 KB, each under the event
+ * mutex).  An open file keeps the buffer it grew, so a reread renders
+ * it once.  _open returns the descriptor (O_CLOEXEC) or -errno; the
+ * caller closes it before removing the instance, which it holds.
+ * _reread reads it whole from its start, as xvbd_tracefs_hist.
+ */
+int xvbd_tracefs_hist_open(struct xvbd_tracefs *t, const char *inst,
+			   const char *system, const char *event);
+int xvbd_tracefs_hist_reread(int fd, size_t max, char **buf, size_t *len);
+
+/*
  * The shell command that removes an instance and a synthetic event left
  * behind (a killed process's): the triggers of each of events
  * ("system/event"), in that order, cleared (a trigger whose variables
