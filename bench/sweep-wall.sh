@@ -84,6 +84,10 @@ printf '# %-5s %-3s %9s %11s %9s %11s %12s %6s\n' xvbd rep "wall (ms)" "guest io
 # $top/ratios.NAME.
 sweep() {
 	local bin=$1 name=$2 n=$3 t0 wall_ms runs io_ms hs_ms rw_ms ratio
+	local metric=read_mb_per_s
+	# An xvbd from before the names of quantities had one table (and
+	# `xvbd help metrics`) knew this quantity only as read-mbs.
+	"$bin" help metrics >/dev/null 2>&1 || metric=read-mbs
 	: >$top/t.log
 	: >$top/guest.log
 	rm -rf $top/lv
@@ -92,7 +96,7 @@ sweep() {
 		--disk slow="$(spec $slow)" --cache base=host --cache same=host \
 		--cache none --runs 3 --ready "$top/ready.sh $trig" \
 		--run "$top/go.sh $trig $top/guest.log" --interval 0.05 \
-		--metric read_mb_per_s --dir $top/lv --json >$top/lv.json 2>$top/lv.err ||
+		--metric $metric --dir $top/lv --json >$top/lv.json 2>$top/lv.err ||
 		{ cat $top/lv.err; die "ab run failed ($name, repeat $n)"; }
 	wall_ms=$(awk -v a=$t0 -v b=$(now) 'BEGIN { printf "%.0f", (b - a) * 1000 }')
 	runs=$(wc -l <$top/guest.log)
