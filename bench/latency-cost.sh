@@ -1,4 +1,4 @@
-# bench/latency-cost.sh [ROUNDS] [SECONDS]: what stats --latency costs
+# bench/latency-cost.sh [ROUNDS [SECONDS [OTHER]]]: what stats --latency costs
 # the I/O it measures.  One PV guest, one VBD (a 64 MiB image on /scratch,
 # cache host: its reads come from dom0's page cache, the lab's highest
 # IOPS and so the largest share of per-request tracing cost); the guest
@@ -8,7 +8,16 @@
 # ABBA order for ROUNDS rounds (3), side by side in one run:
 #   - IOPS: blkback's rd_req over each window (the VBD's own count);
 #   - dom0 CPU per request: dom0's busy time in /proc/stat over the
-#     window / its requests (xvbd, blkback, loop and the tracing).
+#     window / its requests (xvbd, blkback, loop and the tracing);
+#   - xvbd's own CPU time (/proc/PID/stat, user + system) in ms per
+#     second: mostly the kernel rendering the histograms xvbd reads.
+# OTHER: a second xvbd binary (handed in with --with) whose stats
+# --latency runs beside it ("other" windows: off on other, other on
+# off), so that a change's effect is measured side by side in one run:
+# windows of separate runs differ more than such effects.
+# Runs with the console at its fullest log level and every CPU's stack
+# on a soft lockup: dom0 has hung under this load (the task then named
+# is only the one the stuck CPU was running).
 # (The guest's requests are sequential streams, not random: the lab's
 # guests have no fio yet; every request still is a distinct sector, as
 # random ones are, and the tracing's cost per request does not depend
@@ -16,10 +25,16 @@
 # Goal: on costs <= 3 % of off's IOPS (mean over the windows); the last
 # line says whether that held, and a miss exits 1.
 # Run: tests/lab/run --timeout 1200 bench/latency-cost.sh
+#  or: tests/lab/run --with OLD/xvbd --timeout 1800 bench/latency-cost.sh 3 10 xvbd
 set -u
 . /lab/lib/testlib.sh
 ROUNDS=${1:-3}
 SECONDS_W=${2:-10}
+OTHER=${3:+$(cd "$(dirname "$0")" && pwd)/$3}
+[ -z "$OTHER" ] || [ -x "$OTHER" ] || chmod +x "$OTHER" ||
+	{ echo "OTHER: $OTHER is not a program"; exit 2; }
+dmesg -n 8
+sysctl -qw kernel.softlockup_all_cpu_backtrace=1 2>/dev/null
 G=benchlat
 img=/scratch/benchlat.img
 truncate -s 64M $img
@@ -45,28 +60,36 @@ busy() {	# dom0's busy jiffies (all but idle and iowait)
 }
 hz=100	# USER_HZ: /proc/stat's unit on every Linux
 
-window() {	# MODE: one window; prints "MODE iops us_per_req"
-	local mode=$1 pid r0 r1 b0 b1 t0 t1
-	if [ $mode = on ]; then
-		xvbd stats --latency -d 1 >/dev/null 2>/tmp/benchlat.err &
-	else
-		xvbd stats -d 1 >/dev/null 2>/tmp/benchlat.err &
-	fi
+own() {	# PID: its user + system time in ticks
+	awk '{ print $14 + $15 }' /proc/$1/stat
+}
+
+# MODE: one window; prints "MODE iops us_per_req xvbd_ms_per_s"
+window() {
+	local mode=$1 pid r0 r1 b0 b1 t0 t1 c0 c1
+	case $mode in
+	on) xvbd stats --latency -d 1 >/dev/null 2>/tmp/benchlat.err & ;;
+	other) "$OTHER" stats --latency -d 1 >/dev/null 2>/tmp/benchlat.err & ;;
+	*) xvbd stats -d 1 >/dev/null 2>/tmp/benchlat.err & ;;
+	esac
 	pid=$!
 	sleep 2.5	# set up, past its baseline
-	r0=$(cat $rd); b0=$(busy); t0=$EPOCHREALTIME
+	r0=$(cat $rd); b0=$(busy); c0=$(own $pid); t0=$EPOCHREALTIME
 	sleep $SECONDS_W
-	r1=$(cat $rd); b1=$(busy); t1=$EPOCHREALTIME
+	r1=$(cat $rd); b1=$(busy); c1=$(own $pid); t1=$EPOCHREALTIME
 	kill -INT $pid
 	wait $pid
 	awk -v m=$mode -v r=$((r1 - r0)) -v b=$((b1 - b0)) -v hz=$hz \
-		-v t0=$t0 -v t1=$t1 'BEGIN {
-		printf "%s %.1f %.1f\n", m, r / (t1 - t0), b / hz * 1e6 / r }'
+		-v c=$((c1 - c0)) -v t0=$t0 -v t1=$t1 'BEGIN {
+		printf "%s %.1f %.1f %.1f\n", m, r / (t1 - t0),
+			b / hz * 1e6 / r, c / hz * 1000 / (t1 - t0) }'
 }
 
 : >/tmp/benchlat.res
+order="off on on off"
+[ -z "$OTHER" ] || order="off on other other on off"
 for ((n = 0; n < ROUNDS; n++)); do
-	for mode in off on on off; do
+	for mode in $order; do
 		window $mode | tee -a /tmp/benchlat.res | sed 's/^/# window: /'
 	done
 done
@@ -74,7 +97,7 @@ check "nothing of xvbd's left in tracefs" test -z "$(tracefs_left)"
 lab-guest stop $G
 rm -f $img
 
-awk '{ n[$1]++; iops[$1] += $2; cpu[$1] += $3 }
+awk '{ n[$1]++; iops[$1] += $2; cpu[$1] += $3; own[$1] += $4 }
 	END {
 		off = iops["off"] / n["off"]; on = iops["on"] / n["on"]
 		printf "IOPS: off %.1f, on %.1f (mean of %d windows each)\n",
@@ -83,6 +106,16 @@ awk '{ n[$1]++; iops[$1] += $2; cpu[$1] += $3 }
 			"(+%.1f us)\n", cpu["off"] / n["off"],
 			cpu["on"] / n["on"],
 			cpu["on"] / n["on"] - cpu["off"] / n["off"]
+		printf "xvbd'"'"'s own CPU: off %.1f ms/s, on %.1f ms/s\n",
+			own["off"] / n["off"], own["on"] / n["on"]
+		if (n["other"]) {
+			o = iops["other"] / n["other"]
+			printf "other xvbd: IOPS %.1f (loss %.1f %%), dom0 CPU " \
+				"per request %.1f us, its own CPU %.1f ms/s; " \
+				"on / other IOPS %.3f\n", o, (1 - o / off) * 100,
+				cpu["other"] / n["other"],
+				own["other"] / n["other"], on / o
+		}
 		loss = (1 - on / off) * 100
 		if (loss <= 3) {
 			printf "goal met: IOPS loss %.1f %% <= 3 %%\n", loss
