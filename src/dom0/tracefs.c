@@ -373,20 +373,6 @@ int xvbd_tracefs_trigger(struct xvbd_tracefs *t, const char *inst,
 	return rc;
 }
 
-int xvbd_tracefs_hist(struct xvbd_tracefs *t, const char *inst,
-		      const char *system, const char *event, size_t max,
-		      char **buf, size_t *len)
-{
-	char p[PATH_MAX];
-
-	if (!name_ok(inst) || !name_ok(system) || !name_ok(event))
-		return -EINVAL;
-	if (path_of(p, sizeof(p), EVENT_FILE_FMT "/%s", t->root, inst,
-		    system, event, "hist"))
-		return -ENAMETOOLONG;
-	return slurp(p, max, buf, len);
-}
-
 int xvbd_tracefs_hist_open(struct xvbd_tracefs *t, const char *inst,
 			   const char *system, const char *event)
 {

@@ -68,22 +68,16 @@ int xvbd_tracefs_trigger(struct xvbd_tracefs *t, const char *inst,
 			 const char *cmd, char *err, size_t err_len);
 
 /*
- * Read instances/<inst>/events/<system>/<event>/hist whole into *buf
- * (malloc'd, NUL-terminated, *len bytes), at most max bytes (-EFBIG).
- */
-int xvbd_tracefs_hist(struct xvbd_tracefs *t, const char *inst,
-		      const char *system, const char *event, size_t max,
-		      char **buf, size_t *len);
-
-/*
- * The same file kept open, for a histogram read again and again: the
- * kernel renders a hist file into a buffer that starts at one page and,
- * each time the text does not fit, is doubled and the whole histogram
- * sorted and rendered again (~8 times for 400 KB, each under the event
- * mutex).  An open file keeps the buffer it grew, so a reread renders
- * it once.  _open returns the descriptor (O_CLOEXEC) or -errno; the
- * caller closes it before removing the instance, which it holds.
- * _reread reads it whole from its start, as xvbd_tracefs_hist.
+ * instances/<inst>/events/<system>/<event>/hist, opened once and read
+ * again and again: the kernel renders a hist file into a buffer that
+ * starts at one page and, each time the text does not fit, is doubled
+ * and the whole histogram sorted and rendered again (~8 times for 400
+ * KB, each under the event mutex).  An open file keeps the buffer it
+ * grew, so a reread renders it once.  _open returns the descriptor
+ * (O_CLOEXEC) or -errno; the caller closes it before removing the
+ * instance, which it holds.  _reread reads it whole from its start into
+ * *buf (malloc'd, NUL-terminated, *len bytes), at most max bytes
+ * (-EFBIG).
  */
 int xvbd_tracefs_hist_open(struct xvbd_tracefs *t, const char *inst,
 			   const char *system, const char *event);
