@@ -138,7 +138,7 @@ CMD_SRCS  += src/cmd/cmd_pv.c src/cmd/cmd_pv_status.c src/cmd/pv_file.c
 # killed one left
 LIB_SRCS += src/base/journal.c src/base/sha256.c
 # latency: the histogram (pure)
-LIB_SRCS += src/base/lathist.c src/dom0/trace_hist.c src/dom0/tracefs.c \
+LIB_SRCS += src/base/lathist.c src/dom0/tracefs.c src/dom0/lat_trace_ring.c \
 	     src/dom0/lat_trace.c src/dom0/lat_trace_spec.c src/dom0/lat_trace_read.c
 # a disk's life (src/disk): the description's one parser reads xl disk
 # specs with libxlutil (tstack.c), so its unit tests link DESC_OBJS

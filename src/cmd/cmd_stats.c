@@ -180,22 +180,31 @@ static void print_warnings(const struct xvbd_stats *st)
 		xvbd_err("stats", "warning", "%s", xvbd_stats_warning(st, i));
 }
 
-/* Sleep until the absolute monotonic deadline; false when stopped. */
-static bool sleep_until(uint64_t deadline_ns)
+/*
+ * Sleep until the absolute monotonic deadline; false when stopped.
+ * With latency, woken every XVBD_STATS_LAT_DRAIN_NS to read the
+ * kernel's records, whatever the interval.
+ */
+static bool sleep_until(struct xvbd_stats *st, uint64_t deadline_ns)
 {
-	struct timespec ts = {
-		.tv_sec = (time_t)(deadline_ns / NS_PER_S),
-		.tv_nsec = (long)(deadline_ns % NS_PER_S),
-	};
+	bool drain = xvbd_stats_lat_drain(st);
 
 	while (!stop_requested) {
-		int rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts,
-					 NULL);
+		uint64_t now = xvbd_stats_now_ns(), to = deadline_ns;
+		struct timespec ts;
+		int rc;
 
-		if (!rc)
-			return !stop_requested;
-		if (rc != EINTR)
+		if (now >= deadline_ns)
+			return true;
+		if (drain && deadline_ns - now > XVBD_STATS_LAT_DRAIN_NS)
+			to = now + XVBD_STATS_LAT_DRAIN_NS;
+		ts.tv_sec = (time_t)(to / NS_PER_S);
+		ts.tv_nsec = (long)(to % NS_PER_S);
+		rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+		if (rc && rc != EINTR)
 			return false;
+		if (!rc && to < deadline_ns)
+			xvbd_stats_lat_drain(st);
 	}
 	return false;
 }
@@ -241,7 +250,7 @@ static int run(struct xvbd_ctx *ctx, const struct stats_opts *so)
 	 * so that every interval is whole slots.
 	 */
 	next = xvbd_stats_lat_start_ns(st, xvbd_stats_now_ns());
-	if (next > xvbd_stats_now_ns() && !sleep_until(next))
+	if (next > xvbd_stats_now_ns() && !sleep_until(st, next))
 		goto out;
 	err = xvbd_stats_sample(st, &s);
 	next = xvbd_stats_lat_deadline_ns(st, s.mono_ns);
@@ -258,7 +267,7 @@ static int run(struct xvbd_ctx *ctx, const struct stats_opts *so)
 		/* Fell behind (the sample took longer): do not catch up. */
 		if (next < s.mono_ns)
 			next = xvbd_stats_lat_deadline_ns(st, s.mono_ns);
-		if (!sleep_until(next))
+		if (!sleep_until(st, next))
 			break;
 		err = xvbd_stats_sample(st, &s);
 		if (err)

@@ -1,7 +1,8 @@
 /*
  * lat_trace.c - the latency tracker's life (lat_trace.h): its instance
- * and synthetic event, the counting and max triggers, the ingress
- * generations that hand over at a slot boundary, and their removal.
+ * and synthetic event, the ring buffer its records are read from, the
+ * ingress generations that hand over at a slot boundary, and their
+ * removal.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -20,14 +21,11 @@
 #define INSTANCE_PREFIX		"xvbd-"
 #define SYNTH_PREFIX		"xvbd_"
 /*
- * Map sizes, in entries.  An ingress map gets an entry per distinct
- * sector completed (the kernel never frees one); its generation is
- * replaced once half of it may be used.  A counting map holds the
- * buckets hit in a cycle of slots; the max map an entry per key and slot.
+ * An ingress map gets an entry per distinct sector completed (the kernel
+ * never frees one); its generation is replaced once half of it may be
+ * used.
  */
 #define INGRESS_SIZE		16384
-#define COUNT_SIZE		8192
-#define MAX_SIZE		2048
 
 static uint64_t now_ns(void)
 {
@@ -200,7 +198,7 @@ int lat_new_gen(struct xvbd_lat *lat, char *why, size_t len)
 	return 0;
 }
 
-/* The generations and max triggers whose last slot has been read. */
+/* The generations whose last slot has been read. */
 void lat_retire(struct xvbd_lat *lat)
 {
 	size_t i;
@@ -210,49 +208,68 @@ void lat_retire(struct xvbd_lat *lat)
 
 		if (g->installed && g->last_slot <= lat->done_slot)
 			gen_remove(lat, g);
-		if (lat->maxt[i].installed &&
-		    lat->maxt[i].last_slot <= lat->done_slot) {
-			uninstall(lat, SYSTEM_SYNTH, lat->synth,
-				  lat->maxt[i].cmd);
-			memset(&lat->maxt[i], 0, sizeof(lat->maxt[i]));
-		}
 	}
 }
 
-/* A fresh max trigger, answering from the next slot on. */
-int lat_new_max(struct xvbd_lat *lat, char *why, size_t len)
+/* The synthetic event's record layout and each CPU's ring buffer. */
+static int open_ring(struct xvbd_lat *lat, char *why, size_t len)
 {
-	struct lat_maxtrig *m = NULL, *old = NULL;
-	uint64_t first;
-	size_t i;
-	int err;
+	char *text = NULL;
+	size_t n;
+	long ps = sysconf(_SC_PAGESIZE);
+	int rc;
 
-	for (i = 0; i < 2; i++) {
-		if (!lat->maxt[i].installed)
-			m = &lat->maxt[i];
-		else if (lat->maxt[i].last_slot == UINT64_MAX)
-			old = &lat->maxt[i];
+	rc = xvbd_tracefs_header_page(lat->tf, &text, &n);
+	if (!rc)
+		rc = lat_ring_header_ok(text);
+	free(text);
+	if (rc) {
+		snprintf(why, len, "the kernel's ring buffer pages are not "
+			 "laid out as xvbd reads them (events/header_page)");
+		return rc;
 	}
-	if (!m)
-		return -EBUSY;
-	m->id = lat->next_max_id++;
-	lat_spec_max(lat, m->id, m->cmd, sizeof(m->cmd));
-	err = install(lat, SYSTEM_SYNTH, lat->synth, m->cmd, why, len);
-	if (err)
-		return err;
-	m->installed = true;
-	first = lat->started ? now_ns() / lat->slot_ns + 1 : 0;
-	m->first_slot = first;
-	m->last_slot = UINT64_MAX;
-	if (old)
-		old->last_slot = first - 1;
-	return 0;
+	rc = xvbd_tracefs_event_format(lat->tf, lat->inst, SYSTEM_SYNTH,
+				       lat->synth, &text, &n);
+	if (!rc)
+		rc = lat_ring_format(text, &lat->fmt);
+	free(text);
+	if (rc) {
+		snprintf(why, len, "cannot read synthetic event %s's format: "
+			 "%s", lat->synth, strerror(-rc));
+		return rc;
+	}
+	lat->page_size = ps > 0 && (size_t)ps <= LAT_PAGE_MAX ?
+			 (size_t)ps : 4096;
+	lat->page = malloc(lat->page_size);
+	if (!lat->page) {
+		snprintf(why, len, "%s", strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	/* Before the event writes into it: a resize empties the buffer. */
+	rc = xvbd_tracefs_buffer_kb(lat->tf, lat->inst, LAT_RING_KB);
+	if (rc) {
+		snprintf(why, len, "cannot size %s's ring buffer: %s",
+			 lat->inst, strerror(-rc));
+		return rc;
+	}
+	rc = xvbd_tracefs_raw_open(lat->tf, lat->inst, &lat->raw_fds,
+				   &lat->nraw);
+	if (rc) {
+		snprintf(why, len, "cannot open %s's per-CPU trace_pipe_raw: "
+			 "%s", lat->inst, strerror(-rc));
+		return rc;
+	}
+	rc = xvbd_tracefs_event_enable(lat->tf, lat->inst, SYSTEM_SYNTH,
+				       lat->synth, true);
+	if (rc)
+		snprintf(why, len, "cannot enable synthetic event %s in %s: "
+			 "%s", lat->synth, lat->inst, strerror(-rc));
+	return rc;
 }
 
 static int open_kernel_side(struct xvbd_lat *lat, char *why, size_t len)
 {
 	char def[160], err[256];
-	size_t i;
 	int rc;
 
 	/* Named before it is made: a SIGKILL from here on is reported. */
@@ -265,7 +282,7 @@ static int open_kernel_side(struct xvbd_lat *lat, char *why, size_t len)
 		return rc;
 	}
 	lat->instance_made = true;
-	snprintf(def, sizeof(def), "%s u64 vk; u64 t; u64 cyc; u64 lat",
+	snprintf(def, sizeof(def), "%s u64 vk; u64 t; u64 lat",
 		 lat->synth);
 	rc = xvbd_tracefs_synth_add(lat->tf, def, err, sizeof(err));
 	if (rc) {
@@ -274,16 +291,7 @@ static int open_kernel_side(struct xvbd_lat *lat, char *why, size_t len)
 		return rc;
 	}
 	lat->synth_made = true;
-	lat_spec_count(lat);
-	for (i = 0; i < lat->ncount; i++) {
-		rc = install(lat, SYSTEM_SYNTH, lat->synth, lat->count_cmds[i],
-			     why, len);
-		if (rc) {
-			lat->ncount = i;
-			return rc;
-		}
-	}
-	return lat_new_max(lat, why, len);
+	return open_ring(lat, why, len);
 }
 
 int xvbd_lat_open(struct xvbd_tracefs *tf, struct xvbd_sysfs *sys,
@@ -307,9 +315,6 @@ int xvbd_lat_open(struct xvbd_tracefs *tf, struct xvbd_sysfs *sys,
 	lat->sys = sys;
 	lat->slot_ns = slot_ns;
 	lat->ingress_size = INGRESS_SIZE;
-	lat->count_size = COUNT_SIZE;
-	lat->max_size = MAX_SIZE;
-	lat->hist_fd = -1;
 	snprintf(lat->inst, sizeof(lat->inst), INSTANCE_PREFIX "%ld",
 		 (long)getpid());
 	snprintf(lat->synth, sizeof(lat->synth), SYNTH_PREFIX "%ld",
@@ -346,15 +351,16 @@ void xvbd_lat_remedy(const struct xvbd_tracefs *tf, const char *inst,
 void xvbd_lat_close(struct xvbd_lat *lat)
 {
 	char ev[4][LAT_NAME_MAX + 16];
-	size_t i, k, d;
+	size_t i;
 	bool left;
 
 	if (!lat)
 		return;
 	/* An open file of the instance keeps it from being removed. */
-	if (lat->hist_fd >= 0)
-		close(lat->hist_fd);
-	lat->hist_fd = -1;
+	for (i = 0; i < lat->nraw; i++)
+		close(lat->raw_fds[i]);
+	free(lat->raw_fds);
+	free(lat->page);
 	/*
 	 * Every trigger at once, per event, in an order in which none is
 	 * still referred to: the synthetic event's, the completions' (they
@@ -376,12 +382,7 @@ void xvbd_lat_close(struct xvbd_lat *lat)
 	/* Still there: the journal keeps it for the next command to name. */
 	if (lat->journaled && !left)
 		xvbd_journal_done(XVBD_J_TRACE, "%s %s", lat->inst, lat->synth);
-	for (i = 0; i < lat->nunits; i++)
-		for (k = 0; k < XVBD_LAT_NKINDS; k++)
-			for (d = 0; d < XVBD_LAT_NDIRS; d++)
-				xvbd_lathist_free(&lat->units[i].pend[k][d]);
-	free(lat->units);
-	lat_seen_free(lat);
+	lat_units_free(lat);
 	free(lat);
 }
 

@@ -101,56 +101,6 @@ static bool put(char *buf, size_t len, size_t *used, const char *fmt, ...)
 	return true;
 }
 
-/*
- * The counting triggers: one per group of octaves, with the kernel's
- * bucket width of the group's first octave (2^(k-5)), which is never
- * wider than lathist's in the group's higher octaves and aligned with
- * them; below 1024 ns lathist's linear 32 ns; exact values beyond 2^40
- * ns; and a count of the negative differences.
- */
-void lat_spec_count(struct xvbd_lat *lat)
-{
-	const uint64_t s = lat->slot_ns;
-	size_t n = 0, g;
-	char(*c)[LAT_TRIGGER_MAX] = lat->count_cmds;
-
-	snprintf(c[n++], LAT_TRIGGER_MAX,
-		 "hist:keys=vk,cyc.buckets=%" PRIu64 ",lat.buckets=%" PRIu64
-		 ":vals=hitcount,lat:sort=vk:size=%zu if lat < %" PRIu64,
-		 s, XVBD_LH_LINEAR_WIDTH_NS, lat->count_size,
-		 XVBD_LH_LINEAR_NS);
-	for (g = 0; g < LAT_NGROUPS; g++) {
-		unsigned k = LAT_FIRST_OCTAVE + (unsigned)g * LAT_GROUP_OCTAVES;
-
-		snprintf(c[n++], LAT_TRIGGER_MAX,
-			 "hist:keys=vk,cyc.buckets=%" PRIu64 ",lat.buckets=%"
-			 PRIu64 ":vals=hitcount,lat:sort=vk:size=%zu if lat >= %"
-			 PRIu64 " && lat < %" PRIu64, s,
-			 UINT64_C(1) << (k - XVBD_LH_SUB_BITS),
-			 lat->count_size, UINT64_C(1) << k,
-			 UINT64_C(1) << (k + LAT_GROUP_OCTAVES));
-	}
-	snprintf(c[n++], LAT_TRIGGER_MAX,
-		 "hist:keys=vk,cyc.buckets=%" PRIu64 ",lat:vals=hitcount,lat"
-		 ":sort=vk:size=%zu if lat >= %" PRIu64 " && lat < %" PRIu64,
-		 s, lat->count_size, UINT64_C(1) << LAT_LAST_OCTAVE,
-		 LAT_NEGATIVE_NS);
-	snprintf(c[n++], LAT_TRIGGER_MAX,
-		 "hist:keys=vk,cyc.buckets=%" PRIu64 ":vals=hitcount:sort=vk"
-		 ":size=%zu if lat >= %" PRIu64, s, lat->count_size,
-		 LAT_NEGATIVE_NS);
-	lat->ncount = n;
-}
-
-void lat_spec_max(const struct xvbd_lat *lat, unsigned id, char *buf,
-		  size_t len)
-{
-	snprintf(buf, len,
-		 "hist:keys=vk,t.buckets=%" PRIu64 ":vals=hitcount:mx%u=lat"
-		 ":sort=vk:size=%zu:onmax($mx%u).save(lat) if lat < %" PRIu64,
-		 lat->slot_ns, id, lat->max_size, id, LAT_NEGATIVE_NS);
-}
-
 /* "dev == K" or a partition's "(dev == K && sector >= S && ...)". */
 static bool unit_filter(const struct lat_unit *u, char *buf, size_t len,
 			size_t *used)
@@ -229,13 +179,12 @@ static int start_triggers(struct xvbd_lat *lat, struct lat_gen *g)
 /*
  * A completion trigger: its own variables (numbered: names are unique
  * per event), vk from dev (whole devices) or a constant (a partition),
- * t, t within the cycle, and the latency, sent to the synthetic event.
+ * t and the latency, sent to the synthetic event.
  */
 static int complete_trigger(struct xvbd_lat *lat, struct lat_gen *g,
 			    const struct lat_unit *part, enum xvbd_lat_kind k,
 			    enum xvbd_lat_dir d)
 {
-	const uint64_t cycle_ns = lat->slot_ns * XVBD_LAT_CYCLE_SLOTS;
 	unsigned n = lat->next_trigger++;
 	char text[LAT_TRIGGER_MAX];
 	size_t used = 0;
@@ -259,21 +208,11 @@ static int complete_trigger(struct xvbd_lat *lat, struct lat_gen *g,
 	ok = ok && put(text, sizeof(text), &used,
 		       ":l%u=common_timestamp-$%s%u:n%u=common_timestamp",
 		       n, kind_var[k], g->bit, n);
-	/*
-	 * The time within the cycle: t - t / cycle x cycle, in one
-	 * expression (evaluated left to right).  Never through a variable
-	 * of this same trigger ("q=t/cycle:c=t-$q*cycle"): 6.1 takes that
-	 * but does not read $q as q's value (the lab's hist showed
-	 * c=t-t*cycle, so no count ever fell in the cycle).
-	 */
-	ok = ok && put(text, sizeof(text), &used,
-		       ":c%u=common_timestamp-common_timestamp/%" PRIu64
-		       "*%" PRIu64, n, cycle_ns, cycle_ns);
 	ok = ok && put(text, sizeof(text), &used,
 		       ":size=%zu:clock=%s:onmatch(block.%s).trace(%s,$v%u,"
-		       "$n%u,$c%u,$l%u) if (",
+		       "$n%u,$l%u) if (",
 		       lat->ingress_size, XVBD_LAT_CLOCK, kind_event[k],
-		       lat->synth, n, n, n, n);
+		       lat->synth, n, n, n);
 	if (part)
 		ok = ok && unit_filter(part, text, sizeof(text), &used);
 	else

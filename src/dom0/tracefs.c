@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
 #include <unistd.h>
@@ -24,6 +25,10 @@ static const char *const tracefs_mounts[] = {
 #define INSTANCE_FMT		"%s/instances/%s"
 #define EVENT_FILE_FMT		"%s/instances/%s/events/%s/%s"
 #define ERROR_LOG_FMT		"%s/instances/%s/error_log"
+#define PER_CPU_FMT		"%s/instances/%s/per_cpu"
+#define HEADER_PAGE		"events/header_page"
+#define FORMAT_MAX		(64u << 10)
+#define RAW_CPUS_MAX		8192
 /* What latency tracking needs, relative to the root. */
 #define NEED_REQUEST_EVENT	"events/block/block_rq_issue"
 #define NEED_HIST		"events/block/block_rq_issue/hist"
@@ -373,24 +378,133 @@ int xvbd_tracefs_trigger(struct xvbd_tracefs *t, const char *inst,
 	return rc;
 }
 
-int xvbd_tracefs_hist_open(struct xvbd_tracefs *t, const char *inst,
-			   const char *system, const char *event)
+/* One write(2) of text to path, replacing what it holds. */
+static int put_file(const char *path, const char *text)
+{
+	size_t n = strlen(text);
+	ssize_t w;
+	int fd, err = 0;
+
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return -errno;
+	w = write(fd, text, n);
+	if (w < 0)
+		err = -errno;
+	else if ((size_t)w != n)
+		err = -EIO;
+	if (close(fd) && !err)
+		err = -errno;
+	return err;
+}
+
+int xvbd_tracefs_event_enable(struct xvbd_tracefs *t, const char *inst,
+			      const char *system, const char *event, bool on)
 {
 	char p[PATH_MAX];
-	int fd;
 
 	if (!name_ok(inst) || !name_ok(system) || !name_ok(event))
 		return -EINVAL;
 	if (path_of(p, sizeof(p), EVENT_FILE_FMT "/%s", t->root, inst,
-		    system, event, "hist"))
+		    system, event, "enable"))
 		return -ENAMETOOLONG;
-	fd = open(p, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	return fd < 0 ? -errno : fd;
+	return put_file(p, on ? "1" : "0");
 }
 
-int xvbd_tracefs_hist_reread(int fd, size_t max, char **buf, size_t *len)
+int xvbd_tracefs_event_format(struct xvbd_tracefs *t, const char *inst,
+			      const char *system, const char *event,
+			      char **buf, size_t *len)
 {
-	return read_whole(fd, max, buf, len);
+	char p[PATH_MAX];
+
+	if (!name_ok(inst) || !name_ok(system) || !name_ok(event))
+		return -EINVAL;
+	if (path_of(p, sizeof(p), EVENT_FILE_FMT "/%s", t->root, inst,
+		    system, event, "format"))
+		return -ENAMETOOLONG;
+	return slurp(p, FORMAT_MAX, buf, len);
+}
+
+int xvbd_tracefs_header_page(struct xvbd_tracefs *t, char **buf,
+			     size_t *len)
+{
+	char p[PATH_MAX];
+
+	if (path_of(p, sizeof(p), "%s/%s", t->root, HEADER_PAGE))
+		return -ENAMETOOLONG;
+	return slurp(p, FORMAT_MAX, buf, len);
+}
+
+int xvbd_tracefs_buffer_kb(struct xvbd_tracefs *t, const char *inst,
+			   unsigned kb)
+{
+	char p[PATH_MAX], v[16];
+
+	if (!name_ok(inst))
+		return -EINVAL;
+	if (path_of(p, sizeof(p), INSTANCE_FMT "/%s", t->root, inst,
+		    "buffer_size_kb"))
+		return -ENAMETOOLONG;
+	snprintf(v, sizeof(v), "%u", kb);
+	return put_file(p, v);
+}
+
+int xvbd_tracefs_raw_open(struct xvbd_tracefs *t, const char *inst,
+			  int **fds, size_t *n)
+{
+	char p[PATH_MAX];
+	struct dirent *de;
+	int *v = NULL, *nv, fd, err = 0;
+	size_t used = 0;
+	DIR *d;
+
+	*fds = NULL;
+	*n = 0;
+	if (!name_ok(inst))
+		return -EINVAL;
+	if (path_of(p, sizeof(p), PER_CPU_FMT, t->root, inst))
+		return -ENAMETOOLONG;
+	d = opendir(p);
+	if (!d)
+		return -errno;
+	while (!err && (de = readdir(d))) {
+		unsigned cpu;
+		char rest;
+
+		if (sscanf(de->d_name, "cpu%u%c", &cpu, &rest) != 1 ||
+		    used >= RAW_CPUS_MAX)
+			continue;
+		if (path_of(p, sizeof(p), PER_CPU_FMT "/cpu%u/%s", t->root,
+			    inst, cpu, "trace_pipe_raw")) {
+			err = -ENAMETOOLONG;
+			break;
+		}
+		fd = open(p, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOFOLLOW);
+		if (fd < 0) {
+			err = -errno;
+			break;
+		}
+		nv = realloc(v, (used + 1) * sizeof(*v));
+		if (!nv) {
+			close(fd);
+			err = -ENOMEM;
+			break;
+		}
+		v = nv;
+		v[used++] = fd;
+	}
+	closedir(d);
+	if (!err && !used)
+		err = -ENOENT;
+	if (err) {
+		while (used)
+			close(v[--used]);
+		free(v);
+		return err;
+	}
+	*fds = v;
+	*n = used;
+	return 0;
 }
 
 void xvbd_tracefs_instance_path(const struct xvbd_tracefs *t,

@@ -278,6 +278,11 @@ uint64_t xvbd_stats_lat_deadline_ns(const struct xvbd_stats *st, uint64_t t)
 	return stats_lat_deadline_ns(st->lat, t);
 }
 
+bool xvbd_stats_lat_drain(struct xvbd_stats *st)
+{
+	return stats_lat_drain(st->lat);
+}
+
 size_t xvbd_stats_nwarnings(const struct xvbd_stats *st)
 {
 	return st->nwarnings;

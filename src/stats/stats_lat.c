@@ -300,3 +300,12 @@ uint64_t stats_lat_deadline_ns(const struct stats_lat *sl, uint64_t t)
 		return t;
 	return xvbd_lat_deadline_ns(sl->lat, t);
 }
+
+bool stats_lat_drain(struct stats_lat *sl)
+{
+	if (!sl || !sl->lat)
+		return false;
+	/* A failure here is the next sample's to say: it reads again. */
+	xvbd_lat_drain(sl->lat);
+	return true;
+}

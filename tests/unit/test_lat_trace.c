@@ -1,11 +1,11 @@
 /*
  * test_lat_trace.c - the latency tracker's pure parts: the hist
- * triggers' texts, and the reading of the kernel's cumulative counts
- * into each interval's histograms (the slot a place of the cycle stands
- * for, the slot under way left for later, the generation that answers
- * for a slot, dropped counts and a reader a cycle behind said, the
- * maximum from the max trigger).  The kernel's side is the lab's
- * (tests/lab/t/88-latency.sh).
+ * triggers' texts, the ring buffer's pages and the synthetic event's
+ * format, and the counting of its records into each interval's
+ * histograms (the slot of a record's own time, the slot under way held
+ * for later, the generation that answers for a slot, lost records, late
+ * records and a reader too far behind said).  The kernel's side is the
+ * lab's (tests/lab/t/88-latency.sh).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -33,10 +35,7 @@ static struct xvbd_lat *fake_tracker(void)
 
 	assert_non_null(lat);
 	lat->slot_ns = S;
-	lat->hist_fd = -1;
 	lat->ingress_size = 16384;
-	lat->count_size = 4096;
-	lat->max_size = 2048;
 	snprintf(lat->synth, sizeof(lat->synth), "xvbd_42");
 	lat->units = calloc(4, sizeof(*lat->units));
 	assert_non_null(lat->units);
@@ -63,9 +62,6 @@ static struct xvbd_lat *fake_tracker(void)
 	lat->gen[0].bit = 0;
 	lat->gen[0].first_slot = 10;
 	lat->gen[0].last_slot = UINT64_MAX;
-	lat->maxt[0].installed = true;
-	lat->maxt[0].id = 0;
-	lat->maxt[0].last_slot = UINT64_MAX;
 	lat->started = true;
 	lat->done_slot = 9;
 	return lat;
@@ -73,76 +69,13 @@ static struct xvbd_lat *fake_tracker(void)
 
 static void free_tracker(struct xvbd_lat *lat)
 {
-	size_t i, k, d;
+	size_t i;
 
-	for (i = 0; i < lat->nunits; i++)
-		for (k = 0; k < XVBD_LAT_NKINDS; k++)
-			for (d = 0; d < XVBD_LAT_NDIRS; d++)
-				xvbd_lathist_free(&lat->units[i].pend[k][d]);
-	free(lat->units);
+	lat_units_free(lat);
 	for (i = 0; i < 2; i++)
 		free(lat->gen[i].cmds);
-	lat_seen_free(lat);
 	free(lat);
 }
-
-/* The kernel's hist file, built up section by section. */
-struct text {
-	char buf[16384];
-	size_t used;
-};
-
-static void add(struct text *t, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static void add(struct text *t, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(t->buf + t->used, sizeof(t->buf) - t->used, fmt, ap);
-	va_end(ap);
-	assert_true(n > 0 && (size_t)n < sizeof(t->buf) - t->used);
-	t->used += (size_t)n;
-}
-
-static void section(struct text *t, const char *info)
-{
-	add(t, "# event histogram\n#\n# trigger info: %s [active]\n#\n\n",
-	    info);
-}
-
-static void totals(struct text *t, uint64_t dropped)
-{
-	add(t, "\nTotals:\n    Hits: 1\n    Entries: 1\n    Dropped: %"
-	    PRIu64 "\n\n", dropped);
-}
-
-/* One counting entry: vk, the slot's place, the bucket, count, sum. */
-static void count(struct text *t, uint64_t vk, uint64_t slot, uint64_t lo,
-		  uint64_t width, uint64_t hits, uint64_t sum)
-{
-	uint64_t cyc = slot % XVBD_LAT_CYCLE_SLOTS * S;
-
-	add(t, "{ vk: %10" PRIu64 ", cyc: ~ %" PRIu64 "-%" PRIu64 ", lat: ~ %"
-	    PRIu64 "-%" PRIu64 " } hitcount: %10" PRIu64 "  lat: %10" PRIu64
-	    "\n", vk, cyc, cyc + S - 1, lo, lo + width - 1, hits, sum);
-}
-
-static void max(struct text *t, uint64_t vk, uint64_t slot, uint64_t m)
-{
-	add(t, "{ vk: %10" PRIu64 ", t: ~ %" PRIu64 "-%" PRIu64 " } hitcount:"
-	    " %10d\n\tmax: %10" PRIu64 "  lat: %10" PRIu64 "\n", vk, slot * S,
-	    slot * S + S - 1, 1, m, m);
-}
-
-static const char count_info[] = "hist:keys=vk,cyc.buckets=1000000000,"
-	"lat.buckets=2048:vals=hitcount,lat:sort=vk:size=4096 if lat >= "
-	"65536 && lat < 524288";
-static const char max_info[] = "hist:keys=vk,t.buckets=1000000000:vals="
-	"hitcount:mx0=lat:sort=vk:size=2048:onmax($mx0).save(lat) if lat < "
-	"9223372036854775808";
 
 static uint64_t vk_of(struct xvbd_lat *lat, size_t unit, unsigned gen,
 		      enum xvbd_lat_kind k, enum xvbd_lat_dir d)
@@ -150,94 +83,228 @@ static uint64_t vk_of(struct xvbd_lat *lat, size_t unit, unsigned gen,
 	return lat_vk(&lat->units[unit], gen, k, d);
 }
 
-static void read_at(struct xvbd_lat *lat, uint64_t now, struct text *t)
+static void results_free(struct xvbd_lat_result *r)
 {
-	struct lat_read_stats st;
+	size_t k, d;
 
-	assert_int_equal(lat_read_text(lat, now, t->buf, t->used, &st), 0);
+	for (k = 0; k < XVBD_LAT_NKINDS; k++)
+		for (d = 0; d < XVBD_LAT_NDIRS; d++)
+			xvbd_lathist_free(&r->h[k][d]);
+}
+
+/* ---- ring buffer pages, as 6.1 writes them on x86-64 ---- */
+
+#define ID	1717
+#define PAGE	4096
+
+struct page {
+	unsigned char b[PAGE];
+	size_t used;		/* from the start of the page */
+};
+
+static void page_init(struct page *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->used = 16;
+}
+
+static void put32(struct page *p, uint32_t v)
+{
+	memcpy(p->b + p->used, &v, 4);
+	p->used += 4;
+}
+
+/* The synthetic event's record: common fields, then vk, t, lat. */
+static void record(struct page *p, uint16_t id, uint64_t vk, uint64_t t,
+		   uint64_t lat, bool long_form)
+{
+	unsigned char d[32] = { 0 };
+
+	memcpy(d, &id, 2);
+	memcpy(d + 8, &vk, 8);
+	memcpy(d + 16, &t, 8);
+	memcpy(d + 24, &lat, 8);
+	if (long_form) {	/* type_len 0: a length word first */
+		put32(p, 0 | (5u << 5));
+		put32(p, 4 + sizeof(d));
+	} else {
+		put32(p, (sizeof(d) / 4) | (7u << 5));
+	}
+	memcpy(p->b + p->used, d, sizeof(d));
+	p->used += sizeof(d);
+}
+
+static void page_done(struct page *p, uint64_t flags)
+{
+	uint64_t commit = (p->used - 16) | flags;
+
+	memcpy(p->b + 8, &commit, 8);
+}
+
+struct seen {
+	size_t n;
+	uint64_t vk[8], t[8], lat[8];
+};
+
+static const struct lat_ring_fmt fmt = {
+	.id = ID, .off_vk = 8, .off_t = 16, .off_lat = 24, .min_len = 32,
+};
+
+static void on_data(void *arg, const unsigned char *data, size_t n)
+{
+	struct seen *s = arg;
+
+	if (s->n < 8 && lat_ring_event(&fmt, data, n, &s->vk[s->n],
+				       &s->t[s->n], &s->lat[s->n]))
+		s->n++;
+}
+
+/* Records in both forms, time events between, another event's record
+ * skipped, padding ending the page; lost records said; bad pages. */
+static void test_ring_page(void **state)
+{
+	struct page p;
+	struct seen s = { 0 };
+	bool missed = false;
+
+	(void)state;
+	page_init(&p);
+	record(&p, ID, 11, 10 * S + 5, 100352, false);
+	put32(&p, 30 | (1u << 5));	/* a time extension: 8 bytes */
+	put32(&p, 12345);
+	record(&p, ID, 12, 10 * S + 6, 200000, true);
+	record(&p, 99, 13, 1, 1, false);	/* another event */
+	put32(&p, 31);			/* an absolute stamp: 8 bytes */
+	put32(&p, 0);
+	record(&p, ID, 14, 11 * S, 7, false);
+	page_done(&p, 0);
+	/* past the commit: the rest of the page, not read */
+	record(&p, ID, 15, 1, 1, false);
+	assert_int_equal(lat_ring_page(p.b, PAGE, on_data, &s, &missed), 0);
+	assert_false(missed);
+	assert_int_equal(s.n, 3);
+	assert_true(s.vk[0] == 11 && s.t[0] == 10 * S + 5 &&
+		    s.lat[0] == 100352);
+	assert_true(s.vk[1] == 12 && s.lat[1] == 200000);
+	assert_true(s.vk[2] == 14 && s.lat[2] == 7);
+	/* padding with a zero delta: the page ends there */
+	page_init(&p);
+	record(&p, ID, 21, 1, 1, false);
+	put32(&p, 29);
+	record(&p, ID, 22, 1, 1, false);
+	page_done(&p, 0);
+	s.n = 0;
+	assert_int_equal(lat_ring_page(p.b, PAGE, on_data, &s, &missed), 0);
+	assert_int_equal(s.n, 1);
+	/* the kernel's mark of records lost before the page */
+	page_done(&p, UINT64_C(1) << 31);
+	assert_int_equal(lat_ring_page(p.b, PAGE, on_data, &s, &missed), 0);
+	assert_true(missed);
+	/* a commit beyond what was read; a length word below its own
+	 * size; a record running past the commit */
+	page_init(&p);
+	record(&p, ID, 1, 1, 1, false);
+	page_done(&p, 0);
+	assert_int_equal(lat_ring_page(p.b, 40, on_data, &s, &missed),
+			 -EPROTO);
+	assert_int_equal(lat_ring_page(p.b, 8, on_data, &s, &missed),
+			 -EPROTO);
+	page_init(&p);
+	put32(&p, 0);
+	put32(&p, 2);
+	page_done(&p, 0);
+	assert_int_equal(lat_ring_page(p.b, PAGE, on_data, &s, &missed),
+			 -EPROTO);
+	page_init(&p);
+	put32(&p, 28);
+	page_done(&p, 0);
+	assert_int_equal(lat_ring_page(p.b, PAGE, on_data, &s, &missed),
+			 -EPROTO);
+}
+
+/* The synthetic event's format file and the page header's. */
+static void test_ring_format(void **state)
+{
+	static const char text[] =
+		"name: xvbd_42\nID: 1717\nformat:\n"
+		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\t"
+		"signed:0;\n"
+		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+		"\tfield:u64 vk;\toffset:8;\tsize:8;\tsigned:0;\n"
+		"\tfield:u64 t;\toffset:16;\tsize:8;\tsigned:0;\n"
+		"\tfield:u64 lat;\toffset:24;\tsize:8;\tsigned:0;\n\n"
+		"print fmt: \"vk=%llu, t=%llu, lat=%llu\"\n";
+	static const char header[] =
+		"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+		"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
+		"\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+		"\tfield: char data;\toffset:16;\tsize:4080;\tsigned:1;\n";
+	struct lat_ring_fmt f;
+
+	(void)state;
+	assert_int_equal(lat_ring_format(text, &f), 0);
+	assert_int_equal(f.id, 1717);
+	assert_true(f.off_vk == 8 && f.off_t == 16 && f.off_lat == 24);
+	assert_int_equal(f.min_len, 32);
+	assert_int_equal(lat_ring_format("name: x\nID: 5\nformat:\n", &f),
+			 -EPROTO);
+	assert_int_equal(lat_ring_format("name: x\nformat:\n", &f), -EPROTO);
+	assert_int_equal(lat_ring_header_ok(header), 0);
+	assert_int_equal(lat_ring_header_ok("\tfield: local_t commit;\t"
+					    "offset:8;\tsize:4;\n"), -EPROTO);
 }
 
 /*
- * Slot 10 (place 2) holds 3 reads of the disk in bucket 100352 and 1
- * in 200704 whose maximum the max trigger says; slot 11, under way at
- * the read, is not taken until it has ended.
+ * Slot 10: 3 reads of the disk and 1 long one, exact sum and maximum;
+ * slot 11, under way at the read, held until it has ended.
  */
 static void test_slot_counts(void **state)
 {
 	struct xvbd_lat *lat = fake_tracker();
 	uint64_t rd = vk_of(lat, 0, 0, XVBD_LAT_D2C, XVBD_LAT_READ);
 	struct xvbd_lat_result r;
-	struct text t = { .used = 0 };
-	struct xvbd_lathist *h;
+	struct xvbd_lathist *h = &r.h[XVBD_LAT_D2C][XVBD_LAT_READ];
 
 	(void)state;
 	memset(&r, 0, sizeof(r));
-	section(&t, count_info);
-	count(&t, rd, 10, 100352, 2048, 3, 3 * 100352 + 60);
-	count(&t, rd, 10, 200704, 2048, 1, 201000);
-	count(&t, rd, 11, 100352, 2048, 5, 5 * 100400);	/* under way */
-	totals(&t, 0);
-	section(&t, max_info);
-	max(&t, rd, 10, 201000);
-	max(&t, rd, 11, 100400);
-	totals(&t, 0);
-	read_at(lat, 11 * S + GRACE, &t);
+	lat_count(lat, rd, 10 * S + 1, 100352);
+	lat_count(lat, rd, 10 * S + 2, 100360);
+	lat_count(lat, rd, 10 * S + 3, 100400);
+	lat_count(lat, rd, 11 * S - 1, 201000);
+	lat_count(lat, rd, 11 * S, 100400);		/* slot 11 */
+	lat_close_slots(lat, 11 * S + GRACE);
 	assert_int_equal(lat->done_slot, 10);
 	assert_int_equal(xvbd_lat_take(lat, 254, 16, &r), XVBD_LAT_OK);
-	h = &r.h[XVBD_LAT_D2C][XVBD_LAT_READ];
 	assert_int_equal(h->count, 4);
-	assert_int_equal(h->sum_ns, 3 * 100352 + 60 + 201000);
+	assert_int_equal(h->sum_ns, 100352 + 100360 + 100400 + 201000);
 	assert_int_equal(h->max_ns, 201000);
 	assert_int_equal(r.h[XVBD_LAT_D2C][XVBD_LAT_WRITE].count, 0);
-	/* Slot 11 once it ended: its 5, and its maximum. */
-	read_at(lat, 12 * S + GRACE, &t);
+	/* Not yet due: nothing moves. */
+	lat_close_slots(lat, 12 * S);
+	assert_int_equal(lat->done_slot, 10);
+	/* Slot 11 once it ended: its one request and its maximum. */
+	lat_close_slots(lat, 12 * S + GRACE);
 	xvbd_lathist_free(h);
 	assert_int_equal(xvbd_lat_take(lat, 254, 16, &r), XVBD_LAT_OK);
-	assert_int_equal(h->count, 5);
+	assert_int_equal(h->count, 1);
 	assert_int_equal(h->max_ns, 100400);
 	xvbd_lathist_free(h);
-	/* Nothing new: an empty interval. */
-	read_at(lat, 13 * S + GRACE, &t);
+	/* Nothing new: an empty interval; the partition's write i2c. */
+	lat_count(lat, vk_of(lat, 1, 0, XVBD_LAT_I2C, XVBD_LAT_WRITE),
+		  12 * S + 7, 5000);
+	lat_close_slots(lat, 13 * S + GRACE);
 	assert_int_equal(xvbd_lat_take(lat, 254, 16, &r), XVBD_LAT_OK);
 	assert_int_equal(h->count, 0);
-	free_tracker(lat);
-}
-
-/* A place of the cycle counts again 4 slots on: the difference. */
-static void test_cycle_reuse(void **state)
-{
-	struct xvbd_lat *lat = fake_tracker();
-	uint64_t wr = vk_of(lat, 1, 0, XVBD_LAT_I2C, XVBD_LAT_WRITE);
-	struct xvbd_lat_result r;
-	struct text t = { .used = 0 };
-	uint64_t slot;
-
-	(void)state;
-	memset(&r, 0, sizeof(r));
-	for (slot = 10; slot <= 14; slot++) {
-		t.used = 0;
-		section(&t, count_info);
-		/* Slot 14 is place 2 again: cumulative 2 + 7. */
-		count(&t, wr, 10, 100352, 2048, slot < 14 ? 2 : 9,
-		      slot < 14 ? 2 * 100352 : 9 * 100352);
-		totals(&t, 0);
-		section(&t, max_info);
-		max(&t, wr, 10, 100352);
-		max(&t, wr, 14, 100352);
-		totals(&t, 0);
-		read_at(lat, (slot + 1) * S + GRACE, &t);
-	}
-	/* The partition's write i2c: 2 in slot 10, 7 in slot 14. */
 	assert_int_equal(xvbd_lat_take(lat, 254, 33, &r), XVBD_LAT_OK);
-	assert_int_equal(r.h[XVBD_LAT_I2C][XVBD_LAT_WRITE].count, 9);
-	assert_int_equal(r.h[XVBD_LAT_I2C][XVBD_LAT_WRITE].max_ns, 100352);
-	xvbd_lathist_free(&r.h[XVBD_LAT_I2C][XVBD_LAT_WRITE]);
+	assert_int_equal(r.h[XVBD_LAT_I2C][XVBD_LAT_WRITE].count, 1);
+	assert_int_equal(lat->completions[0], 6);
+	results_free(&r);
 	free_tracker(lat);
 }
 
 /*
- * A new generation answers from slot 12: in slot 12 both count the same
- * requests, and only the new one's are taken; the old one's slot 11
+ * A new generation answers from slot 12: in slot 12 both pair the same
+ * requests, and only the new one's are counted; the old one's slot 11
  * is still its own.
  */
 static void test_handover(void **state)
@@ -246,7 +313,6 @@ static void test_handover(void **state)
 	uint64_t old = vk_of(lat, 0, 0, XVBD_LAT_D2C, XVBD_LAT_READ);
 	uint64_t new = vk_of(lat, 0, 1, XVBD_LAT_D2C, XVBD_LAT_READ);
 	struct xvbd_lat_result r;
-	struct text t = { .used = 0 };
 
 	(void)state;
 	memset(&r, 0, sizeof(r));
@@ -256,90 +322,124 @@ static void test_handover(void **state)
 	lat->gen[1].first_slot = 12;
 	lat->gen[1].last_slot = UINT64_MAX;
 	lat->done_slot = 10;
-	section(&t, count_info);
-	count(&t, old, 11, 100352, 2048, 4, 4 * 100352);
-	count(&t, old, 12, 100352, 2048, 6, 6 * 100352);
-	count(&t, new, 12, 100352, 2048, 5, 5 * 100352);
-	totals(&t, 0);
-	section(&t, max_info);
-	max(&t, old, 11, 100352);
-	max(&t, old, 12, 100352);
-	max(&t, new, 12, 100352);
-	totals(&t, 0);
-	read_at(lat, 13 * S + GRACE, &t);
+	lat_count(lat, old, 11 * S + 1, 100352);
+	lat_count(lat, old, 12 * S + 1, 100352);
+	lat_count(lat, new, 12 * S + 1, 100352);
+	lat_count(lat, new, 12 * S + 2, 100352);
+	lat_close_slots(lat, 13 * S + GRACE);
 	assert_int_equal(xvbd_lat_take(lat, 254, 16, &r), XVBD_LAT_OK);
-	assert_int_equal(r.h[XVBD_LAT_D2C][XVBD_LAT_READ].count, 4 + 5);
-	xvbd_lathist_free(&r.h[XVBD_LAT_D2C][XVBD_LAT_READ]);
+	assert_int_equal(r.h[XVBD_LAT_D2C][XVBD_LAT_READ].count, 1 + 2);
+	assert_int_equal(lat->completions[0], 2);
+	assert_int_equal(lat->completions[1], 2);
+	results_free(&r);
 	free_tracker(lat);
 }
 
-/* Dropped counts, a reader a cycle behind, a max the counts lack. */
+/* Lost records, a late record, a reader too far behind, a negative
+ * difference: each said, and never a latency. */
 static void test_incomplete(void **state)
 {
 	struct xvbd_lat *lat = fake_tracker();
 	uint64_t rd = vk_of(lat, 0, 0, XVBD_LAT_D2C, XVBD_LAT_READ);
 	struct xvbd_lat_result r;
-	struct text t = { .used = 0 };
+	uint64_t k;
 
 	(void)state;
 	memset(&r, 0, sizeof(r));
-	section(&t, count_info);
-	count(&t, rd, 10, 100352, 2048, 1, 100352);
-	totals(&t, 3);
-	section(&t, max_info);
-	max(&t, rd, 10, 100352);
-	totals(&t, 0);
-	read_at(lat, 11 * S + GRACE, &t);
+	lat_count(lat, rd, 10 * S + 1, 100352);
+	lat->lost = true;
+	lat_close_slots(lat, 11 * S + GRACE);
 	assert_int_equal(xvbd_lat_take(lat, 254, 16, &r),
 			 XVBD_LAT_INCOMPLETE);
-	/* dropped counts are more than a maximum's disagreement */
-	assert_false(r.max_only);
-	assert_non_null(strstr(r.why, "dropped"));
-	/* The same dropped count again: complete. */
-	read_at(lat, 12 * S + GRACE, &t);
+	assert_non_null(strstr(r.why, "lost records"));
+	assert_int_equal(r.h[XVBD_LAT_D2C][XVBD_LAT_READ].count, 1);
+	results_free(&r);
+	/* The next interval whole again. */
+	lat_close_slots(lat, 12 * S + GRACE);
 	assert_int_equal(xvbd_lat_take(lat, 254, 16, &r), XVBD_LAT_OK);
-	/* Read 6 slots later: the slot under way shares a place. */
-	read_at(lat, 18 * S + GRACE, &t);
+	/* A record of slot 11, read after slot 11 was: late. */
+	lat_count(lat, rd, 11 * S + 5, 100352);
+	lat_close_slots(lat, 13 * S + GRACE);
 	assert_int_equal(xvbd_lat_take(lat, 254, 16, &r),
 			 XVBD_LAT_INCOMPLETE);
-	/* A maximum outside the counts' top bucket: said, and bounded. */
-	t.used = 0;
-	section(&t, count_info);
-	count(&t, rd, 20, 100352, 2048, 2, 2 * 100352 + 10);
-	totals(&t, 3);
-	section(&t, max_info);
-	max(&t, rd, 20, 999999);
-	totals(&t, 3);
-	read_at(lat, 20 * S + GRACE, &t);	/* stall over */
-	/* its mark taken: what follows is the maximum alone */
+	assert_non_null(strstr(r.why, "after its interval was read"));
+	assert_int_equal(r.h[XVBD_LAT_D2C][XVBD_LAT_READ].count, 0);
+	/* Records of more slots than are held before a read. */
+	for (k = 13; k < 13 + LAT_HOLD_SLOTS + 1; k++)
+		lat_count(lat, rd, k * S + 1, 100352);
+	lat_close_slots(lat, (14 + LAT_HOLD_SLOTS) * S + GRACE);
 	assert_int_equal(xvbd_lat_take(lat, 254, 16, &r),
 			 XVBD_LAT_INCOMPLETE);
-	assert_false(r.max_only);
-	read_at(lat, 21 * S + GRACE, &t);
-	xvbd_lathist_free(&r.h[XVBD_LAT_D2C][XVBD_LAT_READ]);
-	assert_int_equal(xvbd_lat_take(lat, 254, 16, &r),
-			 XVBD_LAT_INCOMPLETE);
-	/* only the maximum disagrees; above the counts: one to come */
-	assert_true(r.max_only);
-	assert_true(r.count_pending);
-	assert_non_null(strstr(r.why, "above the counts' top bucket"));
-	assert_int_equal(r.h[XVBD_LAT_D2C][XVBD_LAT_READ].max_ns,
-			 100352 + 2047);
-	xvbd_lathist_free(&r.h[XVBD_LAT_D2C][XVBD_LAT_READ]);
-	/* A count at no place of the cycle (6.1's "c=t-$q*C" gave
-	 * t - t x C): not silently an empty interval. */
-	t.used = 0;
-	section(&t, count_info);
-	add(&t, "{ vk: %10" PRIu64 ", cyc: ~ 13312415035000000000-"
-	    "13312415035999999999, lat: ~ 100352-102399 } hitcount: 1  lat:"
-	    " 100352\n", rd);
-	totals(&t, 3);
-	read_at(lat, 22 * S + GRACE, &t);
-	assert_int_equal(xvbd_lat_take(lat, 254, 16, &r),
-			 XVBD_LAT_INCOMPLETE);
+	assert_non_null(strstr(r.why, "fell behind"));
+	assert_int_equal(r.h[XVBD_LAT_D2C][XVBD_LAT_READ].count,
+			 LAT_HOLD_SLOTS);
+	results_free(&r);
+	/* A completion before its issue on the clock: backwards. */
+	lat_count(lat, rd, (14 + LAT_HOLD_SLOTS) * S + 1,
+		  (uint64_t)-5000);
+	lat_close_slots(lat, (15 + LAT_HOLD_SLOTS) * S + GRACE);
+	assert_int_equal(xvbd_lat_take(lat, 254, 16, &r), XVBD_LAT_OK);
+	assert_int_equal(r.backwards, 1);
 	assert_int_equal(r.h[XVBD_LAT_D2C][XVBD_LAT_READ].count, 0);
 	/* Not a device of the tracker. */
 	assert_int_equal(xvbd_lat_take(lat, 8, 0, &r), XVBD_LAT_NOT_TRACKED);
+	free_tracker(lat);
+}
+
+/* The buffers drained through their descriptors: two CPUs, one with
+ * two pages, one empty (EAGAIN). */
+static void test_drain(void **state)
+{
+	struct xvbd_lat *lat = fake_tracker();
+	uint64_t rd = vk_of(lat, 0, 0, XVBD_LAT_D2C, XVBD_LAT_READ);
+	int a[2], b[2], fds[2];
+	struct xvbd_lat_result r;
+	struct page p;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(pipe2(a, O_NONBLOCK), 0);
+	assert_int_equal(pipe2(b, O_NONBLOCK), 0);
+	lat->fmt = fmt;
+	lat->page_size = PAGE;
+	lat->page = malloc(PAGE);
+	assert_non_null(lat->page);
+	fds[0] = a[0];
+	fds[1] = b[0];
+	lat->raw_fds = fds;
+	lat->nraw = 2;
+	page_init(&p);
+	record(&p, ID, rd, 10 * S + 1, 3000, false);
+	record(&p, ID, rd, 10 * S + 2, 4000, false);
+	page_done(&p, 0);
+	assert_int_equal(write(a[1], p.b, PAGE), PAGE);
+	page_init(&p);
+	record(&p, ID, rd, 11 * S + 2, 9000, true);
+	page_done(&p, 0);
+	assert_int_equal(write(a[1], p.b, PAGE), PAGE);
+	assert_int_equal(xvbd_lat_read(lat, 11 * S + GRACE), 0);
+	assert_int_equal(xvbd_lat_take(lat, 254, 16, &r), XVBD_LAT_OK);
+	assert_int_equal(r.h[XVBD_LAT_D2C][XVBD_LAT_READ].count, 2);
+	assert_int_equal(r.h[XVBD_LAT_D2C][XVBD_LAT_READ].max_ns, 4000);
+	results_free(&r);
+	assert_int_equal(xvbd_lat_read(lat, 12 * S + GRACE), 0);
+	assert_int_equal(xvbd_lat_take(lat, 254, 16, &r), XVBD_LAT_OK);
+	assert_int_equal(r.h[XVBD_LAT_D2C][XVBD_LAT_READ].count, 1);
+	results_free(&r);
+	/* A page that is not one: the read fails, the interval is not
+	 * whole. */
+	memset(p.b, 0xff, PAGE);
+	assert_int_equal(write(b[1], p.b, PAGE), PAGE);
+	assert_int_equal(xvbd_lat_read(lat, 13 * S + GRACE), -EPROTO);
+	assert_int_equal(xvbd_lat_take(lat, 254, 16, &r),
+			 XVBD_LAT_INCOMPLETE);
+	lat->raw_fds = NULL;
+	lat->nraw = 0;
+	free(lat->page);
+	close(a[0]);
+	close(a[1]);
+	close(b[0]);
+	close(b[1]);
 	free_tracker(lat);
 }
 
@@ -353,33 +453,27 @@ static void test_joined_late(void **state)
 {
 	struct xvbd_lat *lat = fake_tracker();
 	struct xvbd_lat_result r;
-	struct text t = { .used = 0 };
-	size_t k, d;
 
 	(void)state;
 	memset(&r, 0, sizeof(r));
-	section(&t, count_info);
-	totals(&t, 0);
 	/* the slot's start and the reader's slack (below GRACE) */
 	assert_in_range(xvbd_lat_whole_from_ns(lat), 10 * S, 10 * S + GRACE);
-	read_at(lat, 12 * S + GRACE, &t);		/* done: slot 11 */
+	lat_close_slots(lat, 12 * S + GRACE);		/* done: slot 11 */
 	assert_int_equal(xvbd_lat_take(lat, 254, 33, &r), XVBD_LAT_OK);
 	/* It joins during slot 12: counted from slot 13. */
 	lat->units[1].live_from_slot = 13;
 	assert_in_range(xvbd_lat_whole_from_ns(lat), 13 * S, 13 * S + GRACE);
 	/* A baseline now, the next sample after slot 13: not whole. */
-	read_at(lat, 14 * S + GRACE, &t);
+	lat_close_slots(lat, 14 * S + GRACE);
 	assert_int_equal(xvbd_lat_take(lat, 254, 33, &r),
 			 XVBD_LAT_INCOMPLETE);
 	/* Again, with the baseline at whole_from: complete after it. */
 	lat->units[1].live_from_slot = 15;
-	read_at(lat, xvbd_lat_whole_from_ns(lat), &t);	/* done: 14 */
+	lat_close_slots(lat, xvbd_lat_whole_from_ns(lat));	/* done: 14 */
 	xvbd_lat_take(lat, 254, 33, &r);
-	read_at(lat, 16 * S + GRACE, &t);
+	lat_close_slots(lat, 16 * S + GRACE);
 	assert_int_equal(xvbd_lat_take(lat, 254, 33, &r), XVBD_LAT_OK);
-	for (k = 0; k < XVBD_LAT_NKINDS; k++)
-		for (d = 0; d < XVBD_LAT_NDIRS; d++)
-			xvbd_lathist_free(&r.h[k][d]);
+	results_free(&r);
 	free_tracker(lat);
 }
 
@@ -409,23 +503,9 @@ static void test_specs(void **state)
 {
 	struct xvbd_lat *lat = fake_tracker();
 	struct lat_gen g = { .bit = 1 };
-	char buf[LAT_TRIGGER_MAX];
 	size_t i, ncomplete = 0;
 
 	(void)state;
-	lat_spec_count(lat);
-	assert_int_equal(lat->ncount, LAT_NCOUNT);
-	assert_string_equal(lat->count_cmds[0], "hist:keys=vk,cyc.buckets="
-			    "1000000000,lat.buckets=32:vals=hitcount,lat:"
-			    "sort=vk:size=4096 if lat < 1024");
-	assert_string_equal(lat->count_cmds[1], "hist:keys=vk,cyc.buckets="
-			    "1000000000,lat.buckets=32:vals=hitcount,lat:"
-			    "sort=vk:size=4096 if lat >= 1024 && lat < 8192");
-	assert_non_null(strstr(lat->count_cmds[LAT_NCOUNT - 1],
-			       "if lat >= 9223372036854775808"));
-	lat_spec_max(lat, 7, buf, sizeof(buf));
-	assert_non_null(strstr(buf, ":mx7=lat:"));
-	assert_non_null(strstr(buf, "onmax($mx7).save(lat)"));
 	assert_int_equal(lat_spec_gen(lat, &g), 0);
 	/* issue, insert; 2 kinds x 2 directions x (whole + 1 partition) */
 	assert_int_equal(g.ncmds, 2 + 2 * 2 * 2);
@@ -446,13 +526,12 @@ static void test_specs(void **state)
 		ncomplete++;
 	}
 	assert_int_equal(ncomplete, 8);
-	/* The first: the whole disk's d2c reads of generation 1; its
-	 * time in the cycle in one expression, no variable of its own
-	 * (6.1 reads "$q0" in "c0=...-$q0*C" as common_timestamp). */
+	/* The first: the whole disk's d2c reads of generation 1, its
+	 * device, completion time and latency sent on. */
 	assert_non_null(strstr(g.cmds[2], ":v0=8*dev+4:"));
-	assert_non_null(strstr(g.cmds[2], ":c0=common_timestamp-common_"
-			       "timestamp/4000000000*4000000000:"));
-	assert_null(strstr(g.cmds[2], "$q"));
+	assert_non_null(strstr(g.cmds[2], ":l0=common_timestamp-$ts1:"
+			       "n0=common_timestamp:"));
+	assert_non_null(strstr(g.cmds[2], ".trace(xvbd_42,$v0,$n0,$l0)"));
 	assert_non_null(strstr(g.cmds[2], "rwbs ~ \"R*\""));
 	assert_non_null(strstr(g.cmds[2], "onmatch(block.block_rq_issue)"));
 	free(g.cmds);
@@ -461,8 +540,6 @@ static void test_specs(void **state)
 	lat->style = LAT_STYLE_VK_CONST_LAST;
 	assert_int_equal(lat_spec_gen(lat, &g), 0);
 	assert_non_null(strstr(g.cmds[2], "=0+dev*8:"));
-	assert_non_null(strstr(g.cmds[2], "=common_timestamp-common_timestamp"
-			       "/4000000000*4000000000:"));
 	free(g.cmds);
 	lat->style = 0;
 	/* Too many devices for one trigger's text. */
@@ -482,10 +559,12 @@ static void test_specs(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ring_page),
+		cmocka_unit_test(test_ring_format),
 		cmocka_unit_test(test_slot_counts),
-		cmocka_unit_test(test_cycle_reuse),
 		cmocka_unit_test(test_handover),
 		cmocka_unit_test(test_incomplete),
+		cmocka_unit_test(test_drain),
 		cmocka_unit_test(test_joined_late),
 		cmocka_unit_test(test_vk),
 		cmocka_unit_test(test_specs),

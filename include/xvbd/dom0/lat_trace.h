@@ -1,11 +1,12 @@
 /*
- * lat_trace.h - per-request latency of block devices, timed and
- * aggregated in the kernel: the block layer's request tracepoints
- * (block_rq_insert, block_rq_issue, block_rq_complete) paired by hist
- * triggers into a synthetic event per request, whose latencies hist
- * triggers count into log-linear buckets (lathist.h's layout).  No
- * request wakes user space: xvbd reads the kernel's histograms once per
- * sampling interval.
+ * lat_trace.h - per-request latency of block devices, timed in the
+ * kernel: the block layer's request tracepoints (block_rq_insert,
+ * block_rq_issue, block_rq_complete) paired by hist triggers into a
+ * synthetic event per request (its device, completion time and
+ * latency), written into the instance's ring buffer; xvbd reads the
+ * records a page at a time and counts them into log-linear buckets
+ * (lathist.h).  No request wakes user space: the buffers are read once
+ * per sampling interval, and more often by a sampler that drains them.
  *
  * What is timed, per device ("unit": a loop device, a disk, or a
  * partition told apart by its sector range on its disk, since the
@@ -21,9 +22,9 @@
  * the clock of CLOCK_MONOTONIC, which the timekeeping core keeps
  * monotonic across CPUs, so a request issued on one CPU and completed on
  * another cannot come out negative (the "local" default is per CPU).
- * Being CLOCK_MONOTONIC, its time is also the sampler's: the kernel
- * counts each request into the interval ("slot") of its completion, and
- * slots end where the sampler's intervals end.  A difference that came
+ * Being CLOCK_MONOTONIC, its time is also the sampler's: each request
+ * is counted into the interval ("slot") of its completion, and slots end
+ * where the sampler's intervals end.  A difference that came
  * out negative anyway would be counted as such ("backwards"), never as
  * a latency.
  *
@@ -83,13 +84,15 @@ int xvbd_lat_set_devs(struct xvbd_lat *lat, const struct xvbd_lat_dev *devs,
 		      size_t n, char *why, size_t why_len);
 
 /*
- * Read what the kernel counted in the slots that ended by now_ns
- * (CLOCK_MONOTONIC) into each device's pending histograms.  0 or
- * -errno.  Call it at least every few slots: a sampler that falls more
- * than XVBD_LAT_CYCLE_SLOTS - 2 slots behind loses exactness and the
- * interval is marked so.
+ * Count the records of the slots that ended by now_ns (CLOCK_MONOTONIC)
+ * into each device's pending histograms.  0 or -errno.  Each CPU's ring
+ * buffer holds LAT_RING_KB (lat_trace_impl.h) of records between reads:
+ * a sampler with long intervals drains it in between; a buffer that
+ * overflowed marks the interval incomplete.
  */
 int xvbd_lat_read(struct xvbd_lat *lat, uint64_t now_ns);
+/* Read the records the buffers hold now (held until their slot ends). */
+int xvbd_lat_drain(struct xvbd_lat *lat);
 /*
  * The first time from t on at which a read takes every slot that ended
  * (a slot end plus the reader's slack), and when the first slot that
@@ -112,9 +115,8 @@ enum xvbd_lat_state {
 	XVBD_LAT_OK,		/* complete over the slots taken */
 	XVBD_LAT_NOT_TRACKED,	/* not in the set, or not live yet */
 	XVBD_LAT_UNSUPPORTED,	/* a stacked device: no requests of its own */
-	XVBD_LAT_INCOMPLETE,	/* the kernel dropped counts, tracking began
-				 * or a generation changed within, or the
-				 * reader fell a cycle behind */
+	XVBD_LAT_INCOMPLETE,	/* the kernel lost records, tracking began
+				 * within, or a record came late */
 };
 const char *xvbd_lat_state_name(enum xvbd_lat_state s);
 
@@ -126,16 +128,6 @@ struct xvbd_lat_result {
 	uint64_t backwards;
 	/* Why not ok (a static string), NULL when ok. */
 	const char *why;
-	/*
-	 * Incomplete only in that the maximum trigger and the counts saw
-	 * different requests by this read (one of them counted a request
-	 * a read before the other): the counts move to the next read and
-	 * the maximum is bounded by its bucket; over several reads that
-	 * end after the requests, nothing is missing.
-	 */
-	bool max_only;
-	/* ... and a count is still to come (the maximum above the counts). */
-	bool count_pending;
 };
 
 /*
@@ -147,7 +139,5 @@ enum xvbd_lat_state xvbd_lat_take(struct xvbd_lat *lat, unsigned major,
 
 /* The trace clock in use ("mono"), for the output's statement. */
 #define XVBD_LAT_CLOCK		"mono"
-/* Slots kept apart by the kernel before one is counted into again. */
-#define XVBD_LAT_CYCLE_SLOTS	4
 
 #endif /* XVBD_LAT_TRACE_H */

@@ -68,20 +68,33 @@ int xvbd_tracefs_trigger(struct xvbd_tracefs *t, const char *inst,
 			 const char *cmd, char *err, size_t err_len);
 
 /*
- * instances/<inst>/events/<system>/<event>/hist, opened once and read
- * again and again: the kernel renders a hist file into a buffer that
- * starts at one page and, each time the text does not fit, is doubled
- * and the whole histogram sorted and rendered again (~8 times for 400
- * KB, each under the event mutex).  An open file keeps the buffer it
- * grew, so a reread renders it once.  _open returns the descriptor
- * (O_CLOEXEC) or -errno; the caller closes it before removing the
- * instance, which it holds.  _reread reads it whole from its start into
- * *buf (malloc'd, NUL-terminated, *len bytes), at most max bytes
- * (-EFBIG).
+ * instances/<inst>/events/<system>/<event>/enable: the event written
+ * into the instance's own ring buffer (on) or not.
  */
-int xvbd_tracefs_hist_open(struct xvbd_tracefs *t, const char *inst,
-			   const char *system, const char *event);
-int xvbd_tracefs_hist_reread(int fd, size_t max, char **buf, size_t *len);
+int xvbd_tracefs_event_enable(struct xvbd_tracefs *t, const char *inst,
+			      const char *system, const char *event, bool on);
+/*
+ * instances/<inst>/events/<system>/<event>/format whole into *buf
+ * (malloc'd, NUL-terminated, *len bytes).
+ */
+int xvbd_tracefs_event_format(struct xvbd_tracefs *t, const char *inst,
+			      const char *system, const char *event,
+			      char **buf, size_t *len);
+/* events/header_page: the layout of a ring buffer page's header. */
+int xvbd_tracefs_header_page(struct xvbd_tracefs *t, char **buf,
+			     size_t *len);
+/* instances/<inst>/buffer_size_kb: each CPU's ring buffer, in KiB. */
+int xvbd_tracefs_buffer_kb(struct xvbd_tracefs *t, const char *inst,
+			   unsigned kb);
+/*
+ * instances/<inst>/per_cpu/cpu<N>/trace_pipe_raw of every CPU the
+ * instance has a buffer for, opened non-blocking: *fds (malloc'd, *n of
+ * them), which the caller closes before removing the instance (an open
+ * one holds it).  Each read(2) of a page's size takes one page of
+ * events off that CPU's buffer; -EAGAIN when it is empty.
+ */
+int xvbd_tracefs_raw_open(struct xvbd_tracefs *t, const char *inst,
+			  int **fds, size_t *n);
 
 /*
  * The shell command that removes an instance and a synthetic event left

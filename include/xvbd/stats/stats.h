@@ -269,6 +269,14 @@ uint64_t xvbd_stats_now_ns(void);
 uint64_t xvbd_stats_lat_start_ns(const struct xvbd_stats *st, uint64_t t);
 uint64_t xvbd_stats_lat_deadline_ns(const struct xvbd_stats *st, uint64_t t);
 /*
+ * With latency: read the kernel's records so far (held for their
+ * interval), so that its buffers never fill between two samples.  A
+ * sampler that waits longer than XVBD_STATS_LAT_DRAIN_NS calls it at
+ * least that often.  False without latency (nothing to drain).
+ */
+bool xvbd_stats_lat_drain(struct xvbd_stats *st);
+#define XVBD_STATS_LAT_DRAIN_NS	250000000u
+/*
  * With latency: when every VBD's device tracked so far is counted in
  * whole slots (one that joined at the last sample, a disk hot-attached
  * after the session began, is counted from the slot after it); 0

@@ -48,7 +48,6 @@ struct recorder {
 	pid_t child;			/* --run, while it runs; else 0 */
 	sigset_t sigs;			/* blocked, taken by wait_until() */
 	int sigfd;			/* ... from this signalfd */
-	bool lat_late_noted;		/* the record says a count came late */
 	bool final;			/* the run's last sample: no read after */
 	/* the devices holding loop-backed VBDs' files */
 	struct xvbd_ab_filedev filedev[XVBD_AB_VDEVS_MAX];
@@ -241,28 +240,6 @@ static int take_latency(struct recorder *r, struct xvbd_stats_sample *s)
 			if (s->vbds[i].domid != r->run->domid ||
 			    s->vbds[i].devid != r->run->devids[j])
 				continue;
-			/*
-			 * A request the counts and the maximum took a read
-			 * apart: the counts carry it to the next read, so the
-			 * run's histogram has it (the last read comes after
-			 * the run's requests); only an interval's maximum is
-			 * bounded by its bucket.  Said once.
-			 */
-			if (s->lat[i].state == XVBD_LAT_INCOMPLETE &&
-			    s->lat[i].max_only &&
-			    !(r->final && s->lat[i].count_pending)) {
-				if (!r->lat_late_noted)
-					xvbd_ab_record_note(r->rec, "latency "
-						"of %s: a request counted a "
-						"read late at %.1f s (the "
-						"interval's maximum within its "
-						"bucket, %s)", r->rec->vdevs[j],
-						(double)(s->mono_ns -
-							 r->base_ns) / 1e9,
-						XVBD_LH_REL_ERROR_TEXT);
-				r->lat_late_noted = true;
-				s->lat[i].state = XVBD_LAT_OK;
-			}
 			/* The first interval not whole, said with its reason. */
 			if (s->lat[i].state != XVBD_LAT_OK &&
 			    r->rec->lat->vbds[j].state == XVBD_LAT_OK)
@@ -418,11 +395,16 @@ static void take_signals(struct recorder *r)
  */
 static void wait_until(struct recorder *r, uint64_t deadline_ns)
 {
+	/* With latency, the kernel's records are read as they come too. */
+	bool drain = r->st && xvbd_stats_lat_drain(r->st);
+
 	for (;;) {
 		uint64_t now = xvbd_stats_now_ns();
 		uint64_t left = deadline_ns > now ? deadline_ns - now : 0;
-		struct timespec ts = { .tv_sec = (time_t)(left / NS_PER_S),
-				       .tv_nsec = (long)(left % NS_PER_S) };
+		bool part = drain && left > XVBD_STATS_LAT_DRAIN_NS;
+		uint64_t wait = part ? XVBD_STATS_LAT_DRAIN_NS : left;
+		struct timespec ts = { .tv_sec = (time_t)(wait / NS_PER_S),
+				       .tv_nsec = (long)(wait % NS_PER_S) };
 		struct pollfd p[2] = {
 			{ .fd = r->sigfd, .events = POLLIN },
 			{ .fd = r->out.fd, .events = POLLIN },
@@ -438,6 +420,10 @@ static void wait_until(struct recorder *r, uint64_t deadline_ns)
 		if (n > 0 && p[0].revents) {
 			take_signals(r);
 			return;
+		}
+		if (n == 0 && part) {
+			xvbd_stats_lat_drain(r->st);
+			continue;
 		}
 		if (n == 0 || !left)
 			return;		/* the deadline */

@@ -1,0 +1,162 @@
+/*
+ * lat_trace_ring.c - the kernel's ring buffer pages as trace_pipe_raw
+ * gives them, and the synthetic event's place in them.  Pure: unit
+ * tested with pages made by hand.
+ *
+ * The layout (kernel/trace/ring_buffer.c; events/header_page states the
+ * header): a page is a u64 time stamp, a commit word (the bytes of
+ * events that follow; its bit 31 says events were lost before this page,
+ * bit 30 that their count is stored after them) and the events.  Each
+ * event starts with a u32: type_len in bits 0-4, a time delta above.
+ * type_len 1..28: the data follow, type_len x 4 bytes; 0: a u32 length
+ * (counting itself) and then the data; 29: padding (with a zero delta:
+ * the rest of the page); 30 and 31: a time extension or stamp, 8 bytes
+ * in all.  Times are not read: each event carries its own.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lat_trace_impl.h"
+
+#define RB_MISSED_EVENTS	(UINT64_C(1) << 31)
+#define RB_MISSED_STORED	(UINT64_C(1) << 30)
+#define RB_COMMIT_FLAGS		(RB_MISSED_EVENTS | RB_MISSED_STORED)
+#define RB_TYPE_DATA_MAX	28
+#define RB_TYPE_PADDING		29
+#define RB_TYPE_TIME_EXTEND	30
+#define RB_TYPE_TIME_STAMP	31
+#define RB_EVENT_HDR		4u
+#define RB_TIME_EVENT_LEN	8u
+/* The header every 64-bit kernel writes (events/header_page). */
+#define RB_PAGE_COMMIT_OFF	8u
+#define RB_PAGE_DATA_OFF	16u
+
+static uint32_t get32(const unsigned char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static uint64_t get64(const unsigned char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+int lat_ring_header_ok(const char *header_page)
+{
+	/* commit: a 64-bit local_t at 8; data from 16. */
+	if (!strstr(header_page, "commit;\toffset:8;\tsize:8;") ||
+	    !strstr(header_page, "data;\toffset:16;"))
+		return -EPROTO;
+	return 0;
+}
+
+int lat_ring_page(const unsigned char *page, size_t len,
+		  void (*on_data)(void *arg, const unsigned char *data,
+				  size_t n),
+		  void *arg, bool *missed)
+{
+	uint64_t commit;
+	size_t end, off;
+
+	if (len < RB_PAGE_DATA_OFF)
+		return -EPROTO;
+	commit = get64(page + RB_PAGE_COMMIT_OFF);
+	if (commit & RB_COMMIT_FLAGS)
+		*missed = true;
+	commit &= ~RB_COMMIT_FLAGS;
+	if (commit > len - RB_PAGE_DATA_OFF)
+		return -EPROTO;
+	end = RB_PAGE_DATA_OFF + (size_t)commit;
+	for (off = RB_PAGE_DATA_OFF; off + RB_EVENT_HDR <= end;) {
+		uint32_t h = get32(page + off);
+		unsigned type_len = h & 0x1f;
+		size_t data, n;
+
+		if (type_len >= 1 && type_len <= RB_TYPE_DATA_MAX) {
+			data = off + RB_EVENT_HDR;
+			n = (size_t)type_len * 4;
+		} else if (type_len == 0 || type_len == RB_TYPE_PADDING) {
+			if (type_len == RB_TYPE_PADDING && !(h >> 5))
+				break;	/* the rest of the page */
+			if (off + 2 * RB_EVENT_HDR > end)
+				return -EPROTO;
+			n = get32(page + off + RB_EVENT_HDR);
+			if (n < RB_EVENT_HDR)
+				return -EPROTO;
+			data = off + 2 * RB_EVENT_HDR;
+			n -= RB_EVENT_HDR;
+		} else {
+			off += RB_TIME_EVENT_LEN;
+			continue;
+		}
+		if (n > end - data)
+			return -EPROTO;
+		if (type_len != RB_TYPE_PADDING)
+			on_data(arg, page + data, n);
+		off = data + ((n + 3) & ~(size_t)3);
+	}
+	return 0;
+}
+
+/* "\tfield:u64 vk;\toffset:8;\tsize:8;..." of name: its offset. */
+static int field_off(const char *fmt, const char *name, size_t *off)
+{
+	char pat[64];
+	const char *p;
+	unsigned o, sz;
+
+	snprintf(pat, sizeof(pat), "field:u64 %s;", name);
+	p = strstr(fmt, pat);
+	if (!p || sscanf(p + strlen(pat), "\toffset:%u;\tsize:%u;", &o,
+			 &sz) != 2 || sz != 8)
+		return -EPROTO;
+	*off = o;
+	return 0;
+}
+
+int lat_ring_format(const char *fmt, struct lat_ring_fmt *f)
+{
+	const char *p = strstr(fmt, "\nID: ");
+	unsigned id;
+
+	if (!p && !strncmp(fmt, "ID: ", 4))
+		p = fmt - 1;
+	if (!p || sscanf(p + 5, "%u", &id) != 1 || id > UINT16_MAX)
+		return -EPROTO;
+	f->id = (uint16_t)id;
+	if (field_off(fmt, "vk", &f->off_vk) || field_off(fmt, "t", &f->off_t) ||
+	    field_off(fmt, "lat", &f->off_lat))
+		return -EPROTO;
+	f->min_len = f->off_vk;
+	if (f->off_t > f->min_len)
+		f->min_len = f->off_t;
+	if (f->off_lat > f->min_len)
+		f->min_len = f->off_lat;
+	f->min_len += 8;
+	return 0;
+}
+
+bool lat_ring_event(const struct lat_ring_fmt *f, const unsigned char *data,
+		    size_t n, uint64_t *vk, uint64_t *t, uint64_t *lat)
+{
+	uint16_t type;
+
+	/* common_type first, as in every event. */
+	if (n < f->min_len || n < sizeof(type))
+		return false;
+	memcpy(&type, data, sizeof(type));
+	if (type != f->id)
+		return false;
+	*vk = get64(data + f->off_vk);
+	*t = get64(data + f->off_t);
+	*lat = get64(data + f->off_lat);
+	return true;
+}
