@@ -152,6 +152,27 @@ static int gen_install(struct xvbd_lat *lat, struct lat_gen *g, char *why,
 }
 
 /*
+ * Which units' queues have an I/O scheduler (i2c timed), read afresh for
+ * each generation: a scheduler can be changed at any time.  Unknown
+ * counts as one (timing i2c where it says nothing costs only time).
+ */
+static void units_queued(struct xvbd_lat *lat)
+{
+	struct xvbd_blk_queue q;
+	size_t i;
+
+	for (i = 0; i < lat->nunits; i++) {
+		struct lat_unit *u = &lat->units[i];
+
+		if (!u->wanted || u->unsupported)
+			continue;
+		xvbd_sysfs_blk_queue(lat->sys, u->disk_major, u->disk_minor,
+				     &q);
+		u->queued = q.sched_rc || strcmp(q.scheduler, "none");
+	}
+}
+
+/*
  * A new generation over the wanted units, answering from the slot after
  * the one in which its installation ended; the one answering now hands
  * over at that boundary and is removed once its last slot is read.
@@ -173,6 +194,7 @@ int lat_new_gen(struct xvbd_lat *lat, char *why, size_t len)
 			lat->gen[old].last_slot = now_ns() / lat->slot_ns;
 		return 0;
 	}
+	units_queued(lat);
 	memset(g, 0, sizeof(*g));
 	g->bit = next;
 	err = gen_install(lat, g, why, len);
@@ -282,7 +304,7 @@ static int open_kernel_side(struct xvbd_lat *lat, char *why, size_t len)
 		return rc;
 	}
 	lat->instance_made = true;
-	snprintf(def, sizeof(def), "%s u64 vk; u64 t; u64 lat",
+	snprintf(def, sizeof(def), "%s u64 vk; u64 t; u64 lat; char rwbs[8]",
 		 lat->synth);
 	rc = xvbd_tracefs_synth_add(lat->tf, def, err, sizeof(err));
 	if (rc) {
@@ -399,6 +421,8 @@ static void unit_resolve(struct xvbd_lat *lat, struct lat_unit *u)
 	/* The kernel's dev_t: MINORBITS 20 (include/linux/kdev_t.h). */
 	u->kdev = ((uint32_t)x.disk_major << 20) | x.disk_minor;
 	u->partition = x.partition;
+	u->disk_major = x.disk_major;
+	u->disk_minor = x.disk_minor;
 	u->first_sector = x.partition ? x.start_sector : 0;
 	u->end_sector = x.partition ? x.start_sector + x.sectors : 0;
 	if (u->partition)

@@ -9,12 +9,13 @@
  *  ingress, one "generation" at a time (two while one hands over):
  *    block_rq_issue:    hist:keys=dev,sector:ts<g>=common_timestamp
  *    block_rq_insert:   hist:keys=dev,sector:tq<g>=common_timestamp
- *    block_rq_complete: per kind and direction (and per partition), a
- *      hist trigger whose onmatch() emits the synthetic event with the
- *      request's key vk, its completion time t and the latency.  Its
+ *    block_rq_complete: per kind (and per partition), a hist trigger
+ *      whose onmatch() emits the synthetic event with the request's key
+ *      vk, its completion time t, the latency and its rwbs.  i2c only
+ *      for devices whose queue has an I/O scheduler.  Its
  *      keys (dev, sector) are the issue's: that is how the kernel pairs
  *      the two events of one request.
- *  the synthetic event xvbd_<pid> (vk, t, lat), enabled in the
+ *  the synthetic event xvbd_<pid> (vk, t, lat, rwbs), enabled in the
  *  instance: written into its ring buffer, one small record per
  *  request, which xvbd reads a page at a time from each CPU's
  *  trace_pipe_raw and counts into the slot of t.
@@ -34,9 +35,10 @@
  * entries are never freed), so they are replaced from time to time: a
  * new generation, installed before a slot boundary, takes over from it.
  *
- * vk: a request's device, kind and direction, and its generation:
- *   whole devices (loop, disk): dev * 8 + gen * 4 + kind * 2 + dir
- *   a partition:   PART_BASE + id * 8 + gen * 4 + kind * 2 + dir
+ * vk: a request's device and kind, and its generation (the direction
+ * is in the record's rwbs):
+ *   whole devices (loop, disk): dev * 4 + gen * 2 + kind
+ *   a partition:   PART_BASE + id * 4 + gen * 2 + kind
  */
 #ifndef XVBD_LAT_TRACE_IMPL_H
 #define XVBD_LAT_TRACE_IMPL_H
@@ -48,7 +50,7 @@
 #include "xvbd/dom0/lat_trace.h"
 
 #define LAT_PART_BASE		(UINT64_C(1) << 40)
-#define LAT_VK_SUB		8	/* gen x kind x dir */
+#define LAT_VK_SUB		4	/* gen x kind */
 #define LAT_NEGATIVE_NS		(UINT64_C(1) << 63)
 #define LAT_TRIGGER_MAX		4000	/* one trigger: a write of < a page */
 #define LAT_NAME_MAX		48
@@ -91,6 +93,8 @@ struct lat_unit {
 	uint64_t first_sector, end_sector;	/* on kdev: [first, end) */
 	bool partition;
 	bool unsupported;		/* stacked: no requests of its own */
+	unsigned disk_major, disk_minor;	/* its queue's device */
+	bool queued;			/* an I/O scheduler: i2c timed */
 	uint32_t part_id;		/* vk's id for a partition */
 	bool wanted;			/* in the current set */
 	uint64_t live_from_slot;	/* counted from this slot on */
@@ -116,7 +120,7 @@ struct lat_gen {
 /* Where the synthetic event's fields are in its record (its format). */
 struct lat_ring_fmt {
 	uint16_t id;			/* common_type */
-	size_t off_vk, off_t, off_lat;
+	size_t off_vk, off_t, off_lat, off_rwbs, rwbs_len;
 	size_t min_len;
 };
 
@@ -152,11 +156,12 @@ struct xvbd_lat {
 /* ---- lat_trace_spec.c: trigger texts (pure) ---- */
 
 uint64_t lat_vk(const struct lat_unit *u, unsigned gen_bit,
-		enum xvbd_lat_kind k, enum xvbd_lat_dir d);
-/* The unit, kind, direction and generation of a vk; NULL if none. */
+		enum xvbd_lat_kind k);
+/* The unit, kind and generation of a vk; NULL if none. */
 struct lat_unit *lat_vk_unit(struct xvbd_lat *lat, uint64_t vk,
-			     unsigned *gen_bit, enum xvbd_lat_kind *k,
-			     enum xvbd_lat_dir *d);
+			     unsigned *gen_bit, enum xvbd_lat_kind *k);
+/* A record's rwbs ("R", "WS", "FWFS"): its direction; NDIRS if neither. */
+enum xvbd_lat_dir lat_rwbs_dir(const unsigned char *rwbs, size_t n);
 /*
  * The ingress triggers of generation g over the wanted units, appended
  * to g->cmds ("system/event\ttext", in install order).  0, -E2BIG (a
@@ -185,9 +190,10 @@ int lat_ring_page(const unsigned char *page, size_t len,
 		  void *arg, bool *missed);
 /* The synthetic event's id and fields from its format file: 0, -EPROTO. */
 int lat_ring_format(const char *fmt, struct lat_ring_fmt *f);
-/* A record's fields, if it is the synthetic event's. */
+/* A record's fields, if it is the synthetic event's (rwbs: n bytes). */
 bool lat_ring_event(const struct lat_ring_fmt *f, const unsigned char *data,
-		    size_t n, uint64_t *vk, uint64_t *t, uint64_t *lat);
+		    size_t n, uint64_t *vk, uint64_t *t, uint64_t *lat,
+		    const unsigned char **rwbs);
 
 /* ---- lat_trace_read.c ---- */
 
@@ -197,7 +203,8 @@ struct lat_unit *lat_unit_find(struct xvbd_lat *lat, unsigned major,
  * One request's record: counted into the slot of t (held until that
  * slot is read), for its unit if it is live then.
  */
-void lat_count(struct xvbd_lat *lat, uint64_t vk, uint64_t t, uint64_t ns);
+void lat_count(struct xvbd_lat *lat, uint64_t vk, enum xvbd_lat_dir dir,
+	       uint64_t t, uint64_t ns);
 /* Slots that ended by now (CLOCK_MONOTONIC, minus the slack) taken. */
 void lat_close_slots(struct xvbd_lat *lat, uint64_t now);
 /* Is there a slot that ended and was not read? */

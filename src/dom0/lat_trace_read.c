@@ -110,19 +110,19 @@ static struct lat_hold *hold_of(struct lat_unit *u, uint64_t k)
 	return free_one;
 }
 
-void lat_count(struct xvbd_lat *lat, uint64_t vk, uint64_t t, uint64_t ns)
+void lat_count(struct xvbd_lat *lat, uint64_t vk, enum xvbd_lat_dir dir,
+	       uint64_t t, uint64_t ns)
 {
 	uint64_t k = t / lat->slot_ns;
 	enum xvbd_lat_kind kind;
-	enum xvbd_lat_dir dir;
 	struct lat_hold *h;
 	struct lat_unit *u;
 	unsigned bit;
 
-	u = lat_vk_unit(lat, vk, &bit, &kind, &dir);
+	u = lat_vk_unit(lat, vk, &bit, &kind);
 	lat->completions[bit & 1]++;
 	if (!u || !u->live || k < u->live_from_slot ||
-	    !gen_answers(lat, bit, k))
+	    !gen_answers(lat, bit, k) || dir >= XVBD_LAT_NDIRS)
 		return;
 	/* Committed after its slot was read: that slot went short. */
 	if (lat->started && k <= lat->done_slot) {
@@ -191,10 +191,12 @@ void lat_close_slots(struct xvbd_lat *lat, uint64_t now)
 static void on_record(void *arg, const unsigned char *data, size_t n)
 {
 	struct xvbd_lat *lat = arg;
+	const unsigned char *rwbs;
 	uint64_t vk, t, ns;
 
-	if (lat_ring_event(&lat->fmt, data, n, &vk, &t, &ns))
-		lat_count(lat, vk, t, ns);
+	if (lat_ring_event(&lat->fmt, data, n, &vk, &t, &ns, &rwbs))
+		lat_count(lat, vk, lat_rwbs_dir(rwbs, lat->fmt.rwbs_len), t,
+			  ns);
 }
 
 /* Every record the CPUs' buffers hold now, counted. */
@@ -299,6 +301,7 @@ enum xvbd_lat_state xvbd_lat_take(struct xvbd_lat *lat, unsigned major,
 		return r->state = XVBD_LAT_UNSUPPORTED;
 	bad = u->incomplete;
 	r->why = u->why;
+	r->i2c_timed = u->queued;
 	for (k = 0; k < XVBD_LAT_NKINDS; k++) {
 		for (d = 0; d < XVBD_LAT_NDIRS; d++) {
 			if (xvbd_lathist_merge(&r->h[k][d], &u->pend[k][d])) {

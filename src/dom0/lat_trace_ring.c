@@ -122,6 +122,24 @@ static int field_off(const char *fmt, const char *name, size_t *off)
 	return 0;
 }
 
+/* "\tfield:char rwbs[];\toffset:32;\tsize:8;": its place and size. */
+static int rwbs_field(const char *fmt, size_t *off, size_t *len)
+{
+	static const char pat[] = "field:char rwbs[";
+	const char *p = strstr(fmt, pat), *semi;
+	unsigned o, sz;
+
+	if (!p)
+		return -EPROTO;
+	semi = strchr(p, ';');
+	if (!semi || sscanf(semi + 1, "\toffset:%u;\tsize:%u;", &o, &sz) != 2 ||
+	    !sz || sz > 64)
+		return -EPROTO;
+	*off = o;
+	*len = sz;
+	return 0;
+}
+
 int lat_ring_format(const char *fmt, struct lat_ring_fmt *f)
 {
 	const char *p = strstr(fmt, "\nID: ");
@@ -133,7 +151,8 @@ int lat_ring_format(const char *fmt, struct lat_ring_fmt *f)
 		return -EPROTO;
 	f->id = (uint16_t)id;
 	if (field_off(fmt, "vk", &f->off_vk) || field_off(fmt, "t", &f->off_t) ||
-	    field_off(fmt, "lat", &f->off_lat))
+	    field_off(fmt, "lat", &f->off_lat) ||
+	    rwbs_field(fmt, &f->off_rwbs, &f->rwbs_len))
 		return -EPROTO;
 	f->min_len = f->off_vk;
 	if (f->off_t > f->min_len)
@@ -141,11 +160,14 @@ int lat_ring_format(const char *fmt, struct lat_ring_fmt *f)
 	if (f->off_lat > f->min_len)
 		f->min_len = f->off_lat;
 	f->min_len += 8;
+	if (f->off_rwbs + f->rwbs_len > f->min_len)
+		f->min_len = f->off_rwbs + f->rwbs_len;
 	return 0;
 }
 
 bool lat_ring_event(const struct lat_ring_fmt *f, const unsigned char *data,
-		    size_t n, uint64_t *vk, uint64_t *t, uint64_t *lat)
+		    size_t n, uint64_t *vk, uint64_t *t, uint64_t *lat,
+		    const unsigned char **rwbs)
 {
 	uint16_t type;
 
@@ -158,5 +180,6 @@ bool lat_ring_event(const struct lat_ring_fmt *f, const unsigned char *data,
 	*vk = get64(data + f->off_vk);
 	*t = get64(data + f->off_t);
 	*lat = get64(data + f->off_lat);
+	*rwbs = data + f->off_rwbs;
 	return true;
 }

@@ -87,6 +87,9 @@ static int add_total(struct stats_lat *sl, unsigned major, unsigned minor,
 	t->r.backwards += r->backwards;
 	out->backwards = t->r.backwards;
 	out->state = r->state;
+	/* Once timed, its series stay (they are cumulative). */
+	t->r.i2c_timed = t->r.i2c_timed || r->i2c_timed;
+	out->i2c_timed = t->r.i2c_timed;
 	return err;
 }
 
@@ -110,6 +113,7 @@ static int result_copy(struct xvbd_lat_result *dst,
 				return -ENOMEM;
 	dst->backwards = src->backwards;
 	dst->state = src->state;
+	dst->i2c_timed = src->i2c_timed;
 	return 0;
 }
 
@@ -262,6 +266,7 @@ int stats_lat_sample(struct stats_lat *sl, uint64_t now_ns,
 					xvbd_lathist_merge(&s->lat[i].h[k][d],
 							   &s->lat[j].h[k][d]);
 			s->lat[i].backwards = s->lat[j].backwards;
+			s->lat[i].i2c_timed = s->lat[j].i2c_timed;
 			s->vbds[i].lat_state = s->lat[i].state =
 				s->lat[j].state;
 			break;

@@ -99,6 +99,11 @@ void stats_render_lat(struct xvbd_out *o, const struct xvbd_stats_sample *s,
 	xvbd_out_str(o, "state", xvbd_lat_state_name(v->lat_state));
 	xvbd_out_uint(o, XVBD_QN(BACKWARDS), r->backwards);
 	for (k = 0; k < XVBD_LAT_NKINDS; k++) {
+		/* Not timed (no scheduler): nothing, not zero requests. */
+		if (k == XVBD_LAT_I2C && !r->i2c_timed) {
+			xvbd_out_null(o, xvbd_lat_kind_name(k));
+			continue;
+		}
 		xvbd_out_obj_begin(o, xvbd_lat_kind_name(k));
 		for (d = 0; d < XVBD_LAT_NDIRS; d++)
 			json_hist(o, xvbd_lat_dir_name(d), &r->h[k][d]);
@@ -208,6 +213,8 @@ void stats_render_lat_prom(struct xvbd_out *o,
 			continue;
 		for (k = 0; k < XVBD_LAT_NKINDS; k++)
 			for (d = 0; d < XVBD_LAT_NDIRS; d++)
+				if (k == XVBD_LAT_D2C ||
+				    s->lat_total[i].i2c_timed)
 				prom_hist(o, &s->vbds[i], xvbd_lat_kind_name(k),
 					  xvbd_lat_dir_name(d),
 					  &s->lat_total[i].h[k][d]);

@@ -46,7 +46,7 @@ static struct xvbd_lat *fake_tracker(void)
 	u->major = 254;
 	u->minor = 16;
 	u->kdev = KDEV;
-	u->wanted = u->live = true;
+	u->wanted = u->live = u->queued = true;
 	u->live_from_slot = 10;
 	u = &lat->units[1];
 	u->major = 254;
@@ -56,7 +56,7 @@ static struct xvbd_lat *fake_tracker(void)
 	u->part_id = 3;
 	u->first_sector = 2048;
 	u->end_sector = 1050624;
-	u->wanted = u->live = true;
+	u->wanted = u->live = u->queued = true;
 	u->live_from_slot = 10;
 	lat->gen[0].installed = true;
 	lat->gen[0].bit = 0;
@@ -78,9 +78,9 @@ static void free_tracker(struct xvbd_lat *lat)
 }
 
 static uint64_t vk_of(struct xvbd_lat *lat, size_t unit, unsigned gen,
-		      enum xvbd_lat_kind k, enum xvbd_lat_dir d)
+		      enum xvbd_lat_kind k)
 {
-	return lat_vk(&lat->units[unit], gen, k, d);
+	return lat_vk(&lat->units[unit], gen, k);
 }
 
 static void results_free(struct xvbd_lat_result *r)
@@ -114,16 +114,17 @@ static void put32(struct page *p, uint32_t v)
 	p->used += 4;
 }
 
-/* The synthetic event's record: common fields, then vk, t, lat. */
-static void record(struct page *p, uint16_t id, uint64_t vk, uint64_t t,
-		   uint64_t lat, bool long_form)
+/* The synthetic event's record: common fields, vk, t, lat, rwbs. */
+static void record_rw(struct page *p, uint16_t id, uint64_t vk, uint64_t t,
+		      uint64_t lat, bool long_form, const char *rwbs)
 {
-	unsigned char d[32] = { 0 };
+	unsigned char d[40] = { 0 };
 
 	memcpy(d, &id, 2);
 	memcpy(d + 8, &vk, 8);
 	memcpy(d + 16, &t, 8);
 	memcpy(d + 24, &lat, 8);
+	memcpy(d + 32, rwbs, strnlen(rwbs, 8));
 	if (long_form) {	/* type_len 0: a length word first */
 		put32(p, 0 | (5u << 5));
 		put32(p, 4 + sizeof(d));
@@ -132,6 +133,12 @@ static void record(struct page *p, uint16_t id, uint64_t vk, uint64_t t,
 	}
 	memcpy(p->b + p->used, d, sizeof(d));
 	p->used += sizeof(d);
+}
+
+static void record(struct page *p, uint16_t id, uint64_t vk, uint64_t t,
+		   uint64_t lat, bool long_form)
+{
+	record_rw(p, id, vk, t, lat, long_form, "RS");
 }
 
 static void page_done(struct page *p, uint64_t flags)
@@ -144,19 +151,24 @@ static void page_done(struct page *p, uint64_t flags)
 struct seen {
 	size_t n;
 	uint64_t vk[8], t[8], lat[8];
+	enum xvbd_lat_dir dir[8];
 };
 
 static const struct lat_ring_fmt fmt = {
-	.id = ID, .off_vk = 8, .off_t = 16, .off_lat = 24, .min_len = 32,
+	.id = ID, .off_vk = 8, .off_t = 16, .off_lat = 24, .off_rwbs = 32,
+	.rwbs_len = 8, .min_len = 40,
 };
 
 static void on_data(void *arg, const unsigned char *data, size_t n)
 {
 	struct seen *s = arg;
+	const unsigned char *rwbs;
 
 	if (s->n < 8 && lat_ring_event(&fmt, data, n, &s->vk[s->n],
-				       &s->t[s->n], &s->lat[s->n]))
+				       &s->t[s->n], &s->lat[s->n], &rwbs)) {
+		s->dir[s->n] = lat_rwbs_dir(rwbs, fmt.rwbs_len);
 		s->n++;
+	}
 }
 
 /* Records in both forms, time events between, another event's record
@@ -172,7 +184,7 @@ static void test_ring_page(void **state)
 	record(&p, ID, 11, 10 * S + 5, 100352, false);
 	put32(&p, 30 | (1u << 5));	/* a time extension: 8 bytes */
 	put32(&p, 12345);
-	record(&p, ID, 12, 10 * S + 6, 200000, true);
+	record_rw(&p, ID, 12, 10 * S + 6, 200000, true, "FWFS");
 	record(&p, 99, 13, 1, 1, false);	/* another event */
 	put32(&p, 31);			/* an absolute stamp: 8 bytes */
 	put32(&p, 0);
@@ -186,6 +198,15 @@ static void test_ring_page(void **state)
 	assert_true(s.vk[0] == 11 && s.t[0] == 10 * S + 5 &&
 		    s.lat[0] == 100352);
 	assert_true(s.vk[1] == 12 && s.lat[1] == 200000);
+	assert_true(s.dir[0] == XVBD_LAT_READ && s.dir[1] == XVBD_LAT_WRITE);
+	assert_int_equal(lat_rwbs_dir((const unsigned char *)"WS", 2),
+			 XVBD_LAT_WRITE);
+	assert_int_equal(lat_rwbs_dir((const unsigned char *)"FN\0\0", 4),
+			 XVBD_LAT_NDIRS);
+	assert_int_equal(lat_rwbs_dir((const unsigned char *)"D", 1),
+			 XVBD_LAT_NDIRS);
+	assert_int_equal(lat_rwbs_dir((const unsigned char *)"F", 1),
+			 XVBD_LAT_NDIRS);
 	assert_true(s.vk[2] == 14 && s.lat[2] == 7);
 	/* padding with a zero delta: the page ends there */
 	page_init(&p);
@@ -232,7 +253,8 @@ static void test_ring_format(void **state)
 		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
 		"\tfield:u64 vk;\toffset:8;\tsize:8;\tsigned:0;\n"
 		"\tfield:u64 t;\toffset:16;\tsize:8;\tsigned:0;\n"
-		"\tfield:u64 lat;\toffset:24;\tsize:8;\tsigned:0;\n\n"
+		"\tfield:u64 lat;\toffset:24;\tsize:8;\tsigned:0;\n"
+		"\tfield:char rwbs[];\toffset:32;\tsize:8;\tsigned:1;\n\n"
 		"print fmt: \"vk=%llu, t=%llu, lat=%llu\"\n";
 	static const char header[] =
 		"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
@@ -245,7 +267,8 @@ static void test_ring_format(void **state)
 	assert_int_equal(lat_ring_format(text, &f), 0);
 	assert_int_equal(f.id, 1717);
 	assert_true(f.off_vk == 8 && f.off_t == 16 && f.off_lat == 24);
-	assert_int_equal(f.min_len, 32);
+	assert_true(f.off_rwbs == 32 && f.rwbs_len == 8);
+	assert_int_equal(f.min_len, 40);
 	assert_int_equal(lat_ring_format("name: x\nID: 5\nformat:\n", &f),
 			 -EPROTO);
 	assert_int_equal(lat_ring_format("name: x\nformat:\n", &f), -EPROTO);
@@ -261,17 +284,17 @@ static void test_ring_format(void **state)
 static void test_slot_counts(void **state)
 {
 	struct xvbd_lat *lat = fake_tracker();
-	uint64_t rd = vk_of(lat, 0, 0, XVBD_LAT_D2C, XVBD_LAT_READ);
+	uint64_t rd = vk_of(lat, 0, 0, XVBD_LAT_D2C);
 	struct xvbd_lat_result r;
 	struct xvbd_lathist *h = &r.h[XVBD_LAT_D2C][XVBD_LAT_READ];
 
 	(void)state;
 	memset(&r, 0, sizeof(r));
-	lat_count(lat, rd, 10 * S + 1, 100352);
-	lat_count(lat, rd, 10 * S + 2, 100360);
-	lat_count(lat, rd, 10 * S + 3, 100400);
-	lat_count(lat, rd, 11 * S - 1, 201000);
-	lat_count(lat, rd, 11 * S, 100400);		/* slot 11 */
+	lat_count(lat, rd, XVBD_LAT_READ, 10 * S + 1, 100352);
+	lat_count(lat, rd, XVBD_LAT_READ, 10 * S + 2, 100360);
+	lat_count(lat, rd, XVBD_LAT_READ, 10 * S + 3, 100400);
+	lat_count(lat, rd, XVBD_LAT_READ, 11 * S - 1, 201000);
+	lat_count(lat, rd, XVBD_LAT_READ, 11 * S, 100400);		/* slot 11 */
 	lat_close_slots(lat, 11 * S + GRACE);
 	assert_int_equal(lat->done_slot, 10);
 	assert_int_equal(xvbd_lat_take(lat, 254, 16, &r), XVBD_LAT_OK);
@@ -290,7 +313,7 @@ static void test_slot_counts(void **state)
 	assert_int_equal(h->max_ns, 100400);
 	xvbd_lathist_free(h);
 	/* Nothing new: an empty interval; the partition's write i2c. */
-	lat_count(lat, vk_of(lat, 1, 0, XVBD_LAT_I2C, XVBD_LAT_WRITE),
+	lat_count(lat, vk_of(lat, 1, 0, XVBD_LAT_I2C), XVBD_LAT_WRITE,
 		  12 * S + 7, 5000);
 	lat_close_slots(lat, 13 * S + GRACE);
 	assert_int_equal(xvbd_lat_take(lat, 254, 16, &r), XVBD_LAT_OK);
@@ -310,8 +333,8 @@ static void test_slot_counts(void **state)
 static void test_handover(void **state)
 {
 	struct xvbd_lat *lat = fake_tracker();
-	uint64_t old = vk_of(lat, 0, 0, XVBD_LAT_D2C, XVBD_LAT_READ);
-	uint64_t new = vk_of(lat, 0, 1, XVBD_LAT_D2C, XVBD_LAT_READ);
+	uint64_t old = vk_of(lat, 0, 0, XVBD_LAT_D2C);
+	uint64_t new = vk_of(lat, 0, 1, XVBD_LAT_D2C);
 	struct xvbd_lat_result r;
 
 	(void)state;
@@ -322,10 +345,10 @@ static void test_handover(void **state)
 	lat->gen[1].first_slot = 12;
 	lat->gen[1].last_slot = UINT64_MAX;
 	lat->done_slot = 10;
-	lat_count(lat, old, 11 * S + 1, 100352);
-	lat_count(lat, old, 12 * S + 1, 100352);
-	lat_count(lat, new, 12 * S + 1, 100352);
-	lat_count(lat, new, 12 * S + 2, 100352);
+	lat_count(lat, old, XVBD_LAT_READ, 11 * S + 1, 100352);
+	lat_count(lat, old, XVBD_LAT_READ, 12 * S + 1, 100352);
+	lat_count(lat, new, XVBD_LAT_READ, 12 * S + 1, 100352);
+	lat_count(lat, new, XVBD_LAT_READ, 12 * S + 2, 100352);
 	lat_close_slots(lat, 13 * S + GRACE);
 	assert_int_equal(xvbd_lat_take(lat, 254, 16, &r), XVBD_LAT_OK);
 	assert_int_equal(r.h[XVBD_LAT_D2C][XVBD_LAT_READ].count, 1 + 2);
@@ -340,13 +363,13 @@ static void test_handover(void **state)
 static void test_incomplete(void **state)
 {
 	struct xvbd_lat *lat = fake_tracker();
-	uint64_t rd = vk_of(lat, 0, 0, XVBD_LAT_D2C, XVBD_LAT_READ);
+	uint64_t rd = vk_of(lat, 0, 0, XVBD_LAT_D2C);
 	struct xvbd_lat_result r;
 	uint64_t k;
 
 	(void)state;
 	memset(&r, 0, sizeof(r));
-	lat_count(lat, rd, 10 * S + 1, 100352);
+	lat_count(lat, rd, XVBD_LAT_READ, 10 * S + 1, 100352);
 	lat->lost = true;
 	lat_close_slots(lat, 11 * S + GRACE);
 	assert_int_equal(xvbd_lat_take(lat, 254, 16, &r),
@@ -358,7 +381,7 @@ static void test_incomplete(void **state)
 	lat_close_slots(lat, 12 * S + GRACE);
 	assert_int_equal(xvbd_lat_take(lat, 254, 16, &r), XVBD_LAT_OK);
 	/* A record of slot 11, read after slot 11 was: late. */
-	lat_count(lat, rd, 11 * S + 5, 100352);
+	lat_count(lat, rd, XVBD_LAT_READ, 11 * S + 5, 100352);
 	lat_close_slots(lat, 13 * S + GRACE);
 	assert_int_equal(xvbd_lat_take(lat, 254, 16, &r),
 			 XVBD_LAT_INCOMPLETE);
@@ -366,7 +389,7 @@ static void test_incomplete(void **state)
 	assert_int_equal(r.h[XVBD_LAT_D2C][XVBD_LAT_READ].count, 0);
 	/* Records of more slots than are held before a read. */
 	for (k = 13; k < 13 + LAT_HOLD_SLOTS + 1; k++)
-		lat_count(lat, rd, k * S + 1, 100352);
+		lat_count(lat, rd, XVBD_LAT_READ, k * S + 1, 100352);
 	lat_close_slots(lat, (14 + LAT_HOLD_SLOTS) * S + GRACE);
 	assert_int_equal(xvbd_lat_take(lat, 254, 16, &r),
 			 XVBD_LAT_INCOMPLETE);
@@ -375,7 +398,7 @@ static void test_incomplete(void **state)
 			 LAT_HOLD_SLOTS);
 	results_free(&r);
 	/* A completion before its issue on the clock: backwards. */
-	lat_count(lat, rd, (14 + LAT_HOLD_SLOTS) * S + 1,
+	lat_count(lat, rd, XVBD_LAT_READ, (14 + LAT_HOLD_SLOTS) * S + 1,
 		  (uint64_t)-5000);
 	lat_close_slots(lat, (15 + LAT_HOLD_SLOTS) * S + GRACE);
 	assert_int_equal(xvbd_lat_take(lat, 254, 16, &r), XVBD_LAT_OK);
@@ -391,7 +414,7 @@ static void test_incomplete(void **state)
 static void test_drain(void **state)
 {
 	struct xvbd_lat *lat = fake_tracker();
-	uint64_t rd = vk_of(lat, 0, 0, XVBD_LAT_D2C, XVBD_LAT_READ);
+	uint64_t rd = vk_of(lat, 0, 0, XVBD_LAT_D2C);
 	int a[2], b[2], fds[2];
 	struct xvbd_lat_result r;
 	struct page p;
@@ -415,6 +438,8 @@ static void test_drain(void **state)
 	assert_int_equal(write(a[1], p.b, PAGE), PAGE);
 	page_init(&p);
 	record(&p, ID, rd, 11 * S + 2, 9000, true);
+	record_rw(&p, ID, rd, 11 * S + 3, 7000, false, "WS");
+	record_rw(&p, ID, rd, 11 * S + 4, 7000, false, "FN");	/* no data */
 	page_done(&p, 0);
 	assert_int_equal(write(a[1], p.b, PAGE), PAGE);
 	assert_int_equal(xvbd_lat_read(lat, 11 * S + GRACE), 0);
@@ -425,6 +450,7 @@ static void test_drain(void **state)
 	assert_int_equal(xvbd_lat_read(lat, 12 * S + GRACE), 0);
 	assert_int_equal(xvbd_lat_take(lat, 254, 16, &r), XVBD_LAT_OK);
 	assert_int_equal(r.h[XVBD_LAT_D2C][XVBD_LAT_READ].count, 1);
+	assert_int_equal(r.h[XVBD_LAT_D2C][XVBD_LAT_WRITE].count, 1);
 	results_free(&r);
 	/* A page that is not one: the read fails, the interval is not
 	 * whole. */
@@ -482,19 +508,18 @@ static void test_vk(void **state)
 {
 	struct xvbd_lat *lat = fake_tracker();
 	enum xvbd_lat_kind k;
-	enum xvbd_lat_dir d;
 	unsigned gen;
 
 	(void)state;
-	assert_true(vk_of(lat, 0, 1, XVBD_LAT_I2C, XVBD_LAT_WRITE) ==
-		    (uint64_t)KDEV * 8 + 7);
-	assert_ptr_equal(lat_vk_unit(lat, (uint64_t)KDEV * 8 + 6, &gen, &k,
-				     &d), &lat->units[0]);
-	assert_true(gen == 1 && k == XVBD_LAT_I2C && d == XVBD_LAT_READ);
-	assert_ptr_equal(lat_vk_unit(lat, LAT_PART_BASE + 3 * 8 + 1, &gen,
-				     &k, &d), &lat->units[1]);
-	assert_true(gen == 0 && k == XVBD_LAT_D2C && d == XVBD_LAT_WRITE);
-	assert_null(lat_vk_unit(lat, LAT_PART_BASE + 4 * 8, &gen, &k, &d));
+	assert_true(vk_of(lat, 0, 1, XVBD_LAT_I2C) ==
+		    (uint64_t)KDEV * 4 + 3);
+	assert_ptr_equal(lat_vk_unit(lat, (uint64_t)KDEV * 4 + 2, &gen, &k),
+			 &lat->units[0]);
+	assert_true(gen == 1 && k == XVBD_LAT_D2C);
+	assert_ptr_equal(lat_vk_unit(lat, LAT_PART_BASE + 3 * 4 + 1, &gen,
+				     &k), &lat->units[1]);
+	assert_true(gen == 0 && k == XVBD_LAT_I2C);
+	assert_null(lat_vk_unit(lat, LAT_PART_BASE + 4 * 4, &gen, &k));
 	free_tracker(lat);
 }
 
@@ -507,8 +532,8 @@ static void test_specs(void **state)
 
 	(void)state;
 	assert_int_equal(lat_spec_gen(lat, &g), 0);
-	/* issue, insert; 2 kinds x 2 directions x (whole + 1 partition) */
-	assert_int_equal(g.ncmds, 2 + 2 * 2 * 2);
+	/* issue, insert; 2 kinds x (whole + 1 partition) */
+	assert_int_equal(g.ncmds, 2 + 2 * 2);
 	assert_non_null(strstr(g.cmds[0], "block_rq_issue\thist:keys=dev,"
 			       "sector:ts1=common_timestamp:size=16384:"
 			       "clock=mono if dev == 266338320 || (dev == "
@@ -519,29 +544,49 @@ static void test_specs(void **state)
 		assert_non_null(strstr(g.cmds[i], "block_rq_complete\t"));
 		assert_non_null(strstr(g.cmds[i], ":clock=mono:"));
 		assert_non_null(strstr(g.cmds[i], ").trace(xvbd_42,$v"));
-		if (strstr(g.cmds[i], "=8*dev+"))
+		assert_non_null(strstr(g.cmds[i], ",rwbs) if ("));
+		/* reads and writes, nothing else, in one trigger */
+		assert_non_null(strstr(g.cmds[i], ") && (rwbs ~ \"R*\" || "
+				       "rwbs ~ \"W*\" || rwbs ~ \"FW*\")"));
+		if (strstr(g.cmds[i], "=4*dev+"))
 			assert_null(strstr(g.cmds[i], "sector >="));
 		else
 			assert_non_null(strstr(g.cmds[i], "sector >= 2048"));
 		ncomplete++;
 	}
-	assert_int_equal(ncomplete, 8);
-	/* The first: the whole disk's d2c reads of generation 1, its
-	 * device, completion time and latency sent on. */
-	assert_non_null(strstr(g.cmds[2], ":v0=8*dev+4:"));
+	assert_int_equal(ncomplete, 4);
+	/* The first: the whole disk's d2c of generation 1, its device,
+	 * completion time, latency and rwbs sent on. */
+	assert_non_null(strstr(g.cmds[2], ":v0=4*dev+2:"));
 	assert_non_null(strstr(g.cmds[2], ":l0=common_timestamp-$ts1:"
 			       "n0=common_timestamp:"));
-	assert_non_null(strstr(g.cmds[2], ".trace(xvbd_42,$v0,$n0,$l0)"));
-	assert_non_null(strstr(g.cmds[2], "rwbs ~ \"R*\""));
+	assert_non_null(strstr(g.cmds[2], ".trace(xvbd_42,$v0,$n0,$l0,rwbs)"));
 	assert_non_null(strstr(g.cmds[2], "onmatch(block.block_rq_issue)"));
+	assert_non_null(strstr(g.cmds[4], "onmatch(block.block_rq_insert)"));
 	free(g.cmds);
 	/* The other spellings, for kernels that refuse the first. */
 	memset(&g, 0, sizeof(g));
 	lat->style = LAT_STYLE_VK_CONST_LAST;
 	assert_int_equal(lat_spec_gen(lat, &g), 0);
-	assert_non_null(strstr(g.cmds[2], "=0+dev*8:"));
+	assert_non_null(strstr(g.cmds[2], "=0+dev*4:"));
 	free(g.cmds);
 	lat->style = 0;
+	/* No scheduler on the partition's disk: its i2c not timed; on
+	 * neither: no insert trigger at all. */
+	memset(&g, 0, sizeof(g));
+	lat->units[1].queued = false;
+	assert_int_equal(lat_spec_gen(lat, &g), 0);
+	assert_int_equal(g.ncmds, 2 + 2 + 1);
+	assert_null(strstr(g.cmds[1], "sector >="));
+	free(g.cmds);
+	memset(&g, 0, sizeof(g));
+	lat->units[0].queued = false;
+	assert_int_equal(lat_spec_gen(lat, &g), 0);
+	assert_int_equal(g.ncmds, 1 + 2);
+	for (i = 0; i < g.ncmds; i++)
+		assert_null(strstr(g.cmds[i], "insert"));
+	free(g.cmds);
+	lat->units[0].queued = lat->units[1].queued = true;
 	/* Too many devices for one trigger's text. */
 	memset(&g, 0, sizeof(g));
 	lat->units = realloc(lat->units, 300 * sizeof(*lat->units));

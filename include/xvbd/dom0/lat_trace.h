@@ -14,8 +14,9 @@
  * per direction (reads; writes, with or without a preflush or FUA):
  *   d2c  issue to the driver -> completion: the device's service time
  *   i2c  insertion into the I/O scheduler -> completion: queue plus
- *        service, for requests that went through a scheduler (a queue
- *        with "none" issues most directly: no insert, no i2c)
+ *        service, timed on devices whose queue has a scheduler (with
+ *        "none" most requests are issued directly, never inserted: not
+ *        timed there, which spares its triggers' cost)
  * Flushes without data and discards are not timed.
  *
  * The clock: the kernel's "mono" trace clock (ktime_get_mono_fast_ns),
@@ -128,6 +129,8 @@ struct xvbd_lat_result {
 	uint64_t backwards;
 	/* Why not ok (a static string), NULL when ok. */
 	const char *why;
+	/* i2c timed: the device's queue has an I/O scheduler. */
+	bool i2c_timed;
 };
 
 /*

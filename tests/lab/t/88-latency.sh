@@ -34,7 +34,10 @@
 #     the next xvbd command names them with the command that removes
 #     them, which does;
 #  5. without tracefs: "unavailable" with the reason, the other columns
-#     there, exit 0.
+#     there, exit 0;
+#  6. i2c: not timed (null) on vdc, whose queue the test gives no
+#     scheduler; on vdb, given mq-deadline, it counts every request the
+#     partitions' stat counts.
 # testlib's finish checks that nothing of xvbd's is left in tracefs.
 # lab-timeout: 300
 . /lab/lib/testlib.sh
@@ -44,6 +47,14 @@ json=/tmp/t88.jsonl
 prom=/tmp/t88.prom
 
 check "tracefs mounted in dom0" grep -q " $T tracefs " /proc/mounts
+# i2c is timed where the queue has an I/O scheduler: vdc without one
+# (phase 1), vdb with mq-deadline (phase 2); put back at the end.
+sched_of() { sed 's/.*\[\(.*\)\].*/\1/' /sys/block/$1/queue/scheduler; }
+vdb_sched=$(sched_of vdb) vdc_sched=$(sched_of vdc)
+echo none >/sys/block/vdc/queue/scheduler
+check "vdb can take mq-deadline" sh -c \
+	'echo mq-deadline >/sys/block/vdb/queue/scheduler'
+echo "# schedulers: vdb $vdb_sched -> $(sched_of vdb), vdc $vdc_sched -> $(sched_of vdc)"
 
 phase "slow disk: stats before the guest, 64 KiB reads at QD1"
 # The reference: vdc's requests as events, in an instance of the test's.
@@ -86,6 +97,10 @@ jq -r '.vbds[] | select(.vdev == "xvdd" and .latency.state == "ok") |
 	"\(.count) \(.p50_ns) \(.p99_ns) \(.p999_ns) \(.max_ns)"' \
 	$slow >/tmp/t88.slow
 sed 's/^/# xvdd: /' /tmp/t88.slow
+expect_eq "xvdd: i2c not timed (vdc's queue: none), every interval" null \
+	"$(jq -r 'select(.vbds) | .vbds[] | select(.vdev == "xvdd" and
+		.latency != null) | .latency.i2c | tojson' $slow | sort -u |
+		tr '\n' ' ' | sed 's/ $//')"
 n=$(wc -l </tmp/t88.slow)
 check "the slow reads span >= 2 intervals of >= 8 reads" test "$n" -ge 2
 # The stream's reads: sectors and issue to completion (ns), paired by
@@ -193,6 +208,7 @@ expect_eq "stats --prometheus ended cleanly" 0 $?
 check "no warnings" test ! -s /tmp/t88.err -a ! -s /tmp/t88-prom.err
 cat /tmp/t88.err /tmp/t88-prom.err | sed 's/^/# stderr: /'
 # Sums over the intervals, one jq: VBD count backwards over10s states
+# i2c-count
 jq -s -r '[.[].vbds[] | select(.vdev == "xvdb" or .vdev == "xvdc")] |
 	group_by(.vdev)[] | . as $g |
 	"\($g[0].vdev) \([$g[].latency.d2c.read.count] | add)" +
@@ -200,10 +216,12 @@ jq -s -r '[.[].vbds[] | select(.vdev == "xvdb" or .vdev == "xvdc")] |
 	" \([$g[].latency.backwards] | add)" +
 	" \([$g[].latency.d2c[] | select(.count > 0) | .max_ns |
 		select(. > 10000000000)] | length)" +
-	" \([$g[].latency.state] | unique | join(","))"' $json >/tmp/t88.sum
+	" \([$g[].latency.state] | unique | join(","))" +
+	" \([$g[].latency.i2c | .read.count + .write.count] | add)"' \
+	$json >/tmp/t88.sum
 sed 's/^/# sum: /' /tmp/t88.sum
-read -r _ r1 w1 back1 big1 st1 < <(grep '^xvdb ' /tmp/t88.sum)
-read -r _ r2 w2 back2 big2 st2 < <(grep '^xvdc ' /tmp/t88.sum)
+read -r _ r1 w1 back1 big1 st1 q1 < <(grep '^xvdb ' /tmp/t88.sum)
+read -r _ r2 w2 back2 big2 st2 q2 < <(grep '^xvdc ' /tmp/t88.sum)
 echo "# vdb1 stat: $a1 -> $b1, vdb2 stat: $a2 -> $b2"
 check "the load moved both partitions" test $((b1 - a1)) -gt 1000 -a \
 	$((b2 - a2)) -gt 500
@@ -215,6 +233,11 @@ expect_eq "xvdc: its writes counted as writes" 600 "$w2"
 expect_eq "no request came out negative (backwards)" "0 0" "$back1 $back2"
 expect_eq "no latency over 10 s" "0 0" "$big1 $big2"
 expect_eq "every interval complete" "ok ok" "$st1 $st2"
+# Through mq-deadline every request is inserted before its issue.
+expect_eq "i2c (vdb's queue: mq-deadline): every request, xvdb" \
+	$((b1 - a1)) "$q1"
+expect_eq "i2c (vdb's queue: mq-deadline): every request, xvdc" \
+	$((b2 - a2)) "$q2"
 # The Prometheus file: _count of d2c per VBD and direction.
 pcount() {	# pcount VDEV DIRECTION
 	awk -v v="vdev=\"$1\"" -v d="direction=\"$2\"" \
@@ -227,6 +250,8 @@ expect_eq "prometheus: xvdc's _count = the partition's stat" \
 	$((b2 - a2)) $(($(pcount xvdc read) + $(pcount xvdc write)))
 check "prometheus: +Inf bucket = _count (xvdb read)" sh -c "grep -q \
 	'^xvbd_vbd_backing_d2c_seconds_bucket{.*vdev=\"xvdb\".*direction=\"read\",le=\"+Inf\"} $(pcount xvdb read)\$' $prom"
+check "prometheus: i2c histograms for xvdb (timed)" \
+	grep -q '^xvbd_vbd_backing_i2c_seconds_count{.*vdev="xvdb"' $prom
 check "prometheus: buckets never decrease" awk '
 	/_bucket\{/ { k = $0; sub(/,le=.*/, "", k)
 		if (k == prev && $2 < last) bad = 1; prev = k; last = $2 }
@@ -272,4 +297,6 @@ expect_eq "xvdb's other columns are there" "number" \
 		.read_iops | type')"
 
 lab-guest stop t88
+echo "$vdb_sched" >/sys/block/vdb/queue/scheduler
+echo "$vdc_sched" >/sys/block/vdc/queue/scheduler
 finish
