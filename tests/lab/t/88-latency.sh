@@ -13,8 +13,10 @@
 #     issue to completion paired by sector, no hist trigger): the same
 #     count of reads, the same maximum within 1 %; every interval's
 #     p50 below 62.5 ms + 15 % and max >= p99.9 >= p99 >= p50 > 0;
-#     every interval's p50 within 15 % of the service time the
-#     throttle implies, 62.5 ms less the median time outside the
+#     every interval's p50 after the first (the throttle's allowance
+#     and the guest's probes of the new disk) within 15 % of the
+#     service time the throttle implies, 62.5 ms less the median time
+#     outside the
 #     device, when the stream's own reads took that (a loaded host
 #     stretches the time outside, the bucket leaks between reads and
 #     the throttle implies nothing: said, not checked); the
@@ -72,7 +74,7 @@ stats=$!
 # outlast libxl's hotplug timeout on a loaded host.
 lab-guest start t88 --disk "phy:/dev/vdc,xvdd,r" --paused \
 	--run 'while [ ! -b /dev/xvdc ]; do sleep 0.2; done; sleep 1
-		dd if=/dev/xvdd of=/dev/null bs=64k count=40 iflag=direct \
+		dd if=/dev/xvdd of=/dev/null bs=64k count=56 iflag=direct \
 		2>&1 | tail -n 1; echo SLOW-DONE'
 domid=$(xl domid t88)
 check "guest created" test -n "$domid"
@@ -130,7 +132,7 @@ read -r x_n x_max < <(jq -s -r '[.[].vbds[] | select(.vdev == "xvdd") |
 	"\([.[] | select(.count > 0) | .max_ns] | max // 0)"' $slow)
 echo "# stream: $raw_n reads ($raw_n64 of 64 KiB), max $raw_max ns;" \
 	"xvbd: $x_n reads, max $x_max ns"
-check "the stream has the guest's 40 reads of 64 KiB" test "$raw_n64" -ge 40
+check "the stream has the guest's 56 reads of 64 KiB" test "$raw_n64" -ge 56
 expect_eq "xvbd counted the stream's reads of vdc" "$raw_n" "$x_n"
 check "xvbd's maximum is the stream's, within 1 %" awk -v a="$x_max" \
 	-v b="$raw_max" 'BEGIN { d = a - b; if (d < 0) d = -d
@@ -156,9 +158,13 @@ echo "# throttle: median time outside the device $gap_ms ms ($ngaps gaps)," \
 	"implied service $implied_ms ms; the stream's median read $dev_ms ms"
 if awk -v s="$dev_ms" -v i="$implied_ms" 'BEGIN { d = s - i; if (d < 0) d = -d
 	exit !(i > 0 && d <= i * 0.05) }'; then
-	check "p50 within 15 % of the throttle's implied $implied_ms ms, every interval" \
-		awk -v i="$implied_ms" '{ d = $2 / 1e6 - i; if (d < 0) d = -d
-		if (d > i * 0.15) bad = 1 } END { exit bad }' /tmp/t88.slow
+	# Not the first interval: the allowance's reads and the guest's
+	# probes of the new disk (a few small reads) are in it, and with
+	# 8 reads it can be their median (41 ms once).
+	check "p50 within 15 % of the throttle's implied $implied_ms ms, every interval after the first" \
+		awk -v i="$implied_ms" 'NR > 1 { d = $2 / 1e6 - i
+		if (d < 0) d = -d; if (d > i * 0.15) bad = 1 }
+		END { exit bad || NR < 3 }' /tmp/t88.slow
 else
 	echo "# the stream's reads did not wait for the throttle's bucket:" \
 		"its implied service time is no reference this run (not checked)"
