@@ -6,8 +6,8 @@
 # load: runs of nineteen 4 KiB reads and one of 256 KiB, at QD1.  The
 # 4 KiB reads fit in the allowance; the 256 KiB one does not, and waits
 # for the bucket (about a quarter of a second), and so does the read
-# after it: a tenth of B's requests.  Its median moves little, its tail
-# by two orders of magnitude.  (Bursts of dom0's reads on the other
+# after it: a tenth of B's requests.  Its median moves by a millisecond
+# or two (0.4 to 1.9 ms once), its tail by 150 ms.  (Bursts of dom0's reads on the other
 # partition during B's runs moved the tail too little against the
 # emulation's own noise to be named.)  Checked against what xvbd does
 # not control:
