@@ -107,28 +107,6 @@ int xvbd_lathist_add_counts(struct xvbd_lathist *h, size_t idx, uint64_t n,
 	return 0;
 }
 
-int xvbd_lathist_add_bucket(struct xvbd_lathist *h, size_t idx, uint64_t n,
-			    uint64_t sum_ns, uint64_t max_ns)
-{
-	uint64_t lower;
-	int err;
-
-	if (idx >= XVBD_LH_NBUCKETS)
-		return -EINVAL;
-	if (!n)
-		return sum_ns || max_ns ? -EINVAL : 0;
-	lower = xvbd_lathist_lower_ns(idx);
-	/* The maximum is one of the n values: in the bucket, and the sum
-	 * of n values of the bucket lies between n x lower and n x max. */
-	if (max_ns < lower || max_ns - lower >= xvbd_lathist_width_ns(idx) ||
-	    sum_ns > sat_mul(max_ns, n))
-		return -EINVAL;
-	err = xvbd_lathist_add_counts(h, idx, n, sum_ns);
-	if (!err && max_ns > h->max_ns)
-		h->max_ns = max_ns;
-	return err;
-}
-
 bool xvbd_lathist_top(const struct xvbd_lathist *h, size_t *idx)
 {
 	size_t i;

@@ -232,7 +232,7 @@ int stats_lat_sample(struct stats_lat *sl, uint64_t now_ns,
 	}
 	err = xvbd_lat_read(sl->lat, now_ns);
 	if (err)
-		snprintf(warn, warn_len, "reading the latency histograms: %s",
+		snprintf(warn, warn_len, "reading the latency records: %s",
 			 strerror(-err));
 	for (i = 0; i < s->nvbds; i++) {
 		struct xvbd_stats_vbd *v = &s->vbds[i];

@@ -221,36 +221,6 @@ static void test_merge_exact(void **state)
 	xvbd_lathist_free(&all2);
 }
 
-/* Kernel entries: count, exact sum and maximum of one bucket. */
-static void test_add_bucket(void **state)
-{
-	struct xvbd_lathist h;
-	size_t idx = xvbd_lathist_index(300000);	/* 2^18: width 8192 */
-	uint64_t lo = xvbd_lathist_lower_ns(idx);
-
-	(void)state;
-	xvbd_lathist_init(&h);
-	assert_int_equal(xvbd_lathist_add_bucket(&h, idx, 3, 3 * lo + 100,
-						 lo + 90), 0);
-	assert_int_equal(h.count, 3);
-	assert_int_equal(h.sum_ns, 3 * lo + 100);
-	assert_int_equal(h.max_ns, lo + 90);
-	/* A maximum outside the bucket, a sum no such values can have. */
-	assert_int_equal(xvbd_lathist_add_bucket(&h, idx, 1, lo + 8192,
-						 lo + 8192), -EINVAL);
-	assert_int_equal(xvbd_lathist_add_bucket(&h, idx, 2, lo, lo), -EINVAL);
-	assert_int_equal(xvbd_lathist_add_bucket(&h, idx, 2, 2 * lo + 20,
-						 lo + 5), -EINVAL);
-	assert_int_equal(xvbd_lathist_add_bucket(&h, XVBD_LH_NBUCKETS, 1, 0,
-						 0), -EINVAL);
-	assert_int_equal(xvbd_lathist_add_bucket(&h, idx, 0, 1, 0), -EINVAL);
-	assert_int_equal(h.count, 3);
-	/* The top bucket's saturating sum. */
-	assert_int_equal(xvbd_lathist_add(&h, UINT64_MAX, 2), 0);
-	assert_true(h.sum_ns == UINT64_MAX && h.max_ns == UINT64_MAX);
-	xvbd_lathist_free(&h);
-}
-
 /* Counts whose maximum is known apart (the kernel's max trigger). */
 static void test_counts_then_max(void **state)
 {
@@ -306,7 +276,6 @@ int main(void)
 		cmocka_unit_test(test_percentile_error),
 		cmocka_unit_test(test_percentile_order),
 		cmocka_unit_test(test_merge_exact),
-		cmocka_unit_test(test_add_bucket),
 		cmocka_unit_test(test_counts_then_max),
 		cmocka_unit_test(test_next),
 	};

@@ -15,11 +15,6 @@
  * maximum: exact, in any order and grouping (intervals into runs, runs
  * into a label).
  *
- * The kernel fills the same layout (dom0/lat_trace.c): its hist triggers
- * bucket a latency into widths of 2^(k-5) ns for values of 2^k ns and
- * more, never wider than ours and aligned to them, so each kernel bucket
- * falls in exactly one of these.
- *
  * Plain libc; the bucket array is allocated on the first count.
  */
 #ifndef XVBD_LATHIST_H
@@ -58,13 +53,6 @@ void xvbd_lathist_free(struct xvbd_lathist *h);	/* back to empty */
 
 /* n values of ns each.  0 or -ENOMEM (h unchanged). */
 int xvbd_lathist_add(struct xvbd_lathist *h, uint64_t ns, uint64_t n);
-/*
- * n values in bucket idx whose exact sum and maximum are known (a
- * kernel hist entry).  -EINVAL if idx is out of range or max_ns is not
- * in the bucket, or n is 0 while sum or max are not; -ENOMEM.
- */
-int xvbd_lathist_add_bucket(struct xvbd_lathist *h, size_t idx, uint64_t n,
-			    uint64_t sum_ns, uint64_t max_ns);
 /*
  * n values in bucket idx of a known sum, whose maximum comes from
  * elsewhere (xvbd_lathist_set_max): -EINVAL if no n values of the bucket
