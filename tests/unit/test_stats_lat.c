@@ -219,6 +219,46 @@ static uint64_t prom_value(const char *text, const char *name,
 	return 0;
 }
 
+/* i2c where it is timed (a queue with a scheduler); null and no series
+ * where it is not, never zero requests. */
+static void test_i2c_not_timed(void **state)
+{
+	struct fake f;
+	char *out, *buf = NULL;
+	size_t len = 0;
+	FILE *fp;
+	int timed;
+
+	(void)state;
+	fake(&f);
+	for (timed = 0; timed < 2; timed++) {
+		f.lat[0].i2c_timed = f.total[0].i2c_timed = timed;
+		out = render(XVBD_STATS_JSON, &f.s);
+		if (timed)
+			assert_non_null(strstr(out, "\"i2c\":{\"read\":{"
+					       "\"count\":100,"));
+		else
+			assert_non_null(strstr(out, "\"i2c\":null"));
+		assert_non_null(strstr(out, "\"d2c\":{\"read\":{"));
+		free(out);
+		fp = open_memstream(&buf, &len);
+		assert_non_null(fp);
+		xvbd_stats_prom_render(fp, &f.s);
+		fclose(fp);
+		if (timed)
+			assert_non_null(strstr(buf, "\nxvbd_vbd_backing_i2c_"
+					       "seconds_count{"));
+		else
+			assert_null(strstr(buf, "\nxvbd_vbd_backing_i2c_"
+					    "seconds_count{"));
+		assert_non_null(strstr(buf, "\nxvbd_vbd_backing_d2c_seconds_"
+				       "count{"));
+		free(buf);
+		buf = NULL;
+	}
+	unfake(&f);
+}
+
 static void test_prometheus(void **state)
 {
 	struct fake f;
@@ -300,6 +340,7 @@ int main(void)
 		cmocka_unit_test(test_json_and_text),
 		cmocka_unit_test(test_unavailable),
 		cmocka_unit_test(test_prometheus),
+		cmocka_unit_test(test_i2c_not_timed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

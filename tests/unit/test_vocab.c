@@ -202,6 +202,7 @@ static void fake_latency(struct xvbd_stats_sample *s,
 
 	memset(lat, 0, sizeof(*lat));
 	lat->state = XVBD_LAT_OK;
+	lat->i2c_timed = true;	/* its names too */
 	s->vbds[0].lat_state = XVBD_LAT_OK;
 	for (k = 0; k < XVBD_LAT_NKINDS; k++)
 		for (d = 0; d < XVBD_LAT_NDIRS; d++) {
