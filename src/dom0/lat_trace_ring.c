@@ -106,37 +106,44 @@ int lat_ring_page(const unsigned char *page, size_t len,
 	return 0;
 }
 
-/* "\tfield:u64 vk;\toffset:8;\tsize:8;..." of name: its offset. */
-static int field_off(const char *fmt, const char *name, size_t *off)
+/*
+ * A field's place in a format file: the line that starts with pat
+ * ("field:u64 vk;", "field:char rwbs["), its "offset:N;\tsize:M;" after
+ * the declaration's ';'.
+ */
+static int field_at(const char *fmt, const char *pat, size_t *off,
+		    size_t *size)
 {
-	char pat[64];
-	const char *p;
-	unsigned o, sz;
-
-	snprintf(pat, sizeof(pat), "field:u64 %s;", name);
-	p = strstr(fmt, pat);
-	if (!p || sscanf(p + strlen(pat), "\toffset:%u;\tsize:%u;", &o,
-			 &sz) != 2 || sz != 8)
-		return -EPROTO;
-	*off = o;
-	return 0;
-}
-
-/* "\tfield:char rwbs[];\toffset:32;\tsize:8;": its place and size. */
-static int rwbs_field(const char *fmt, size_t *off, size_t *len)
-{
-	static const char pat[] = "field:char rwbs[";
 	const char *p = strstr(fmt, pat), *semi;
 	unsigned o, sz;
 
 	if (!p)
 		return -EPROTO;
 	semi = strchr(p, ';');
-	if (!semi || sscanf(semi + 1, "\toffset:%u;\tsize:%u;", &o, &sz) != 2 ||
-	    !sz || sz > 64)
+	if (!semi || sscanf(semi + 1, "\toffset:%u;\tsize:%u;", &o, &sz) != 2)
 		return -EPROTO;
 	*off = o;
-	*len = sz;
+	*size = sz;
+	return 0;
+}
+
+/* A u64 field named name: its offset. */
+static int field_off(const char *fmt, const char *name, size_t *off)
+{
+	char pat[64];
+	size_t sz;
+
+	snprintf(pat, sizeof(pat), "field:u64 %s;", name);
+	if (field_at(fmt, pat, off, &sz) || sz != 8)
+		return -EPROTO;
+	return 0;
+}
+
+/* rwbs, a short string in the record itself. */
+static int rwbs_field(const char *fmt, size_t *off, size_t *len)
+{
+	if (field_at(fmt, "field:char rwbs[", off, len) || !*len || *len > 64)
+		return -EPROTO;
 	return 0;
 }
 

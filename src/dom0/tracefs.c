@@ -186,14 +186,18 @@ bool xvbd_tracefs_instance_exists(struct xvbd_tracefs *t, const char *name)
 	       !lstat(p, &st) && S_ISDIR(st.st_mode);
 }
 
-/* One write(2) of text to path, opened for appending. */
-static int append(const char *path, const char *text)
+/*
+ * One write(2) of text to path, opened with how: O_APPEND (a command to
+ * a list: triggers, synthetic events) or O_TRUNC (a value: enable,
+ * buffer_size_kb).
+ */
+static int write_once(const char *path, int how, const char *text)
 {
 	size_t n = strlen(text);
 	ssize_t w;
 	int fd, err = 0;
 
-	fd = open(path, O_WRONLY | O_APPEND | O_CLOEXEC | O_NOFOLLOW);
+	fd = open(path, O_WRONLY | how | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0)
 		return -errno;
 	w = write(fd, text, n);
@@ -318,7 +322,7 @@ int xvbd_tracefs_synth_add(struct xvbd_tracefs *t, const char *def,
 		return -EINVAL;
 	if (path_of(p, sizeof(p), "%s/%s", t->root, SYNTH_EVENTS))
 		return -ENAMETOOLONG;
-	rc = append(p, def);
+	rc = write_once(p, O_APPEND, def);
 	if (rc)
 		snprintf(err, err_len, "%s", strerror(-rc));
 	return rc;
@@ -333,7 +337,7 @@ int xvbd_tracefs_synth_remove(struct xvbd_tracefs *t, const char *name)
 	if (path_of(p, sizeof(p), "%s/%s", t->root, SYNTH_EVENTS))
 		return -ENAMETOOLONG;
 	snprintf(cmd, sizeof(cmd), "!%s", name);
-	return append(p, cmd);
+	return write_once(p, O_APPEND, cmd);
 }
 
 int xvbd_tracefs_synth_exists(struct xvbd_tracefs *t, const char *name)
@@ -372,30 +376,10 @@ int xvbd_tracefs_trigger(struct xvbd_tracefs *t, const char *inst,
 	if (path_of(p, sizeof(p), EVENT_FILE_FMT "/%s", t->root, inst,
 		    system, event, "trigger"))
 		return -ENAMETOOLONG;
-	rc = append(p, cmd);
+	rc = write_once(p, O_APPEND, cmd);
 	if (rc)
 		kernel_reason(t, inst, rc, err, err_len);
 	return rc;
-}
-
-/* One write(2) of text to path, replacing what it holds. */
-static int put_file(const char *path, const char *text)
-{
-	size_t n = strlen(text);
-	ssize_t w;
-	int fd, err = 0;
-
-	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0)
-		return -errno;
-	w = write(fd, text, n);
-	if (w < 0)
-		err = -errno;
-	else if ((size_t)w != n)
-		err = -EIO;
-	if (close(fd) && !err)
-		err = -errno;
-	return err;
 }
 
 int xvbd_tracefs_event_enable(struct xvbd_tracefs *t, const char *inst,
@@ -408,7 +392,7 @@ int xvbd_tracefs_event_enable(struct xvbd_tracefs *t, const char *inst,
 	if (path_of(p, sizeof(p), EVENT_FILE_FMT "/%s", t->root, inst,
 		    system, event, "enable"))
 		return -ENAMETOOLONG;
-	return put_file(p, on ? "1" : "0");
+	return write_once(p, O_TRUNC, on ? "1" : "0");
 }
 
 int xvbd_tracefs_event_format(struct xvbd_tracefs *t, const char *inst,
@@ -446,7 +430,7 @@ int xvbd_tracefs_buffer_kb(struct xvbd_tracefs *t, const char *inst,
 		    "buffer_size_kb"))
 		return -ENAMETOOLONG;
 	snprintf(v, sizeof(v), "%u", kb);
-	return put_file(p, v);
+	return write_once(p, O_TRUNC, v);
 }
 
 int xvbd_tracefs_raw_open(struct xvbd_tracefs *t, const char *inst,
