@@ -182,22 +182,19 @@ static void print_warnings(const struct xvbd_stats *st)
 
 /*
  * Sleep until the absolute monotonic deadline; false when stopped.
- * With latency, woken every XVBD_STATS_LAT_DRAIN_NS to read the
- * kernel's records, whatever the interval.
+ * With latency, woken on the way to read the kernel's records
+ * (xvbd_stats_wake_ns), whatever the interval.
  */
 static bool sleep_until(struct xvbd_stats *st, uint64_t deadline_ns)
 {
-	bool drain = xvbd_stats_lat_drain(st);
-
 	while (!stop_requested) {
-		uint64_t now = xvbd_stats_now_ns(), to = deadline_ns;
+		uint64_t now = xvbd_stats_now_ns(), to;
 		struct timespec ts;
 		int rc;
 
 		if (now >= deadline_ns)
 			return true;
-		if (drain && deadline_ns - now > XVBD_STATS_LAT_DRAIN_NS)
-			to = now + XVBD_STATS_LAT_DRAIN_NS;
+		to = xvbd_stats_wake_ns(st, now, deadline_ns);
 		ts.tv_sec = (time_t)(to / NS_PER_S);
 		ts.tv_nsec = (long)(to % NS_PER_S);
 		rc = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);

@@ -278,9 +278,21 @@ uint64_t xvbd_stats_lat_deadline_ns(const struct xvbd_stats *st, uint64_t t)
 	return stats_lat_deadline_ns(st->lat, t);
 }
 
-bool xvbd_stats_lat_drain(struct xvbd_stats *st)
+/* How often a waiting sampler reads the kernel's latency records. */
+#define LAT_DRAIN_NS		250000000u
+
+uint64_t xvbd_stats_wake_ns(const struct xvbd_stats *st, uint64_t now,
+			    uint64_t deadline)
 {
-	return stats_lat_drain(st->lat);
+	if (!st || !stats_lat_tracking(st->lat) || deadline <= now ||
+	    deadline - now <= LAT_DRAIN_NS)
+		return deadline;
+	return now + LAT_DRAIN_NS;
+}
+
+void xvbd_stats_lat_drain(struct xvbd_stats *st)
+{
+	stats_lat_drain(st->lat);
 }
 
 size_t xvbd_stats_nwarnings(const struct xvbd_stats *st)

@@ -65,7 +65,8 @@ int stats_lat_sample(struct stats_lat *sl, uint64_t now_ns,
 void stats_lat_sample_free(struct xvbd_stats_sample *s);
 uint64_t stats_lat_start_ns(const struct stats_lat *sl, uint64_t t);
 uint64_t stats_lat_deadline_ns(const struct stats_lat *sl, uint64_t t);
-bool stats_lat_drain(struct stats_lat *sl);
+bool stats_lat_tracking(const struct stats_lat *sl);
+void stats_lat_drain(struct stats_lat *sl);
 uint64_t stats_lat_whole_from_ns(const struct stats_lat *sl);
 
 /* ---- stats_render_lat.c ---- */

@@ -306,11 +306,14 @@ uint64_t stats_lat_deadline_ns(const struct stats_lat *sl, uint64_t t)
 	return xvbd_lat_deadline_ns(sl->lat, t);
 }
 
-bool stats_lat_drain(struct stats_lat *sl)
+bool stats_lat_tracking(const struct stats_lat *sl)
 {
-	if (!sl || !sl->lat)
-		return false;
+	return sl && sl->lat;
+}
+
+void stats_lat_drain(struct stats_lat *sl)
+{
 	/* A failure here is the next sample's to say: it reads again. */
-	xvbd_lat_drain(sl->lat);
-	return true;
+	if (stats_lat_tracking(sl))
+		xvbd_lat_drain(sl->lat);
 }

@@ -269,13 +269,15 @@ uint64_t xvbd_stats_now_ns(void);
 uint64_t xvbd_stats_lat_start_ns(const struct xvbd_stats *st, uint64_t t);
 uint64_t xvbd_stats_lat_deadline_ns(const struct xvbd_stats *st, uint64_t t);
 /*
- * With latency: read the kernel's records so far (held for their
- * interval), so that its buffers never fill between two samples.  A
- * sampler that waits longer than XVBD_STATS_LAT_DRAIN_NS calls it at
- * least that often.  False without latency (nothing to drain).
+ * When a sampler waiting for deadline (CLOCK_MONOTONIC ns) wakes first:
+ * the deadline, or with latency at most 250 ms from now, to read the
+ * kernel's records so far with xvbd_stats_lat_drain() (held for their
+ * interval), so that its buffers never fill between two samples.
+ * st may be NULL (the deadline).
  */
-bool xvbd_stats_lat_drain(struct xvbd_stats *st);
-#define XVBD_STATS_LAT_DRAIN_NS	250000000u
+uint64_t xvbd_stats_wake_ns(const struct xvbd_stats *st, uint64_t now,
+			    uint64_t deadline);
+void xvbd_stats_lat_drain(struct xvbd_stats *st);
 /*
  * With latency: when every VBD's device tracked so far is counted in
  * whole slots (one that joined at the last sample, a disk hot-attached

@@ -395,14 +395,13 @@ static void take_signals(struct recorder *r)
  */
 static void wait_until(struct recorder *r, uint64_t deadline_ns)
 {
-	/* With latency, the kernel's records are read as they come too. */
-	bool drain = r->st && xvbd_stats_lat_drain(r->st);
-
 	for (;;) {
 		uint64_t now = xvbd_stats_now_ns();
 		uint64_t left = deadline_ns > now ? deadline_ns - now : 0;
-		bool part = drain && left > XVBD_STATS_LAT_DRAIN_NS;
-		uint64_t wait = part ? XVBD_STATS_LAT_DRAIN_NS : left;
+		/* With latency, woken on the way to read its records. */
+		uint64_t wake = xvbd_stats_wake_ns(r->st, now, deadline_ns);
+		bool part = wake < deadline_ns;
+		uint64_t wait = part ? wake - now : left;
 		struct timespec ts = { .tv_sec = (time_t)(wait / NS_PER_S),
 				       .tv_nsec = (long)(wait % NS_PER_S) };
 		struct pollfd p[2] = {
