@@ -33,33 +33,16 @@ rm -rf $top
 mkdir -p $top
 rm -f $trig
 truncate -s 1M $trig
-# The hot guest, its GO: eight runs of nineteen 4 KiB reads and a 256 KiB
-# one, each at a new place of xvdb.
-ABG_HOT_SCRIPT=$(cat <<'EOS'
-put() { printf '%s\n' "$1" | dd of=/dev/xvdc bs=4096 count=1 conv=sync oflag=direct 2>/dev/null; }
-put UP
-while :; do
-	t=$(dd if=/dev/xvdc bs=4096 count=1 iflag=direct 2>/dev/null | head -c 4)
-	case "$t" in
-	GO*)
-		a=$(cut -d' ' -f1 /proc/uptime)
-		i=0
+# The hot guest (abguest.sh's), its read at GO: eight runs of nineteen
+# 4 KiB reads and a 256 KiB one, each at a new place of xvdb.
+ABG_HOT_SCRIPT=$(abg_hot_guest $mib 'i=0
 		while [ $i -lt 8 ]; do
 			dd if=/dev/xvdb of=/dev/null bs=4k count=19 \
 				skip=$((i * 128)) iflag=direct 2>/dev/null
 			dd if=/dev/xvdb of=/dev/null bs=256k count=1 \
 				skip=$((i * 2 + 1)) iflag=direct 2>/dev/null
 			i=$((i + 1))
-		done
-		b=$(cut -d' ' -f1 /proc/uptime)
-		put "DONE $a $b";;
-	UP*|"")
-		[ -b /dev/xvdb ] && put READY;;
-	esac
-	sleep 0.1
-done
-EOS
-)
+		done')
 check "the guest is up (UP on its trigger)" abg_hot_start $name $mib $trig ||
 	{ finish; exit 1; }
 domid=$(xl domid $name)

@@ -25,7 +25,8 @@
 #   abg_reset TRIGGER   clear the handshake
 #   abg_mount_slow      mount the lab's slow disk (/dev/vdc, reads
 #			throttled by QEMU) on /slow, once
-#   abg_hot_guest MIB   the guest script of a hot experiment (below)
+#   abg_hot_guest MIB [READ]
+#			the guest script of a hot experiment (below)
 #   abg_hot_start NAME MIB TRIGGER [KEEP]
 #			start that guest (xvdc = TRIGGER, xvda = KEEP read-only
 #			if given) and wait for its UP (below)
@@ -139,14 +140,14 @@ printf 'DONE %s %s\\n' \$a \$b | dd of=/dev/xvdb bs=4096 count=1 conv=sync oflag
 		cp "$c" "$out"
 }
 
-# abg_hot_guest MIB: the --run script of a hot experiment's guest
+# abg_hot_guest MIB [READ]: the --run script of a hot experiment's guest
 # (ab run --domain), for lab-guest start.  The guest keeps running; the
 # disk under test comes and goes as xvdb; xvdc is its trigger disk.  It
 # polls xvdc: empty (or UP) and xvdb present: READY; GO: reads MIB MiB
-# of xvdb with O_DIRECT and answers "DONE T0 T1" (its uptime before and
-# after, 10 ms steps); SUM: answers "MD5" and the md5 of xvda (an answer
-# that does not start with SUM, or the guest would take it for the next
-# question).
+# of xvdb with O_DIRECT (or runs READ, guest shell lines, instead) and
+# answers "DONE T0 T1" (its uptime before and after, 10 ms steps); SUM:
+# answers "MD5" and the md5 of xvda (an answer that does not start with
+# SUM, or the guest would take it for the next question).
 abg_hot_guest() {
 	cat <<EOS
 put() { printf '%s\\n' "\$1" | dd of=/dev/xvdc bs=4096 count=1 conv=sync oflag=direct 2>/dev/null; }
@@ -156,7 +157,7 @@ while :; do
 	case "\$t" in
 	GO*)
 		a=\$(cut -d' ' -f1 /proc/uptime)
-		dd if=/dev/xvdb of=/dev/null bs=1M count=$1 iflag=direct 2>/dev/null
+		${2:-dd if=/dev/xvdb of=/dev/null bs=1M count=$1 iflag=direct 2>/dev/null}
 		b=\$(cut -d' ' -f1 /proc/uptime)
 		put "DONE \$a \$b";;
 	SUM*)
