@@ -10,7 +10,7 @@
 #   - dom0 CPU per request: dom0's busy time in /proc/stat over the
 #     window / its requests (xvbd, blkback, loop and the tracing);
 #   - xvbd's own CPU time (/proc/PID/stat, user + system) in ms per
-#     second: mostly the kernel rendering the histograms xvbd reads.
+#     second: reading, ordering and pairing the requests' records.
 # OTHER: a second xvbd binary (handed in with --with) whose stats
 # --latency runs beside it ("other" windows: off on other, other on
 # off), so that a change's effect is measured side by side in one run:

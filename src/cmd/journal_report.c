@@ -387,9 +387,10 @@ static int left_rebooting(const struct dead *d, const char *args)
 }
 
 /*
- * stats --latency's tracing: its tracefs instance (hist triggers on the
- * block layer's request events, which cost every request some time)
- * and its synthetic event.  Named after the dead process: no one else's.
+ * stats --latency's tracing: its tracefs instance (the block layer's
+ * request events traced, which costs every request some time), and an
+ * older xvbd's synthetic event.  Named after the dead process: no one
+ * else's.
  */
 static int left_trace(const struct dead *d, const char *args)
 {
@@ -402,7 +403,9 @@ static int left_trace(const struct dead *d, const char *args)
 	if (xvbd_tracefs_open(NULL, &tf, why, sizeof(why)))
 		return -1;	/* tracefs not there now: ask again later */
 	inst_left = xvbd_tracefs_instance_exists(tf, inst);
-	synth_left = xvbd_tracefs_synth_exists(tf, synth) > 0;
+	/* "-": none made (an older xvbd made a synthetic event too). */
+	synth_left = strcmp(synth, "-") &&
+		     xvbd_tracefs_synth_exists(tf, synth) > 0;
 	if (!inst_left && !synth_left) {
 		xvbd_tracefs_close(tf);
 		return 0;
@@ -413,8 +416,8 @@ static int left_trace(const struct dead *d, const char *args)
 	xvbd_tracefs_close(tf);
 	if (inst_left)
 		warn(d, "%s was killed: its latency tracing is still on: "
-		     "tracefs instance %s (hist triggers on every block "
-		     "request)%s%s", d->who, path, synth_left ?
+		     "tracefs instance %s (block request events traced)%s%s",
+		     d->who, path, synth_left ?
 		     " and synthetic event " : "", synth_left ? synth : "");
 	else
 		warn(d, "%s was killed: it left synthetic event %s in "

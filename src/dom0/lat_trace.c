@@ -1,7 +1,7 @@
 /*
  * lat_trace.c - the latency tracker's life (lat_trace.h): its instance
- * and synthetic event, the ring buffer its records are read from, the
- * ingress generations that hand over at a slot boundary, and their
+ * and its clock, the ring buffer its records are read from, the block
+ * request events enabled and filtered to the devices timed, and their
  * removal.
  */
 #include <errno.h>
@@ -17,15 +17,9 @@
 #include "lat_trace_impl.h"
 
 #define SYSTEM_BLOCK		"block"
-#define SYSTEM_SYNTH		"synthetic"
 #define INSTANCE_PREFIX		"xvbd-"
-#define SYNTH_PREFIX		"xvbd_"
-/*
- * An ingress map gets an entry per distinct sector completed (the kernel
- * never frees one); its generation is replaced once half of it may be
- * used.
- */
-#define INGRESS_SIZE		16384
+/* The journal's synthetic event: none (older xvbds made one). */
+#define NO_SYNTH		"-"
 
 static uint64_t now_ns(void)
 {
@@ -33,122 +27,6 @@ static uint64_t now_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-/* Install one trigger; err names the kernel's reason. */
-static int install(struct xvbd_lat *lat, const char *system,
-		   const char *event, const char *cmd, char *why, size_t len)
-{
-	char err[256];
-	int rc = xvbd_tracefs_trigger(lat->tf, lat->inst, system, event, cmd,
-				      err, sizeof(err));
-
-	if (rc)
-		snprintf(why, len, "%s/%s: the kernel refused a hist trigger: "
-			 "%s", system, event, err);
-	return rc;
-}
-
-/* Remove one trigger ("!" + its text); failures are said by the caller. */
-static int uninstall(struct xvbd_lat *lat, const char *system,
-		     const char *event, const char *cmd)
-{
-	char bang[LAT_TRIGGER_MAX + 1], err[256];
-
-	snprintf(bang, sizeof(bang), "!%s", cmd);
-	return xvbd_tracefs_trigger(lat->tf, lat->inst, system, event, bang,
-				    err, sizeof(err));
-}
-
-/* A generation's commands are "event\ttext". */
-static void split_cmd(const char *cmd, char *event, size_t len,
-		      const char **text)
-{
-	const char *tab = strchr(cmd, '\t');
-	size_t n = tab ? (size_t)(tab - cmd) : 0;
-
-	if (n >= len)
-		n = len - 1;
-	memcpy(event, cmd, n);
-	event[n] = '\0';
-	*text = tab ? tab + 1 : cmd;
-}
-
-static void gen_remove(struct xvbd_lat *lat, struct lat_gen *g)
-{
-	char event[LAT_NAME_MAX];
-	const char *text;
-	size_t i;
-
-	/* Completions first: they refer to the start events' variables. */
-	for (i = g->ncmds; i-- > 0;) {
-		split_cmd(g->cmds[i], event, sizeof(event), &text);
-		uninstall(lat, SYSTEM_BLOCK, event, text);
-	}
-	free(g->cmds);
-	memset(g, 0, sizeof(*g));
-}
-
-static int gen_install_style(struct xvbd_lat *lat, struct lat_gen *g,
-			     char *why, size_t len, bool *complete_refused)
-{
-	char event[LAT_NAME_MAX];
-	const char *text;
-	size_t i;
-	int err;
-
-	*complete_refused = false;
-	err = lat_spec_gen(lat, g);
-	if (err) {
-		if (err == -E2BIG)
-			snprintf(why, len, "too many devices for one hist "
-				 "trigger");
-		else
-			snprintf(why, len, "%s", strerror(-err));
-		g->ncmds = 0;	/* none installed */
-		gen_remove(lat, g);
-		return err;
-	}
-	for (i = 0; i < g->ncmds; i++) {
-		split_cmd(g->cmds[i], event, sizeof(event), &text);
-		err = install(lat, SYSTEM_BLOCK, event, text, why, len);
-		if (err) {
-			*complete_refused = !strcmp(event, "block_rq_complete");
-			g->ncmds = i;	/* only those installed */
-			gen_remove(lat, g);
-			return err;
-		}
-	}
-	g->installed = true;
-	return 0;
-}
-
-/*
- * Install a generation's triggers.  The first time, each spelling of
- * the completion triggers' expressions in turn until the kernel takes
- * one (lat->style): what an expression's type is has changed between
- * kernels.
- */
-static int gen_install(struct xvbd_lat *lat, struct lat_gen *g, char *why,
-		       size_t len)
-{
-	unsigned bit = g->bit;
-	bool refused;
-	int err;
-
-	if (lat->style_known)
-		return gen_install_style(lat, g, why, len, &refused);
-	for (lat->style = 0; lat->style < LAT_STYLES; lat->style++) {
-		memset(g, 0, sizeof(*g));
-		g->bit = bit;
-		err = gen_install_style(lat, g, why, len, &refused);
-		if (!err)
-			lat->style_known = true;
-		if (!err || !refused)
-			return err;
-	}
-	lat->style = 0;
-	return err;
 }
 
 /*
@@ -172,43 +50,72 @@ static void units_queued(struct xvbd_lat *lat)
 	}
 }
 
-/*
- * A new generation over the wanted units, answering from the slot after
- * the one in which its installation ended; the one answering now hands
- * over at that boundary and is removed once its last slot is read.
- */
-int lat_new_gen(struct xvbd_lat *lat, char *why, size_t len)
+static int event_on(struct xvbd_lat *lat, enum lat_ev e, bool on,
+		    char *why, size_t len)
 {
-	unsigned old = lat->cur_gen, next = 1 - old;
-	struct lat_gen *g = &lat->gen[next];
+	int rc;
+
+	if (lat->enabled[e] == on)
+		return 0;
+	rc = xvbd_tracefs_event_enable(lat->tf, lat->inst, SYSTEM_BLOCK,
+				       lat_ev_name(e), on);
+	if (rc) {
+		snprintf(why, len, "cannot %s %s in %s: %s",
+			 on ? "enable" : "disable", lat_ev_name(e), lat->inst,
+			 strerror(-rc));
+		return rc;
+	}
+	lat->enabled[e] = on;
+	return 0;
+}
+
+/*
+ * Each event filtered to the wanted units and enabled (starts before
+ * completions), or disabled when it times none; units new to the set
+ * are counted from the slot after this one: a request begun before its
+ * filter named its device was not seen whole.
+ */
+int lat_apply(struct xvbd_lat *lat, char *why, size_t len)
+{
+	char text[LAT_FILTER_MAX], err[256];
 	uint64_t first;
 	size_t i;
-	int err;
+	int e, rc;
 
-	if (g->installed)
-		return -EBUSY;	/* the last handover is not over yet */
-	if (!lat_counted_units(lat)) {
-		/* Nothing to time: the one answering stops at this slot. */
-		if (lat->gen[old].installed &&
-		    lat->gen[old].last_slot == UINT64_MAX)
-			lat->gen[old].last_slot = now_ns() / lat->slot_ns;
-		return 0;
-	}
 	units_queued(lat);
-	memset(g, 0, sizeof(*g));
-	g->bit = next;
-	err = gen_install(lat, g, why, len);
-	if (err)
-		return err;
+	for (e = 0; e < LAT_NEVS; e++) {
+		rc = lat_spec_filter(lat, (enum lat_ev)e, text, sizeof(text));
+		if (rc == -ENOENT) {
+			rc = event_on(lat, (enum lat_ev)e, false, why, len);
+			if (rc)
+				return rc;
+			continue;
+		}
+		if (rc) {
+			snprintf(why, len, "too many devices for one event "
+				 "filter");
+			return rc;
+		}
+		rc = xvbd_tracefs_event_filter(lat->tf, lat->inst,
+					       SYSTEM_BLOCK,
+					       lat_ev_name((enum lat_ev)e),
+					       text, err, sizeof(err));
+		if (rc) {
+			snprintf(why, len, "%s/%s: the kernel refused its "
+				 "filter: %s", SYSTEM_BLOCK,
+				 lat_ev_name((enum lat_ev)e), err);
+			return rc;
+		}
+		rc = event_on(lat, (enum lat_ev)e, true, why, len);
+		if (rc)
+			return rc;
+	}
+	if (!lat_counted_units(lat))
+		return 0;
 	first = now_ns() / lat->slot_ns + 1;
-	g->first_slot = first;
-	g->last_slot = UINT64_MAX;
-	if (lat->gen[old].installed)
-		lat->gen[old].last_slot = first - 1;
-	else if (!lat->started)
+	if (!lat->started)
 		lat->done_slot = first - 1;
 	lat->started = true;
-	lat->cur_gen = next;
 	for (i = 0; i < lat->nunits; i++) {
 		struct lat_unit *u = &lat->units[i];
 
@@ -220,26 +127,33 @@ int lat_new_gen(struct xvbd_lat *lat, char *why, size_t len)
 	return 0;
 }
 
-/* The generations whose last slot has been read. */
-void lat_retire(struct xvbd_lat *lat)
+void lat_recheck(struct xvbd_lat *lat)
 {
-	size_t i;
+	bool was[LAT_UNITS_MAX];
+	char why[256];
+	size_t i, n = lat->nunits < LAT_UNITS_MAX ? lat->nunits :
+		      LAT_UNITS_MAX;
 
-	for (i = 0; i < 2; i++) {
-		struct lat_gen *g = &lat->gen[i];
-
-		if (g->installed && g->last_slot <= lat->done_slot)
-			gen_remove(lat, g);
-	}
+	if (!lat->instance_made)
+		return;
+	for (i = 0; i < n; i++)
+		was[i] = lat->units[i].queued;
+	units_queued(lat);
+	for (i = 0; i < n; i++)
+		if (was[i] != lat->units[i].queued)
+			break;
+	/* A filter the kernel took before is taken again. */
+	if (i < n)
+		lat_apply(lat, why, sizeof(why));
 }
 
-/* The synthetic event's record layout and each CPU's ring buffer. */
+/* The events' record layouts and each CPU's ring buffer. */
 static int open_ring(struct xvbd_lat *lat, char *why, size_t len)
 {
 	char *text = NULL;
 	size_t n;
 	long ps = sysconf(_SC_PAGESIZE);
-	int rc;
+	int rc, e;
 
 	rc = xvbd_tracefs_header_page(lat->tf, &text, &n);
 	if (!rc)
@@ -250,15 +164,20 @@ static int open_ring(struct xvbd_lat *lat, char *why, size_t len)
 			 "laid out as xvbd reads them (events/header_page)");
 		return rc;
 	}
-	rc = xvbd_tracefs_event_format(lat->tf, lat->inst, SYSTEM_SYNTH,
-				       lat->synth, &text, &n);
-	if (!rc)
-		rc = lat_ring_format(text, &lat->fmt);
-	free(text);
-	if (rc) {
-		snprintf(why, len, "cannot read synthetic event %s's format: "
-			 "%s", lat->synth, strerror(-rc));
-		return rc;
+	for (e = 0; e < LAT_NEVS; e++) {
+		const char *name = lat_ev_name((enum lat_ev)e);
+
+		rc = xvbd_tracefs_event_format(lat->tf, lat->inst,
+					       SYSTEM_BLOCK, name, &text, &n);
+		if (!rc)
+			rc = lat_ring_format(text, &lat->fmt[e]);
+		free(text);
+		text = NULL;
+		if (rc) {
+			snprintf(why, len, "cannot read %s/%s's format: %s",
+				 SYSTEM_BLOCK, name, strerror(-rc));
+			return rc;
+		}
 	}
 	lat->page_size = ps > 0 && (size_t)ps <= LAT_PAGE_MAX ?
 			 (size_t)ps : 4096;
@@ -267,7 +186,16 @@ static int open_ring(struct xvbd_lat *lat, char *why, size_t len)
 		snprintf(why, len, "%s", strerror(ENOMEM));
 		return -ENOMEM;
 	}
-	/* Before the event writes into it: a resize empties the buffer. */
+	/*
+	 * The clock the records are stamped with, and the buffer's size:
+	 * both before any event writes into it (either empties it).
+	 */
+	rc = xvbd_tracefs_clock(lat->tf, lat->inst, XVBD_LAT_CLOCK);
+	if (rc) {
+		snprintf(why, len, "cannot set %s's trace clock to %s: %s",
+			 lat->inst, XVBD_LAT_CLOCK, strerror(-rc));
+		return rc;
+	}
 	rc = xvbd_tracefs_buffer_kb(lat->tf, lat->inst, LAT_RING_KB);
 	if (rc) {
 		snprintf(why, len, "cannot size %s's ring buffer: %s",
@@ -276,26 +204,18 @@ static int open_ring(struct xvbd_lat *lat, char *why, size_t len)
 	}
 	rc = xvbd_tracefs_raw_open(lat->tf, lat->inst, &lat->raw_fds,
 				   &lat->nraw);
-	if (rc) {
+	if (rc)
 		snprintf(why, len, "cannot open %s's per-CPU trace_pipe_raw: "
 			 "%s", lat->inst, strerror(-rc));
-		return rc;
-	}
-	rc = xvbd_tracefs_event_enable(lat->tf, lat->inst, SYSTEM_SYNTH,
-				       lat->synth, true);
-	if (rc)
-		snprintf(why, len, "cannot enable synthetic event %s in %s: "
-			 "%s", lat->synth, lat->inst, strerror(-rc));
 	return rc;
 }
 
 static int open_kernel_side(struct xvbd_lat *lat, char *why, size_t len)
 {
-	char def[160], err[256];
 	int rc;
 
 	/* Named before it is made: a SIGKILL from here on is reported. */
-	xvbd_journal_note(XVBD_J_TRACE, "%s %s", lat->inst, lat->synth);
+	xvbd_journal_note(XVBD_J_TRACE, "%s " NO_SYNTH, lat->inst);
 	lat->journaled = true;
 	rc = xvbd_tracefs_instance_add(lat->tf, lat->inst);
 	if (rc) {
@@ -304,15 +224,6 @@ static int open_kernel_side(struct xvbd_lat *lat, char *why, size_t len)
 		return rc;
 	}
 	lat->instance_made = true;
-	snprintf(def, sizeof(def), "%s u64 vk; u64 t; u64 lat; char rwbs[8]",
-		 lat->synth);
-	rc = xvbd_tracefs_synth_add(lat->tf, def, err, sizeof(err));
-	if (rc) {
-		snprintf(why, len, "cannot define synthetic event %s: %s",
-			 lat->synth, err);
-		return rc;
-	}
-	lat->synth_made = true;
 	return open_ring(lat, why, len);
 }
 
@@ -336,10 +247,7 @@ int xvbd_lat_open(struct xvbd_tracefs *tf, struct xvbd_sysfs *sys,
 	lat->tf = tf;
 	lat->sys = sys;
 	lat->slot_ns = slot_ns;
-	lat->ingress_size = INGRESS_SIZE;
 	snprintf(lat->inst, sizeof(lat->inst), INSTANCE_PREFIX "%ld",
-		 (long)getpid());
-	snprintf(lat->synth, sizeof(lat->synth), SYNTH_PREFIX "%ld",
 		 (long)getpid());
 	rc = open_kernel_side(lat, why, why_len);
 	if (rc) {
@@ -350,31 +258,32 @@ int xvbd_lat_open(struct xvbd_tracefs *tf, struct xvbd_sysfs *sys,
 	return 0;
 }
 
-/* The events whose triggers it makes, in the order to clear them. */
-static void clear_order(const char *synth, char ev[4][LAT_NAME_MAX + 16])
-{
-	snprintf(ev[0], sizeof(ev[0]), SYSTEM_SYNTH "/%s", synth);
-	snprintf(ev[1], sizeof(ev[1]), SYSTEM_BLOCK "/block_rq_complete");
-	snprintf(ev[2], sizeof(ev[2]), SYSTEM_BLOCK "/block_rq_issue");
-	snprintf(ev[3], sizeof(ev[3]), SYSTEM_BLOCK "/block_rq_insert");
-}
-
+/*
+ * A leftover's remedy.  This xvbd leaves only an instance (removing it
+ * disables its events); an older one's also had hist triggers, cleared
+ * first in an order in which none is still referred to (the synthetic
+ * event's, the completions', the start events'), and a synthetic event.
+ */
 void xvbd_lat_remedy(const struct xvbd_tracefs *tf, const char *inst,
 		     const char *synth, char *buf, size_t len)
 {
 	char ev[4][LAT_NAME_MAX + 16];
 	const char *evp[4] = { ev[0], ev[1], ev[2], ev[3] };
 
-	clear_order(synth ? synth : "", ev);
-	xvbd_tracefs_remedy(tf, inst, synth, synth ? evp : evp + 1,
-			    synth ? 4 : 3, buf, len);
+	if (!synth || !strcmp(synth, NO_SYNTH)) {
+		xvbd_tracefs_remedy(tf, inst, NULL, evp, 0, buf, len);
+		return;
+	}
+	snprintf(ev[0], sizeof(ev[0]), "synthetic/%s", synth);
+	snprintf(ev[1], sizeof(ev[1]), SYSTEM_BLOCK "/block_rq_complete");
+	snprintf(ev[2], sizeof(ev[2]), SYSTEM_BLOCK "/block_rq_issue");
+	snprintf(ev[3], sizeof(ev[3]), SYSTEM_BLOCK "/block_rq_insert");
+	xvbd_tracefs_remedy(tf, inst, synth, evp, 4, buf, len);
 }
 
 void xvbd_lat_close(struct xvbd_lat *lat)
 {
-	char ev[4][LAT_NAME_MAX + 16];
 	size_t i;
-	bool left;
 
 	if (!lat)
 		return;
@@ -383,27 +292,16 @@ void xvbd_lat_close(struct xvbd_lat *lat)
 		close(lat->raw_fds[i]);
 	free(lat->raw_fds);
 	free(lat->page);
-	/*
-	 * Every trigger at once, per event, in an order in which none is
-	 * still referred to: the synthetic event's, the completions' (they
-	 * use the start events' variables), the start events'.
-	 */
-	clear_order(lat->synth, ev);
-	for (i = 0; lat->instance_made && i < 4; i++)
-		xvbd_tracefs_trigger_clear(lat->tf, lat->inst, ev[i]);
-	for (i = 0; i < 2; i++)
-		free(lat->gen[i].cmds);
+	free(lat->recs);
+	free(lat->reqs);
+	/* Removing the instance disables its events and frees its buffer. */
 	if (lat->instance_made)
 		xvbd_tracefs_instance_remove(lat->tf, lat->inst);
-	if (lat->synth_made)
-		xvbd_tracefs_synth_remove(lat->tf, lat->synth);
-	left = (lat->instance_made &&
-		xvbd_tracefs_instance_exists(lat->tf, lat->inst)) ||
-	       (lat->synth_made &&
-		xvbd_tracefs_synth_exists(lat->tf, lat->synth) > 0);
 	/* Still there: the journal keeps it for the next command to name. */
-	if (lat->journaled && !left)
-		xvbd_journal_done(XVBD_J_TRACE, "%s %s", lat->inst, lat->synth);
+	if (lat->journaled && !(lat->instance_made &&
+				xvbd_tracefs_instance_exists(lat->tf,
+							     lat->inst)))
+		xvbd_journal_done(XVBD_J_TRACE, "%s " NO_SYNTH, lat->inst);
 	lat_units_free(lat);
 	free(lat);
 }
@@ -425,8 +323,6 @@ static void unit_resolve(struct xvbd_lat *lat, struct lat_unit *u)
 	u->disk_minor = x.disk_minor;
 	u->first_sector = x.partition ? x.start_sector : 0;
 	u->end_sector = x.partition ? x.start_sector + x.sectors : 0;
-	if (u->partition)
-		u->part_id = lat->next_part_id++;
 }
 
 size_t lat_counted_units(const struct xvbd_lat *lat)
@@ -466,7 +362,7 @@ int xvbd_lat_set_devs(struct xvbd_lat *lat, const struct xvbd_lat_dev *devs,
 {
 	bool changed = false;
 	size_t i, j;
-	int err;
+
 	if (n > LAT_UNITS_MAX)
 		n = LAT_UNITS_MAX;
 	for (i = 0; i < lat->nunits; i++) {
@@ -497,11 +393,5 @@ int xvbd_lat_set_devs(struct xvbd_lat *lat, const struct xvbd_lat_dev *devs,
 	}
 	if (!changed)
 		return 0;
-	/* A handover under way finishes first (xvbd_lat_read retries). */
-	lat->want_gen = true;
-	err = lat_new_gen(lat, why, why_len);
-	if (err == -EBUSY)
-		return 0;
-	lat->want_gen = false;
-	return err;
+	return lat_apply(lat, why, why_len);
 }

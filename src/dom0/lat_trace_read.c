@@ -1,12 +1,14 @@
 /*
- * lat_trace_read.c - the synthetic event's records into lathists
- * (lat_trace.h): each CPU's ring buffer read a page at a time, each
- * request counted into the slot of its completion time, and a slot's
- * counts handed over once the slot has ended.
+ * lat_trace_read.c - the block request events' records into lathists
+ * (lat_trace.h): each CPU's ring buffer read a page at a time, the
+ * records of all CPUs put in time order and paired into requests by
+ * (dev, sector), each request counted into the slot of its completion
+ * time, and a slot's counts handed over once the slot has ended.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -76,21 +78,6 @@ static void unit_incomplete(struct lat_unit *u, const char *why)
 	u->incomplete = true;
 }
 
-/* Does generation bit answer for slot k? */
-static bool gen_answers(const struct xvbd_lat *lat, unsigned bit, uint64_t k)
-{
-	size_t i;
-
-	for (i = 0; i < 2; i++) {
-		const struct lat_gen *g = &lat->gen[i];
-
-		if (g->installed && g->bit == bit && g->first_slot <= k &&
-		    k <= g->last_slot)
-			return true;
-	}
-	return false;
-}
-
 /* The unit's counts of slot k, held until k is read; NULL if full. */
 static struct lat_hold *hold_of(struct lat_unit *u, uint64_t k)
 {
@@ -110,21 +97,17 @@ static struct lat_hold *hold_of(struct lat_unit *u, uint64_t k)
 	return free_one;
 }
 
-void lat_count(struct xvbd_lat *lat, uint64_t vk, enum xvbd_lat_dir dir,
-	       uint64_t t, uint64_t ns)
+void lat_count(struct xvbd_lat *lat, struct lat_unit *u,
+	       enum xvbd_lat_kind kind, enum xvbd_lat_dir dir, uint64_t t,
+	       uint64_t ns)
 {
 	uint64_t k = t / lat->slot_ns;
-	enum xvbd_lat_kind kind;
 	struct lat_hold *h;
-	struct lat_unit *u;
-	unsigned bit;
 
-	u = lat_vk_unit(lat, vk, &bit, &kind);
-	lat->completions[bit & 1]++;
-	if (!u || !u->live || k < u->live_from_slot ||
-	    !gen_answers(lat, bit, k) || dir >= XVBD_LAT_NDIRS)
+	if (!u->live || k < u->live_from_slot || dir >= XVBD_LAT_NDIRS ||
+	    kind >= XVBD_LAT_NKINDS)
 		return;
-	/* Committed after its slot was read: that slot went short. */
+	/* Read after its slot was: that slot went short. */
 	if (lat->started && k <= lat->done_slot) {
 		unit_incomplete(u, "a request's record came after its "
 				"interval was read");
@@ -179,29 +162,269 @@ void lat_close_slots(struct xvbd_lat *lat, uint64_t now)
 			unit_incomplete(u, "the kernel's ring buffer lost "
 					"records (read too seldom: a shorter "
 					"interval reads it more often)");
+		else if (lat->late)
+			unit_incomplete(u, "a request's record was written "
+					"later than the reader waits for it "
+					"(its request may have gone unpaired)");
 		else if (u->live && u->live_from_slot > done + 1 &&
 			 u->live_from_slot <= closed)
 			unit_incomplete(u, "tracking began within the "
 					"interval");
 	}
-	lat->lost = false;
+	lat->lost = lat->late = false;
 	lat->done_slot = closed;
 }
 
-static void on_record(void *arg, const unsigned char *data, size_t n)
-{
-	struct xvbd_lat *lat = arg;
-	const unsigned char *rwbs;
-	uint64_t vk, t, ns;
+/* ---- requests in flight: open addressing by (dev, sector) ---- */
 
-	if (lat_ring_event(&lat->fmt, data, n, &vk, &t, &ns, &rwbs))
-		lat_count(lat, vk, lat_rwbs_dir(rwbs, lat->fmt.rwbs_len), t,
-			  ns);
+static size_t req_hash(uint32_t dev, uint64_t sector, size_t mask)
+{
+	uint64_t k = (sector ^ ((uint64_t)dev << 40)) *
+		     UINT64_C(0x9e3779b97f4a7c15);
+
+	return (size_t)(k >> 32) & mask;
 }
 
-/* Every record the CPUs' buffers hold now, counted. */
-int xvbd_lat_drain(struct xvbd_lat *lat)
+/* The request's entry; made when make (NULL when full or no memory). */
+static struct lat_req *req_at(struct xvbd_lat *lat, uint32_t dev,
+			      uint64_t sector, bool make);
+
+static int reqs_grow(struct xvbd_lat *lat)
 {
+	size_t cap = lat->capreqs ? lat->capreqs * 2 : 1024, i;
+	struct lat_req *old = lat->reqs, *n;
+	size_t oldcap = lat->capreqs;
+
+	if (cap > LAT_INFLIGHT_MAX * 2)
+		return -ENOSPC;
+	n = calloc(cap, sizeof(*n));
+	if (!n)
+		return -ENOMEM;
+	lat->reqs = n;
+	lat->capreqs = cap;
+	lat->nreqs = 0;
+	for (i = 0; i < oldcap; i++) {
+		struct lat_req *e;
+
+		if (!old[i].used)
+			continue;
+		e = req_at(lat, old[i].dev, old[i].sector, true);
+		if (e)
+			*e = old[i];
+	}
+	free(old);
+	return 0;
+}
+
+static struct lat_req *req_at(struct xvbd_lat *lat, uint32_t dev,
+			      uint64_t sector, bool make)
+{
+	size_t mask, i;
+
+	/* At most half full: probes stay short. */
+	if (make && (lat->nreqs + 1) * 2 > lat->capreqs && reqs_grow(lat))
+		return NULL;
+	if (!lat->capreqs)
+		return NULL;
+	mask = lat->capreqs - 1;
+	for (i = req_hash(dev, sector, mask);; i = (i + 1) & mask) {
+		struct lat_req *e = &lat->reqs[i];
+
+		if (e->used && e->dev == dev && e->sector == sector)
+			return e;
+		if (!e->used) {
+			if (!make)
+				return NULL;
+			memset(e, 0, sizeof(*e));
+			e->used = true;
+			e->dev = dev;
+			e->sector = sector;
+			lat->nreqs++;
+			return e;
+		}
+	}
+}
+
+/* Remove e, moving back the entries of its probe run (no tombstones). */
+static void req_del(struct xvbd_lat *lat, struct lat_req *e)
+{
+	size_t mask = lat->capreqs - 1, i = (size_t)(e - lat->reqs), j = i;
+
+	lat->reqs[i].used = false;
+	lat->nreqs--;
+	for (;;) {
+		size_t k;
+
+		j = (j + 1) & mask;
+		if (!lat->reqs[j].used)
+			return;
+		k = req_hash(lat->reqs[j].dev, lat->reqs[j].sector, mask);
+		/* j stays if its home k lies cyclically in (i, j]. */
+		if (i <= j ? (i < k && k <= j) : (i < k || k <= j))
+			continue;
+		lat->reqs[i] = lat->reqs[j];
+		lat->reqs[j].used = false;
+		i = j;
+	}
+}
+
+/* Forget requests begun before t: their completions were never seen. */
+static void reqs_forget(struct xvbd_lat *lat, uint64_t t)
+{
+	struct lat_req *old = lat->reqs;
+	size_t oldcap = lat->capreqs, i;
+
+	if (!lat->nreqs)
+		return;
+	lat->reqs = NULL;
+	lat->capreqs = lat->nreqs = 0;
+	for (i = 0; i < oldcap; i++) {
+		struct lat_req *e;
+		uint64_t last = old[i].issue_ts > old[i].insert_ts ?
+				old[i].issue_ts : old[i].insert_ts;
+
+		if (!old[i].used || last < t)
+			continue;
+		e = req_at(lat, old[i].dev, old[i].sector, true);
+		if (e)
+			*e = old[i];
+	}
+	free(old);
+}
+
+/* ---- records: read per CPU, paired in time order ---- */
+
+static int rec_order(const void *a, const void *b)
+{
+	const struct lat_rec *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	/* At one instant: an insertion, an issue, then a completion. */
+	return (int)x->ev - (int)y->ev;
+}
+
+void lat_add_rec(struct xvbd_lat *lat, const struct lat_rec *r)
+{
+	struct lat_rec *n;
+	size_t cap;
+
+	if (lat->nrecs == lat->caprecs) {
+		cap = lat->caprecs ? lat->caprecs * 2 : 4096;
+		if (cap > LAT_RECS_MAX ||
+		    !(n = realloc(lat->recs, cap * sizeof(*n)))) {
+			lat->lost = true;	/* said as lost records */
+			return;
+		}
+		lat->recs = n;
+		lat->caprecs = cap;
+	}
+	lat->recs[lat->nrecs++] = *r;
+}
+
+/* Each unit the request belongs to (a disk and a partition of it). */
+static void count_completion(struct xvbd_lat *lat, const struct lat_rec *r,
+			     const struct lat_req *q)
+{
+	size_t i;
+
+	for (i = 0; i < lat->nunits; i++) {
+		struct lat_unit *u = &lat->units[i];
+
+		if (!lat_counted(u, XVBD_LAT_D2C) || u->kdev != r->dev ||
+		    (u->partition && (r->sector < u->first_sector ||
+				      r->sector >= u->end_sector)))
+			continue;
+		if (q->issue_ts)
+			lat_count(lat, u, XVBD_LAT_D2C,
+				  (enum xvbd_lat_dir)r->dir, r->ts,
+				  r->ts - q->issue_ts);
+		if (q->insert_ts && lat_counted(u, XVBD_LAT_I2C))
+			lat_count(lat, u, XVBD_LAT_I2C,
+				  (enum xvbd_lat_dir)r->dir, r->ts,
+				  r->ts - q->insert_ts);
+	}
+}
+
+static void pair(struct xvbd_lat *lat, const struct lat_rec *r)
+{
+	struct lat_req *q;
+
+	switch (r->ev) {
+	case LAT_EV_INSERT:
+		/* A request begins: whatever was left at its sector goes. */
+		q = req_at(lat, r->dev, r->sector, true);
+		if (q) {
+			q->insert_ts = r->ts;
+			q->issue_ts = 0;
+		}
+		break;
+	case LAT_EV_ISSUE:
+		q = req_at(lat, r->dev, r->sector, true);
+		if (q)
+			q->issue_ts = r->ts;
+		break;
+	case LAT_EV_COMPLETE:
+		/* Without its start (begun before tracing): not timed. */
+		q = req_at(lat, r->dev, r->sector, false);
+		if (q) {
+			count_completion(lat, r, q);
+			req_del(lat, q);
+		}
+		break;
+	}
+}
+
+void lat_pair_until(struct xvbd_lat *lat, uint64_t now)
+{
+	uint64_t grace = LAT_READ_GRACE_NS(lat->slot_ns);
+	uint64_t until = now > grace ? now - grace : 0;
+	size_t i, n;
+
+	qsort(lat->recs, lat->nrecs, sizeof(*lat->recs), rec_order);
+	for (n = 0; n < lat->nrecs && lat->recs[n].ts <= until; n++)
+		pair(lat, &lat->recs[n]);
+	/* The rest wait for records of other CPUs that may come before. */
+	for (i = n; i < lat->nrecs; i++)
+		lat->recs[i - n] = lat->recs[i];
+	lat->nrecs -= n;
+	if (until > lat->paired_to)
+		lat->paired_to = until;
+}
+
+struct drain_ctx {
+	struct xvbd_lat *lat;
+	uint64_t late;		/* records older than what was paired */
+};
+
+static void on_record(void *arg, uint64_t ts, const unsigned char *data,
+		      size_t n)
+{
+	struct drain_ctx *c = arg;
+	struct xvbd_lat *lat = c->lat;
+	const unsigned char *rwbs;
+	struct lat_rec r;
+	size_t e;
+
+	for (e = 0; e < LAT_NEVS; e++) {
+		if (!lat_ring_event(&lat->fmt[e], data, n, &r.dev, &r.sector,
+				    &rwbs))
+			continue;
+		r.ts = ts;
+		r.ev = (uint8_t)e;
+		r.dir = (uint8_t)lat_rwbs_dir(rwbs, lat->fmt[e].rwbs_len);
+		if (r.dir >= XVBD_LAT_NDIRS)
+			return;
+		if (ts < lat->paired_to)
+			c->late++;
+		lat_add_rec(lat, &r);
+		return;
+	}
+}
+
+int lat_drain_at(struct xvbd_lat *lat, uint64_t now)
+{
+	struct drain_ctx c = { .lat = lat };
 	size_t i, pages;
 	ssize_t r;
 	int err = 0;
@@ -215,39 +438,36 @@ int xvbd_lat_drain(struct xvbd_lat *lat)
 				err = -errno;
 			if (r <= 0)
 				break;
-			if (lat_ring_page(lat->page, (size_t)r, on_record, lat,
+			if (lat_ring_page(lat->page, (size_t)r, on_record, &c,
 					  &lat->lost))
 				err = -EPROTO;
 		}
 	}
+	if (!lat)
+		return 0;
+	/* Written later than the slack allows: paired out of order. */
+	if (c.late)
+		lat->late = true;
+	lat_pair_until(lat, now);
 	return err;
 }
 
-/* After a read: hand over, replace what fills, remove what is done. */
-static void upkeep(struct xvbd_lat *lat)
+static uint64_t now_ns(void)
 {
-	struct lat_gen *cur = &lat->gen[lat->cur_gen];
-	char why[256];
-	size_t i;
+	struct timespec ts;
 
-	for (i = 0; i < 2; i++) {
-		if (lat->gen[i].installed)
-			lat->gen[i].completions +=
-				lat->completions[lat->gen[i].bit];
-	}
-	lat->completions[0] = lat->completions[1] = 0;
-	lat_retire(lat);
-	/* A new set of devices, or a generation whose maps half fill. */
-	if (lat->want_gen || (cur->installed &&
-			      cur->completions >= lat->ingress_size / 2)) {
-		if (lat_new_gen(lat, why, sizeof(why)) != -EBUSY)
-			lat->want_gen = false;
-	}
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+int xvbd_lat_drain(struct xvbd_lat *lat)
+{
+	return lat_drain_at(lat, now_ns());
 }
 
 int xvbd_lat_read(struct xvbd_lat *lat, uint64_t now)
 {
-	int err = xvbd_lat_drain(lat);
+	int err = lat_drain_at(lat, now);
 
 	if (!lat_due(lat, now))
 		return err;
@@ -255,7 +475,9 @@ int xvbd_lat_read(struct xvbd_lat *lat, uint64_t now)
 	if (err)
 		lat->lost = true;
 	lat_close_slots(lat, now);
-	upkeep(lat);
+	lat_recheck(lat);
+	if (now > LAT_STALE_NS)
+		reqs_forget(lat, now - LAT_STALE_NS);
 	return err;
 }
 

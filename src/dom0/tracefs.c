@@ -31,7 +31,7 @@ static const char *const tracefs_mounts[] = {
 #define RAW_CPUS_MAX		8192
 /* What latency tracking needs, relative to the root. */
 #define NEED_REQUEST_EVENT	"events/block/block_rq_issue"
-#define NEED_HIST		"events/block/block_rq_issue/hist"
+#define NEED_INSTANCES		"instances"
 #define ERROR_LOG_MAX		(64u << 10)
 #define SYNTH_LIST_MAX		(1u << 20)
 
@@ -84,16 +84,9 @@ static int check_needs(const struct xvbd_tracefs *t, char *why, size_t len)
 			 t->root);
 		return -EOPNOTSUPP;
 	}
-	if (path_of(p, sizeof(p), "%s/%s", t->root, NEED_HIST) ||
+	if (path_of(p, sizeof(p), "%s/%s", t->root, NEED_INSTANCES) ||
 	    access(p, F_OK)) {
-		snprintf(why, len, "no hist triggers in this kernel "
-			 "(CONFIG_HIST_TRIGGERS)");
-		return -EOPNOTSUPP;
-	}
-	if (path_of(p, sizeof(p), "%s/%s", t->root, SYNTH_EVENTS) ||
-	    access(p, F_OK)) {
-		snprintf(why, len, "no synthetic events in this kernel "
-			 "(CONFIG_SYNTH_EVENTS)");
+		snprintf(why, len, "no tracing instances in %s", t->root);
 		return -EOPNOTSUPP;
 	}
 	if (access(p, W_OK)) {
@@ -186,18 +179,14 @@ bool xvbd_tracefs_instance_exists(struct xvbd_tracefs *t, const char *name)
 	       !lstat(p, &st) && S_ISDIR(st.st_mode);
 }
 
-/*
- * One write(2) of text to path, opened with how: O_APPEND (a command to
- * a list: triggers, synthetic events) or O_TRUNC (a value: enable,
- * buffer_size_kb).
- */
-static int write_once(const char *path, int how, const char *text)
+/* One write(2) of a value to path (enable, filter, trace_clock...). */
+static int write_value(const char *path, const char *text)
 {
 	size_t n = strlen(text);
 	ssize_t w;
 	int fd, err = 0;
 
-	fd = open(path, O_WRONLY | how | O_CLOEXEC | O_NOFOLLOW);
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0)
 		return -errno;
 	w = write(fd, text, n);
@@ -306,40 +295,6 @@ static void kernel_reason(struct xvbd_tracefs *t, const char *inst, int err,
 	}
 }
 
-int xvbd_tracefs_synth_add(struct xvbd_tracefs *t, const char *def,
-			   char *err, size_t err_len)
-{
-	char p[PATH_MAX];
-	const char *sp = strchr(def, ' ');
-	char name[NAME_MAX + 1];
-	int rc;
-
-	if (!sp || (size_t)(sp - def) > NAME_MAX)
-		return -EINVAL;
-	memcpy(name, def, (size_t)(sp - def));
-	name[sp - def] = '\0';
-	if (!name_ok(name) || strchr(def, '\n'))
-		return -EINVAL;
-	if (path_of(p, sizeof(p), "%s/%s", t->root, SYNTH_EVENTS))
-		return -ENAMETOOLONG;
-	rc = write_once(p, O_APPEND, def);
-	if (rc)
-		snprintf(err, err_len, "%s", strerror(-rc));
-	return rc;
-}
-
-int xvbd_tracefs_synth_remove(struct xvbd_tracefs *t, const char *name)
-{
-	char p[PATH_MAX], cmd[NAME_MAX + 2];
-
-	if (!name_ok(name))
-		return -EINVAL;
-	if (path_of(p, sizeof(p), "%s/%s", t->root, SYNTH_EVENTS))
-		return -ENAMETOOLONG;
-	snprintf(cmd, sizeof(cmd), "!%s", name);
-	return write_once(p, O_APPEND, cmd);
-}
-
 int xvbd_tracefs_synth_exists(struct xvbd_tracefs *t, const char *name)
 {
 	char p[PATH_MAX], *buf, *line, *save = NULL;
@@ -363,23 +318,36 @@ int xvbd_tracefs_synth_exists(struct xvbd_tracefs *t, const char *name)
 	return found;
 }
 
-int xvbd_tracefs_trigger(struct xvbd_tracefs *t, const char *inst,
-			 const char *system, const char *event,
-			 const char *cmd, char *err, size_t err_len)
+int xvbd_tracefs_event_filter(struct xvbd_tracefs *t, const char *inst,
+			      const char *system, const char *event,
+			      const char *text, char *err, size_t err_len)
 {
 	char p[PATH_MAX];
 	int rc;
 
 	if (!name_ok(inst) || !name_ok(system) || !name_ok(event) ||
-	    strchr(cmd, '\n'))
+	    strchr(text, '\n'))
 		return -EINVAL;
 	if (path_of(p, sizeof(p), EVENT_FILE_FMT "/%s", t->root, inst,
-		    system, event, "trigger"))
+		    system, event, "filter"))
 		return -ENAMETOOLONG;
-	rc = write_once(p, O_APPEND, cmd);
+	rc = write_value(p, text);
 	if (rc)
 		kernel_reason(t, inst, rc, err, err_len);
 	return rc;
+}
+
+int xvbd_tracefs_clock(struct xvbd_tracefs *t, const char *inst,
+		       const char *clock)
+{
+	char p[PATH_MAX];
+
+	if (!name_ok(inst) || !name_ok(clock))
+		return -EINVAL;
+	if (path_of(p, sizeof(p), INSTANCE_FMT "/%s", t->root, inst,
+		    "trace_clock"))
+		return -ENAMETOOLONG;
+	return write_value(p, clock);
 }
 
 int xvbd_tracefs_event_enable(struct xvbd_tracefs *t, const char *inst,
@@ -392,7 +360,7 @@ int xvbd_tracefs_event_enable(struct xvbd_tracefs *t, const char *inst,
 	if (path_of(p, sizeof(p), EVENT_FILE_FMT "/%s", t->root, inst,
 		    system, event, "enable"))
 		return -ENAMETOOLONG;
-	return write_once(p, O_TRUNC, on ? "1" : "0");
+	return write_value(p, on ? "1" : "0");
 }
 
 int xvbd_tracefs_event_format(struct xvbd_tracefs *t, const char *inst,
@@ -430,7 +398,7 @@ int xvbd_tracefs_buffer_kb(struct xvbd_tracefs *t, const char *inst,
 		    "buffer_size_kb"))
 		return -ENAMETOOLONG;
 	snprintf(v, sizeof(v), "%u", kb);
-	return write_once(p, O_TRUNC, v);
+	return write_value(p, v);
 }
 
 int xvbd_tracefs_raw_open(struct xvbd_tracefs *t, const char *inst,
@@ -520,22 +488,4 @@ void xvbd_tracefs_remedy(const struct xvbd_tracefs *t, const char *inst,
 	if (synth && name_ok(synth) && used < len)
 		snprintf(buf + used, len - used, "%secho '!%s' >> %s/%s",
 			 used ? " && " : "", synth, t->root, SYNTH_EVENTS);
-}
-
-int xvbd_tracefs_trigger_clear(struct xvbd_tracefs *t, const char *inst,
-			       const char *sys_event)
-{
-	char p[PATH_MAX];
-	int fd;
-
-	if (!name_ok(inst) || strstr(sys_event, ".."))
-		return -EINVAL;
-	if (path_of(p, sizeof(p), EVENT_FILE_FMT, t->root, inst, sys_event,
-		    "trigger"))
-		return -ENAMETOOLONG;
-	/* Opening a trigger file with O_TRUNC removes its triggers. */
-	fd = open(p, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NOFOLLOW);
-	if (fd < 0)
-		return -errno;
-	return close(fd) ? -errno : 0;
 }

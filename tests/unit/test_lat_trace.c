@@ -1,11 +1,12 @@
 /*
- * test_lat_trace.c - the latency tracker's pure parts: the hist
- * triggers' texts, the ring buffer's pages and the synthetic event's
- * format, and the counting of its records into each interval's
- * histograms (the slot of a record's own time, the slot under way held
- * for later, the generation that answers for a slot, lost records, late
- * records and a reader too far behind said).  The kernel's side is the
- * lab's (tests/lab/t/88-latency.sh).
+ * test_lat_trace.c - the latency tracker's pure parts: the events'
+ * filters, the ring buffer's pages (time stamps included) and the block
+ * events' formats, the pairing of records of several CPUs into requests
+ * in time order, and the counting of requests into each interval's
+ * histograms (the slot of a completion's own time, the slot under way
+ * held for later, lost, late and out-of-order records and a reader too
+ * far behind said).  The kernel's side is the lab's
+ * (tests/lab/t/88-latency.sh).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -25,6 +26,7 @@
 
 #define S	UINT64_C(1000000000)	/* slot: 1 s */
 #define KDEV	((UINT32_C(254) << 20) | 16)
+#define PDEV	((UINT32_C(254) << 20) | 32)
 /* just past the reader's slack after a slot end */
 #define GRACE	(LAT_READ_GRACE_NS(S) + UINT64_C(1000000))
 
@@ -35,8 +37,6 @@ static struct xvbd_lat *fake_tracker(void)
 
 	assert_non_null(lat);
 	lat->slot_ns = S;
-	lat->ingress_size = 16384;
-	snprintf(lat->synth, sizeof(lat->synth), "xvbd_42");
 	lat->units = calloc(4, sizeof(*lat->units));
 	assert_non_null(lat->units);
 	lat->capunits = 4;
@@ -51,17 +51,12 @@ static struct xvbd_lat *fake_tracker(void)
 	u = &lat->units[1];
 	u->major = 254;
 	u->minor = 33;
-	u->kdev = (UINT32_C(254) << 20) | 32;
+	u->kdev = PDEV;
 	u->partition = true;
-	u->part_id = 3;
 	u->first_sector = 2048;
 	u->end_sector = 1050624;
 	u->wanted = u->live = u->queued = true;
 	u->live_from_slot = 10;
-	lat->gen[0].installed = true;
-	lat->gen[0].bit = 0;
-	lat->gen[0].first_slot = 10;
-	lat->gen[0].last_slot = UINT64_MAX;
 	lat->started = true;
 	lat->done_slot = 9;
 	return lat;
@@ -69,18 +64,10 @@ static struct xvbd_lat *fake_tracker(void)
 
 static void free_tracker(struct xvbd_lat *lat)
 {
-	size_t i;
-
 	lat_units_free(lat);
-	for (i = 0; i < 2; i++)
-		free(lat->gen[i].cmds);
+	free(lat->recs);
+	free(lat->reqs);
 	free(lat);
-}
-
-static uint64_t vk_of(struct xvbd_lat *lat, size_t unit, unsigned gen,
-		      enum xvbd_lat_kind k)
-{
-	return lat_vk(&lat->units[unit], gen, k);
 }
 
 static void results_free(struct xvbd_lat_result *r)
@@ -94,17 +81,22 @@ static void results_free(struct xvbd_lat_result *r)
 
 /* ---- ring buffer pages, as 6.1 writes them on x86-64 ---- */
 
-#define ID	1717
-#define PAGE	4096
+#define ID_INSERT	1101
+#define ID_ISSUE	1102
+#define ID_COMPLETE	1103
+#define PAGE		4096
+
+static const uint16_t ids[LAT_NEVS] = { ID_INSERT, ID_ISSUE, ID_COMPLETE };
 
 struct page {
 	unsigned char b[PAGE];
 	size_t used;		/* from the start of the page */
 };
 
-static void page_init(struct page *p)
+static void page_init(struct page *p, uint64_t ts)
 {
 	memset(p, 0, sizeof(*p));
+	memcpy(p->b, &ts, 8);
 	p->used = 16;
 }
 
@@ -114,31 +106,34 @@ static void put32(struct page *p, uint32_t v)
 	p->used += 4;
 }
 
-/* The synthetic event's record: common fields, vk, t, lat, rwbs. */
-static void record_rw(struct page *p, uint16_t id, uint64_t vk, uint64_t t,
-		      uint64_t lat, bool long_form, const char *rwbs)
+/*
+ * A block request event's record (6.1's layout: dev at 8, sector at 16,
+ * rwbs at 32; 40 bytes and more), delta ns after the one before.
+ */
+static void record_rw(struct page *p, uint16_t id, uint32_t dev,
+		      uint64_t sector, uint32_t delta, bool long_form,
+		      const char *rwbs)
 {
-	unsigned char d[40] = { 0 };
+	unsigned char d[44] = { 0 };
 
 	memcpy(d, &id, 2);
-	memcpy(d + 8, &vk, 8);
-	memcpy(d + 16, &t, 8);
-	memcpy(d + 24, &lat, 8);
+	memcpy(d + 8, &dev, 4);
+	memcpy(d + 16, &sector, 8);
 	memcpy(d + 32, rwbs, strnlen(rwbs, 8));
 	if (long_form) {	/* type_len 0: a length word first */
-		put32(p, 0 | (5u << 5));
+		put32(p, 0 | (delta << 5));
 		put32(p, 4 + sizeof(d));
 	} else {
-		put32(p, (sizeof(d) / 4) | (7u << 5));
+		put32(p, (sizeof(d) / 4) | (delta << 5));
 	}
 	memcpy(p->b + p->used, d, sizeof(d));
 	p->used += sizeof(d);
 }
 
-static void record(struct page *p, uint16_t id, uint64_t vk, uint64_t t,
-		   uint64_t lat, bool long_form)
+static void record(struct page *p, uint16_t id, uint32_t dev,
+		   uint64_t sector, uint32_t delta)
 {
-	record_rw(p, id, vk, t, lat, long_form, "RS");
+	record_rw(p, id, dev, sector, delta, false, "RS");
 }
 
 static void page_done(struct page *p, uint64_t flags)
@@ -148,31 +143,43 @@ static void page_done(struct page *p, uint64_t flags)
 	memcpy(p->b + 8, &commit, 8);
 }
 
+static struct lat_ring_fmt fmt_of(uint16_t id)
+{
+	struct lat_ring_fmt f = {
+		.id = id, .off_dev = 8, .off_sector = 16, .off_rwbs = 32,
+		.rwbs_len = 8, .min_len = 40,
+	};
+
+	return f;
+}
+
 struct seen {
 	size_t n;
-	uint64_t vk[8], t[8], lat[8];
+	uint64_t ts[8], sector[8];
+	uint32_t dev[8];
 	enum xvbd_lat_dir dir[8];
 };
 
-static const struct lat_ring_fmt fmt = {
-	.id = ID, .off_vk = 8, .off_t = 16, .off_lat = 24, .off_rwbs = 32,
-	.rwbs_len = 8, .min_len = 40,
-};
-
-static void on_data(void *arg, const unsigned char *data, size_t n)
+static void on_data(void *arg, uint64_t ts, const unsigned char *data,
+		    size_t n)
 {
+	struct lat_ring_fmt f = fmt_of(ID_ISSUE);
 	struct seen *s = arg;
 	const unsigned char *rwbs;
 
-	if (s->n < 8 && lat_ring_event(&fmt, data, n, &s->vk[s->n],
-				       &s->t[s->n], &s->lat[s->n], &rwbs)) {
-		s->dir[s->n] = lat_rwbs_dir(rwbs, fmt.rwbs_len);
+	if (s->n < 8 && lat_ring_event(&f, data, n, &s->dev[s->n],
+				       &s->sector[s->n], &rwbs)) {
+		s->ts[s->n] = ts;
+		s->dir[s->n] = lat_rwbs_dir(rwbs, f.rwbs_len);
 		s->n++;
 	}
 }
 
-/* Records in both forms, time events between, another event's record
- * skipped, padding ending the page; lost records said; bad pages. */
+/*
+ * Records in both forms with their times (the page's, plus each delta,
+ * a time extension's too), another event's record skipped, padding
+ * ending the page; lost records said; bad pages.
+ */
 static void test_ring_page(void **state)
 {
 	struct page p;
@@ -180,24 +187,27 @@ static void test_ring_page(void **state)
 	bool missed = false;
 
 	(void)state;
-	page_init(&p);
-	record(&p, ID, 11, 10 * S + 5, 100352, false);
-	put32(&p, 30 | (1u << 5));	/* a time extension: 8 bytes */
-	put32(&p, 12345);
-	record_rw(&p, ID, 12, 10 * S + 6, 200000, true, "FWFS");
-	record(&p, 99, 13, 1, 1, false);	/* another event */
-	put32(&p, 31);			/* an absolute stamp: 8 bytes */
+	page_init(&p, 10 * S);
+	record(&p, ID_ISSUE, KDEV, 11, 5);
+	put32(&p, 30 | (7u << 5));	/* a time extension: 8 bytes */
+	put32(&p, 3);			/* 3 << 27, plus its delta 7 */
+	record_rw(&p, ID_ISSUE, KDEV, 12, 1, true, "FWFS");
+	record(&p, 99, KDEV, 13, 2);	/* another event: its time counts */
+	put32(&p, 29 | (4u << 5));	/* a discarded event: adds nothing */
+	put32(&p, 8);
 	put32(&p, 0);
-	record(&p, ID, 14, 11 * S, 7, false);
+	record(&p, ID_ISSUE, KDEV, 14, 3);
 	page_done(&p, 0);
 	/* past the commit: the rest of the page, not read */
-	record(&p, ID, 15, 1, 1, false);
+	record(&p, ID_ISSUE, KDEV, 15, 1);
 	assert_int_equal(lat_ring_page(p.b, PAGE, on_data, &s, &missed), 0);
 	assert_false(missed);
 	assert_int_equal(s.n, 3);
-	assert_true(s.vk[0] == 11 && s.t[0] == 10 * S + 5 &&
-		    s.lat[0] == 100352);
-	assert_true(s.vk[1] == 12 && s.lat[1] == 200000);
+	assert_true(s.dev[0] == KDEV && s.sector[0] == 11 &&
+		    s.ts[0] == 10 * S + 5);
+	assert_true(s.sector[1] == 12 &&
+		    s.ts[1] == 10 * S + 5 + (UINT64_C(3) << 27) + 7 + 1);
+	assert_true(s.sector[2] == 14 && s.ts[2] == s.ts[1] + 2 + 3);
 	assert_true(s.dir[0] == XVBD_LAT_READ && s.dir[1] == XVBD_LAT_WRITE);
 	assert_int_equal(lat_rwbs_dir((const unsigned char *)"WS", 2),
 			 XVBD_LAT_WRITE);
@@ -207,12 +217,21 @@ static void test_ring_page(void **state)
 			 XVBD_LAT_NDIRS);
 	assert_int_equal(lat_rwbs_dir((const unsigned char *)"F", 1),
 			 XVBD_LAT_NDIRS);
-	assert_true(s.vk[2] == 14 && s.lat[2] == 7);
+	/* an absolute stamp: the page's upper bits, its own below */
+	page_init(&p, 10 * S);
+	put32(&p, 31 | (5u << 5));
+	put32(&p, 100);
+	record(&p, ID_ISSUE, KDEV, 16, 2);
+	page_done(&p, 0);
+	s.n = 0;
+	assert_int_equal(lat_ring_page(p.b, PAGE, on_data, &s, &missed), 0);
+	assert_int_equal(s.n, 1);
+	assert_true(s.ts[0] == (UINT64_C(100) << 27 | 5) + 2);
 	/* padding with a zero delta: the page ends there */
-	page_init(&p);
-	record(&p, ID, 21, 1, 1, false);
+	page_init(&p, 0);
+	record(&p, ID_ISSUE, KDEV, 21, 1);
 	put32(&p, 29);
-	record(&p, ID, 22, 1, 1, false);
+	record(&p, ID_ISSUE, KDEV, 22, 1);
 	page_done(&p, 0);
 	s.n = 0;
 	assert_int_equal(lat_ring_page(p.b, PAGE, on_data, &s, &missed), 0);
@@ -222,40 +241,49 @@ static void test_ring_page(void **state)
 	assert_int_equal(lat_ring_page(p.b, PAGE, on_data, &s, &missed), 0);
 	assert_true(missed);
 	/* a commit beyond what was read; a length word below its own
-	 * size; a record running past the commit */
-	page_init(&p);
-	record(&p, ID, 1, 1, 1, false);
+	 * size; a record or a time event running past the commit */
+	page_init(&p, 0);
+	record(&p, ID_ISSUE, KDEV, 1, 1);
 	page_done(&p, 0);
 	assert_int_equal(lat_ring_page(p.b, 40, on_data, &s, &missed),
 			 -EPROTO);
 	assert_int_equal(lat_ring_page(p.b, 8, on_data, &s, &missed),
 			 -EPROTO);
-	page_init(&p);
+	page_init(&p, 0);
 	put32(&p, 0);
 	put32(&p, 2);
 	page_done(&p, 0);
 	assert_int_equal(lat_ring_page(p.b, PAGE, on_data, &s, &missed),
 			 -EPROTO);
-	page_init(&p);
+	page_init(&p, 0);
 	put32(&p, 28);
+	page_done(&p, 0);
+	assert_int_equal(lat_ring_page(p.b, PAGE, on_data, &s, &missed),
+			 -EPROTO);
+	page_init(&p, 0);
+	put32(&p, 30);
 	page_done(&p, 0);
 	assert_int_equal(lat_ring_page(p.b, PAGE, on_data, &s, &missed),
 			 -EPROTO);
 }
 
-/* The synthetic event's format file and the page header's. */
+/* block_rq_complete's format file (6.1) and the page header's. */
 static void test_ring_format(void **state)
 {
 	static const char text[] =
-		"name: xvbd_42\nID: 1717\nformat:\n"
+		"name: block_rq_complete\nID: 1103\nformat:\n"
 		"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\t"
 		"signed:0;\n"
 		"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
-		"\tfield:u64 vk;\toffset:8;\tsize:8;\tsigned:0;\n"
-		"\tfield:u64 t;\toffset:16;\tsize:8;\tsigned:0;\n"
-		"\tfield:u64 lat;\toffset:24;\tsize:8;\tsigned:0;\n"
-		"\tfield:char rwbs[];\toffset:32;\tsize:8;\tsigned:1;\n\n"
-		"print fmt: \"vk=%llu, t=%llu, lat=%llu\"\n";
+		"\tfield:dev_t dev;\toffset:8;\tsize:4;\tsigned:0;\n"
+		"\tfield:sector_t sector;\toffset:16;\tsize:8;\tsigned:0;\n"
+		"\tfield:unsigned int nr_sector;\toffset:24;\tsize:4;\t"
+		"signed:0;\n"
+		"\tfield:int error;\toffset:28;\tsize:4;\tsigned:1;\n"
+		"\tfield:char rwbs[8];\toffset:32;\tsize:8;\tsigned:1;\n"
+		"\tfield:__data_loc char[] cmd;\toffset:40;\tsize:4;\t"
+		"signed:1;\n\n"
+		"print fmt: \"%d,%d %s (%s) %llu + %u [%d]\"\n";
 	static const char header[] =
 		"\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
 		"\tfield: local_t commit;\toffset:8;\tsize:8;\tsigned:1;\n"
@@ -265,16 +293,33 @@ static void test_ring_format(void **state)
 
 	(void)state;
 	assert_int_equal(lat_ring_format(text, &f), 0);
-	assert_int_equal(f.id, 1717);
-	assert_true(f.off_vk == 8 && f.off_t == 16 && f.off_lat == 24);
+	assert_int_equal(f.id, 1103);
+	assert_true(f.off_dev == 8 && f.off_sector == 16);
 	assert_true(f.off_rwbs == 32 && f.rwbs_len == 8);
 	assert_int_equal(f.min_len, 40);
 	assert_int_equal(lat_ring_format("name: x\nID: 5\nformat:\n", &f),
 			 -EPROTO);
 	assert_int_equal(lat_ring_format("name: x\nformat:\n", &f), -EPROTO);
+	/* a 32-bit sector_t is not this layout */
+	assert_int_equal(lat_ring_format("ID: 5\n\tfield:dev_t dev;\t"
+					 "offset:8;\tsize:4;\n\tfield:"
+					 "sector_t sector;\toffset:12;\t"
+					 "size:4;\n\tfield:char rwbs[8];\t"
+					 "offset:16;\tsize:8;\n", &f),
+			 -EPROTO);
 	assert_int_equal(lat_ring_header_ok(header), 0);
 	assert_int_equal(lat_ring_header_ok("\tfield: local_t commit;\t"
 					    "offset:8;\tsize:4;\n"), -EPROTO);
+}
+
+static struct xvbd_lat_result take(struct xvbd_lat *lat, unsigned minor,
+				   enum xvbd_lat_state want)
+{
+	struct xvbd_lat_result r;
+
+	memset(&r, 0, sizeof(r));
+	assert_int_equal(xvbd_lat_take(lat, 254, minor, &r), want);
+	return r;
 }
 
 /*
@@ -284,124 +329,185 @@ static void test_ring_format(void **state)
 static void test_slot_counts(void **state)
 {
 	struct xvbd_lat *lat = fake_tracker();
-	uint64_t rd = vk_of(lat, 0, 0, XVBD_LAT_D2C);
+	struct lat_unit *disk = &lat->units[0], *part = &lat->units[1];
 	struct xvbd_lat_result r;
 	struct xvbd_lathist *h = &r.h[XVBD_LAT_D2C][XVBD_LAT_READ];
 
 	(void)state;
-	memset(&r, 0, sizeof(r));
-	lat_count(lat, rd, XVBD_LAT_READ, 10 * S + 1, 100352);
-	lat_count(lat, rd, XVBD_LAT_READ, 10 * S + 2, 100360);
-	lat_count(lat, rd, XVBD_LAT_READ, 10 * S + 3, 100400);
-	lat_count(lat, rd, XVBD_LAT_READ, 11 * S - 1, 201000);
-	lat_count(lat, rd, XVBD_LAT_READ, 11 * S, 100400);		/* slot 11 */
+	lat_count(lat, disk, XVBD_LAT_D2C, XVBD_LAT_READ, 10 * S + 1, 100352);
+	lat_count(lat, disk, XVBD_LAT_D2C, XVBD_LAT_READ, 10 * S + 2, 100360);
+	lat_count(lat, disk, XVBD_LAT_D2C, XVBD_LAT_READ, 10 * S + 3, 100400);
+	lat_count(lat, disk, XVBD_LAT_D2C, XVBD_LAT_READ, 11 * S - 1, 201000);
+	lat_count(lat, disk, XVBD_LAT_D2C, XVBD_LAT_READ, 11 * S, 100400);
 	lat_close_slots(lat, 11 * S + GRACE);
 	assert_int_equal(lat->done_slot, 10);
-	assert_int_equal(xvbd_lat_take(lat, 254, 16, &r), XVBD_LAT_OK);
+	r = take(lat, 16, XVBD_LAT_OK);
 	assert_int_equal(h->count, 4);
 	assert_int_equal(h->sum_ns, 100352 + 100360 + 100400 + 201000);
 	assert_int_equal(h->max_ns, 201000);
 	assert_int_equal(r.h[XVBD_LAT_D2C][XVBD_LAT_WRITE].count, 0);
+	results_free(&r);
 	/* Not yet due: nothing moves. */
 	lat_close_slots(lat, 12 * S);
 	assert_int_equal(lat->done_slot, 10);
 	/* Slot 11 once it ended: its one request and its maximum. */
 	lat_close_slots(lat, 12 * S + GRACE);
-	xvbd_lathist_free(h);
-	assert_int_equal(xvbd_lat_take(lat, 254, 16, &r), XVBD_LAT_OK);
+	r = take(lat, 16, XVBD_LAT_OK);
 	assert_int_equal(h->count, 1);
 	assert_int_equal(h->max_ns, 100400);
-	xvbd_lathist_free(h);
+	results_free(&r);
 	/* Nothing new: an empty interval; the partition's write i2c. */
-	lat_count(lat, vk_of(lat, 1, 0, XVBD_LAT_I2C), XVBD_LAT_WRITE,
-		  12 * S + 7, 5000);
+	lat_count(lat, part, XVBD_LAT_I2C, XVBD_LAT_WRITE, 12 * S + 7, 5000);
 	lat_close_slots(lat, 13 * S + GRACE);
-	assert_int_equal(xvbd_lat_take(lat, 254, 16, &r), XVBD_LAT_OK);
+	r = take(lat, 16, XVBD_LAT_OK);
 	assert_int_equal(h->count, 0);
-	assert_int_equal(xvbd_lat_take(lat, 254, 33, &r), XVBD_LAT_OK);
+	r = take(lat, 33, XVBD_LAT_OK);
 	assert_int_equal(r.h[XVBD_LAT_I2C][XVBD_LAT_WRITE].count, 1);
-	assert_int_equal(lat->completions[0], 6);
 	results_free(&r);
 	free_tracker(lat);
 }
 
+static void rec(struct xvbd_lat *lat, enum lat_ev ev, uint32_t dev,
+		uint64_t sector, uint64_t ts, enum xvbd_lat_dir dir)
+{
+	struct lat_rec r = {
+		.ts = ts, .sector = sector, .dev = dev, .ev = (uint8_t)ev,
+		.dir = (uint8_t)dir,
+	};
+
+	lat_add_rec(lat, &r);
+}
+
 /*
- * A new generation answers from slot 12: in slot 12 both pair the same
- * requests, and only the new one's are counted; the old one's slot 11
- * is still its own.
+ * Records of two CPUs read one CPU after the other: each completion is
+ * paired with its own request's issue and insertion in time order, the
+ * same sector reused in between; a request of the partition counts for
+ * it alone, one outside it for neither; a completion without its start
+ * is not timed; records younger than the slack wait for the next read.
  */
-static void test_handover(void **state)
+static void test_pairing(void **state)
 {
 	struct xvbd_lat *lat = fake_tracker();
-	uint64_t old = vk_of(lat, 0, 0, XVBD_LAT_D2C);
-	uint64_t new = vk_of(lat, 0, 1, XVBD_LAT_D2C);
 	struct xvbd_lat_result r;
+	struct xvbd_lathist *d2c = &r.h[XVBD_LAT_D2C][XVBD_LAT_READ];
+	struct xvbd_lathist *i2c = &r.h[XVBD_LAT_I2C][XVBD_LAT_READ];
+	uint64_t t = 10 * S;
 
 	(void)state;
-	memset(&r, 0, sizeof(r));
-	lat->gen[0].last_slot = 11;
-	lat->gen[1].installed = true;
-	lat->gen[1].bit = 1;
-	lat->gen[1].first_slot = 12;
-	lat->gen[1].last_slot = UINT64_MAX;
-	lat->done_slot = 10;
-	lat_count(lat, old, XVBD_LAT_READ, 11 * S + 1, 100352);
-	lat_count(lat, old, XVBD_LAT_READ, 12 * S + 1, 100352);
-	lat_count(lat, new, XVBD_LAT_READ, 12 * S + 1, 100352);
-	lat_count(lat, new, XVBD_LAT_READ, 12 * S + 2, 100352);
-	lat_close_slots(lat, 13 * S + GRACE);
-	assert_int_equal(xvbd_lat_take(lat, 254, 16, &r), XVBD_LAT_OK);
-	assert_int_equal(r.h[XVBD_LAT_D2C][XVBD_LAT_READ].count, 1 + 2);
-	assert_int_equal(lat->completions[0], 2);
-	assert_int_equal(lat->completions[1], 2);
+	/* CPU 0: the starts */
+	rec(lat, LAT_EV_INSERT, KDEV, 8, t + 1000, XVBD_LAT_READ);
+	rec(lat, LAT_EV_ISSUE, KDEV, 8, t + 3000, XVBD_LAT_READ);
+	rec(lat, LAT_EV_ISSUE, KDEV, 8, t + 20000, XVBD_LAT_READ);
+	rec(lat, LAT_EV_ISSUE, PDEV, 4096, t + 5000, XVBD_LAT_READ);
+	rec(lat, LAT_EV_ISSUE, PDEV, 16, t + 5000, XVBD_LAT_READ);
+	rec(lat, LAT_EV_ISSUE, KDEV, 72, t + 5000, XVBD_LAT_READ);
+	/* CPU 1: the completions, read after CPU 0's records */
+	rec(lat, LAT_EV_COMPLETE, KDEV, 8, t + 10000, XVBD_LAT_READ);
+	rec(lat, LAT_EV_COMPLETE, KDEV, 8, t + 27000, XVBD_LAT_READ);
+	rec(lat, LAT_EV_COMPLETE, PDEV, 4096, t + 9000, XVBD_LAT_READ);
+	rec(lat, LAT_EV_COMPLETE, PDEV, 16, t + 9000, XVBD_LAT_READ);
+	rec(lat, LAT_EV_COMPLETE, KDEV, 99, t + 9000, XVBD_LAT_READ);
+	/* a request still under way at the read: its issue waits */
+	rec(lat, LAT_EV_ISSUE, KDEV, 64, 11 * S - 5000, XVBD_LAT_READ);
+	lat_pair_until(lat, 11 * S - 10000 + LAT_READ_GRACE_NS(S));
+	assert_int_equal(lat->nrecs, 1);
+	assert_int_equal(lat->nreqs, 1);	/* sector 72: not completed */
+	rec(lat, LAT_EV_COMPLETE, KDEV, 64, 11 * S - 1000, XVBD_LAT_READ);
+	lat_pair_until(lat, 11 * S + GRACE);
+	lat_close_slots(lat, 11 * S + GRACE);
+	r = take(lat, 16, XVBD_LAT_OK);
+	assert_int_equal(d2c->count, 3);
+	assert_int_equal(d2c->sum_ns, 7000 + 7000 + 4000);
+	/* only the first request was inserted */
+	assert_int_equal(i2c->count, 1);
+	assert_int_equal(i2c->sum_ns, 9000);
+	results_free(&r);
+	r = take(lat, 33, XVBD_LAT_OK);
+	assert_int_equal(d2c->count, 1);
+	assert_int_equal(d2c->max_ns, 4000);
+	results_free(&r);
+	assert_int_equal(lat->nreqs, 1);
+	/* Forgotten once older than the limit. */
+	xvbd_lat_read(lat, t + 5000 + LAT_STALE_NS);
+	assert_int_equal(lat->nreqs, 1);
+	xvbd_lat_read(lat, t + 5000 + LAT_STALE_NS + S);
+	assert_int_equal(lat->nreqs, 0);
+	free_tracker(lat);
+}
+
+/*
+ * Thousands of requests in flight at once, completed in another order:
+ * the table grows, and removing one never loses another (its probe run
+ * moved back); every request timed exactly.
+ */
+static void test_many_in_flight(void **state)
+{
+	struct xvbd_lat *lat = fake_tracker();
+	struct xvbd_lat_result r;
+	uint64_t i, n = 5000, t = 10 * S;
+
+	(void)state;
+	for (i = 0; i < n; i++)
+		rec(lat, LAT_EV_ISSUE, KDEV, i * 8, t + i, XVBD_LAT_WRITE);
+	lat_pair_until(lat, t + n + LAT_READ_GRACE_NS(S));
+	assert_int_equal(lat->nreqs, n);
+	for (i = 0; i < n; i++) {
+		uint64_t j = (i * 7919) % n;	/* a permutation */
+
+		rec(lat, LAT_EV_COMPLETE, KDEV, j * 8, t + n + 1000 + i,
+		    XVBD_LAT_WRITE);
+	}
+	lat_pair_until(lat, 11 * S + GRACE);
+	assert_int_equal(lat->nreqs, 0);
+	lat_close_slots(lat, 11 * S + GRACE);
+	r = take(lat, 16, XVBD_LAT_OK);
+	assert_int_equal(r.h[XVBD_LAT_D2C][XVBD_LAT_WRITE].count, n);
+	assert_int_equal(r.h[XVBD_LAT_I2C][XVBD_LAT_WRITE].count, 0);
 	results_free(&r);
 	free_tracker(lat);
 }
 
 /* Lost records, a late record, a reader too far behind, a negative
- * difference: each said, and never a latency. */
+ * difference, a record out of order: each said, never a latency. */
 static void test_incomplete(void **state)
 {
 	struct xvbd_lat *lat = fake_tracker();
-	uint64_t rd = vk_of(lat, 0, 0, XVBD_LAT_D2C);
+	struct lat_unit *disk = &lat->units[0];
 	struct xvbd_lat_result r;
 	uint64_t k;
 
 	(void)state;
-	memset(&r, 0, sizeof(r));
-	lat_count(lat, rd, XVBD_LAT_READ, 10 * S + 1, 100352);
+	lat_count(lat, disk, XVBD_LAT_D2C, XVBD_LAT_READ, 10 * S + 1, 100352);
 	lat->lost = true;
 	lat_close_slots(lat, 11 * S + GRACE);
-	assert_int_equal(xvbd_lat_take(lat, 254, 16, &r),
-			 XVBD_LAT_INCOMPLETE);
+	r = take(lat, 16, XVBD_LAT_INCOMPLETE);
 	assert_non_null(strstr(r.why, "lost records"));
 	assert_int_equal(r.h[XVBD_LAT_D2C][XVBD_LAT_READ].count, 1);
 	results_free(&r);
 	/* The next interval whole again. */
 	lat_close_slots(lat, 12 * S + GRACE);
-	assert_int_equal(xvbd_lat_take(lat, 254, 16, &r), XVBD_LAT_OK);
-	/* A record of slot 11, read after slot 11 was: late. */
-	lat_count(lat, rd, XVBD_LAT_READ, 11 * S + 5, 100352);
+	r = take(lat, 16, XVBD_LAT_OK);
+	/* A request of slot 11, counted after slot 11 was read: late. */
+	lat_count(lat, disk, XVBD_LAT_D2C, XVBD_LAT_READ, 11 * S + 5, 100352);
 	lat_close_slots(lat, 13 * S + GRACE);
-	assert_int_equal(xvbd_lat_take(lat, 254, 16, &r),
-			 XVBD_LAT_INCOMPLETE);
+	r = take(lat, 16, XVBD_LAT_INCOMPLETE);
 	assert_non_null(strstr(r.why, "after its interval was read"));
 	assert_int_equal(r.h[XVBD_LAT_D2C][XVBD_LAT_READ].count, 0);
 	/* Records of more slots than are held before a read. */
 	for (k = 13; k < 13 + LAT_HOLD_SLOTS + 1; k++)
-		lat_count(lat, rd, XVBD_LAT_READ, k * S + 1, 100352);
+		lat_count(lat, disk, XVBD_LAT_D2C, XVBD_LAT_READ, k * S + 1,
+			  100352);
 	lat_close_slots(lat, (14 + LAT_HOLD_SLOTS) * S + GRACE);
-	assert_int_equal(xvbd_lat_take(lat, 254, 16, &r),
-			 XVBD_LAT_INCOMPLETE);
+	r = take(lat, 16, XVBD_LAT_INCOMPLETE);
 	assert_non_null(strstr(r.why, "fell behind"));
 	assert_int_equal(r.h[XVBD_LAT_D2C][XVBD_LAT_READ].count,
 			 LAT_HOLD_SLOTS);
 	results_free(&r);
 	/* A completion before its issue on the clock: backwards. */
-	lat_count(lat, rd, XVBD_LAT_READ, (14 + LAT_HOLD_SLOTS) * S + 1,
-		  (uint64_t)-5000);
+	lat_count(lat, disk, XVBD_LAT_D2C, XVBD_LAT_READ,
+		  (14 + LAT_HOLD_SLOTS) * S + 1, (uint64_t)-5000);
 	lat_close_slots(lat, (15 + LAT_HOLD_SLOTS) * S + GRACE);
-	assert_int_equal(xvbd_lat_take(lat, 254, 16, &r), XVBD_LAT_OK);
+	r = take(lat, 16, XVBD_LAT_OK);
 	assert_int_equal(r.backwards, 1);
 	assert_int_equal(r.h[XVBD_LAT_D2C][XVBD_LAT_READ].count, 0);
 	/* Not a device of the tracker. */
@@ -409,21 +515,25 @@ static void test_incomplete(void **state)
 	free_tracker(lat);
 }
 
-/* The buffers drained through their descriptors: two CPUs, one with
- * two pages, one empty (EAGAIN). */
+/*
+ * The buffers drained through their descriptors: two CPUs, one with an
+ * issue and a write's, the other with the completions and a flush's;
+ * a record stamped before what was already paired is said; a page that
+ * is not one fails the read.
+ */
 static void test_drain(void **state)
 {
 	struct xvbd_lat *lat = fake_tracker();
-	uint64_t rd = vk_of(lat, 0, 0, XVBD_LAT_D2C);
 	int a[2], b[2], fds[2];
 	struct xvbd_lat_result r;
 	struct page p;
+	size_t e;
 
 	(void)state;
-	memset(&r, 0, sizeof(r));
 	assert_int_equal(pipe2(a, O_NONBLOCK), 0);
 	assert_int_equal(pipe2(b, O_NONBLOCK), 0);
-	lat->fmt = fmt;
+	for (e = 0; e < LAT_NEVS; e++)
+		lat->fmt[e] = fmt_of(ids[e]);
 	lat->page_size = PAGE;
 	lat->page = malloc(PAGE);
 	assert_non_null(lat->page);
@@ -431,34 +541,38 @@ static void test_drain(void **state)
 	fds[1] = b[0];
 	lat->raw_fds = fds;
 	lat->nraw = 2;
-	page_init(&p);
-	record(&p, ID, rd, 10 * S + 1, 3000, false);
-	record(&p, ID, rd, 10 * S + 2, 4000, false);
+	page_init(&p, 10 * S);
+	record(&p, ID_ISSUE, KDEV, 8, 1000);
+	record_rw(&p, ID_ISSUE, KDEV, 16, 1000, true, "WS");
 	page_done(&p, 0);
 	assert_int_equal(write(a[1], p.b, PAGE), PAGE);
-	page_init(&p);
-	record(&p, ID, rd, 11 * S + 2, 9000, true);
-	record_rw(&p, ID, rd, 11 * S + 3, 7000, false, "WS");
-	record_rw(&p, ID, rd, 11 * S + 4, 7000, false, "FN");	/* no data */
+	page_init(&p, 10 * S);
+	record(&p, ID_COMPLETE, KDEV, 8, 4000);
+	record_rw(&p, ID_COMPLETE, KDEV, 16, 3000, false, "WS");
+	record_rw(&p, ID_COMPLETE, KDEV, 24, 1000, false, "FN");
 	page_done(&p, 0);
-	assert_int_equal(write(a[1], p.b, PAGE), PAGE);
+	assert_int_equal(write(b[1], p.b, PAGE), PAGE);
 	assert_int_equal(xvbd_lat_read(lat, 11 * S + GRACE), 0);
-	assert_int_equal(xvbd_lat_take(lat, 254, 16, &r), XVBD_LAT_OK);
-	assert_int_equal(r.h[XVBD_LAT_D2C][XVBD_LAT_READ].count, 2);
-	assert_int_equal(r.h[XVBD_LAT_D2C][XVBD_LAT_READ].max_ns, 4000);
-	results_free(&r);
-	assert_int_equal(xvbd_lat_read(lat, 12 * S + GRACE), 0);
-	assert_int_equal(xvbd_lat_take(lat, 254, 16, &r), XVBD_LAT_OK);
+	r = take(lat, 16, XVBD_LAT_OK);
 	assert_int_equal(r.h[XVBD_LAT_D2C][XVBD_LAT_READ].count, 1);
+	assert_int_equal(r.h[XVBD_LAT_D2C][XVBD_LAT_READ].max_ns, 3000);
 	assert_int_equal(r.h[XVBD_LAT_D2C][XVBD_LAT_WRITE].count, 1);
+	assert_int_equal(r.h[XVBD_LAT_D2C][XVBD_LAT_WRITE].max_ns, 5000);
 	results_free(&r);
+	/* Stamped in slot 10, read after slot 11 was paired: said. */
+	page_init(&p, 10 * S);
+	record(&p, ID_ISSUE, KDEV, 32, 9000);
+	page_done(&p, 0);
+	assert_int_equal(write(a[1], p.b, PAGE), PAGE);
+	assert_int_equal(xvbd_lat_read(lat, 12 * S + GRACE), 0);
+	r = take(lat, 16, XVBD_LAT_INCOMPLETE);
+	assert_non_null(strstr(r.why, "later than the reader waits"));
 	/* A page that is not one: the read fails, the interval is not
 	 * whole. */
 	memset(p.b, 0xff, PAGE);
 	assert_int_equal(write(b[1], p.b, PAGE), PAGE);
 	assert_int_equal(xvbd_lat_read(lat, 13 * S + GRACE), -EPROTO);
-	assert_int_equal(xvbd_lat_take(lat, 254, 16, &r),
-			 XVBD_LAT_INCOMPLETE);
+	r = take(lat, 16, XVBD_LAT_INCOMPLETE);
 	lat->raw_fds = NULL;
 	lat->nraw = 0;
 	free(lat->page);
@@ -503,101 +617,52 @@ static void test_joined_late(void **state)
 	free_tracker(lat);
 }
 
-/* vk round trip for whole devices and partitions. */
-static void test_vk(void **state)
+/* The events' filters: what the kernel is told to keep. */
+static void test_filters(void **state)
 {
 	struct xvbd_lat *lat = fake_tracker();
-	enum xvbd_lat_kind k;
-	unsigned gen;
+	char buf[LAT_FILTER_MAX];
+	size_t i;
 
 	(void)state;
-	assert_true(vk_of(lat, 0, 1, XVBD_LAT_I2C) ==
-		    (uint64_t)KDEV * 4 + 3);
-	assert_ptr_equal(lat_vk_unit(lat, (uint64_t)KDEV * 4 + 2, &gen, &k),
-			 &lat->units[0]);
-	assert_true(gen == 1 && k == XVBD_LAT_D2C);
-	assert_ptr_equal(lat_vk_unit(lat, LAT_PART_BASE + 3 * 4 + 1, &gen,
-				     &k), &lat->units[1]);
-	assert_true(gen == 0 && k == XVBD_LAT_I2C);
-	assert_null(lat_vk_unit(lat, LAT_PART_BASE + 4 * 4, &gen, &k));
-	free_tracker(lat);
-}
-
-/* The triggers' texts: what the kernel is told. */
-static void test_specs(void **state)
-{
-	struct xvbd_lat *lat = fake_tracker();
-	struct lat_gen g = { .bit = 1 };
-	size_t i, ncomplete = 0;
-
-	(void)state;
-	assert_int_equal(lat_spec_gen(lat, &g), 0);
-	/* issue, insert; 2 kinds x (whole + 1 partition) */
-	assert_int_equal(g.ncmds, 2 + 2 * 2);
-	assert_non_null(strstr(g.cmds[0], "block_rq_issue\thist:keys=dev,"
-			       "sector:ts1=common_timestamp:size=16384:"
-			       "clock=mono if dev == 266338320 || (dev == "
-			       "266338336 && sector >= 2048 && sector < "
-			       "1050624)"));
-	assert_non_null(strstr(g.cmds[1], "block_rq_insert\t"));
-	for (i = 2; i < g.ncmds; i++) {
-		assert_non_null(strstr(g.cmds[i], "block_rq_complete\t"));
-		assert_non_null(strstr(g.cmds[i], ":clock=mono:"));
-		assert_non_null(strstr(g.cmds[i], ").trace(xvbd_42,$v"));
-		assert_non_null(strstr(g.cmds[i], ",rwbs) if ("));
-		/* reads and writes, nothing else, in one trigger */
-		assert_non_null(strstr(g.cmds[i], ") && (rwbs ~ \"R*\" || "
-				       "rwbs ~ \"W*\" || rwbs ~ \"FW*\")"));
-		if (strstr(g.cmds[i], "=4*dev+"))
-			assert_null(strstr(g.cmds[i], "sector >="));
-		else
-			assert_non_null(strstr(g.cmds[i], "sector >= 2048"));
-		ncomplete++;
-	}
-	assert_int_equal(ncomplete, 4);
-	/* The first: the whole disk's d2c of generation 1, its device,
-	 * completion time, latency and rwbs sent on. */
-	assert_non_null(strstr(g.cmds[2], ":v0=4*dev+2:"));
-	assert_non_null(strstr(g.cmds[2], ":l0=common_timestamp-$ts1:"
-			       "n0=common_timestamp:"));
-	assert_non_null(strstr(g.cmds[2], ".trace(xvbd_42,$v0,$n0,$l0,rwbs)"));
-	assert_non_null(strstr(g.cmds[2], "onmatch(block.block_rq_issue)"));
-	assert_non_null(strstr(g.cmds[4], "onmatch(block.block_rq_insert)"));
-	free(g.cmds);
-	/* The other spellings, for kernels that refuse the first. */
-	memset(&g, 0, sizeof(g));
-	lat->style = LAT_STYLE_VK_CONST_LAST;
-	assert_int_equal(lat_spec_gen(lat, &g), 0);
-	assert_non_null(strstr(g.cmds[2], "=0+dev*4:"));
-	free(g.cmds);
-	lat->style = 0;
-	/* No scheduler on the partition's disk: its i2c not timed; on
-	 * neither: no insert trigger at all. */
-	memset(&g, 0, sizeof(g));
+	assert_int_equal(lat_spec_filter(lat, LAT_EV_ISSUE, buf, sizeof(buf)),
+			 0);
+	assert_string_equal(buf, "(dev == 266338320 || (dev == 266338336 && "
+			    "sector >= 2048 && sector < 1050624)) && (rwbs ~ "
+			    "\"R*\" || rwbs ~ \"W*\" || rwbs ~ \"FW*\")");
+	assert_int_equal(lat_spec_filter(lat, LAT_EV_COMPLETE, buf,
+					 sizeof(buf)), 0);
+	assert_non_null(strstr(buf, "sector >= 2048"));
+	/* No scheduler on the partition's disk: its insertions not
+	 * traced; on neither: the insert event not wanted. */
 	lat->units[1].queued = false;
-	assert_int_equal(lat_spec_gen(lat, &g), 0);
-	assert_int_equal(g.ncmds, 2 + 2 + 1);
-	assert_null(strstr(g.cmds[1], "sector >="));
-	free(g.cmds);
-	memset(&g, 0, sizeof(g));
+	assert_int_equal(lat_spec_filter(lat, LAT_EV_INSERT, buf,
+					 sizeof(buf)), 0);
+	assert_null(strstr(buf, "sector >="));
 	lat->units[0].queued = false;
-	assert_int_equal(lat_spec_gen(lat, &g), 0);
-	assert_int_equal(g.ncmds, 1 + 2);
-	for (i = 0; i < g.ncmds; i++)
-		assert_null(strstr(g.cmds[i], "insert"));
-	free(g.cmds);
-	lat->units[0].queued = lat->units[1].queued = true;
-	/* Too many devices for one trigger's text. */
-	memset(&g, 0, sizeof(g));
+	assert_int_equal(lat_spec_filter(lat, LAT_EV_INSERT, buf,
+					 sizeof(buf)), -ENOENT);
+	assert_int_equal(lat_spec_filter(lat, LAT_EV_ISSUE, buf, sizeof(buf)),
+			 0);
+	/* Not wanted: in no filter; none wanted: no event. */
+	lat->units[0].wanted = false;
+	assert_int_equal(lat_spec_filter(lat, LAT_EV_ISSUE, buf, sizeof(buf)),
+			 0);
+	assert_null(strstr(buf, "266338320"));
+	lat->units[1].wanted = false;
+	assert_int_equal(lat_spec_filter(lat, LAT_EV_COMPLETE, buf,
+					 sizeof(buf)), -ENOENT);
+	lat->units[0].wanted = lat->units[1].wanted = true;
+	/* Too many devices for one filter's text. */
 	lat->units = realloc(lat->units, 300 * sizeof(*lat->units));
 	assert_non_null(lat->units);
 	for (i = 2; i < 300; i++) {
-		lat->units[i] = lat->units[0];
+		lat->units[i] = lat->units[1];
 		lat->units[i].kdev = KDEV + (uint32_t)i;
 	}
 	lat->nunits = 300;
-	assert_int_equal(lat_spec_gen(lat, &g), -E2BIG);
-	free(g.cmds);
+	assert_int_equal(lat_spec_filter(lat, LAT_EV_ISSUE, buf, sizeof(buf)),
+			 -E2BIG);
 	free_tracker(lat);
 }
 
@@ -607,12 +672,12 @@ int main(void)
 		cmocka_unit_test(test_ring_page),
 		cmocka_unit_test(test_ring_format),
 		cmocka_unit_test(test_slot_counts),
-		cmocka_unit_test(test_handover),
+		cmocka_unit_test(test_pairing),
+		cmocka_unit_test(test_many_in_flight),
 		cmocka_unit_test(test_incomplete),
 		cmocka_unit_test(test_drain),
 		cmocka_unit_test(test_joined_late),
-		cmocka_unit_test(test_vk),
-		cmocka_unit_test(test_specs),
+		cmocka_unit_test(test_filters),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

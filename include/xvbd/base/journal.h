@@ -53,7 +53,8 @@
 #define XVBD_J_ABDISK	"abdisk"	/* DOMID DEVID VDEV TARGET NAME: ab
 					 * run's disk under test, attached */
 #define XVBD_J_TRACE	"trace"		/* INSTANCE SYNTH: a tracefs
-					 * instance and synthetic event */
+					 * instance (SYNTH "-"; an older
+					 * xvbd's synthetic event) */
 
 /*
  * The writing side.  begin names the command (its journal is made at its

@@ -1,12 +1,13 @@
 /*
- * lat_trace.h - per-request latency of block devices, timed in the
- * kernel: the block layer's request tracepoints (block_rq_insert,
- * block_rq_issue, block_rq_complete) paired by hist triggers into a
- * synthetic event per request (its device, completion time and
- * latency), written into the instance's ring buffer; xvbd reads the
- * records a page at a time and counts them into log-linear buckets
- * (lathist.h).  No request wakes user space: the buffers are read once
- * per sampling interval, and more often by a sampler that drains them.
+ * lat_trace.h - per-request latency of block devices, from the block
+ * layer's request tracepoints (block_rq_insert, block_rq_issue,
+ * block_rq_complete), enabled in a tracefs instance of the process's own
+ * and filtered in the kernel to the devices timed; xvbd reads their
+ * records a page at a time, pairs each completion with its request's
+ * start by (dev, sector) in time order across CPUs, and counts each
+ * request into log-linear buckets (lathist.h).  No request wakes user
+ * space: the buffers are read once per sampling interval, and more
+ * often by a sampler that drains them.
  *
  * What is timed, per device ("unit": a loop device, a disk, or a
  * partition told apart by its sector range on its disk, since the
@@ -16,7 +17,7 @@
  *   i2c  insertion into the I/O scheduler -> completion: queue plus
  *        service, timed on devices whose queue has a scheduler (with
  *        "none" most requests are issued directly, never inserted: not
- *        timed there, which spares its triggers' cost)
+ *        timed there, which spares tracing the insertions)
  * Flushes without data and discards are not timed.
  *
  * The clock: the kernel's "mono" trace clock (ktime_get_mono_fast_ns),
@@ -30,9 +31,8 @@
  * a latency.
  *
  * Clean: everything is in the process's own tracefs instance
- * (instances/xvbd-<pid>) and one synthetic event (xvbd_<pid>), noted in
- * the journal before it is made and removed by xvbd_lat_close(); two
- * processes never share anything.
+ * (instances/xvbd-<pid>), noted in the journal before it is made and
+ * removed by xvbd_lat_close(); two processes never share anything.
  */
 #ifndef XVBD_LAT_TRACE_H
 #define XVBD_LAT_TRACE_H
@@ -70,7 +70,8 @@ int xvbd_lat_open(struct xvbd_tracefs *tf, struct xvbd_sysfs *sys,
 void xvbd_lat_close(struct xvbd_lat *lat);
 /*
  * The shell command that removes what a tracker left (a killed
- * process's instance and synthetic event, either NULL when gone).
+ * process's instance; an older xvbd's synthetic event too: either NULL
+ * when gone, synth "-" for none).
  */
 void xvbd_lat_remedy(const struct xvbd_tracefs *tf, const char *inst,
 		     const char *synth, char *buf, size_t len);

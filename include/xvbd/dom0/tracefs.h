@@ -1,22 +1,26 @@
 /*
  * tracefs.h - the kernel's tracing filesystem, as xvbd uses it: an
- * instance of its own, synthetic events, hist triggers on its instance's
- * events and their "hist" files.  Every tracefs path of xvbd is spelled
- * in src/dom0/tracefs.c and nowhere else:
+ * instance of its own, its events enabled and filtered, its clock, and
+ * its per-CPU ring buffers read raw.  Every tracefs path of xvbd is
+ * spelled in src/dom0/tracefs.c and nowhere else:
  *
  *	/sys/kernel/tracing (or /sys/kernel/debug/tracing), a tracefs mount
- *	  synthetic_events			global: one name per process
+ *	  events/header_page			a ring buffer page's layout
  *	  instances/<name>/			mkdir / rmdir
- *	  instances/<name>/events/<system>/<event>/trigger, .../hist
- *	  instances/<name>/error_log		why a trigger was refused
+ *	  instances/<name>/trace_clock, buffer_size_kb
+ *	  instances/<name>/events/<system>/<event>/enable, filter, format
+ *	  instances/<name>/per_cpu/cpu<N>/trace_pipe_raw
+ *	  instances/<name>/error_log		why a filter was refused
+ *	  synthetic_events			an older xvbd's leftovers
  *
  * Everything an xvbd process creates is named after it (its pid), so two
- * of them never touch each other's: an instance's triggers are its own,
- * and a synthetic event, which is global, is removed only by name.
+ * of them never touch each other's: an instance's events, filters,
+ * clock and buffers are its own.
  *
  * root NULL is the system's tracefs (found by its mount, statfs' magic);
  * another root is a plain directory tree standing for it (unit tests).
- * rmdir of an instance refuses (EBUSY) while it has hist triggers.
+ * rmdir of an instance disables its events; an open trace_pipe_raw
+ * keeps it (EBUSY).
  * Names given to these functions must be [A-Za-z0-9_-]+: they become
  * path components and definitions.  Functions return 0 or -errno.
  */
@@ -29,12 +33,11 @@
 struct xvbd_tracefs;
 
 /*
- * Find tracefs and check that it has what latency tracking needs: hist
- * triggers, synthetic events, the block layer's request tracepoints, and
- * write access.  On failure *why says what is missing in a few words
- * ("tracefs is not mounted", "no hist triggers in this kernel
- * (CONFIG_HIST_TRIGGERS)", "not root") and the result is -ENOENT,
- * -EOPNOTSUPP or -EACCES.
+ * Find tracefs and check that it has what latency tracking needs:
+ * instances, the block layer's request tracepoints, and write access.
+ * On failure *why says what is missing in a few words ("tracefs is not
+ * mounted", "no block request tracepoints in ...", "not root") and the
+ * result is -ENOENT, -EOPNOTSUPP or -EACCES.
  */
 int xvbd_tracefs_open(const char *root, struct xvbd_tracefs **out,
 		      char *why, size_t why_len);
@@ -48,24 +51,22 @@ int xvbd_tracefs_instance_remove(struct xvbd_tracefs *t, const char *name);
 bool xvbd_tracefs_instance_exists(struct xvbd_tracefs *t, const char *name);
 
 /*
- * A synthetic event: def is its definition ("name u64 a; u64 b"),
- * appended to synthetic_events; removed by name ("!name").
+ * Is a synthetic event of that name defined?  1, 0 or -errno.  (xvbd
+ * makes none now; an older xvbd killed while tracing left one.)
  */
-int xvbd_tracefs_synth_add(struct xvbd_tracefs *t, const char *def,
-			   char *err, size_t err_len);
-int xvbd_tracefs_synth_remove(struct xvbd_tracefs *t, const char *name);
-/* Is a synthetic event of that name defined?  1, 0 or -errno. */
 int xvbd_tracefs_synth_exists(struct xvbd_tracefs *t, const char *name);
 
 /*
- * Append cmd to instances/<inst>/events/<system>/<event>/trigger (a
- * "!" in front removes it).  When the kernel refuses it, err gets the
- * kernel's reason from the instance's error_log ("Variable already
- * defined"), or strerror.
+ * instances/<inst>/events/<system>/<event>/filter: only the records
+ * that match text are written.  When the kernel refuses it, err gets
+ * the kernel's reason from the instance's error_log, or strerror.
  */
-int xvbd_tracefs_trigger(struct xvbd_tracefs *t, const char *inst,
-			 const char *system, const char *event,
-			 const char *cmd, char *err, size_t err_len);
+int xvbd_tracefs_event_filter(struct xvbd_tracefs *t, const char *inst,
+			      const char *system, const char *event,
+			      const char *text, char *err, size_t err_len);
+/* instances/<inst>/trace_clock: the clock its records are stamped by. */
+int xvbd_tracefs_clock(struct xvbd_tracefs *t, const char *inst,
+		       const char *clock);
 
 /*
  * instances/<inst>/events/<system>/<event>/enable: the event written
@@ -99,17 +100,14 @@ int xvbd_tracefs_raw_open(struct xvbd_tracefs *t, const char *inst,
 /*
  * The shell command that removes an instance and a synthetic event left
  * behind (a killed process's): the triggers of each of events
- * ("system/event"), in that order, cleared (a trigger whose variables
- * another one uses stays until that one is gone); then the instance can
- * be removed, and the synthetic event, no longer used, with it.  Either
- * may be NULL.
+ * ("system/event"), in that order, cleared (an older xvbd's hist
+ * triggers: one whose variables another one uses stays until that one
+ * is gone); then the instance can be removed, and the synthetic event,
+ * no longer used, with it.  Either may be NULL.
  */
 void xvbd_tracefs_remedy(const struct xvbd_tracefs *t, const char *inst,
 			 const char *synth, const char *const *events,
 			 size_t nevents, char *buf, size_t len);
-/* Every trigger of inst's event sys_event ("block/block_rq_issue"). */
-int xvbd_tracefs_trigger_clear(struct xvbd_tracefs *t, const char *inst,
-			       const char *sys_event);
 /* The instance's directory, for messages. */
 void xvbd_tracefs_instance_path(const struct xvbd_tracefs *t,
 				const char *inst, char *buf, size_t len);
