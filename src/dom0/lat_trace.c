@@ -21,7 +21,7 @@
 /* The journal's synthetic event: none (older xvbds made one). */
 #define NO_SYNTH		"-"
 
-static uint64_t now_ns(void)
+uint64_t lat_now_ns(void)
 {
 	struct timespec ts;
 
@@ -112,7 +112,7 @@ int lat_apply(struct xvbd_lat *lat, char *why, size_t len)
 	}
 	if (!lat_counted_units(lat))
 		return 0;
-	first = now_ns() / lat->slot_ns + 1;
+	first = lat_now_ns() / lat->slot_ns + 1;
 	if (!lat->started)
 		lat->done_slot = first - 1;
 	lat->started = true;

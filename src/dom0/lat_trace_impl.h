@@ -134,6 +134,7 @@ struct xvbd_lat {
 	bool started;
 	bool lost;			/* the ring buffer lost records */
 	bool late;			/* a record came after its turn */
+	bool full;			/* a request's start not kept */
 	bool enabled[LAT_NEVS];		/* each event, as the kernel has it */
 	/* Each CPU's trace_pipe_raw and the events' formats. */
 	struct lat_ring_fmt fmt[LAT_NEVS];
@@ -166,6 +167,8 @@ int lat_spec_filter(const struct xvbd_lat *lat, enum lat_ev ev, char *buf,
 const char *lat_ev_name(enum lat_ev ev);	/* "block_rq_issue" */
 
 /* ---- lat_trace.c ---- */
+
+uint64_t lat_now_ns(void);		/* CLOCK_MONOTONIC, in ns */
 
 size_t lat_counted_units(const struct xvbd_lat *lat);
 /* The events' filters and enables after a change of units. */

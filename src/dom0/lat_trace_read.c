@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -162,6 +161,9 @@ void lat_close_slots(struct xvbd_lat *lat, uint64_t now)
 			unit_incomplete(u, "the kernel's ring buffer lost "
 					"records (read too seldom: a shorter "
 					"interval reads it more often)");
+		else if (lat->full)
+			unit_incomplete(u, "more requests in flight than xvbd "
+					"keeps, or no memory for them");
 		else if (lat->late)
 			unit_incomplete(u, "a request's record was written "
 					"later than the reader waits for it "
@@ -171,7 +173,7 @@ void lat_close_slots(struct xvbd_lat *lat, uint64_t now)
 			unit_incomplete(u, "tracking began within the "
 					"interval");
 	}
-	lat->lost = lat->late = false;
+	lat->lost = lat->late = lat->full = false;
 	lat->done_slot = closed;
 }
 
@@ -357,12 +359,16 @@ static void pair(struct xvbd_lat *lat, const struct lat_rec *r)
 		if (q) {
 			q->insert_ts = r->ts;
 			q->issue_ts = 0;
+		} else {
+			lat->full = true;
 		}
 		break;
 	case LAT_EV_ISSUE:
 		q = req_at(lat, r->dev, r->sector, true);
 		if (q)
 			q->issue_ts = r->ts;
+		else
+			lat->full = true;
 		break;
 	case LAT_EV_COMPLETE:
 		/* Without its start (begun before tracing): not timed. */
@@ -452,17 +458,9 @@ int lat_drain_at(struct xvbd_lat *lat, uint64_t now)
 	return err;
 }
 
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
 int xvbd_lat_drain(struct xvbd_lat *lat)
 {
-	return lat_drain_at(lat, now_ns());
+	return lat_drain_at(lat, lat_now_ns());
 }
 
 int xvbd_lat_read(struct xvbd_lat *lat, uint64_t now)
