@@ -149,6 +149,7 @@ struct xvbd_lat {
 	/* Requests started and not completed, by (dev, sector). */
 	struct lat_req *reqs;
 	size_t nreqs, capreqs;
+	size_t reqs_max;		/* 0: LAT_INFLIGHT_MAX */
 };
 
 /* ---- lat_trace_spec.c: the filters' texts (pure) ---- */

@@ -197,7 +197,7 @@ static int reqs_grow(struct xvbd_lat *lat)
 	struct lat_req *old = lat->reqs, *n;
 	size_t oldcap = lat->capreqs;
 
-	if (cap > LAT_INFLIGHT_MAX * 2)
+	if (cap > (lat->reqs_max ? lat->reqs_max : LAT_INFLIGHT_MAX) * 2)
 		return -ENOSPC;
 	n = calloc(cap, sizeof(*n));
 	if (!n)
@@ -223,9 +223,9 @@ static struct lat_req *req_at(struct xvbd_lat *lat, uint32_t dev,
 {
 	size_t mask, i;
 
-	/* At most half full: probes stay short. */
+	/* At most half full: probes stay short.  Full: found, not made. */
 	if (make && (lat->nreqs + 1) * 2 > lat->capreqs && reqs_grow(lat))
-		return NULL;
+		make = false;
 	if (!lat->capreqs)
 		return NULL;
 	mask = lat->capreqs - 1;

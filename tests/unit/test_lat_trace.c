@@ -465,6 +465,28 @@ static void test_many_in_flight(void **state)
 	assert_int_equal(r.h[XVBD_LAT_I2C][XVBD_LAT_WRITE].count, 0);
 	results_free(&r);
 	free_tracker(lat);
+	/* More in flight than it keeps: those not kept are said. */
+	lat = fake_tracker();
+	lat->reqs_max = 1024;
+	t = 11 * S;
+	for (i = 0; i < 1500; i++)
+		rec(lat, LAT_EV_ISSUE, KDEV, i * 8, t + i, XVBD_LAT_READ);
+	/* an issue again of one kept: still found when full */
+	rec(lat, LAT_EV_ISSUE, KDEV, 0, t + 2000, XVBD_LAT_READ);
+	for (i = 0; i < 1500; i++)
+		rec(lat, LAT_EV_COMPLETE, KDEV, i * 8, t + 3000 + i,
+		    XVBD_LAT_READ);
+	lat_pair_until(lat, 12 * S + GRACE);
+	assert_int_equal(lat->nreqs, 0);
+	lat_close_slots(lat, 12 * S + GRACE);
+	r = take(lat, 16, XVBD_LAT_INCOMPLETE);
+	assert_non_null(strstr(r.why, "more requests in flight"));
+	assert_int_equal(r.h[XVBD_LAT_D2C][XVBD_LAT_READ].count, 1024);
+	/* sector 0's start is its second issue's */
+	assert_int_equal(r.h[XVBD_LAT_D2C][XVBD_LAT_READ].sum_ns,
+			 1000 + 1023 * 3000);
+	results_free(&r);
+	free_tracker(lat);
 }
 
 /* Lost records, a late record, a reader too far behind, a negative
