@@ -403,8 +403,7 @@ static int left_trace(const struct dead *d, const char *args)
 	if (xvbd_tracefs_open(NULL, &tf, why, sizeof(why)))
 		return -1;	/* tracefs not there now: ask again later */
 	inst_left = xvbd_tracefs_instance_exists(tf, inst);
-	/* "-": none made (an older xvbd made a synthetic event too). */
-	synth_left = strcmp(synth, "-") &&
+	synth_left = strcmp(synth, XVBD_LAT_NO_SYNTH) &&
 		     xvbd_tracefs_synth_exists(tf, synth) > 0;
 	if (!inst_left && !synth_left) {
 		xvbd_tracefs_close(tf);

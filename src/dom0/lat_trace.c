@@ -18,8 +18,6 @@
 
 #define SYSTEM_BLOCK		"block"
 #define INSTANCE_PREFIX		"xvbd-"
-/* The journal's synthetic event: none (older xvbds made one). */
-#define NO_SYNTH		"-"
 
 uint64_t lat_now_ns(void)
 {
@@ -30,13 +28,15 @@ uint64_t lat_now_ns(void)
 }
 
 /*
- * Which units' queues have an I/O scheduler (i2c timed), read afresh for
- * each generation: a scheduler can be changed at any time.  Unknown
- * counts as one (timing i2c where it says nothing costs only time).
+ * Which units' queues have an I/O scheduler (i2c timed), read afresh
+ * when the set changes and at each interval: a scheduler can be changed
+ * at any time.  Unknown counts as one (timing i2c where it says nothing
+ * costs only time).  Whether any unit's answer changed.
  */
-static void units_queued(struct xvbd_lat *lat)
+static bool units_queued(struct xvbd_lat *lat)
 {
 	struct xvbd_blk_queue q;
+	bool changed = false, queued;
 	size_t i;
 
 	for (i = 0; i < lat->nunits; i++) {
@@ -46,8 +46,11 @@ static void units_queued(struct xvbd_lat *lat)
 			continue;
 		xvbd_sysfs_blk_queue(lat->sys, u->disk_major, u->disk_minor,
 				     &q);
-		u->queued = q.sched_rc || strcmp(q.scheduler, "none");
+		queued = q.sched_rc || strcmp(q.scheduler, "none");
+		changed = changed || queued != u->queued;
+		u->queued = queued;
 	}
+	return changed;
 }
 
 static int event_on(struct xvbd_lat *lat, enum lat_ev e, bool on,
@@ -82,7 +85,6 @@ int lat_apply(struct xvbd_lat *lat, char *why, size_t len)
 	size_t i;
 	int e, rc;
 
-	units_queued(lat);
 	for (e = 0; e < LAT_NEVS; e++) {
 		rc = lat_spec_filter(lat, (enum lat_ev)e, text, sizeof(text));
 		if (rc == -ENOENT) {
@@ -129,21 +131,10 @@ int lat_apply(struct xvbd_lat *lat, char *why, size_t len)
 
 void lat_recheck(struct xvbd_lat *lat)
 {
-	bool was[LAT_UNITS_MAX];
 	char why[256];
-	size_t i, n = lat->nunits < LAT_UNITS_MAX ? lat->nunits :
-		      LAT_UNITS_MAX;
 
-	if (!lat->instance_made)
-		return;
-	for (i = 0; i < n; i++)
-		was[i] = lat->units[i].queued;
-	units_queued(lat);
-	for (i = 0; i < n; i++)
-		if (was[i] != lat->units[i].queued)
-			break;
 	/* A filter the kernel took before is taken again. */
-	if (i < n)
+	if (lat->instance_made && units_queued(lat))
 		lat_apply(lat, why, sizeof(why));
 }
 
@@ -215,7 +206,7 @@ static int open_kernel_side(struct xvbd_lat *lat, char *why, size_t len)
 	int rc;
 
 	/* Named before it is made: a SIGKILL from here on is reported. */
-	xvbd_journal_note(XVBD_J_TRACE, "%s " NO_SYNTH, lat->inst);
+	xvbd_journal_note(XVBD_J_TRACE, "%s " XVBD_LAT_NO_SYNTH, lat->inst);
 	lat->journaled = true;
 	rc = xvbd_tracefs_instance_add(lat->tf, lat->inst);
 	if (rc) {
@@ -270,7 +261,7 @@ void xvbd_lat_remedy(const struct xvbd_tracefs *tf, const char *inst,
 	char ev[4][LAT_NAME_MAX + 16];
 	const char *evp[4] = { ev[0], ev[1], ev[2], ev[3] };
 
-	if (!synth || !strcmp(synth, NO_SYNTH)) {
+	if (!synth || !strcmp(synth, XVBD_LAT_NO_SYNTH)) {
 		xvbd_tracefs_remedy(tf, inst, NULL, evp, 0, buf, len);
 		return;
 	}
@@ -301,7 +292,8 @@ void xvbd_lat_close(struct xvbd_lat *lat)
 	if (lat->journaled && !(lat->instance_made &&
 				xvbd_tracefs_instance_exists(lat->tf,
 							     lat->inst)))
-		xvbd_journal_done(XVBD_J_TRACE, "%s " NO_SYNTH, lat->inst);
+		xvbd_journal_done(XVBD_J_TRACE, "%s " XVBD_LAT_NO_SYNTH,
+				  lat->inst);
 	lat_units_free(lat);
 	free(lat);
 }
@@ -393,5 +385,6 @@ int xvbd_lat_set_devs(struct xvbd_lat *lat, const struct xvbd_lat_dev *devs,
 	}
 	if (!changed)
 		return 0;
+	units_queued(lat);
 	return lat_apply(lat, why, why_len);
 }

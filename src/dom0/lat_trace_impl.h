@@ -172,7 +172,8 @@ const char *lat_ev_name(enum lat_ev ev);	/* "block_rq_issue" */
 uint64_t lat_now_ns(void);		/* CLOCK_MONOTONIC, in ns */
 
 size_t lat_counted_units(const struct xvbd_lat *lat);
-/* The events' filters and enables after a change of units. */
+/* The events' filters and enables after a change of units (their
+ * schedulers read). */
 int lat_apply(struct xvbd_lat *lat, char *why, size_t len);
 /* The units' schedulers read again; the filters follow a change. */
 void lat_recheck(struct xvbd_lat *lat);

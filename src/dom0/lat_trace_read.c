@@ -191,9 +191,29 @@ static size_t req_hash(uint32_t dev, uint64_t sector, size_t mask)
 static struct lat_req *req_at(struct xvbd_lat *lat, uint32_t dev,
 			      uint64_t sector, bool make);
 
+/* Move old's requests begun at or after since into lat's table; free it. */
+static void reqs_move(struct xvbd_lat *lat, struct lat_req *old,
+		      size_t oldcap, uint64_t since)
+{
+	size_t i;
+
+	for (i = 0; i < oldcap; i++) {
+		struct lat_req *e;
+		uint64_t last = old[i].issue_ts > old[i].insert_ts ?
+				old[i].issue_ts : old[i].insert_ts;
+
+		if (!old[i].used || last < since)
+			continue;
+		e = req_at(lat, old[i].dev, old[i].sector, true);
+		if (e)
+			*e = old[i];
+	}
+	free(old);
+}
+
 static int reqs_grow(struct xvbd_lat *lat)
 {
-	size_t cap = lat->capreqs ? lat->capreqs * 2 : 1024, i;
+	size_t cap = lat->capreqs ? lat->capreqs * 2 : 1024;
 	struct lat_req *old = lat->reqs, *n;
 	size_t oldcap = lat->capreqs;
 
@@ -205,16 +225,7 @@ static int reqs_grow(struct xvbd_lat *lat)
 	lat->reqs = n;
 	lat->capreqs = cap;
 	lat->nreqs = 0;
-	for (i = 0; i < oldcap; i++) {
-		struct lat_req *e;
-
-		if (!old[i].used)
-			continue;
-		e = req_at(lat, old[i].dev, old[i].sector, true);
-		if (e)
-			*e = old[i];
-	}
-	free(old);
+	reqs_move(lat, old, oldcap, 0);
 	return 0;
 }
 
@@ -274,24 +285,13 @@ static void req_del(struct xvbd_lat *lat, struct lat_req *e)
 static void reqs_forget(struct xvbd_lat *lat, uint64_t t)
 {
 	struct lat_req *old = lat->reqs;
-	size_t oldcap = lat->capreqs, i;
+	size_t oldcap = lat->capreqs;
 
 	if (!lat->nreqs)
 		return;
 	lat->reqs = NULL;
 	lat->capreqs = lat->nreqs = 0;
-	for (i = 0; i < oldcap; i++) {
-		struct lat_req *e;
-		uint64_t last = old[i].issue_ts > old[i].insert_ts ?
-				old[i].issue_ts : old[i].insert_ts;
-
-		if (!old[i].used || last < t)
-			continue;
-		e = req_at(lat, old[i].dev, old[i].sector, true);
-		if (e)
-			*e = old[i];
-	}
-	free(old);
+	reqs_move(lat, old, oldcap, t);
 }
 
 /* ---- records: read per CPU, paired in time order ---- */
@@ -398,16 +398,10 @@ void lat_pair_until(struct xvbd_lat *lat, uint64_t now)
 		lat->paired_to = until;
 }
 
-struct drain_ctx {
-	struct xvbd_lat *lat;
-	uint64_t late;		/* records older than what was paired */
-};
-
 static void on_record(void *arg, uint64_t ts, const unsigned char *data,
 		      size_t n)
 {
-	struct drain_ctx *c = arg;
-	struct xvbd_lat *lat = c->lat;
+	struct xvbd_lat *lat = arg;
 	const unsigned char *rwbs;
 	struct lat_rec r;
 	size_t e;
@@ -421,8 +415,9 @@ static void on_record(void *arg, uint64_t ts, const unsigned char *data,
 		r.dir = (uint8_t)lat_rwbs_dir(rwbs, lat->fmt[e].rwbs_len);
 		if (r.dir >= XVBD_LAT_NDIRS)
 			return;
+		/* Older than what was paired: it missed its turn. */
 		if (ts < lat->paired_to)
-			c->late++;
+			lat->late = true;
 		lat_add_rec(lat, &r);
 		return;
 	}
@@ -430,7 +425,6 @@ static void on_record(void *arg, uint64_t ts, const unsigned char *data,
 
 int lat_drain_at(struct xvbd_lat *lat, uint64_t now)
 {
-	struct drain_ctx c = { .lat = lat };
 	size_t i, pages;
 	ssize_t r;
 	int err = 0;
@@ -444,16 +438,13 @@ int lat_drain_at(struct xvbd_lat *lat, uint64_t now)
 				err = -errno;
 			if (r <= 0)
 				break;
-			if (lat_ring_page(lat->page, (size_t)r, on_record, &c,
+			if (lat_ring_page(lat->page, (size_t)r, on_record, lat,
 					  &lat->lost))
 				err = -EPROTO;
 		}
 	}
 	if (!lat)
 		return 0;
-	/* Written later than the slack allows: paired out of order. */
-	if (c.late)
-		lat->late = true;
 	lat_pair_until(lat, now);
 	return err;
 }

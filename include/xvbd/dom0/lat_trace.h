@@ -75,6 +75,8 @@ void xvbd_lat_close(struct xvbd_lat *lat);
  */
 void xvbd_lat_remedy(const struct xvbd_tracefs *tf, const char *inst,
 		     const char *synth, char *buf, size_t len);
+/* The journal's synthetic event of a tracker: none (older xvbds made one). */
+#define XVBD_LAT_NO_SYNTH	"-"
 
 /*
  * The devices to time (replacing the last set).  A device that cannot
