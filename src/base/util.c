@@ -16,24 +16,50 @@
 #include "xvbd/base/util.h"
 
 /*
- * s written to f with control bytes escaped ("\n", "\x1b"): an error
- * message quotes what the user or a guest wrote, and it stays one line
- * (a newline in an argument must not forge a second message).
+ * One byte as an error message writes it: control bytes escaped ("\n",
+ * "\x1b"), since a message quotes what the user or a guest wrote and
+ * stays one line (a newline in an argument must not forge a second
+ * message).  out holds at least 5 bytes; returns its length.
  */
+static size_t escape_byte(unsigned char c, char *out)
+{
+	if (c == '\n')
+		return (size_t)sprintf(out, "\\n");
+	if (c == '\t')
+		return (size_t)sprintf(out, "\\t");
+	if (c < 0x20 || c == 0x7f)
+		return (size_t)sprintf(out, "\\x%02x", c);
+	out[0] = (char)c;
+	out[1] = '\0';
+	return 1;
+}
+
 static void put_escaped(FILE *f, const char *s)
 {
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	char esc[5];
 
-		if (c == '\n')
-			fputs("\\n", f);
-		else if (c == '\t')
-			fputs("\\t", f);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(f, "\\x%02x", c);
-		else
-			fputc(c, f);
+	for (; *s; s++) {
+		escape_byte((unsigned char)*s, esc);
+		fputs(esc, f);
 	}
+}
+
+void xvbd_escape_line(char *buf, size_t len, const char *s)
+{
+	size_t used = 0, n;
+	char esc[5];
+
+	if (!len)
+		return;
+	for (; *s; s++) {
+		n = escape_byte((unsigned char)*s, esc);
+		/* a whole escape or none: no "\x1" cut in half */
+		if (used + n >= len)
+			break;
+		memcpy(buf + used, esc, n);
+		used += n;
+	}
+	buf[used] = '\0';
 }
 
 /*

@@ -21,14 +21,16 @@
 int xvbd_plan_fail(struct xvbd_plan_err *e, const char *where,
 		   const char *key, const char *fmt, ...)
 {
-	char why[400];
+	char why[400], line[600];
 	va_list ap;
 
 	va_start(ap, fmt);
 	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
-	snprintf(e->buf, e->len, "%s%s%s: %s", where, key ? "." : "",
+	snprintf(line, sizeof(line), "%s%s%s: %s", where, key ? "." : "",
 		 key ? key : "", why);
+	/* the key and the values quoted are the plan's: one line still */
+	xvbd_escape_line(e->buf, e->len, line);
 	return -EINVAL;
 }
 

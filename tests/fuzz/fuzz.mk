@@ -46,7 +46,8 @@ $(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/tests/fuzz/fuzz_%.o $(FUZZ_LIB_OBJS)
 	$(FUZZ_CC) -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ $(PKG_LIBS) -lm
 
 # Each harness on a scratch corpus plus its seeds; libFuzzer's last line,
-# "Done N runs in S second(s)", gives its executions.
+# "Done N runs in S second(s)", gives its executions; a failure's line
+# names libFuzzer's summary and the input (check's recap repeats it).
 check-fuzz fuzz-long: fuzz
 	@pass=0; fail=0; \
 	for n in $(FUZZ_NAMES); do \
@@ -60,7 +61,8 @@ check-fuzz fuzz-long: fuzz
 			pass=$$((pass + 1)); \
 			echo "ok - $$n: $$(sed -n 's/^Done \([0-9]*\) runs in \([0-9]*\).*/\1 executions in \2 s/p' "$$work.log"), no crash"; \
 		else \
-			fail=$$((fail + 1)); echo "not ok - $$n:"; \
+			fail=$$((fail + 1)); \
+			echo "not ok - $$n: $$(sed -n 's/^SUMMARY: //p' "$$work.log" | head -n 1); input (base64): $$(sed -n 's/^Base64: //p' "$$work.log" | head -n 1)"; \
 			grep -v '^#' "$$work.log" | tail -n 40 | sed 's/^/#   /'; \
 		fi; \
 		rm -rf "$$work" "$$work.log"; \

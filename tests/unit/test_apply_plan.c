@@ -168,6 +168,14 @@ static const struct {
 	  "disks[0]: key \"file\\u0000x\": a \\u0000 (NUL) inside" },
 	{ DISK("{\"vdev\": \"xvdb\", \"file\": \"/a\", \"access\": "
 	       "\"ro\\u0000\"}"), "disks[0].access: a \\u0000 (NUL)" },
+	/* a value or key with a newline is quoted escaped: still one line */
+	{ DISK("{\"vdev\": \"xvdb\", \"file\": \"/a\", \"prealloc\": "
+	       "\"\\n\"}"),
+	  "disks[0].prealloc: \"\\n\": expected on or off" },
+	{ DISK("{\"vdev\": \"xv\\ndb\", \"file\": \"/a\"}"),
+	  "disks[0].vdev: \"xv\\ndb\": not a virtual device name" },
+	{ DISK("{\"vdev\": \"xvdb\", \"file\": \"/a\", \"k\\u001b\": 1}"),
+	  "disks[0].k\\x1b: unknown key" },
 };
 
 static void test_bad(void **state)

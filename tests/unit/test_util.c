@@ -157,6 +157,20 @@ static void test_kvmap(void **state)
 	assert_int_equal(map.len, 0);
 }
 
+static void test_escape_line(void **state)
+{
+	char buf[16];
+
+	(void)state;
+	xvbd_escape_line(buf, sizeof(buf), "a\nb\tc\x1b");
+	assert_string_equal(buf, "a\\nb\\tc\\x1b");
+	/* cut at a whole escape: "\x1" would read as another byte */
+	xvbd_escape_line(buf, 8, "abcde\x01");
+	assert_string_equal(buf, "abcde");
+	xvbd_escape_line(buf, 1, "abc");
+	assert_string_equal(buf, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -166,6 +180,7 @@ int main(void)
 		cmocka_unit_test(test_parse_size),
 		cmocka_unit_test(test_fmt_size),
 		cmocka_unit_test(test_kvmap),
+		cmocka_unit_test(test_escape_line),
 	};
 
 	return cmocka_run_group_tests_name("util", tests, NULL, NULL);

@@ -65,6 +65,14 @@ int xvbd_parse_seconds(const char *s, uint64_t max_s, uint64_t *ns);
 void xvbd_fmt_size(uint64_t bytes, char *buf, size_t len);
 
 /*
+ * s into buf (len bytes, always terminated) with control bytes escaped as
+ * xvbd_err writes them ("\n", "\x1b"): a message kept for later (a plan's
+ * error, a report) is one line before it is printed; cut at a whole
+ * escape when it does not fit.
+ */
+void xvbd_escape_line(char *buf, size_t len, const char *s);
+
+/*
  * A malloc'd copy of s with every byte outside printable ASCII written
  * as "\xNN" (guest-written xenstore values, file names, commands);
  * NULL on ENOMEM.
