@@ -43,10 +43,8 @@
 
 #define NB	1760		/* lathist.h's buckets */
 #define SLOT_SUM	NB
-#define SLOT_CNT	(NB + 1)
-#define SLOT_MISS	(NB + 2)
-#define SLOT_MAX	(NB + 3)	/* + cpu */
-#define NSLOTS		(NB + 3 + 64)
+#define SLOT_MAX	(NB + 1)	/* + cpu */
+#define NSLOTS		(NB + 1 + 64)
 
 static struct bpf_insn prog[512];
 static int ni;
@@ -112,8 +110,7 @@ static int read_fmt(const char *ev, struct fmt *f)
 
 /*
  * r6 = ctx; match dev; r7 = sector; dir checked; key {dev, 0, sector}
- * at r10-16.  Jumps to "out" patched by the caller: returns the index of
- * the jumps to patch in outs[].
+ * at r10-16.  Its jumps to "out" are kept in outs[] for epilogue().
  */
 static int outs[16], nouts;
 
@@ -131,6 +128,15 @@ static void prologue(const struct fmt *f, uint32_t dev)
 	STX(BPF_W, 10, 2, -16);
 	ST_IMM(BPF_W, 10, -12, 0);
 	STX(BPF_DW, 10, 7, -8);
+}
+
+/* r0 = map's element of the key at r10+key_off; none: to "out". */
+static void lookup_or_out(int map, int key_off)
+{
+	LD_MAP(1, map);
+	MOV_REG(2, 10); ALU_IMM(BPF_ADD, 2, key_off);
+	CALL(BPF_FUNC_map_lookup_elem);
+	outs[nouts++] = ni; JMP_IMM(BPF_JEQ, 0, 0, 0);
 }
 
 static void epilogue(void)
@@ -186,10 +192,7 @@ static int build_complete(const struct fmt *f, uint32_t dev, int reqs,
 
 	ni = nouts = 0;
 	prologue(f, dev);
-	LD_MAP(1, reqs);
-	MOV_REG(2, 10); ALU_IMM(BPF_ADD, 2, -16);
-	CALL(BPF_FUNC_map_lookup_elem);
-	outs[nouts++] = ni; JMP_IMM(BPF_JEQ, 0, 0, 0);
+	lookup_or_out(reqs, -16);
 	LDX(BPF_DW, 7, 0, 0);
 	CALL(BPF_FUNC_ktime_get_ns);
 	MOV_REG(8, 0);
@@ -221,26 +224,17 @@ static int build_complete(const struct fmt *f, uint32_t dev, int reqs,
 	prog[small].off = (int16_t)(ni - small - 1);
 	/* have idx: counts */
 	STX(BPF_W, 10, 9, -28);
-	LD_MAP(1, hist);
-	MOV_REG(2, 10); ALU_IMM(BPF_ADD, 2, -28);
-	CALL(BPF_FUNC_map_lookup_elem);
-	outs[nouts++] = ni; JMP_IMM(BPF_JEQ, 0, 0, 0);
+	lookup_or_out(hist, -28);
 	MOV_IMM(1, 1);
 	XADD(0, 1, 0);
 	ST_IMM(BPF_W, 10, -28, SLOT_SUM);
-	LD_MAP(1, hist);
-	MOV_REG(2, 10); ALU_IMM(BPF_ADD, 2, -28);
-	CALL(BPF_FUNC_map_lookup_elem);
-	outs[nouts++] = ni; JMP_IMM(BPF_JEQ, 0, 0, 0);
+	lookup_or_out(hist, -28);
 	MOV_REG(1, 8);
 	XADD(0, 1, 0);
 	CALL(BPF_FUNC_get_smp_processor_id);
 	ALU_IMM(BPF_ADD, 0, SLOT_MAX);
 	STX(BPF_W, 10, 0, -28);
-	LD_MAP(1, hist);
-	MOV_REG(2, 10); ALU_IMM(BPF_ADD, 2, -28);
-	CALL(BPF_FUNC_map_lookup_elem);
-	outs[nouts++] = ni; JMP_IMM(BPF_JEQ, 0, 0, 0);
+	lookup_or_out(hist, -28);
 	LDX(BPF_DW, 1, 0, 0);
 	JMP_REG(BPF_JGE, 1, 8, 1);
 	STX(BPF_DW, 0, 8, 0);
